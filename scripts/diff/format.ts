@@ -1,0 +1,104 @@
+// Render a diff report as terminal text, a markdown PR comment, JSON, or a draft changelog entry.
+import type { Bump, Change, Severity } from './classify.ts';
+
+export interface Report {
+  base: { label: string; version: string };
+  head: { label: string; version: string };
+  changes: Change[];
+  required: Bump;
+  /** How info.version moved; null when one side is not semver. */
+  bump: Bump | null;
+  /** false when there is a breaking change without a major bump (the CLI then exits 1). */
+  ok: boolean;
+  warnings: string[];
+}
+
+const TITLES: Record<Severity, string> = { breaking: 'Breaking changes', 'non-breaking': 'Non-breaking changes', docs: 'Documentation changes' };
+const SEVERITIES: Severity[] = ['breaking', 'non-breaking', 'docs'];
+
+const by = (changes: Change[], s: Severity) => changes.filter((c) => c.severity === s);
+const count = (r: Report, s: Severity) => by(r.changes, s).length;
+const plain = (s: string) => s.replace(/`/g, '');
+
+export function verdict(r: Report): string {
+  const b = count(r, 'breaking');
+  const version = `info.version ${r.base.version} → ${r.head.version}${r.bump ? ` (${r.bump === 'none' ? 'unchanged' : r.bump})` : ''}`;
+  if (!r.changes.length) return `No contract changes. ${version}.`;
+  if (b && r.ok) return `${b} breaking change(s), allowed by the major version bump. ${version}.`;
+  if (b) return `${b} breaking change(s) without a major version bump. ${version}; required: major.`;
+  const enough = r.bump !== null && ['none', 'patch', 'minor', 'major'].indexOf(r.bump) >= ['none', 'patch', 'minor', 'major'].indexOf(r.required);
+  return `No breaking change. ${version}; suggested bump: ${r.required}${enough ? '' : ' (not yet applied)'}.`;
+}
+
+function line(c: Change): string {
+  return `${c.location}${c.where ? ` — ${c.where}` : ''}: ${c.message}`;
+}
+
+export function formatText(r: Report, color = false): string {
+  const paint = (code: number, s: string) => (color ? `\x1b[${code}m${s}\x1b[0m` : s);
+  const marks: Record<Severity, string> = { breaking: paint(31, '✗'), 'non-breaking': paint(32, '+'), docs: paint(2, '·') };
+  const out = [`Contract diff: ${r.base.label} → ${r.head.label}`, ''];
+  for (const w of r.warnings) out.push(paint(33, `warning: ${w}`));
+  if (r.warnings.length) out.push('');
+  for (const s of SEVERITIES) {
+    const list = by(r.changes, s);
+    if (!list.length) continue;
+    out.push(`${TITLES[s]} (${list.length})`);
+    for (const c of list) out.push(`  ${marks[s]} ${plain(line(c))}  [${c.rule}]`);
+    out.push('');
+  }
+  out.push((r.ok ? paint(32, 'OK: ') : paint(31, 'FAIL: ')) + verdict(r));
+  return out.join('\n') + '\n';
+}
+
+const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+export function formatMarkdown(r: Report): string {
+  const icon = r.ok ? (count(r, 'breaking') ? ':warning:' : ':white_check_mark:') : ':x:';
+  const out = [
+    '## Contract diff',
+    '',
+    `Base \`${r.base.label}\` → \`${r.head.label}\`.`,
+    '',
+    `${icon} **${verdict(r)}**`,
+    '',
+    `| breaking | non-breaking | docs |`,
+    `|---:|---:|---:|`,
+    `| ${count(r, 'breaking')} | ${count(r, 'non-breaking')} | ${count(r, 'docs')} |`,
+    '',
+  ];
+  for (const w of r.warnings) out.push(`> [!WARNING]\n> ${w}\n`);
+  for (const s of SEVERITIES) {
+    const list = by(r.changes, s);
+    if (!list.length) continue;
+    const body = [`| where | change | rule |`, `|---|---|---|`, ...list.map((c) => `| \`${cell(c.location)}\`${c.where ? ` ${cell(c.where)}` : ''} | ${cell(c.message)} | \`${c.rule}\` |`)];
+    if (s === 'breaking') out.push(`### ${TITLES[s]} (${list.length})`, '', ...body, '');
+    else out.push(`<details><summary>${TITLES[s]} (${list.length})</summary>`, '', ...body, '', '</details>', '');
+  }
+  return out.join('\n');
+}
+
+export function formatJson(r: Report): string {
+  const summary = Object.fromEntries(SEVERITIES.map((s) => [s, count(r, s)]));
+  return JSON.stringify({ ...r, summary, verdict: verdict(r) }, null, 2) + '\n';
+}
+
+/** A draft Keep a Changelog entry; the version is the head's if it was bumped enough, else the suggested one. */
+export function formatChangelog(r: Report, version: string, date = new Date().toISOString().slice(0, 10)): string {
+  const sections = { Added: [] as string[], Changed: [] as string[], Deprecated: [] as string[], Removed: [] as string[] };
+  for (const c of r.changes) {
+    if (c.severity === 'docs') continue;
+    const section: keyof typeof sections =
+      c.rule === 'deprecated' ? 'Deprecated'
+      : /-removed$/.test(c.rule) ? 'Removed'
+      : c.severity === 'non-breaking' && /-added(-optional)?$/.test(c.rule) ? 'Added'
+      : 'Changed';
+    sections[section].push(`- ${c.severity === 'breaking' ? '**Breaking:** ' : ''}\`${c.location}\`${c.where ? ` ${c.where}` : ''}: ${c.message}`);
+  }
+  const docs = count(r, 'docs');
+  if (docs) sections.Changed.push(`- Documentation: ${docs} description/example change(s).`);
+  const out = [`## [${version}] - ${date}`, ''];
+  for (const [name, lines] of Object.entries(sections)) if (lines.length) out.push(`### ${name}`, '', ...lines, '');
+  if (out.length === 2) out.push('No contract changes.', '');
+  return out.join('\n');
+}
