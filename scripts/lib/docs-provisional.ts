@@ -1,0 +1,130 @@
+// The list of provisional parts of the contract, generated from the `x-provisional: true` marks of the
+// bundled OpenAPI document (generated/openapi.json) at docs build time. Nothing here is hand-written.
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+export interface ProvisionalPart {
+  /** JSON pointer of the marked node in the bundle, e.g. `#/paths/~1cards/post`. */
+  pointer: string;
+  /** Operations, Webhook events, Parameters, Schemas, Responses or Other. */
+  group: string;
+  /** Where it is, for a reader: "POST /cards — Create a card", "Card.expiry". */
+  where: string;
+  /** The marked node's own description (what the interface document does not confirm), on one line. */
+  why: string;
+}
+
+const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
+const decode = (token: string) => token.replace(/~1/g, '/').replace(/~0/g, '~');
+const encode = (token: string) => token.replace(/~/g, '~0').replace(/\//g, '~1');
+
+function isObject(value: Json | undefined): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Every node marked `x-provisional: true`, in document order. */
+export function findProvisional(doc: JsonObject): ProvisionalPart[] {
+  const parts: ProvisionalPart[] = [];
+  const walk = (node: Json, tokens: string[]) => {
+    if (Array.isArray(node)) {
+      node.forEach((item, i) => walk(item, [...tokens, String(i)]));
+      return;
+    }
+    if (!isObject(node)) return;
+    if (node['x-provisional'] === true) parts.push(describe(doc, node, tokens));
+    for (const [key, value] of Object.entries(node)) if (key !== 'x-provisional') walk(value, [...tokens, key]);
+  };
+  walk(doc, []);
+  return parts;
+}
+
+function oneLine(text: Json | undefined): string {
+  return typeof text === 'string' ? text.replace(/\s+/g, ' ').trim() : '';
+}
+
+const UNCONFIRMED = /provisional|not shown|not given|not confirm|does not (?:show|give|say|name|list)|silent|design/i;
+
+/**
+ * The part of a description that says what is unconfirmed: the first paragraph or list item that speaks of
+ * it (else the first one), on one line, cut at a sentence end near 400 characters.
+ */
+export function unconfirmedText(text: Json | undefined): string {
+  if (typeof text !== 'string') return '';
+  const blocks = text.split(/\n\s*\n|\n(?=\s*[-*] )/).map((b) => oneLine(b.replace(/^\s*[-*] /, ''))).filter(Boolean);
+  const chosen = blocks.find((b) => UNCONFIRMED.test(b)) ?? blocks[0] ?? '';
+  if (chosen.length <= 400) return chosen;
+  const cut = chosen.slice(0, 400);
+  const end = Math.max(cut.lastIndexOf('. '), cut.lastIndexOf('; '));
+  return `${end > 100 ? cut.slice(0, end + 1) : cut} ...`;
+}
+
+/** A readable rest-of-path: responses/200 -> "response 200", examples/x -> "example `x`". */
+function tail(tokens: string[]): string {
+  const words: string[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i] ?? '';
+    const next = tokens[i + 1];
+    if (next !== undefined && (t === 'responses' || t === 'examples' || t === 'properties' || t === 'parameters')) {
+      words.push(`${t === 'responses' ? 'response' : t === 'examples' ? 'example' : t === 'properties' ? 'property' : 'parameter'} \`${next}\``);
+      i++;
+    } else if (t === 'requestBody') words.push('request body');
+    else if (t === 'content' || t === 'schema' || t === 'application/json' || t === 'allOf' || t === 'oneOf' || /^\d+$/.test(t)) continue;
+    else words.push(`\`${t}\``);
+  }
+  return words.join(', ');
+}
+
+function describe(doc: JsonObject, node: JsonObject, pointerTokens: string[]): ProvisionalPart {
+  const tokens = pointerTokens.map(decode);
+  const pointer = `#/${pointerTokens.map(encode).join('/')}`;
+  const why = unconfirmedText(node.description) || oneLine(node.summary) || '(no description)';
+  const [top, name = '', third] = tokens;
+  if ((top === 'paths' || top === 'webhooks') && third !== undefined && METHODS.has(third)) {
+    const pathItem = isObject(doc[top]) ? (doc[top] as JsonObject)[name] : undefined;
+    const operation = isObject(pathItem) ? pathItem[third] : undefined;
+    const summary = isObject(operation) ? oneLine(operation.summary) : '';
+    const head = top === 'paths' ? `\`${third.toUpperCase()} ${name}\`${summary ? ` (${summary})` : ''}` : `\`${name}\``;
+    const rest = tail(tokens.slice(3));
+    return { pointer, group: top === 'paths' ? 'Operations' : 'Webhook events', where: rest ? `${head}: ${rest}` : head, why };
+  }
+  if (top === 'components' && third !== undefined) {
+    const kind = name;
+    const rest = tokens.slice(3);
+    if (kind === 'parameters') {
+      const param = isObject(doc.components) && isObject((doc.components as JsonObject).parameters)
+        ? ((doc.components as JsonObject).parameters as JsonObject)[third]
+        : undefined;
+      const label = isObject(param) && typeof param.name === 'string' ? `\`${String(param.name)}\` (${String(param.in)})` : `\`${third}\``;
+      return { pointer, group: 'Parameters', where: rest.length ? `${label}: ${tail(rest)}` : label, why };
+    }
+    const group = kind === 'schemas' ? 'Schemas' : kind === 'responses' ? 'Responses' : 'Other';
+    const props = rest.filter((t, i) => rest[i - 1] === 'properties');
+    const dotted = props.length > 0 && rest.every((t, i) => t === 'properties' || rest[i - 1] === 'properties' || t === 'allOf' || /^\d+$/.test(t));
+    const where = rest.length === 0 ? `\`${third}\`` : dotted ? `\`${[third, ...props].join('.')}\`` : `\`${third}\`: ${tail(rest)}`;
+    return { pointer, group, where, why };
+  }
+  return { pointer, group: 'Other', where: `\`${pointer}\``, why };
+}
+
+const GROUP_ORDER = ['Operations', 'Parameters', 'Schemas', 'Responses', 'Webhook events', 'Other'];
+
+/** A markdown section listing `parts` by group, for the docs site. */
+export function provisionalMarkdown(parts: ProvisionalPart[], heading = '# Provisional parts'): string {
+  const cell = (text: string) => text.replace(/\|/g, '\\|');
+  const lines = [
+    heading,
+    '',
+    'The interface document does not show every shape. Where it is silent, this contract designs one and marks it',
+    '`x-provisional: true`. This list is generated from those marks when the docs are built: ' +
+      `${parts.length} provisional parts. Treat each as subject to change until the service confirms it. ` +
+      'The AsyncAPI document shares the event schemas, and so their marks.',
+  ];
+  for (const group of GROUP_ORDER) {
+    const inGroup = parts.filter((p) => p.group === group);
+    if (inGroup.length === 0) continue;
+    lines.push('', `## Provisional ${group.toLowerCase()}`, '', '| Part | What is not confirmed |', '|---|---|');
+    for (const part of inGroup) lines.push(`| ${cell(part.where)} | ${cell(part.why)} |`);
+  }
+  return `${lines.join('\n')}\n`;
+}

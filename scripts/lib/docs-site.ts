@@ -1,0 +1,191 @@
+// Builds the rendered docs site (site/ by default, gitignored) from the bundles in generated/ and the
+// guides in docs/. Works offline: Redoc and the AsyncAPI renderer are inlined into the pages.
+//
+//   site/index.html       Redoc (redocly build-docs --inlineBundle) of a docs-only copy of openapi.json whose
+//                         info.description carries the guides and the generated list of provisional parts
+//   site/asyncapi.html    the AsyncAPI document rendered by @asyncapi/react-component's standalone bundle
+//   site/openapi.json|yaml, site/asyncapi.json|yaml   the bundles, for download
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { findProvisional, provisionalMarkdown } from './docs-provisional.ts';
+import { ROOT } from './paths.ts';
+import { redocly } from './redocly.ts';
+
+export const SITE_DIR = path.join(ROOT, 'site');
+const GENERATED = path.join(ROOT, 'generated');
+const DOCS = path.join(ROOT, 'docs');
+const ASYNCAPI_UI = path.join(ROOT, 'node_modules', '@asyncapi', 'react-component');
+
+/** The guides rendered into the site, in reading order. `webhooks.md` is the webhook toolkit's guide. */
+export const GUIDES = ['getting-started.md', 'authentication.md', 'errors.md', 'limits.md', 'webhooks.md'] as const;
+
+type JsonObject = { [key: string]: unknown };
+
+export interface Guide {
+  file: string;
+  /** The first `# ` heading of the file. */
+  title: string;
+  markdown: string;
+}
+
+/** Redoc's route for a top-level description heading: `#/section/getting-started`. */
+export function sectionAnchor(title: string): string {
+  return `#/section/${title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}`;
+}
+
+/**
+ * Redoc's sidebar shows a "docs by" logo loaded from Redocly's CDN; offline that is a failed request and a
+ * console error. The page keeps the link and text, and the image becomes a local, inline one.
+ */
+const CDN_LOGOS = /https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(?:-full)?\.svg/g;
+const LOCAL_LOGO =
+  "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='48' height='12'%3E%3Ctext x='0' y='10' " +
+  "font-family='sans-serif' font-size='10'%3ERedoc%3C/text%3E%3C/svg%3E";
+
+export function offlineRedoc(html: string): string {
+  return html.replace(CDN_LOGOS, LOCAL_LOGO);
+}
+
+/** Reads the guides that exist; returns them and the names of those missing. */
+export function readGuides(dir = DOCS): { guides: Guide[]; missing: string[] } {
+  const guides: Guide[] = [];
+  const missing: string[] = [];
+  for (const file of GUIDES) {
+    const full = path.join(dir, file);
+    if (!fs.existsSync(full)) {
+      missing.push(file);
+      continue;
+    }
+    const markdown = fs.readFileSync(full, 'utf8');
+    const title = /^# (.+)$/m.exec(markdown)?.[1]?.trim() ?? file.replace(/\.md$/, '');
+    guides.push({ file, title, markdown });
+  }
+  return { guides, missing };
+}
+
+/**
+ * Adapts a guide to Redoc's description: links to another guide (`errors.md`, `./limits.md#x`) become
+ * anchors of its section, and links to repository files point at the bundles shipped with the site.
+ */
+export function adaptGuide(markdown: string, guides: Guide[]): string {
+  const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  const own = sectionAnchor(/^# (.+)$/m.exec(markdown)?.[1] ?? '');
+  const subsections = new Set([...markdown.matchAll(/^## (.+)$/gm)].map((m) => slug(m[1] ?? '')));
+  // In-page links (`#the-raw-body-pitfall`) become Redoc routes of this guide's subsections.
+  const local = markdown.replace(/\]\(#([\w-]+)\)/g, (_, anchor: string) =>
+    `](${subsections.has(anchor) ? `${own}/${anchor}` : own})`,
+  );
+  return local.replace(/\]\((?:\.\/)?([\w.-]+\.md)(#[^)]*)?\)/g, (whole, file: string) => {
+    const target = guides.find((g) => g.file === file);
+    return target ? `](${sectionAnchor(target.title)})` : whole;
+  }).replace(/\]\((?:\.\.\/)?generated\/((?:open|async)api\.(?:json|yaml))\)/g, ']($1)');
+}
+
+/** The docs-only copy of the OpenAPI bundle: guides and the provisional list in info.description. */
+export function docsDocument(openapi: JsonObject, guides: Guide[]): JsonObject {
+  const copy = structuredClone(openapi);
+  const info = (copy.info ?? {}) as JsonObject;
+  const intro = [
+    '# Overview',
+    '',
+    'Downloads: [openapi.json](openapi.json), [openapi.yaml](openapi.yaml), [asyncapi.json](asyncapi.json), ' +
+      '[asyncapi.yaml](asyncapi.yaml). The events are also rendered from the AsyncAPI document: ' +
+      '[AsyncAPI reference](asyncapi.html).',
+    '',
+    String(info.description ?? '').replace(/^## Provisional parts[\s\S]*?(?=^## |(?![\s\S]))/m, ''),
+  ].join('\n');
+  const sections = guides.map((g) => adaptGuide(g.markdown, guides).trim());
+  sections.push(provisionalMarkdown(findProvisional(openapi as never)).trim());
+  info.description = [intro.trim(), ...sections].join('\n\n');
+  copy.info = info;
+  return copy;
+}
+
+/** The AsyncAPI page: the standalone renderer, its stylesheet and the document, all inline. */
+export function asyncapiPage(asyncapi: JsonObject): string {
+  const js = fs.readFileSync(path.join(ASYNCAPI_UI, 'browser', 'standalone', 'index.js'), 'utf8');
+  const css = fs.readFileSync(path.join(ASYNCAPI_UI, 'styles', 'default.min.css'), 'utf8');
+  const info = (asyncapi.info ?? {}) as JsonObject;
+  const title = `${String(info.title ?? 'AsyncAPI')} ${String(info.version ?? '')} (events)`.trim();
+  const inlineScript = (code: string) => code.replace(/<\/script/gi, '<\\/script');
+  const json = JSON.stringify(asyncapi).replace(/</g, '\\u003c');
+  const config = { show: { sidebar: true, info: true, servers: true, operations: true, messages: true, schemas: true, errors: true } };
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>${css}</style>
+<style>#asyncapi{font-family:system-ui,-apple-system,'Segoe UI',sans-serif}.prose code::before,.prose code::after{content:none}.docs-nav{font:14px/1.4 system-ui,sans-serif;padding:8px 16px;background:#1f2937;color:#fff}.docs-nav a{color:#93c5fd}</style>
+</head>
+<body>
+<nav class="docs-nav"><a href="index.html">API reference and guides</a> · AsyncAPI document (events) · <a href="asyncapi.json">asyncapi.json</a></nav>
+<div id="asyncapi"></div>
+<script>${inlineScript(js)}</script>
+<script>
+AsyncApiStandalone.render({ schema: ${json}, config: ${JSON.stringify(config)} }, document.getElementById('asyncapi'));
+</script>
+</body>
+</html>
+`;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+function readBundle(dir: string, file: string): JsonObject {
+  const full = path.join(dir, file);
+  if (!fs.existsSync(full)) throw new Error(`${path.relative(ROOT, full)} is missing: run \`npm run build\` first.`);
+  return JSON.parse(fs.readFileSync(full, 'utf8')) as JsonObject;
+}
+
+export interface SiteResult {
+  outDir: string;
+  files: string[];
+  missingGuides: string[];
+  provisionalCount: number;
+  seconds: number;
+}
+
+/** Builds the whole site into `outDir` (emptied first) from the bundles in `generatedDir`. */
+export async function buildSite(outDir = SITE_DIR, generatedDir = GENERATED): Promise<SiteResult> {
+  const started = performance.now();
+  const openapi = readBundle(generatedDir, 'openapi.json');
+  const asyncapi = readBundle(generatedDir, 'asyncapi.json');
+  const { guides, missing } = readGuides();
+
+  fs.rmSync(outDir, { recursive: true, force: true });
+  fs.mkdirSync(outDir, { recursive: true });
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-site-'));
+  try {
+    const docsJson = path.join(work, 'openapi.docs.json');
+    fs.writeFileSync(docsJson, JSON.stringify(docsDocument(openapi, guides), null, 2));
+    const info = (openapi.info ?? {}) as JsonObject;
+    const result = await redocly(
+      ['build-docs', docsJson, '--inlineBundle', '--output', path.join(outDir, 'index.html'),
+        '--title', `${String(info.title ?? 'API')} ${String(info.version ?? '')}`.trim(),
+        '--openapi.hideDownloadButtons=false', '--openapi.jsonSamplesExpandLevel=3'],
+      work,
+    );
+    if (result.code !== 0) throw new Error(`redocly build-docs failed:\n${result.output}`);
+    const index = path.join(outDir, 'index.html');
+    fs.writeFileSync(index, offlineRedoc(fs.readFileSync(index, 'utf8')));
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+  fs.writeFileSync(path.join(outDir, 'asyncapi.html'), asyncapiPage(asyncapi));
+  for (const file of ['openapi.json', 'openapi.yaml', 'asyncapi.json', 'asyncapi.yaml']) {
+    const from = path.join(generatedDir, file);
+    if (fs.existsSync(from)) fs.copyFileSync(from, path.join(outDir, file));
+  }
+  return {
+    outDir,
+    files: fs.readdirSync(outDir).sort(),
+    missingGuides: missing,
+    provisionalCount: findProvisional(openapi as never).length,
+    seconds: (performance.now() - started) / 1000,
+  };
+}

@@ -1,0 +1,40 @@
+// Thin wrappers over the Redocly CLI (lint and bundle), run as a child process so the output is the
+// same as a human gets from `npx redocly ...`.
+import { spawn } from 'node:child_process';
+import { REDOCLY_BIN, type ApiName } from './paths.ts';
+
+export interface RunResult {
+  code: number;
+  output: string;
+}
+
+/** Runs `redocly <args>` in `cwd`. With `echo`, output goes to this process's stdout/stderr as it comes. */
+export function redocly(args: string[], cwd: string, echo = false): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [REDOCLY_BIN, ...args], {
+      cwd,
+      env: {
+        ...process.env,
+        REDOCLY_TELEMETRY: 'off',
+        REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true',
+        ...(echo ? {} : { NO_COLOR: '1', FORCE_COLOR: '0' }),
+      },
+      stdio: ['ignore', echo ? 'inherit' : 'pipe', echo ? 'inherit' : 'pipe'],
+    });
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? 1, output }));
+  });
+}
+
+/** `redocly lint <apis...>`: both documents with the rules of the workspace's redocly.yaml. */
+export function lint(cwd: string, apis: readonly ApiName[], extraArgs: string[] = [], echo = false) {
+  return redocly(['lint', ...apis, ...extraArgs], cwd, echo);
+}
+
+/** `redocly bundle <api> -o <file>`: resolves every external $ref into components. */
+export function bundle(cwd: string, api: ApiName, outFile: string, echo = false) {
+  return redocly(['bundle', api, '--output', outFile], cwd, echo);
+}

@@ -1,0 +1,95 @@
+// Reading schemas of a bundled document by JSON Pointer: properties through $ref/allOf/oneOf/anyOf,
+// and Ajv (JSON Schema 2020-12) validators for any schema of the document.
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { escape, get, isObject, type Json, type JsonObject } from './pointer.ts';
+
+/** Follows a `$ref` chain from a pointer to the pointer of the node that has no `$ref`. */
+export function resolvePointer(doc: JsonObject, ptr: string): string {
+  const seen = new Set<string>();
+  let at = ptr;
+  for (;;) {
+    const node = get(doc, at);
+    if (!isObject(node) || typeof node['$ref'] !== 'string' || !node['$ref'].startsWith('#') || seen.has(at)) return at;
+    seen.add(at);
+    at = decodeURIComponent(node['$ref'].slice(1));
+  }
+}
+
+/**
+ * Every definition of every property of the schema at `ptr`, through `$ref`, `allOf`, `oneOf` and
+ * `anyOf`: name -> pointers of the property's schemas (several when allOf branches refine a field).
+ */
+export function propertiesAt(doc: JsonObject, ptr: string): Map<string, string[]> {
+  const found = new Map<string, string[]>();
+  const visit = (at: string, depth: number): void => {
+    if (depth > 30) return;
+    const resolved = resolvePointer(doc, at);
+    const node = get(doc, resolved);
+    if (!isObject(node)) return;
+    if (isObject(node['properties'])) {
+      for (const name of Object.keys(node['properties'])) {
+        const list = found.get(name) ?? [];
+        list.push(`${resolved}/properties/${escape(name)}`);
+        found.set(name, list);
+      }
+    }
+    for (const key of ['allOf', 'oneOf', 'anyOf']) {
+      const list = node[key];
+      if (Array.isArray(list)) list.forEach((_, i) => visit(`${resolved}/${key}/${i}`, depth + 1));
+    }
+  };
+  visit(ptr, 0);
+  return found;
+}
+
+/** The pointers of a (possibly dotted: `error.code`) property of the schema at `ptr`. */
+export function propertyPointers(doc: JsonObject, ptr: string, dotted: string): string[] {
+  let current = [ptr];
+  for (const name of dotted.split('.')) {
+    current = current.flatMap((p) => propertiesAt(doc, p).get(name) ?? []);
+  }
+  return current;
+}
+
+/** The values a property allows, from `const` (preferred, the narrowest) or else `enum`. */
+export function allowedValues(doc: JsonObject, pointers: string[]): Json[] | undefined {
+  const nodes = pointers.map((p) => get(doc, resolvePointer(doc, p))).filter(isObject);
+  const consts = nodes.filter((n) => 'const' in n).map((n) => n['const'] as Json);
+  if (consts.length > 0) return consts;
+  const withEnum = nodes.find((n) => Array.isArray(n['enum']));
+  return withEnum ? (withEnum['enum'] as Json[]) : undefined;
+}
+
+/** The pointer of the item schema when the schema at `ptr` is an array, else `ptr`. */
+export function itemsOrSelf(doc: JsonObject, ptr: string): string {
+  const resolved = resolvePointer(doc, ptr);
+  const node = get(doc, resolved);
+  if (isObject(node) && isObject(node['items'])) return `${resolved}/items`;
+  return resolved;
+}
+
+/** Ajv validators for the schemas of one bundled document, addressed by JSON Pointer. */
+export class SchemaValidator {
+  readonly ajv: Ajv2020;
+  readonly id: string;
+  constructor(doc: JsonObject, name: string) {
+    // strict off: OpenAPI and AsyncAPI schemas carry `example`, `x-*`, `discriminator` ...
+    this.ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false, logger: false });
+    addFormats.default(this.ajv);
+    this.id = `${name}.json`;
+    this.ajv.addSchema(doc as object, this.id);
+  }
+  /** The validator of the schema at a JSON Pointer (throws when it does not compile). */
+  at(ptr: string): ValidateFunction {
+    const ref = `${this.id}#${ptr.split('/').map(encodeURIComponent).join('/')}`;
+    const validate = this.ajv.getSchema(ref);
+    if (!validate) throw new Error(`no schema at ${ptr}`);
+    return validate;
+  }
+  /** Validates a value; returns the error text, or undefined when valid. */
+  check(ptr: string, value: unknown): string | undefined {
+    const validate = this.at(ptr);
+    return validate(value) ? undefined : this.ajv.errorsText(validate.errors, { dataVar: 'example' });
+  }
+}

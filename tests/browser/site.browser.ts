@@ -1,0 +1,142 @@
+// Browser test of the rendered docs site (npm run test:browser; not part of `npm test`).
+// Serves site/ on 127.0.0.1, opens it in Debian's Chromium through playwright-core with every request not
+// addressed to 127.0.0.1 blocked, and checks that every operation, every event, the guides and the
+// AsyncAPI page render, with no console error and no outside request. Screenshots: test-results/browser/.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import type { Server } from 'node:http';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { readGuides } from '../../scripts/lib/docs-site.ts';
+import { findFreePort } from '../../scripts/lib/port-check.ts';
+import { serveStatic } from '../../scripts/lib/static-site.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const SITE = path.resolve(process.env.SITE_DIR ?? path.join(ROOT, 'site'));
+const SHOTS = path.join(ROOT, 'test-results', 'browser');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/lib/chromium/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+type Json = Record<string, any>;
+const readJson = (file: string): Json => JSON.parse(fs.readFileSync(path.join(SITE, file), 'utf8'));
+
+let server: Server;
+let browser: Browser;
+let base: string;
+const outside: string[] = [];
+
+/** Opens a page of the site with outside requests blocked and console errors collected. */
+async function open(file: string): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  const errors: string[] = [];
+  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
+  page.on('pageerror', (error) => errors.push(String(error)));
+  await page.route('**/*', (route) => {
+    const url = new URL(route.request().url());
+    if ((url.protocol === 'http:' && url.hostname === '127.0.0.1') || url.protocol === 'data:' || url.protocol === 'blob:') {
+      return route.continue();
+    }
+    outside.push(route.request().url());
+    return route.abort('blockedbyclient');
+  });
+  await page.goto(`${base}/${file}`, { waitUntil: 'load' });
+  return { page, errors };
+}
+
+describe('docs site', () => {
+  before(async () => {
+    assert.ok(fs.existsSync(path.join(SITE, 'index.html')), `${SITE}/index.html is missing: run npm run docs`);
+    assert.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium`);
+    fs.mkdirSync(SHOTS, { recursive: true });
+    const port = await findFreePort();
+    server = await serveStatic(SITE, '127.0.0.1', port);
+    base = `http://127.0.0.1:${port}`;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await new Promise((resolve) => server?.close(resolve));
+  });
+
+  test('the API reference renders every operation, every webhook event and the guides', async () => {
+    const openapi = readJson('openapi.json');
+    const { page, errors } = await open('index.html');
+    await page.locator('a[href$="/section/overview"]').first().waitFor({ timeout: 30_000 });
+    const sidebar = (await page.locator('a[href*="/section/"]').allInnerTexts()).map((t) => t.trim());
+    const guides = readGuides().guides.map((g) => g.title);
+    assert.ok(guides.length >= 4, 'the guides of docs/ are found');
+    for (const section of ['Overview', ...guides, 'Provisional parts']) {
+      assert.ok(sidebar.includes(section), `the sidebar has the "${section}" section`);
+    }
+    await page.screenshot({ path: path.join(SHOTS, 'index.png') });
+
+    // Redoc renders one page at a time: visit every operation and every webhook by its route and wait for
+    // its heading (the summary; a webhook's summary is its event name).
+    const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+    const targets: { route: string; heading: string }[] = [];
+    for (const group of ['paths', 'webhooks'] as const) {
+      for (const item of Object.values<Json>(openapi[group] ?? {})) {
+        for (const op of Object.values<Json>(item)) {
+          if (typeof op !== 'object' || !op.operationId) continue;
+          targets.push({ route: `#/${slug(op.tags?.[0] ?? '')}/${String(op.operationId).toLowerCase()}`, heading: op.summary ?? op.operationId });
+        }
+      }
+    }
+    const events = Object.keys(openapi.webhooks ?? {});
+    assert.ok(events.length > 0, 'the bundle has webhooks');
+    assert.ok(targets.length > events.length, 'the bundle has operations');
+    const missing: string[] = [];
+    for (const { route, heading } of targets) {
+      await page.goto(`${base}/index.html${route}`);
+      const found = await page.locator('h2', { hasText: heading }).first().waitFor({ timeout: 10_000 }).then(() => true, () => false);
+      if (!found) missing.push(`${heading} (${route})`);
+    }
+    assert.deepEqual(missing, [], 'operations or events that did not render');
+    await page.goto(`${base}/index.html#/cards/withdrawfromcard`);
+    await page.locator('h2', { hasText: 'Withdraw from a card' }).first().waitFor();
+    await page.screenshot({ path: path.join(SHOTS, 'operation-withdraw.png') });
+    const event = events.includes('card.frozen') ? 'card.frozen' : events[0]!;
+    const webhook = openapi.webhooks[event].post;
+    await page.goto(`${base}/index.html#/${slug(webhook.tags[0])}/${String(webhook.operationId).toLowerCase()}`);
+    await page.locator('h2', { hasText: event }).first().waitFor();
+    await page.screenshot({ path: path.join(SHOTS, `webhook-${event}.png`) });
+
+    // The guides and the generated list of provisional parts.
+    await page.goto(`${base}/index.html#/section/provisional-parts`);
+    await page.locator('h2', { hasText: 'Provisional parts' }).first().waitFor();
+    const text = await page.locator('body').innerText();
+    assert.match(text, /generated from those marks/);
+    await page.screenshot({ path: path.join(SHOTS, 'provisional-parts.png') });
+    await page.goto(`${base}/index.html#/section/authentication`);
+    await page.locator('h2', { hasText: 'Authentication' }).first().waitFor();
+    assert.match(await page.locator('body').innerText(), /sk_test_/);
+    await page.screenshot({ path: path.join(SHOTS, 'guide-authentication.png') });
+    assert.deepEqual(errors, [], 'console errors on index.html');
+    await page.close();
+  });
+
+  test('the AsyncAPI page renders every message', async () => {
+    const asyncapi = readJson('asyncapi.json');
+    const { page, errors } = await open('asyncapi.html');
+    await page.locator('#introduction').waitFor({ timeout: 30_000 });
+    await page.locator('#operations').waitFor();
+    const text = await page.locator('#asyncapi').innerText();
+    const messages = [
+      ...Object.entries<Json>(asyncapi.components?.messages ?? {}),
+      ...Object.values<Json>(asyncapi.channels ?? {}).flatMap((c) => Object.entries<Json>(c.messages ?? {})),
+    ].map(([key, m]) => String(m.name ?? m.title ?? key));
+    const expected = [...new Set(messages)];
+    assert.ok(expected.length > 0, 'the AsyncAPI document has messages');
+    assert.deepEqual(expected.filter((name) => !text.includes(name)), [], 'messages missing from the AsyncAPI page');
+    await page.screenshot({ path: path.join(SHOTS, 'asyncapi.png') });
+    assert.deepEqual(errors, [], 'console errors on asyncapi.html');
+    await page.close();
+  });
+
+  test('no request left 127.0.0.1', () => {
+    assert.deepEqual(outside, []);
+  });
+});

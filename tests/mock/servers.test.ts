@@ -1,0 +1,103 @@
+// `npm run mock` and `npm start` as processes: a port in use is one clear sentence and a non-zero exit
+// (nothing spawned); Ctrl-C (SIGINT) stops every child and exits 0, releasing the ports.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildSite, SITE_DIR } from '../../scripts/lib/docs-site.ts';
+import { assertPortFree, findFreePort } from '../../scripts/lib/port-check.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const children: ChildProcess[] = [];
+
+function run(script: string, args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [script, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let out = '';
+  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const output = () => out;
+  const waitFor = async (text: string, ms = 60_000) => {
+    const until = Date.now() + ms;
+    while (!out.includes(text)) {
+      if (Date.now() > until || child.exitCode !== null) throw new Error(`"${text}" not printed. Output:\n${out}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  return { child, exited, output, waitFor };
+}
+
+/** Holds a port on 127.0.0.1 until closed. */
+async function occupy(): Promise<{ port: number; close: () => Promise<void> }> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  return { port, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+describe.skipIf(!fs.existsSync(path.join(ROOT, 'generated', 'openapi.json')))('mock and start processes', () => {
+  it('npm run mock: a port in use gets a clear message and exit 1', async () => {
+    const busy = await occupy();
+    try {
+      const mock = run('scripts/mock.ts', [], { MOCK_PORT: String(busy.port) });
+      expect(await mock.exited).toBe(1);
+      expect(mock.output()).toContain(`port ${busy.port} on 127.0.0.1 is already in use; set MOCK_PORT=<port>`);
+      expect(mock.output()).not.toMatch(/\n\s+at /);
+    } finally {
+      await busy.close();
+    }
+  });
+
+  it('npm start: a docs port in use is reported before the build, exit 1', async () => {
+    const busy = await occupy();
+    try {
+      const start = run('scripts/start.ts', ['--mock-port', String(await findFreePort())], { DOCS_PORT: String(busy.port) });
+      expect(await start.exited).toBe(1);
+      expect(start.output()).toContain(`port ${busy.port} on 127.0.0.1 is already in use; set DOCS_PORT=<port>`);
+      expect(start.output()).not.toContain('Linting');
+    } finally {
+      await busy.close();
+    }
+  });
+
+  it('npm run mock: SIGINT stops Prism and exits 0', async () => {
+    const port = await findFreePort();
+    const mock = run('scripts/mock.ts', ['--port', String(port)]);
+    await mock.waitFor('Press Ctrl-C');
+    expect(mock.output()).toContain(`curl -X POST 'http://127.0.0.1:${port}/cards/`);
+    expect(mock.output()).toContain("Authorization: Bearer sk_test_");
+    const res = await fetch(`http://127.0.0.1:${port}/balance`, { headers: { Authorization: 'Bearer sk_test_x' } });
+    expect(res.status).toBe(200);
+    mock.child.kill('SIGINT');
+    expect(await mock.exited).toBe(0);
+    await expect(assertPortFree('127.0.0.1', port, '')).resolves.toBeUndefined();
+  });
+
+  it(
+    'npm start --skip-build: serves mock and docs, prints both addresses; SIGINT stops both and exits 0',
+    async () => {
+      // site/ is gitignored build output: build it when absent (about 3 s).
+      if (!fs.existsSync(path.join(SITE_DIR, 'index.html'))) await buildSite();
+      const mockPort = await findFreePort();
+      let docsPort = await findFreePort();
+      while (docsPort === mockPort) docsPort = await findFreePort();
+      const start = run('scripts/start.ts', ['--skip-build', '--mock-port', String(mockPort)], { DOCS_PORT: String(docsPort) });
+      await start.waitFor('Press Ctrl-C');
+      expect(start.output()).toContain(`http://127.0.0.1:${mockPort}`);
+      expect(start.output()).toContain(`http://127.0.0.1:${docsPort}/`);
+      expect((await fetch(`http://127.0.0.1:${docsPort}/`)).status).toBe(200);
+      expect((await fetch(`http://127.0.0.1:${docsPort}/asyncapi.html`)).status).toBe(200);
+      expect((await fetch(`http://127.0.0.1:${mockPort}/balance`, { headers: { Authorization: 'Bearer sk_test_x' } })).status).toBe(200);
+      start.child.kill('SIGINT');
+      expect(await start.exited).toBe(0);
+      await assertPortFree('127.0.0.1', mockPort, '');
+      await assertPortFree('127.0.0.1', docsPort, '');
+    },
+  );
+});
