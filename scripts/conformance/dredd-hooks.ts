@@ -1,0 +1,660 @@
+// The logic behind scripts/conformance/hooks.cjs (the file Dredd loads). Dredd makes one transaction per
+// documented response status of each operation, sends the request examples, and checks only the status,
+// the headers and the required properties of the first example. These hooks:
+//   - set `Authorization: Bearer <key>`;
+//   - against the mock: clone each transaction once per named example of its status and ask Prism for that
+//     example (`Prefer: code=<status>, example=<name>`), so every code of a multi-code status is exercised;
+//   - against a real server: create the state the requests need (webhook endpoint, customer, card ...) and
+//     put the real codes in paths and bodies; provoke 401 (no key / a wrong key), 404 (an unknown uuid) and
+//     422 (an invalid request); skip, with the reason, what cannot be set up or provoked;
+//   - normalise `Content-Type` (`application/json; charset=utf-8` -> `application/json`);
+//   - validate every response strictly (validate-response.ts) and fail the transaction with the JSON pointer
+//     and the problem;
+//   - write one record per transaction to the results file the runner summarises.
+import { randomUUID } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import {
+  createResponseValidator,
+  formatErrors,
+  normaliseContentType,
+  type ResponseValidator,
+} from './validate-response.ts';
+
+export interface ConformanceConfig {
+  spec: string;
+  server: string;
+  apiKey: string;
+  mode: 'mock' | 'real';
+  /** Where gift card operations are served ({alt_base_url}); real mode only. */
+  altServer?: string;
+  /** https URL that answers the webhook ping with 2xx, used to create the webhook endpoint (real mode). */
+  webhookUrl?: string;
+  results: string;
+}
+
+export interface TransactionRecord {
+  name: string;
+  method: string;
+  path: string;
+  operationId?: string;
+  status: string;
+  example?: string;
+  outcome: 'passed' | 'failed' | 'skipped';
+  actualStatus?: number;
+  message?: string;
+}
+
+/** The parts of a Dredd transaction the hooks use. */
+export interface DreddTransaction {
+  name: string;
+  id: string;
+  host: string;
+  port: string;
+  protocol: string;
+  fullPath: string;
+  request: { method: string; uri: string; headers: Record<string, string>; body: string };
+  expected: { statusCode: string; headers: Record<string, string>; body?: string; bodySchema?: unknown };
+  real?: { statusCode: number; headers: Record<string, string>; body: string };
+  origin: { resourceName: string; actionName: string; exampleName: string };
+  skip?: boolean;
+  fail?: boolean | string;
+  test?: { valid?: boolean; message?: string; status?: string };
+  errors?: { severity: string; message: string }[];
+  /** Added by these hooks. */
+  conformance?: { path: string; status: string; example?: string; expectCode?: string; skipReason?: string };
+}
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export interface HookState {
+  config: ConformanceConfig;
+  validator: ResponseValidator;
+  records: TransactionRecord[];
+  /** Real mode: codes of the resources set up, by resource key ('/cards/{code}', 'customer' ...). */
+  resources: Map<string, string>;
+  /** Real mode: why a resource could not be set up, by resource key. */
+  missing: Map<string, string>;
+  /** Real mode: what the set-up did, for the report. */
+  setupLog: string[];
+}
+
+export function createState(configFile: string): HookState {
+  const config = JSON.parse(readFileSync(configFile, 'utf8')) as ConformanceConfig;
+  const bundle = JSON.parse(readFileSync(config.spec, 'utf8'));
+  return { config, validator: createResponseValidator(bundle), records: [], resources: new Map(), missing: new Map(), setupLog: [] };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Small helpers over a transaction.
+
+function splitUri(uri: string): { pathname: string; query: URLSearchParams } {
+  const i = uri.indexOf('?');
+  return i < 0
+    ? { pathname: uri, query: new URLSearchParams() }
+    : { pathname: uri.slice(0, i), query: new URLSearchParams(uri.slice(i + 1)) };
+}
+
+function setUri(t: DreddTransaction, pathname: string, query: URLSearchParams): void {
+  const prefix = t.fullPath.slice(0, t.fullPath.length - t.request.uri.length);
+  const q = query.toString();
+  t.request.uri = q ? `${pathname}?${q}` : pathname;
+  t.fullPath = prefix + t.request.uri;
+}
+
+/** Path parameters of a concrete path, by name, given its template. */
+function pathParams(template: string, pathname: string): Map<string, string> {
+  const names = template.split('/');
+  const values = pathname.split('/');
+  const out = new Map<string, string>();
+  names.forEach((seg, i) => {
+    const m = /^\{(.+)\}$/.exec(seg);
+    if (m) out.set(m[1]!, decodeURIComponent(values[i] ?? ''));
+  });
+  return out;
+}
+
+function fillTemplate(template: string, params: Map<string, string>): string {
+  return template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(params.get(name) ?? ''));
+}
+
+function setHeader(t: DreddTransaction, name: string, value: string | undefined): void {
+  for (const key of Object.keys(t.request.headers)) if (key.toLowerCase() === name.toLowerCase()) delete t.request.headers[key];
+  if (value !== undefined) t.request.headers[name] = value;
+}
+
+function parseBody(body: string): Json | undefined {
+  if (!body) return undefined;
+  try {
+    return JSON.parse(body) as Json;
+  } catch {
+    return undefined;
+  }
+}
+
+function clone(t: DreddTransaction, suffix: string): DreddTransaction {
+  const copy = structuredClone({ ...t, conformance: undefined }) as DreddTransaction;
+  copy.name = `${t.name} > ${suffix}`;
+  copy.id = `${t.id} ${suffix}`;
+  return copy;
+}
+
+/** Follows `$ref`s (internal, `#/...`) to the object they point at. */
+function resolveRef(state: HookState, node: Json | undefined): JsonObject | undefined {
+  for (let i = 0; i < 10 && isObject(node) && typeof node.$ref === 'string'; i++) {
+    node = node.$ref
+      .slice(2)
+      .split('/')
+      .reduce<Json | undefined>(
+        (n, k) => (isObject(n) ? n[k.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined),
+        state.validator.bundle as JsonObject,
+      );
+  }
+  return isObject(node) ? node : undefined;
+}
+
+/** The operation's parameter objects (path item and operation level, $refs resolved). */
+function parameters(state: HookState, method: string, template: string): JsonObject[] {
+  const paths = (state.validator.bundle as JsonObject).paths;
+  const item = isObject(paths) ? paths[template] : undefined;
+  const op = isObject(item) ? item[method.toLowerCase()] : undefined;
+  const list = [
+    ...(isObject(item) && Array.isArray(item.parameters) ? item.parameters : []),
+    ...(isObject(op) && Array.isArray(op.parameters) ? op.parameters : []),
+  ];
+  return list.map((p) => resolveRef(state, p)).filter((p): p is JsonObject => p !== undefined);
+}
+
+function requestBodySchema(state: HookState, method: string, template: string): JsonObject | undefined {
+  const info = state.validator.operation(method, template);
+  const rb = resolveRef(state, info?.operation.requestBody);
+  const content = rb && isObject(rb.content) ? rb.content : undefined;
+  const media = content ? Object.values(content).find(isObject) : undefined;
+  return media ? resolveRef(state, media.schema) : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Real mode: which resource a path parameter or a body field refers to.
+
+/** Resource key of a path parameter: `customer` for every `{customerCode}`, else the template up to it. */
+export function resourceKey(template: string, param: string): string {
+  if (param === 'customerCode') return 'customer';
+  const segments = template.split('/');
+  const i = segments.indexOf(`{${param}}`);
+  return segments.slice(0, i + 1).join('/');
+}
+
+/** Resource key of a body field that references another resource. */
+const BODY_REFERENCES: Record<string, string> = {
+  customer_code: 'customer',
+  card_code: '/cards/{code}',
+  beneficiary_code: '/payouts/beneficiaries/{code}',
+  quote_code: 'quote',
+  webhook_code: '/webhooks/{code}',
+};
+
+const RESOURCE_LABEL: Record<string, string> = {
+  customer: 'customer',
+  quote: 'payout quote',
+  '/cards/{code}': 'card',
+  '/webhooks/{code}': 'webhook endpoint',
+  '/virtual-accounts/{code}': 'virtual account',
+  '/gift-cards/orders/{code}': 'gift card order',
+  '/payouts/{code}': 'payout',
+  '/payouts/beneficiaries/{code}': 'beneficiary',
+};
+const label = (key: string) => RESOURCE_LABEL[key] ?? key;
+
+/** Statuses a real server cannot be made to answer from outside, with the reason. */
+const UNPROVOKABLE: Record<string, string> = {
+  '400': 'INSUFFICIENT_BALANCE needs an ops balance lower than the amount; the suite does not drain balances',
+  '402': 'PLAN_UPGRADE_REQUIRED needs a key whose plan lacks the product',
+  '403': 'needs a suspended or restricted account, a caller IP outside the allow-list, or a reached plan limit',
+  '409': 'a conflict cannot be provoked generically',
+  '421': 'wrong_api_host is provoked only when --alt-server gives a gift card base address on another host',
+  '429': 'RATE_LIMIT_EXCEEDED needs more requests than the key allows per minute; the suite does not flood the server',
+  '500': 'INTERNAL_ERROR cannot be provoked from outside',
+  '502': 'OPERATION_FAILED needs a failing provider (card issuer, rail, chain, verification or gift card vendor)',
+  '503': 'cannot be provoked from outside',
+};
+
+function isGiftCards(template: string): boolean {
+  return template.startsWith('/gift-cards');
+}
+
+interface Api {
+  call(method: string, path: string, body?: unknown, server?: string): Promise<{ status: number; body: Json | undefined }>;
+}
+
+function api(config: ConformanceConfig): Api {
+  return {
+    async call(method, path, body, server = config.server) {
+      const res = await fetch(server.replace(/\/$/, '') + path, {
+        method,
+        headers: {
+          Authorization: `Bearer ${config.apiKey}`,
+          Accept: 'application/json',
+          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(15000),
+      });
+      const text = await res.text();
+      return { status: res.status, body: parseBody(text) };
+    },
+  };
+}
+
+function firstRequestExample(state: HookState, method: string, template: string): JsonObject {
+  const info = state.validator.operation(method, template);
+  const rb = resolveRef(state, info?.operation.requestBody);
+  const content = rb && isObject(rb.content) ? rb.content : undefined;
+  const media = content && isObject(content['application/json']) ? content['application/json'] : undefined;
+  const examples = media && isObject(media.examples) ? Object.values(media.examples) : [];
+  const first = examples.length ? resolveRef(state, examples[0] as Json) : undefined;
+  return first && isObject(first.value) ? structuredClone(first.value) : {};
+}
+
+function codeOf(data: Json | undefined, ...fields: string[]): string | undefined {
+  const d = isObject(data) ? data.data : undefined;
+  // From a list, prefer an active item (a webhook endpoint must be active for customer creation).
+  const item = Array.isArray(d) ? (d.find((x) => isObject(x) && x.is_active !== false) ?? d[0]) : d;
+  if (!isObject(item)) return undefined;
+  for (const f of fields) if (typeof item[f] === 'string') return item[f] as string;
+  return undefined;
+}
+
+/** Replaces reference fields of a request body with the codes set up; returns the keys it could not fill. */
+function substituteBody(state: HookState, body: Json | undefined): string[] {
+  const missing: string[] = [];
+  const walk = (node: Json | undefined) => {
+    if (Array.isArray(node)) node.forEach(walk);
+    else if (isObject(node)) {
+      for (const [k, v] of Object.entries(node)) {
+        const key = BODY_REFERENCES[k];
+        if (key && typeof v === 'string') {
+          const code = state.resources.get(key);
+          if (code) node[k] = code;
+          else missing.push(key);
+        } else walk(v);
+      }
+    }
+  };
+  walk(body);
+  return missing;
+}
+
+/** Creates (or finds) the resources the requests need, in dependency order. */
+export async function setUp(state: HookState, log: (line: string) => void = (line) => state.setupLog.push(line)): Promise<void> {
+  const { config } = state;
+  const client = api(config);
+  const has = (method: string, template: string) => state.validator.operation(method, template) !== undefined;
+  const create = async (key: string, method: string, template: string, idFields: string[], prepare?: (b: JsonObject) => void) => {
+    if (!has(method, template)) return false;
+    const body = firstRequestExample(state, method, template);
+    const missing = substituteBody(state, body);
+    if (missing.length) {
+      state.missing.set(key, `creating a ${label(key)} needs a ${missing.map(label).join(', ')}, which could not be set up`);
+      return false;
+    }
+    prepare?.(body);
+    try {
+      const res = await client.call(method, template, body, isGiftCards(template) ? config.altServer : undefined);
+      const code = res.status >= 200 && res.status < 300 ? codeOf(res.body, ...idFields) : undefined;
+      if (code) {
+        state.resources.set(key, code);
+        log(`set-up: ${method} ${template} -> ${label(key)} ${code}`);
+        return true;
+      }
+      const err = isObject(res.body) && isObject(res.body.error) ? ` ${String(res.body.error.code)}` : '';
+      state.missing.set(key, `${method} ${template} answered ${res.status}${err}`);
+    } catch (e) {
+      state.missing.set(key, `${method} ${template} failed: ${(e as Error).message}`);
+    }
+    return false;
+  };
+  const find = async (key: string, listTemplate: string, idFields: string[]) => {
+    if (state.resources.has(key)) return;
+    if (!has('GET', listTemplate)) {
+      if (!state.missing.has(key)) state.missing.set(key, `GET ${listTemplate} is not in the contract, so none can be found`);
+      return;
+    }
+    if (isGiftCards(listTemplate) && !config.altServer) {
+      state.missing.set(key, 'gift card operations are served at {alt_base_url}: pass --alt-server <url>');
+      return;
+    }
+    try {
+      const res = await client.call('GET', listTemplate, undefined, isGiftCards(listTemplate) ? config.altServer : undefined);
+      const code = res.status === 200 ? codeOf(res.body, ...idFields) : undefined;
+      if (code) {
+        state.resources.set(key, code);
+        state.missing.delete(key);
+        log(`set-up: GET ${listTemplate} -> existing ${label(key)} ${code}`);
+      } else if (!state.missing.has(key)) {
+        state.missing.set(key, `no ${label(key)} exists (GET ${listTemplate} answered ${res.status} with none) and the suite does not create one`);
+      } else {
+        state.missing.set(key, `${state.missing.get(key)}; and GET ${listTemplate} lists none`);
+      }
+    } catch (e) {
+      state.missing.set(key, `GET ${listTemplate} failed: ${(e as Error).message}`);
+    }
+  };
+
+  // At least one active webhook endpoint must exist before customers can be created.
+  await create('/webhooks/{code}', 'POST', '/webhooks', ['code'], (b) => {
+    if (config.webhookUrl) b.url = config.webhookUrl;
+  });
+  await find('/webhooks/{code}', '/webhooks', ['code']);
+  await create('customer', 'POST', '/customers', ['customer_code', 'code'], (b) => {
+    if (typeof b.external_reference === 'string') b.external_reference = `conformance-${randomUUID().slice(0, 8)}`;
+  });
+  await find('customer', '/customers', ['customer_code', 'code']);
+  await create('/cards/{code}', 'POST', '/cards', ['code']);
+  await find('/cards/{code}', '/cards', ['code']);
+  await find('/payouts/beneficiaries/{code}', '/payouts/beneficiaries', ['code']);
+  if (state.resources.has('/payouts/beneficiaries/{code}')) await create('quote', 'POST', '/payouts/quotes', ['code', 'quote_code']);
+  else state.missing.set('quote', 'a payout quote needs a beneficiary, which could not be set up');
+  await find('/virtual-accounts/{code}', '/virtual-accounts', ['code']);
+  await find('/gift-cards/orders/{code}', '/gift-cards/orders', ['code']);
+  await find('/payouts/{code}', '/payouts', ['code']);
+  for (const [key, reason] of state.missing) log(`set-up: no ${label(key)}: ${reason}`);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Planning each transaction.
+
+function skip(t: DreddTransaction, reason: string): void {
+  t.skip = true;
+  t.conformance!.skipReason = reason;
+}
+
+function planMock(state: HookState, transactions: DreddTransaction[]): void {
+  const out: DreddTransaction[] = [];
+  for (const t of transactions) {
+    const { method } = t.request;
+    const path = t.origin.resourceName;
+    const status = t.expected.statusCode;
+    const examples = state.validator.examples(method, path, status);
+    const variants = examples.length ? examples : [{ name: undefined, value: undefined }];
+    const copies = variants.map((ex, i) => (i === 0 ? t : clone(t, ex.name!)));
+    if (variants.length > 1) {
+      t.name = `${t.name} > ${variants[0]!.name}`;
+      t.id = `${t.id} ${variants[0]!.name}`;
+    }
+    variants.forEach((ex, i) => {
+      const v = copies[i]!;
+      v.conformance = { path, status, example: ex.name };
+      const codes = state.validator.errorCodes(method, path, status);
+      if (ex.name && codes.includes(ex.name)) v.conformance.expectCode = ex.name;
+      setHeader(v, 'Authorization', `Bearer ${state.config.apiKey}`);
+      setHeader(v, 'Prefer', ex.name ? `code=${status}, example=${ex.name}` : `code=${status}`);
+      if (ex.value !== undefined) v.expected.body = JSON.stringify(ex.value);
+      out.push(v);
+    });
+  }
+  transactions.splice(0, transactions.length, ...out);
+}
+
+/**
+ * A path parameter that names a resource: a `code`/`customerCode`, or a `format: uuid` string. Others
+ * (the balance `{type}`, a closed set) keep the value of the example.
+ */
+function isReferenceParam(state: HookState, method: string, path: string, name: string): boolean {
+  if (/code$/i.test(name)) return true;
+  const def = parameters(state, method, path).find((p) => p.name === name && p.in === 'path');
+  return resolveRef(state, def?.schema)?.format === 'uuid';
+}
+
+/** Real mode: put the codes set up into the path and the body; false (and skipped) when one is missing. */
+function substituteResources(
+  state: HookState,
+  t: DreddTransaction,
+  path: string,
+  options: { keepParam?: string; lenient?: boolean } = {},
+): boolean {
+  const { keepParam, lenient = false } = options;
+  const { pathname, query } = splitUri(t.request.uri);
+  const params = pathParams(path, pathname);
+  for (const name of params.keys()) {
+    if (name === keepParam) continue;
+    if (!isReferenceParam(state, t.request.method, path, name)) continue; // a closed set (balance type): the example is real
+    const key = resourceKey(path, name);
+    const code = state.resources.get(key);
+    if (!code) {
+      if (lenient) continue;
+      skip(t, `needs a ${label(key)}: ${state.missing.get(key) ?? 'not set up'}`);
+      return false;
+    }
+    params.set(name, code);
+  }
+  if (query.has('customer_code')) {
+    const code = state.resources.get('customer');
+    if (code) query.set('customer_code', code);
+    else query.delete('customer_code');
+  }
+  setUri(t, fillTemplate(path, params), query);
+  const body = parseBody(t.request.body);
+  if (body !== undefined) {
+    const missing = substituteBody(state, body);
+    if (missing.length && !lenient) {
+      skip(t, `the request body needs a ${missing.map(label).join(', ')}: ${missing.map((k) => state.missing.get(k) ?? 'not set up').join('; ')}`);
+      return false;
+    }
+    if (isObject(body) && t.request.method === 'POST' && path === '/customers' && typeof body.external_reference === 'string') {
+      body.external_reference = `conformance-${randomUUID().slice(0, 8)}`;
+    }
+    if (isObject(body) && path === '/webhooks' && state.config.webhookUrl && typeof body.url === 'string') body.url = state.config.webhookUrl;
+    t.request.body = JSON.stringify(body);
+  }
+  return true;
+}
+
+/** A request body the operation must refuse with 422: missing required fields, or wrong types. */
+function invalidBody(state: HookState, method: string, path: string): Json | undefined {
+  const schema = requestBodySchema(state, method, path);
+  if (!schema) return undefined;
+  if (Array.isArray(schema.required) && schema.required.length) return {};
+  // One of several shapes (SEPA or ACH ...): an empty object matches none of them.
+  if (Array.isArray(schema.oneOf) || Array.isArray(schema.anyOf) || Array.isArray(schema.allOf)) return {};
+  const props = isObject(schema.properties) ? schema.properties : {};
+  const out: JsonObject = {};
+  for (const [name, p] of Object.entries(props)) {
+    const s = resolveRef(state, p);
+    const type = s?.type;
+    out[name] = type === 'string' || (Array.isArray(type) && type.includes('string')) ? 12345 : 'not-a-valid-value';
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
+function planReal(state: HookState, transactions: DreddTransaction[]): void {
+  const out: DreddTransaction[] = [];
+  const { config } = state;
+  for (const t of transactions) {
+    const { method } = t.request;
+    const path = t.origin.resourceName;
+    const status = t.expected.statusCode;
+    t.conformance = { path, status };
+    setHeader(t, 'Authorization', `Bearer ${config.apiKey}`);
+    const gift = isGiftCards(path);
+    if (gift && config.altServer && status !== '421') {
+      const url = new URL(config.altServer);
+      const prefix = url.pathname.replace(/\/$/, '');
+      t.protocol = url.protocol;
+      t.host = url.hostname;
+      t.port = url.port || (url.protocol === 'https:' ? '443' : '80');
+      t.fullPath = prefix + t.request.uri;
+    }
+    out.push(t);
+    if (gift && !config.altServer && status !== '421') {
+      skip(t, 'gift card operations are served at {alt_base_url}: pass --alt-server <url>');
+      continue;
+    }
+    if (status.startsWith('2')) {
+      substituteResources(state, t, path);
+    } else if (status === '401') {
+      // Both codes: no key (AUTHENTICATION_REQUIRED) and a key the server does not know (AUTHENTICATION_FAILED).
+      substituteResources(state, t, path, { lenient: true });
+      setHeader(t, 'Authorization', undefined);
+      const codes = state.validator.errorCodes(method, path, status);
+      if (codes.includes('AUTHENTICATION_REQUIRED')) t.conformance.expectCode = 'AUTHENTICATION_REQUIRED';
+      if (codes.includes('AUTHENTICATION_FAILED')) {
+        const wrongKey = clone(t, 'AUTHENTICATION_FAILED');
+        wrongKey.conformance = { path, status, example: 'AUTHENTICATION_FAILED', expectCode: 'AUTHENTICATION_FAILED', skipReason: t.conformance.skipReason };
+        setHeader(wrongKey, 'Authorization', `Bearer sk_test_conformance_${randomUUID().replace(/-/g, '')}`);
+        out.push(wrongKey);
+      }
+    } else if (status === '404') {
+      t.conformance.expectCode = 'RESOURCE_NOT_FOUND';
+      const { pathname } = splitUri(t.request.uri);
+      const params = [...pathParams(path, pathname).keys()];
+      const uuidParam = params.find((name) => isReferenceParam(state, method, path, name));
+      if (uuidParam) {
+        if (!substituteResources(state, t, path, { keepParam: uuidParam })) continue;
+        const { pathname: p2, query } = splitUri(t.request.uri);
+        const ps = pathParams(path, p2);
+        ps.set(uuidParam, randomUUID());
+        setUri(t, fillTemplate(path, ps), query);
+        continue;
+      }
+      if (!substituteResources(state, t, path, { lenient: true })) continue;
+      const body = parseBody(t.request.body);
+      const ref = isObject(body) ? Object.keys(body).find((k) => k in BODY_REFERENCES) : undefined;
+      if (isObject(body) && ref) {
+        body[ref] = randomUUID();
+        t.request.body = JSON.stringify(body);
+        continue;
+      }
+      const { pathname: p3, query } = splitUri(t.request.uri);
+      if (query.has('customer_code') || parameters(state, method, path).some((p) => p.name === 'customer_code' && p.in === 'query')) {
+        query.set('customer_code', randomUUID());
+        setUri(t, p3, query);
+        continue;
+      }
+      if (params.length) skip(t, 'the only path parameter is a closed set: an unknown value is a 422, and which documented value the account lacks cannot be known');
+      else skip(t, 'nothing in the request refers to a resource, so no unknown one can be named');
+    } else if (status === '422') {
+      t.conformance.expectCode = 'VALIDATION_ERROR';
+      // The body is replaced by an invalid one, so only the codes in the path must be real.
+      if (!substituteResources(state, t, path, { lenient: !path.includes('{') })) continue;
+      const { pathname, query } = splitUri(t.request.uri);
+      const bad = invalidBody(state, method, path);
+      if (bad !== undefined) {
+        t.request.body = JSON.stringify(bad);
+        setHeader(t, 'Content-Type', 'application/json');
+        continue;
+      }
+      const params = pathParams(path, pathname);
+      if (params.size) {
+        const [name] = [...params.keys()];
+        params.set(name!, 'not-a-valid-code');
+        setUri(t, fillTemplate(path, params), query);
+        continue;
+      }
+      const defs = parameters(state, method, path);
+      if (defs.some((d) => d.name === 'limit' && d.in === 'query')) {
+        query.set('limit', '0');
+        setUri(t, pathname, query);
+        continue;
+      }
+      skip(t, 'the operation takes no parameter or body that can be made invalid');
+    } else if (status === '421' && gift) {
+      if (!config.altServer || new URL(config.altServer).origin === new URL(config.server).origin) {
+        skip(t, UNPROVOKABLE['421']!);
+        continue;
+      }
+      // Sent to {base_url} instead of {alt_base_url}: the server must refuse it with wrong_api_host.
+      t.conformance.expectCode = 'wrong_api_host';
+      substituteResources(state, t, path);
+    } else {
+      skip(t, UNPROVOKABLE[status] ?? `status ${status} cannot be provoked from outside`);
+    }
+  }
+  // Destructive operations last, so the card and the beneficiary stay usable for the others.
+  const last = (t: DreddTransaction) =>
+    t.conformance?.status.startsWith('2') && (/\/terminate$/.test(t.conformance.path) || t.request.method === 'DELETE') ? 1 : 0;
+  out.sort((a, b) => last(a) - last(b));
+  transactions.splice(0, transactions.length, ...out);
+}
+
+export async function beforeAll(state: HookState, transactions: DreddTransaction[]): Promise<void> {
+  if (state.config.mode === 'mock') {
+    planMock(state, transactions);
+    return;
+  }
+  await setUp(state);
+  planReal(state, transactions);
+}
+
+/** Normalises the content type and hands the body check to Ajv (Gavel would only compare with the example). */
+export function beforeEachValidation(state: HookState, t: DreddTransaction): void {
+  if (!t.real) return;
+  // Gavel wants every documented header; the contract requires only those marked `required` (checked,
+  // with the values of the others, in afterEach).
+  const c = t.conformance ?? { path: t.origin.resourceName, status: t.expected.statusCode };
+  const documented = state.validator.documentedHeaders(t.request.method, c.path, c.status);
+  for (const name of Object.keys(t.expected.headers)) {
+    const required = [...documented].find(([n]) => n.toLowerCase() === name.toLowerCase())?.[1];
+    if (name.toLowerCase() !== 'content-type' && required !== true) delete t.expected.headers[name];
+  }
+  for (const [key, value] of Object.entries(t.real.headers)) {
+    if (key.toLowerCase() === 'content-type' && typeof value === 'string') t.real.headers[key] = normaliseContentType(value);
+  }
+  // Gavel compares the body with the first example's keys, which would fail valid bodies that differ from
+  // it; the strict schema check in afterEach replaces it. An empty JSON Schema accepts any JSON body.
+  delete t.expected.body;
+  t.expected.bodySchema = '{"$schema": "http://json-schema.org/draft-07/schema#"}';
+}
+
+export function afterEach(state: HookState, t: DreddTransaction): void {
+  const c = t.conformance ?? { path: t.origin.resourceName, status: t.expected.statusCode };
+  const info = state.validator.operation(t.request.method, c.path);
+  const record: TransactionRecord = {
+    name: t.name,
+    method: t.request.method,
+    path: c.path,
+    operationId: info?.operationId,
+    status: c.status,
+    example: c.example,
+    outcome: 'passed',
+  };
+  state.records.push(record);
+  if (t.skip) {
+    record.outcome = 'skipped';
+    record.message = c.skipReason ?? t.errors?.map((e) => e.message).join('; ') ?? 'skipped';
+    return;
+  }
+  if (!t.real) {
+    record.outcome = 'failed';
+    record.message = `no response from ${t.protocol}//${t.host}:${t.port}${t.fullPath}`;
+    return;
+  }
+  record.actualStatus = t.real.statusCode;
+  const problems: string[] = [];
+  if (String(t.real.statusCode) !== c.status) problems.push(`status: expected ${c.status}, got ${t.real.statusCode}`);
+  const contentType = Object.entries(t.real.headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1];
+  const errors = [
+    ...state.validator.validate(t.request.method, c.path, t.real.statusCode, t.real.body, contentType),
+    ...state.validator.validateHeaders(t.request.method, c.path, t.real.statusCode, t.real.headers),
+  ];
+  if (errors.length) problems.push(formatErrors(errors));
+  else if (c.expectCode && String(t.real.statusCode) === c.status) {
+    const got = (parseBody(t.real.body) as { error?: { code?: string } } | undefined)?.error?.code;
+    if (got !== c.expectCode) problems.push(`/error/code: expected '${c.expectCode}' for this request, got '${got}'`);
+  }
+  if (problems.length === 0 && t.test && t.test.valid === false && t.test.message) problems.push(t.test.message.trim());
+  if (problems.length) {
+    record.outcome = 'failed';
+    record.message = problems.join('\n');
+    t.fail = record.message;
+    if (t.test) t.test.message = `${t.test.message ? `${t.test.message}\n` : ''}${record.message}`;
+  }
+}
+
+export function afterAll(state: HookState): void {
+  writeFileSync(
+    state.config.results,
+    JSON.stringify({ mode: state.config.mode, setup: state.setupLog, records: state.records }, null, 1),
+  );
+}
+

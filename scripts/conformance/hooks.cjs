@@ -1,0 +1,26 @@
+// Dredd hook file (Dredd loads it with require(), so it is CommonJS). The logic lives in dredd-hooks.ts,
+// which Node 24 loads directly (type stripping + require of ES modules). The runner (run.ts) passes its
+// settings in the JSON file named by CONFORMANCE_CONFIG.
+const hooks = require('hooks');
+const impl = require('./dredd-hooks.ts');
+
+if (!process.env.CONFORMANCE_CONFIG) {
+  throw new Error('CONFORMANCE_CONFIG is not set: run the suite with `npm run conformance -- --server <url> --api-key <key>`');
+}
+const state = impl.createState(process.env.CONFORMANCE_CONFIG);
+
+hooks.beforeAll((transactions, done) => {
+  impl.beforeAll(state, transactions).then(
+    () => done(),
+    (error) => {
+      console.error(`conformance set-up failed: ${error && error.stack ? error.stack : error}`);
+      done();
+    },
+  );
+});
+hooks.beforeEachValidation((transaction) => impl.beforeEachValidation(state, transaction));
+hooks.afterEach((transaction) => impl.afterEach(state, transaction));
+hooks.afterAll((transactions, done) => {
+  impl.afterAll(state);
+  done();
+});

@@ -1,0 +1,165 @@
+// Conformance suite: checks that a server answers as the contract says.
+//
+//   npm run conformance -- --server <url> --api-key <key> [--mock | --real] [--spec generated/openapi.json]
+//                          [--alt-server <url>] [--webhook-url <https url>] [--verbose]
+//
+// Runs Dredd over the contract with the hooks of hooks.cjs (strict Ajv validation of every response, set-up
+// of the state a real server needs, errors provoked or requested from the mock), then prints a summary per
+// operation and a last line `N passed, N failed, N skipped`. Exits 1 on any failure. See docs/conformance.md.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { ConformanceConfig, TransactionRecord } from './dredd-hooks.ts';
+import { finalLine, summarise, totals } from './summary.ts';
+import { createResponseValidator, type OpenApiBundle } from './validate-response.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const DREDD_BIN = path.join(ROOT, 'node_modules', 'dredd', 'bin', 'dredd');
+const HOOKS = path.join(import.meta.dirname, 'hooks.cjs');
+
+const USAGE = `Usage: npm run conformance -- --server <url> --api-key <key> [options]
+
+  --server <url>        base URL of the server under test (the path prefix, e.g. http://127.0.0.1:3000/v1)
+  --api-key <key>       API key sent as Authorization: Bearer <key>
+  --mock                the server is the Prism mock (or answers like it): request each documented
+                        response with Prefer: code=<status>, example=<name>; no set-up
+  --real                the server is a real implementation: set up state and provoke errors
+                        (default: detected; a server that honours Prefer: code=... is taken for the mock)
+  --spec <file>         the bundled contract (default: generated/openapi.json)
+  --alt-server <url>    base URL of the gift card operations ({alt_base_url}); real mode only
+  --webhook-url <url>   https URL answering the webhook ping with 2xx, used to create the webhook
+                        endpoint that customer creation needs; real mode only
+  --verbose             print Dredd's own output
+`;
+
+/** True when the server honours Prism's `Prefer: code=...` header (a real server ignores it). */
+export async function looksLikeMock(bundle: OpenApiBundle, server: string, apiKey: string): Promise<boolean> {
+  const validator = createResponseValidator(bundle);
+  const probe = validator
+    .operations()
+    .filter((o) => o.method === 'GET' && !o.path.includes('{'))
+    .map((o) => ({ o, status: o.statuses.find((s) => /^5\d\d$/.test(s)) }))
+    .find((x) => x.status !== undefined);
+  if (!probe) return false;
+  try {
+    const res = await fetch(server.replace(/\/$/, '') + probe.o.path, {
+      headers: { Authorization: `Bearer ${apiKey}`, Accept: 'application/json', Prefer: `code=${probe.status}` },
+      signal: AbortSignal.timeout(10000),
+    });
+    await res.text();
+    return String(res.status) === probe.status;
+  } catch {
+    return false;
+  }
+}
+
+function runDredd(spec: string, server: string, configFile: string, logFile: string, verbose: boolean): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [DREDD_BIN, spec, server, '--hookfiles', HOOKS, '--loglevel', verbose ? 'warning' : 'error', '--color', 'false'],
+      { cwd: ROOT, env: { ...process.env, CONFORMANCE_CONFIG: configFile }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const log = createWriteStream(logFile);
+    for (const stream of [child.stdout, child.stderr]) {
+      stream.on('data', (chunk: Buffer) => {
+        log.write(chunk);
+        if (verbose) process.stdout.write(chunk);
+      });
+    }
+    child.on('error', reject);
+    child.on('close', (code) => log.end(() => resolve(code ?? 1)));
+  });
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      server: { type: 'string' },
+      'api-key': { type: 'string' },
+      mock: { type: 'boolean', default: false },
+      real: { type: 'boolean', default: false },
+      spec: { type: 'string' },
+      'alt-server': { type: 'string' },
+      'webhook-url': { type: 'string' },
+      verbose: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help || !values.server || !values['api-key']) {
+    process.stdout.write(USAGE);
+    return values.help ? 0 : 2;
+  }
+  const spec = path.resolve(values.spec ?? process.env.CONFORMANCE_SPEC ?? path.join(ROOT, 'generated', 'openapi.json'));
+  if (!existsSync(spec)) {
+    console.error(`The contract bundle ${spec} does not exist: run \`npm run build\` first, or pass --spec.`);
+    return 2;
+  }
+  const bundle = JSON.parse(readFileSync(spec, 'utf8')) as OpenApiBundle;
+  const server = values.server;
+  const apiKey = values['api-key'];
+  let mode: 'mock' | 'real';
+  if (values.mock) mode = 'mock';
+  else if (values.real) mode = 'real';
+  else {
+    mode = (await looksLikeMock(bundle, server, apiKey)) ? 'mock' : 'real';
+    console.log(`Server ${server} ${mode === 'mock' ? 'honours Prefer: code=... -> mock mode' : 'ignores Prefer: code=... -> real mode'} (force with --mock or --real).`);
+  }
+
+  const dir = mkdtempSync(path.join(tmpdir(), 'conformance-'));
+  try {
+    const config: ConformanceConfig = {
+      spec,
+      server,
+      apiKey,
+      mode,
+      altServer: values['alt-server'],
+      webhookUrl: values['webhook-url'],
+      results: path.join(dir, 'results.json'),
+    };
+    const configFile = path.join(dir, 'config.json');
+    writeFileSync(configFile, JSON.stringify(config));
+    const logFile = path.join(dir, 'dredd.log');
+    const started = Date.now();
+    console.log(`Conformance of ${server} (${mode} mode) against ${path.relative(ROOT, spec) || spec} ...`);
+    const dreddExit = await runDredd(spec, server, configFile, logFile, values.verbose);
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    if (!existsSync(config.results)) {
+      console.error(readFileSync(logFile, 'utf8').split('\n').slice(-40).join('\n'));
+      console.error(`Dredd exited with ${dreddExit} before the hooks wrote their results (see its output above).`);
+      console.log(finalLine({ passed: 0, failed: 1, skipped: 0 }));
+      return 1;
+    }
+    const { records, setup } = JSON.parse(readFileSync(config.results, 'utf8')) as { records: TransactionRecord[]; setup: string[] };
+    for (const line of setup) console.log(line);
+    const validator = createResponseValidator(bundle);
+    for (const line of summarise(records, validator)) console.log(line);
+    const t = totals(records);
+    const log = readFileSync(logFile, 'utf8');
+    const hookErrors = log.split('\n').filter((l) => /^error: |Hook errored|set-up failed/i.test(l));
+    if (dreddExit !== 0 && t.failed === 0) {
+      // Dredd failed for a reason the hooks did not record (a hook error, an unreadable contract ...).
+      console.error(`\nDredd exited with ${dreddExit}:\n${(hookErrors.length ? hookErrors : log.split('\n').slice(-20)).join('\n')}`);
+      t.failed += 1;
+    }
+    console.log(`\nTook ${seconds} s.`);
+    console.log(finalLine(t));
+    return t.failed > 0 ? 1 : 0;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.main) {
+  // exitCode, not exit(): exit() would cut the report short when stdout is a pipe.
+  main(process.argv.slice(2)).then(
+    (code) => (process.exitCode = code),
+    (error: unknown) => {
+      console.error(error);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,267 @@
+// The partner API client: openapi-fetch typed by the contract, plus what openapi-fetch leaves out —
+// the bearer key and its mode, the gift card base address, a timeout, GET retries, typed errors with a
+// data-or-throw call, and pagination.
+
+import createClient, {
+  type Client,
+  type FetchResponse,
+  type HeadersOptions,
+  type MaybeOptionalInit,
+  type Middleware,
+} from 'openapi-fetch';
+import type { paths } from '../../generated/openapi.js';
+import { errorFromResponse, PartnerResponseError, PartnerTimeoutError } from './errors.js';
+import { MAX_TIMER_MS, withRetries, type FetchLike, type RetryOptions } from './retry.js';
+import type { FetchResult, HttpMethod, PageItem, PaginatedPath, PathsWithMethod } from './types.js';
+
+export type Mode = 'test' | 'live';
+
+export interface PartnerClientOptions {
+  /** The secret API key: `sk_test_...` (test mode) or `sk_live_...` (live mode). */
+  apiKey: string;
+  /** The service address `{base_url}`, ending in `/v1` (for example `https://api.example.com/v1`). */
+  baseUrl: string;
+  /**
+   * The gift card address `{alt_base_url}`, ending in `/api/v1`. Every path under `/gift-cards` is sent
+   * there. No default: without it, gift card calls throw before sending anything.
+   */
+  giftCardBaseUrl?: string;
+  /** A fetch to use instead of `globalThis.fetch` (tests, proxies, instrumentation). */
+  fetch?: FetchLike;
+  /**
+   * Time allowed for a whole call, retries and their waits included, in ms. Default 30,000.
+   * 0 turns the timeout off. On expiry the call throws `PartnerTimeoutError`.
+   */
+  timeoutMs?: number;
+  /** GET retry settings, or `false` for no retries. See `RetryOptions`. */
+  retry?: RetryOptions | false;
+  /** Extra headers sent with every request (the client sets `Authorization` itself). */
+  headers?: HeadersOptions;
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+type UpperMethod = Uppercase<HttpMethod>;
+const lower = (method: UpperMethod) => method.toLowerCase() as 'get';
+type Media = `${string}/${string}`;
+
+type RequiredKeysOf<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }[keyof T];
+type InitParam<Init> =
+  RequiredKeysOf<Init> extends never ? [(Init & { [key: string]: unknown })?] : [Init & { [key: string]: unknown }];
+
+/** Like openapi-fetch's methods, but resolves to the success body and throws on an error answer. */
+export type DataMethod<M extends HttpMethod> = <P extends PathsWithMethod<M>, Init extends MaybeOptionalInit<paths[P], M>>(
+  url: P,
+  ...init: InitParam<Init>
+) => Promise<
+  paths[P][M] extends infer Op extends Record<string | number, any>
+    ? Exclude<FetchResponse<Op, Init, Media>['data'], undefined>
+    : never
+>;
+
+export interface PartnerClient {
+  /** `test` or `live`, from the key's prefix. */
+  readonly mode: Mode;
+  readonly baseUrl: string;
+  readonly giftCardBaseUrl: string | undefined;
+
+  /** openapi-fetch methods: resolve to `{ data, error, response }` and never throw on an HTTP error. */
+  GET: Client<paths, Media>['GET'];
+  POST: Client<paths, Media>['POST'];
+  PUT: Client<paths, Media>['PUT'];
+  PATCH: Client<paths, Media>['PATCH'];
+  DELETE: Client<paths, Media>['DELETE'];
+  request: Client<paths, Media>['request'];
+  /** Adds or removes openapi-fetch middleware. */
+  use(...middleware: Middleware[]): void;
+  eject(...middleware: Middleware[]): void;
+
+  /**
+   * Data or throw: `await client.call.GET('/cards/{code}', ...)` resolves to the success body
+   * (`{ success, data, meta }`) or throws `PartnerApiError` (`PartnerResponseError` without an envelope).
+   */
+  call: {
+    GET: DataMethod<'get'>;
+    POST: DataMethod<'post'>;
+    PUT: DataMethod<'put'>;
+    PATCH: DataMethod<'patch'>;
+    DELETE: DataMethod<'delete'>;
+  };
+
+  /** The success body of an openapi-fetch result, or throws its `PartnerApiError`. */
+  unwrap<R extends FetchResult>(result: R): Exclude<R['data'], undefined>;
+
+  /**
+   * Every item of a list endpoint, page after page, from `params.query.page` (default 1) up to
+   * `pagination.pages`. Throws `PartnerApiError` if a page fails (after GET retries).
+   */
+  paginate<P extends PaginatedPath>(
+    path: P,
+    ...init: InitParam<MaybeOptionalInit<paths[P], 'get'>>
+  ): AsyncGenerator<PageItem<P>, void, undefined>;
+}
+
+/** True for the paths served at `{alt_base_url}` (the gift card operations). */
+export function isGiftCardPath(path: string): boolean {
+  return path === '/gift-cards' || path.startsWith('/gift-cards/');
+}
+
+/** The mode of a key, or a TypeError that says what is wrong with it (never echoing the key). */
+export function modeOfApiKey(apiKey: unknown): Mode {
+  const expected = 'Pass the secret API key from the partner dashboard: sk_test_... (test mode) or sk_live_... (live mode).';
+  if (typeof apiKey !== 'string' || apiKey === '') {
+    throw new TypeError(`Partner API client: apiKey is missing or empty. ${expected}`);
+  }
+  if (/^bearer\s/i.test(apiKey)) {
+    throw new TypeError('Partner API client: apiKey starts with "Bearer ". Pass the key alone; the client sends the Authorization header.');
+  }
+  if (/\s/.test(apiKey)) {
+    throw new TypeError('Partner API client: apiKey contains whitespace (a space or line break copied with it?). Remove it.');
+  }
+  if (apiKey.startsWith('whsec_')) {
+    throw new TypeError(`Partner API client: apiKey is a webhook signing secret (whsec_...), not an API key. ${expected}`);
+  }
+  if (apiKey.startsWith('sk_test_') && apiKey.length > 'sk_test_'.length) return 'test';
+  if (apiKey.startsWith('sk_live_') && apiKey.length > 'sk_live_'.length) return 'live';
+  throw new TypeError(`Partner API client: apiKey does not start with sk_test_ or sk_live_ followed by the key. ${expected}`);
+}
+
+function checkUrl(name: string, value: unknown, example: string): string {
+  let url: URL | undefined;
+  try {
+    url = typeof value === 'string' ? new URL(value) : undefined;
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    throw new TypeError(`Partner API client: ${name} must be an absolute http(s) URL such as ${example}; got ${JSON.stringify(value)}.`);
+  }
+  return (value as string).replace(/\/+$/, '');
+}
+
+export function createPartnerClient(options: PartnerClientOptions): PartnerClient {
+  const mode = modeOfApiKey(options?.apiKey);
+  const baseUrl = checkUrl('baseUrl', options.baseUrl, 'https://api.example.com/v1 ({base_url})');
+  const giftCardBaseUrl =
+    options.giftCardBaseUrl === undefined
+      ? undefined
+      : checkUrl('giftCardBaseUrl', options.giftCardBaseUrl, 'https://api.example.com/api/v1 ({alt_base_url})');
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  // 2^31 - 1 ms (~24.8 days) is the longest delay a timer accepts; beyond, Node fires it after 1 ms.
+  if (!Number.isFinite(timeoutMs) || timeoutMs < 0 || timeoutMs > MAX_TIMER_MS) {
+    throw new TypeError(`Partner API client: timeoutMs must be a number of ms from 0 (no timeout) to ${MAX_TIMER_MS}, got ${String(timeoutMs)}.`);
+  }
+  const baseFetch: FetchLike = options.fetch ?? ((request) => globalThis.fetch(request));
+  const fetch = options.retry === false ? baseFetch : withRetries(baseFetch, options.retry);
+
+  const raw = createClient<paths, Media>({
+    baseUrl,
+    fetch,
+    headers: { ...headersObject(options.headers), Authorization: `Bearer ${options.apiKey}` },
+  });
+
+  // Method and path template of each response, for the errors `unwrap` builds.
+  const origins = new WeakMap<Response, { method: string; path: string }>();
+
+  async function send(method: UpperMethod, path: string, init: Record<string, unknown> | undefined): Promise<FetchResult> {
+    let options = init ?? {};
+    if (isGiftCardPath(path) && options.baseUrl === undefined) {
+      if (giftCardBaseUrl === undefined) {
+        throw new Error(
+          `Partner API client: ${method} ${path} is served at the gift card address {alt_base_url}, which ends ` +
+            'in /api/v1. Pass giftCardBaseUrl to createPartnerClient.',
+        );
+      }
+      options = { ...options, baseUrl: giftCardBaseUrl };
+    }
+    if (timeoutMs === 0) return remember(await raw.request(lower(method), path as never, options as never), method, path);
+
+    const controller = new AbortController();
+    const callerSignal = options.signal as AbortSignal | undefined | null;
+    const signal = callerSignal ? AbortSignal.any([callerSignal, controller.signal]) : controller.signal;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new PartnerTimeoutError({ method, path, timeoutMs }));
+    }, timeoutMs);
+    try {
+      const result = await raw.request(lower(method), path as never, { ...options, signal } as never);
+      return remember(result, method, path);
+    } catch (error) {
+      if (timedOut && !callerSignal?.aborted) throw new PartnerTimeoutError({ method, path, timeoutMs });
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  function remember(result: FetchResult, method: string, path: string): FetchResult {
+    origins.set(result.response, { method, path });
+    return result;
+  }
+
+  function unwrap<R extends FetchResult>(result: R): Exclude<R['data'], undefined> {
+    const { response } = result;
+    const origin = origins.get(response) ?? { method: '', path: response.url };
+    if (response.ok && result.data !== undefined) return result.data as Exclude<R['data'], undefined>;
+    if (response.ok) throw new PartnerResponseError({ status: response.status, ...origin, body: undefined, response });
+    throw errorFromResponse(result.error, response, origin.method, origin.path);
+  }
+
+  const method = (m: UpperMethod) => (path: string, init?: Record<string, unknown>) => send(m, path, init);
+  const dataMethod = (m: UpperMethod) => async (path: string, init?: Record<string, unknown>) => unwrap(await send(m, path, init));
+
+  async function* paginate(path: string, init?: { params?: { query?: Record<string, unknown> } }) {
+    const query = init?.params?.query ?? {};
+    let page = typeof query.page === 'number' ? query.page : 1;
+    for (;;) {
+      const body = unwrap(
+        await send('GET', path, { ...init, params: { ...init?.params, query: { ...query, page } } }),
+      ) as { data?: unknown; pagination?: { pages?: unknown } };
+      const pages = body.pagination?.pages;
+      if (!Array.isArray(body.data) || typeof pages !== 'number') {
+        throw new TypeError(`Partner API client: GET ${path} page ${page} has no data array or no pagination.pages.`);
+      }
+      yield* body.data;
+      if (page >= pages) return;
+      page += 1;
+    }
+  }
+
+  const client = {
+    mode,
+    baseUrl,
+    giftCardBaseUrl,
+    GET: method('GET'),
+    POST: method('POST'),
+    PUT: method('PUT'),
+    PATCH: method('PATCH'),
+    DELETE: method('DELETE'),
+    request: (m: string, path: string, init?: Record<string, unknown>) => send(m.toUpperCase() as UpperMethod, path, init),
+    use: (...middleware: Middleware[]) => raw.use(...middleware),
+    eject: (...middleware: Middleware[]) => raw.eject(...middleware),
+    call: {
+      GET: dataMethod('GET'),
+      POST: dataMethod('POST'),
+      PUT: dataMethod('PUT'),
+      PATCH: dataMethod('PATCH'),
+      DELETE: dataMethod('DELETE'),
+    },
+    unwrap,
+    paginate,
+  };
+  return client as unknown as PartnerClient;
+}
+
+function headersObject(headers: HeadersOptions | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!headers) return out;
+  const entries: [string, unknown][] =
+    headers instanceof Headers || Array.isArray(headers) ? [...new Headers(headers as ConstructorParameters<typeof Headers>[0])] : Object.entries(headers);
+  for (const [key, value] of entries) {
+    // The client owns Authorization: it always carries the key given as apiKey.
+    if (value === null || value === undefined || key.toLowerCase() === 'authorization') continue;
+    out[key] = Array.isArray(value) ? value.join(', ') : String(value);
+  }
+  return out;
+}

@@ -1,0 +1,79 @@
+// Timeouts through AbortSignal, against a local server that answers late.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPartnerClient, PartnerTimeoutError } from '../../src/index.js';
+import { errorBody, meta, sendJson, startServer, TEST_KEY, type LocalServer } from './support.js';
+
+let server: LocalServer;
+const ok = { success: true, data: [], meta: meta(), pagination: { page: 1, limit: 20, total: 0, pages: 0 } };
+
+beforeAll(async () => {
+  server = await startServer(async (req, res) => {
+    const url = new URL(req.url, 'http://x');
+    const delay = Number(url.searchParams.get('customer_code')?.slice(-4) ?? 0);
+    if (url.pathname === '/rate-limited') {
+      return sendJson(res, 429, errorBody('RATE_LIMIT_EXCEEDED', 'Slow down.'), { 'Retry-After': '5' });
+    }
+    if (url.pathname === '/slow-body') {
+      // Headers at once, the body never completes: the timeout must cover reading the body too.
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write('{"success":true,');
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    if (!res.destroyed) sendJson(res, 200, ok);
+  });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+// The delay the server waits, in ms, is carried by the last 4 digits of customer_code.
+const delayed = (ms: number) => ({ params: { query: { customer_code: `00000000-0000-4000-8000-00000000${String(ms).padStart(4, '0')}` } } });
+
+describe('timeoutMs', () => {
+  it('throws PartnerTimeoutError naming the call and the limit', async () => {
+    const client = createPartnerClient({ apiKey: TEST_KEY, baseUrl: server.url, timeoutMs: 100, retry: false });
+    const started = performance.now();
+    const error = await client.GET('/cards', delayed(2000)).catch((e: unknown) => e);
+    expect(performance.now() - started).toBeLessThan(1500);
+    expect(error).toBeInstanceOf(PartnerTimeoutError);
+    expect(error).toMatchObject({ name: 'PartnerTimeoutError', method: 'GET', path: '/cards', timeoutMs: 100 });
+    expect(String((error as Error).message)).toMatch(/GET \/cards timed out after 100 ms/);
+  });
+
+  it('lets a call that answers in time through', async () => {
+    const client = createPartnerClient({ apiKey: TEST_KEY, baseUrl: server.url, timeoutMs: 2000 });
+    const { response } = await client.GET('/cards', delayed(20));
+    expect(response.status).toBe(200);
+  });
+
+  it('covers reading the body', async () => {
+    const client = createPartnerClient({ apiKey: TEST_KEY, baseUrl: server.url, timeoutMs: 150, retry: false });
+    await expect(client.GET('/slow-body' as '/cards')).rejects.toBeInstanceOf(PartnerTimeoutError);
+  });
+
+  it('covers the waits between retries (the whole call is bounded)', async () => {
+    // Real sleep: Retry-After 5 s is longer than the 200 ms the call has.
+    const client = createPartnerClient({ apiKey: TEST_KEY, baseUrl: server.url, timeoutMs: 200 });
+    const started = performance.now();
+    await expect(client.GET('/rate-limited' as '/cards')).rejects.toBeInstanceOf(PartnerTimeoutError);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it("a caller's AbortSignal still aborts, with the caller's reason, not a timeout", async () => {
+    const client = createPartnerClient({ apiKey: TEST_KEY, baseUrl: server.url, timeoutMs: 5000 });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('user went away')), 50);
+    const error = await client.GET('/cards', { ...delayed(2000), signal: controller.signal }).catch((e: unknown) => e);
+    expect(error).not.toBeInstanceOf(PartnerTimeoutError);
+    expect(error).toMatchObject({ message: 'user went away' });
+  });
+
+  it('timeoutMs: 0 turns the timeout off; a bad value is refused', async () => {
+    const client = createPartnerClient({ apiKey: TEST_KEY, baseUrl: server.url, timeoutMs: 0 });
+    expect((await client.GET('/cards', delayed(50))).response.status).toBe(200);
+    expect(() => createPartnerClient({ apiKey: TEST_KEY, baseUrl: server.url, timeoutMs: -1 })).toThrow(/timeoutMs/);
+    expect(() => createPartnerClient({ apiKey: TEST_KEY, baseUrl: server.url, timeoutMs: Number.NaN })).toThrow(/timeoutMs/);
+    expect(() => createPartnerClient({ apiKey: TEST_KEY, baseUrl: server.url, timeoutMs: 2 ** 31 })).toThrow(/timeoutMs/);
+  });
+});

@@ -1,0 +1,119 @@
+// The conformance suite (scripts/conformance/run.ts, Dredd + strict hooks) against small servers that
+// answer from the contract's examples: it must pass against the correct one, in mock and in real mode, and
+// fail against each deliberately broken one, naming the problem.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findFreePort } from '../../scripts/lib/port-check.ts';
+import { API_KEY, defaultSpec, startExampleServer, type ExampleServer, type Mutation } from './broken-servers/example-server.ts';
+import * as errorOutsideEnvelope from './broken-servers/error-outside-envelope.ts';
+import * as missingField from './broken-servers/missing-field.ts';
+import * as undocumentedStatus from './broken-servers/undocumented-status.ts';
+import * as unknownEnum from './broken-servers/unknown-enum.ts';
+import * as wrongType from './broken-servers/wrong-type.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const RUNNER = path.join(ROOT, 'scripts', 'conformance', 'run.ts');
+const spec = defaultSpec();
+
+interface Run {
+  code: number;
+  output: string;
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+function runSuite(server: string, ...extra: string[]): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [RUNNER, '--server', server, '--api-key', API_KEY, '--spec', spec, ...extra], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const last = output.trim().split('\n').at(-1) ?? '';
+      const m = /^(\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/.exec(last);
+      resolve({
+        code: code ?? 1,
+        output,
+        passed: m ? Number(m[1]) : -1,
+        failed: m ? Number(m[2]) : -1,
+        skipped: m ? Number(m[3] ?? 0) : -1,
+      });
+    });
+  });
+}
+
+const servers: ExampleServer[] = [];
+async function serve(mutate?: Mutation): Promise<string> {
+  const server = await startExampleServer({ spec, mutate });
+  servers.push(server);
+  return server.url;
+}
+
+describe.skipIf(!existsSync(spec)).concurrent('conformance suite', () => {
+  beforeAll(() => {
+    expect(existsSync(RUNNER)).toBe(true);
+  });
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.close()));
+  });
+
+  it('passes against a server that answers as the contract says, detected as the mock (Prefer: code=...)', async () => {
+    const run = await runSuite(await serve());
+    expect(run.output).toContain('honours Prefer: code=... -> mock mode');
+    expect(run.output).toMatch(/Coverage: (\d+)\/\1 operations and (\d+)\/\2 documented statuses exercised/);
+    expect(run.failed, run.output).toBe(0);
+    expect(run.skipped).toBe(0);
+    expect(run.passed).toBeGreaterThan(300);
+    expect(run.code).toBe(0);
+  });
+
+  it('passes in real mode: sets up state, provokes 401/404/422 and skips the rest with reasons', async () => {
+    const run = await runSuite(await serve(), '--real');
+    expect(run.failed, run.output).toBe(0);
+    expect(run.code).toBe(0);
+    expect(run.output).toMatch(/set-up: POST \/cards -> card/);
+    expect(run.output).toMatch(/GET \/cards\/\{code\} +200: 1 passed \| 401: 2 passed \| 402: 1 skipped \| 403: 1 skipped \| 404: 1 passed \| 422: 1 passed/);
+    expect(run.output).toContain('RATE_LIMIT_EXCEEDED needs more requests than the key allows');
+    expect(run.skipped).toBeGreaterThan(0);
+  });
+
+  const broken: [string, { mutate: Mutation; problem: { operation: string; pointer: string; message: string } }][] = [
+    ['a wrong type', wrongType],
+    ['a missing field', missingField],
+    ['an unknown enum value', unknownEnum],
+    ['an undocumented status', undocumentedStatus],
+    ['an error outside the envelope', errorOutsideEnvelope],
+  ];
+  for (const [what, server] of broken) {
+    it(`fails against a server answering ${what}, naming the problem`, async () => {
+      const run = await runSuite(await serve(server.mutate), '--mock');
+      expect(run.code, run.output).not.toBe(0);
+      expect(run.failed).toBeGreaterThan(0);
+      const failures = run.output.slice(run.output.indexOf('Failures:'));
+      expect(failures).toContain(`${server.problem.operation} `);
+      expect(failures).toContain(server.problem.pointer);
+      expect(failures).toContain(server.problem.message);
+    });
+  }
+
+  it('fails in real mode too: a provoked 404 outside the envelope', async () => {
+    const run = await runSuite(await serve(errorOutsideEnvelope.mutate), '--real');
+    expect(run.code, run.output).not.toBe(0);
+    expect(run.output).toMatch(/GET \/cards\/\{code\} 404[^\n]*\n\s+\/success: is required but missing/);
+  });
+
+  it('fails when the server is unreachable', async () => {
+    const port = await findFreePort('127.0.0.1'); // nothing listens there
+    const run = await runSuite(`http://127.0.0.1:${port}`, '--mock');
+    expect(run.code, run.output).not.toBe(0);
+    expect(run.failed, run.output.slice(-3000)).toBeGreaterThan(0);
+    expect(run.output).toContain(`no response from http://127.0.0.1:${port}/`);
+  });
+});
