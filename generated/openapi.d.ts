@@ -2135,7 +2135,7 @@ export interface components {
         };
         /**
          * INSUFFICIENT_BALANCE
-         * @description HTTP 400. The ops balance (or, for a card withdrawal, the card balance) is too low for the operation.
+         * @description HTTP 400. The ops balance is too low for the operation. The document also lists this code for `POST /cards/{code}/withdraw`, where this contract reads it as the card balance being too low for the amount (at least 5 USD must remain); what `details` carries in that case is not shown (provisional reading).
          */
         InsufficientBalanceError: components["schemas"]["ErrorEnvelope"] & {
             error: {

@@ -120,7 +120,7 @@ const TSCONFIG = {
 
 let work: string;
 let tarball: string;
-let packed: { files: { path: string }[] };
+let packed: { filename: string; files: { path: string }[] };
 
 function run(cmd: string, args: string[], cwd: string): string {
   try {
