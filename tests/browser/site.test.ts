@@ -1,4 +1,4 @@
-// Browser test of the rendered docs site (npm run test:browser; not part of `npm test`).
+// Browser test of the rendered docs site (npm run test:browser, its own vitest config; not part of `npm test`).
 // Serves site/ on 127.0.0.1, opens it in Debian's Chromium through playwright-core with every request not
 // addressed to 127.0.0.1 blocked, and checks that every operation, every event, the guides and the
 // AsyncAPI page render, with no console error and no outside request. Screenshots: test-results/browser/.
@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import type { Server } from 'node:http';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { readGuides } from '../../scripts/lib/docs-site.ts';
 import { findFreePort } from '../../scripts/lib/port-check.ts';
@@ -46,7 +46,7 @@ async function open(file: string): Promise<{ page: Page; errors: string[] }> {
 }
 
 describe('docs site', () => {
-  before(async () => {
+  beforeAll(async () => {
     assert.ok(fs.existsSync(path.join(SITE, 'index.html')), `${SITE}/index.html is missing: run npm run docs`);
     assert.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium`);
     fs.mkdirSync(SHOTS, { recursive: true });
@@ -56,7 +56,7 @@ describe('docs site', () => {
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   });
 
-  after(async () => {
+  afterAll(async () => {
     await browser?.close();
     await new Promise((resolve) => server?.close(resolve));
   });
