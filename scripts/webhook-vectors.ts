@@ -17,23 +17,9 @@ import { join } from 'node:path';
 
 const out = join(import.meta.dirname, '..', 'tests', 'fixtures', 'webhook-vectors.json');
 
-const cardFrozen = {
-  id: 'evt_0b6f2c1e-4d7a-4f3b-9c8e-1a2b3c4d5e6f',
-  type: 'card.frozen',
-  created_at: '2026-03-02T10:15:30Z',
-  mode: 'test',
-  data: {
-    card_code: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
-    customer_code: '3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f',
-    external_reference: 'cust-000123',
-    product_code: '5d8e1f2a-3b4c-4d5e-8f9a-0b1c2d3e4f5a',
-    brand: 'VISA',
-    status: 'frozen',
-    last_four: '4242',
-    balance: 75,
-    currency: 'USD',
-  },
-};
+// The card.frozen example event of the contract.
+const bundle = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'generated', 'openapi.json'), 'utf8'));
+const cardFrozen = bundle.components.schemas['card.frozen'].examples[0];
 
 const kycApproved = {
   id: 'evt_9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',

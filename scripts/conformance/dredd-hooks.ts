@@ -19,6 +19,7 @@ import {
   normaliseContentType,
   type ResponseValidator,
 } from './validate-response.ts';
+import { deref, isObject, type Json, type JsonObject } from '../lib/pointer.ts';
 
 export interface ConformanceConfig {
   spec: string;
@@ -64,9 +65,6 @@ export interface DreddTransaction {
   conformance?: { path: string; status: string; example?: string; expectCode?: string; skipReason?: string };
 }
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type JsonObject = { [key: string]: Json };
-const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export interface HookState {
   config: ConformanceConfig;
@@ -142,16 +140,8 @@ function clone(t: DreddTransaction, suffix: string): DreddTransaction {
 
 /** Follows `$ref`s (internal, `#/...`) to the object they point at. */
 function resolveRef(state: HookState, node: Json | undefined): JsonObject | undefined {
-  for (let i = 0; i < 10 && isObject(node) && typeof node.$ref === 'string'; i++) {
-    node = node.$ref
-      .slice(2)
-      .split('/')
-      .reduce<Json | undefined>(
-        (n, k) => (isObject(n) ? n[k.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined),
-        state.validator.bundle as JsonObject,
-      );
-  }
-  return isObject(node) ? node : undefined;
+  const resolved = deref(state.validator.bundle, node);
+  return isObject(resolved) ? resolved : undefined;
 }
 
 /** The operation's parameter objects (path item and operation level, $refs resolved). */

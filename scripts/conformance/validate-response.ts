@@ -9,9 +9,8 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { escape, get, isObject, type Json, type JsonObject } from '../lib/pointer.ts';
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type JsonObject = { [key: string]: Json };
 export type OpenApiBundle = JsonObject;
 
 export interface ResponseError {
@@ -29,33 +28,12 @@ export const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patc
 
 const BUNDLE_ID = 'https://conformance.local/openapi.json';
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Escapes one JSON pointer segment. */
-export function pointerSegment(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-function resolvePointer(root: JsonObject, ref: string): Json | undefined {
-  if (!ref.startsWith('#')) return undefined;
-  let node: Json | undefined = root;
-  for (const raw of ref.slice(1).split('/').slice(1)) {
-    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    if (Array.isArray(node)) node = node[Number(key)];
-    else if (isObject(node)) node = node[key];
-    else return undefined;
-  }
-  return node;
-}
-
 /** Follows `$ref`s of an object (response, schema, example) until a concrete one; returns it and its pointer. */
 function deref(root: JsonObject, node: Json | undefined, pointer: string): { node: Json | undefined; pointer: string } {
   let seen = 0;
   while (isObject(node) && typeof node.$ref === 'string' && seen++ < 20) {
     pointer = node.$ref;
-    node = resolvePointer(root, node.$ref);
+    node = get(root, node.$ref);
   }
   return { node, pointer };
 }
@@ -92,15 +70,15 @@ export function formatAjvErrors(errors: ErrorObject[] | null | undefined, body: 
     const params = e.params as Record<string, unknown>;
     switch (e.keyword) {
       case 'required':
-        pointer = `${pointer}/${pointerSegment(String(params.missingProperty))}`;
+        pointer = `${pointer}/${escape(String(params.missingProperty))}`;
         message = 'is required but missing';
         break;
       case 'additionalProperties':
-        pointer = `${pointer}/${pointerSegment(String(params.additionalProperty))}`;
+        pointer = `${pointer}/${escape(String(params.additionalProperty))}`;
         message = 'is not allowed (the schema is closed: additionalProperties false)';
         break;
       case 'unevaluatedProperties':
-        pointer = `${pointer}/${pointerSegment(String(params.unevaluatedProperty))}`;
+        pointer = `${pointer}/${escape(String(params.unevaluatedProperty))}`;
         message = 'is not allowed (the schema is closed: unevaluatedProperties false)';
         break;
       case 'enum':
@@ -209,14 +187,14 @@ export function createResponseValidator(bundle: OpenApiBundle): ResponseValidato
 
   /** The concrete response object for a status, and the pointer of its `content`. */
   const response = (method: string, pathTemplate: string, key: string) => {
-    const start = `#/paths/${pointerSegment(pathTemplate)}/${method.toLowerCase()}/responses/${pointerSegment(key)}`;
-    const { node, pointer } = deref(bundle, resolvePointer(bundle, start), start);
+    const start = `#/paths/${escape(pathTemplate)}/${method.toLowerCase()}/responses/${escape(key)}`;
+    const { node, pointer } = deref(bundle, get(bundle, start), start);
     return { node: isObject(node) ? node : undefined, pointer };
   };
 
   /** Error schema branches of a response schema: one per code (a oneOf of error schemas, or one schema). */
   const errorBranches = (schemaPointer: string): { code: string | undefined; pointer: string }[] => {
-    const { node: schema, pointer } = deref(bundle, resolvePointer(bundle, schemaPointer), schemaPointer);
+    const { node: schema, pointer } = deref(bundle, get(bundle, schemaPointer), schemaPointer);
     if (!isObject(schema)) return [];
     const branches = Array.isArray(schema.oneOf)
       ? schema.oneOf.map((_, i) => `${pointer}/oneOf/${i}`)
@@ -228,7 +206,7 @@ export function createResponseValidator(bundle: OpenApiBundle): ResponseValidato
 
   /** The `const` of `error.code` in an error schema (directly or in one of its allOf members). */
   const constCode = (schemaPointer: string, depth = 0): string | undefined => {
-    const { node, pointer } = deref(bundle, resolvePointer(bundle, schemaPointer), schemaPointer);
+    const { node, pointer } = deref(bundle, get(bundle, schemaPointer), schemaPointer);
     if (!isObject(node) || depth > 5) return undefined;
     const props = isObject(node.properties) ? node.properties : undefined;
     const error = props && isObject(props.error) ? props.error : undefined;
@@ -250,7 +228,7 @@ export function createResponseValidator(bundle: OpenApiBundle): ResponseValidato
     const content = node && isObject(node.content) ? node.content : {};
     const mediaType = Object.keys(content).find((m) => m.includes('json'));
     if (!mediaType) return [];
-    const codes = errorBranches(`${pointer}/content/${pointerSegment(mediaType)}/schema`)
+    const codes = errorBranches(`${pointer}/content/${escape(mediaType)}/schema`)
       .map((b) => b.code)
       .filter((c): c is string => typeof c === 'string');
     return [...new Set(codes)];
@@ -322,8 +300,8 @@ export function createResponseValidator(bundle: OpenApiBundle): ResponseValidato
         return [{ pointer: '', message: `body is not valid JSON: ${describeValue(body)}` }];
       }
     }
-    const schemaPointer = `${pointer}/content/${pointerSegment(mediaType)}/schema`;
-    if (resolvePointer(bundle, schemaPointer) === undefined) return [];
+    const schemaPointer = `${pointer}/content/${escape(mediaType)}/schema`;
+    if (get(bundle, schemaPointer) === undefined) return [];
     const isError = Number(status) >= 400;
     if (isError && envelopePointer) {
       // 1. The failure envelope itself.
@@ -363,8 +341,8 @@ export function createResponseValidator(bundle: OpenApiBundle): ResponseValidato
     const { node, pointer } = response(method, pathTemplate, key);
     const headers = node && isObject(node.headers) ? node.headers : {};
     for (const name of Object.keys(headers)) {
-      const start = `${pointer}/headers/${pointerSegment(name)}`;
-      const { node: h, pointer: hp } = deref(bundle, resolvePointer(bundle, start), start);
+      const start = `${pointer}/headers/${escape(name)}`;
+      const { node: h, pointer: hp } = deref(bundle, get(bundle, start), start);
       if (!isObject(h)) continue;
       out.push({ name, required: h.required === true, schemaPointer: isObject(h.schema) ? `${hp}/schema` : undefined });
     }
@@ -390,7 +368,7 @@ export function createResponseValidator(bundle: OpenApiBundle): ResponseValidato
         continue;
       }
       if (!h.schemaPointer) continue;
-      const { node: schema } = deref(bundle, resolvePointer(bundle, h.schemaPointer), h.schemaPointer);
+      const { node: schema } = deref(bundle, get(bundle, h.schemaPointer), h.schemaPointer);
       const type = isObject(schema) ? schema.type : undefined;
       const numeric = type === 'integer' || type === 'number' || (Array.isArray(type) && (type.includes('integer') || type.includes('number')));
       const value: unknown = numeric && /^-?\d+(\.\d+)?$/.test(raw.trim()) ? Number(raw) : type === 'boolean' && /^(true|false)$/.test(raw) ? raw === 'true' : raw;

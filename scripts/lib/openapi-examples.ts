@@ -2,8 +2,9 @@
 // with a valid example request (path parameters, required query parameters, body), its responses with their
 // named examples, and each webhook's example event. Internal `$ref`s (`#/components/...`) are followed.
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type JsonObject = { [key: string]: Json };
+import { deref, isObject, type Json, type JsonObject } from './pointer.ts';
+
+export type { Json, JsonObject };
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
 
@@ -42,26 +43,6 @@ export interface ExampleOperation {
   /** The `required` list of the body schema when it is a plain object schema (not oneOf/allOf), else []. */
   bodyRequiredFields: string[];
   responses: ResponseExamples[];
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Follows internal `$ref`s (`#/components/...`) until a node without `$ref`. */
-export function deref(doc: JsonObject, node: Json | undefined): Json | undefined {
-  let current = node;
-  for (let hops = 0; isObject(current) && typeof current.$ref === 'string'; hops++) {
-    const ref = current.$ref;
-    if (!ref.startsWith('#/') || hops > 20) throw new Error(`cannot follow $ref ${ref}`);
-    current = ref
-      .slice(2)
-      .split('/')
-      .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'))
-      .reduce<Json | undefined>((at, key) => (isObject(at) ? at[key] : Array.isArray(at) ? at[Number(key)] : undefined), doc);
-    if (current === undefined) throw new Error(`dangling $ref ${ref}`);
-  }
-  return current;
 }
 
 const FORMAT_SAMPLES: Record<string, string> = {

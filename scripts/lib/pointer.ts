@@ -16,7 +16,7 @@ export function get(doc: unknown, ptr: string): Json | undefined {
   if (ptr === '' || ptr === '#') return doc as Json;
   let node: unknown = doc;
   for (const raw of ptr.replace(/^#/, '').split('/').slice(1)) {
-    const key = raw.replaceAll('~1', '/').replaceAll('~0', '~');
+    const key = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
     if (Array.isArray(node)) node = node[Number(key)];
     else if (isObject(node)) node = node[key];
     else return undefined;
@@ -32,7 +32,7 @@ export function deref(doc: unknown, node: Json | undefined): Json | undefined {
     const ref = current['$ref'];
     if (seen.has(ref)) break;
     seen.add(ref);
-    current = get(doc, decodeURIComponent(ref.slice(1)));
+    current = get(doc, ref.slice(1));
   }
   return current;
 }
