@@ -5,27 +5,14 @@ import createClient from 'openapi-fetch';
 import { expect, test } from 'vitest';
 import type { paths } from '../../generated/openapi.js';
 import { createPartnerClient } from '../../src/index.js';
+import { cardExample } from '../client/support.js';
 
 const KEY = 'sk_test_bench_4eC39HqLyjWDarjtT1zdp7dc';
 const BASE = 'https://api.example.test/v1';
 const CODE = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
 const CARD = JSON.stringify({
   success: true,
-  data: {
-    code: CODE,
-    customer_code: '3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f',
-    product_code: '5d8e1f2a-3b4c-4d5e-8f9a-0b1c2d3e4f5a',
-    brand: 'VISA',
-    category: 'virtual',
-    name_on_card: 'AMINA DIALLO',
-    status: 'active',
-    balance: 75,
-    currency: 'USD',
-    last_four: '4242',
-    expiry: '03/29',
-    fees: { card_fee: 5, service_fee: 1, total_charged: 106 },
-    created_at: '2026-03-01T09:00:00Z',
-  },
+  data: cardExample(),
   meta: { request_id: 'req_bench', mode: 'test', timestamp: '2026-03-02T10:15:30Z' },
 });
 const HEADERS = { 'Content-Type': 'application/json' };

@@ -1,23 +1,13 @@
 // paginate() against a local server that really pages: 7 cards, 3 per page, 3 pages.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPartnerClient, PartnerApiError } from '../../src/index.js';
-import { errorBody, meta, sendJson, startServer, TEST_KEY, type LocalServer } from './support.js';
+import { cardExample, errorBody, meta, sendJson, startServer, TEST_KEY, type LocalServer } from './support.js';
 
 const TOTAL = 7;
 const card = (i: number) => ({
+  ...cardExample(),
   code: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
-  customer_code: '3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f',
-  product_code: '5d8e1f2a-3b4c-4d5e-8f9a-0b1c2d3e4f5a',
-  brand: 'VISA',
-  category: 'virtual',
-  name_on_card: 'AMINA DIALLO',
-  status: 'active',
   balance: i,
-  currency: 'USD',
-  last_four: '4242',
-  expiry: '03/29',
-  fees: { card_fee: 5, service_fee: 1, total_charged: 106 },
-  created_at: '2026-03-01T09:00:00Z',
 });
 const CARDS = Array.from({ length: TOTAL }, (_, i) => card(i + 1));
 

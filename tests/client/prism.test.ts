@@ -6,16 +6,17 @@ import {
   PartnerApiError,
   type PartnerClient,
 } from '../../src/index.js';
-import { startPrism, TEST_KEY, type Mock } from './support.js';
+import type { PrismServer } from '../../scripts/lib/prism-mock.ts';
+import { startMock, TEST_KEY } from './support.js';
 
 const CARD = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-let prism: Mock;
+let prism: PrismServer;
 let client: PartnerClient;
 
 beforeAll(async () => {
-  prism = await startPrism();
+  prism = await startMock();
   client = createPartnerClient({ apiKey: TEST_KEY, baseUrl: prism.url, giftCardBaseUrl: prism.url, retry: false });
 });
 afterAll(async () => {

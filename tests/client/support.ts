@@ -1,8 +1,10 @@
 // Test support for the client suites: a Prism mock of the contract and small local HTTP servers.
-import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { findFreePort } from '../../scripts/lib/port-check.ts';
+import { startPrism, type PrismServer } from '../../scripts/lib/prism-mock.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -11,63 +13,19 @@ export const OPENAPI_JSON = process.env['CLIENT_TEST_OPENAPI'] ?? path.join(ROOT
 
 export const TEST_KEY = 'sk_test_4eC39HqLyjWDarjtT1zdp7dc';
 
-/** A free TCP port on 127.0.0.1 (never 4010, the port people run Prism on by hand). */
-export async function freePort(): Promise<number> {
-  for (;;) {
-    const port = await new Promise<number>((resolve, reject) => {
-      const server = net.createServer();
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => {
-        const { port } = server.address() as net.AddressInfo;
-        server.close(() => resolve(port));
-      });
-    });
-    if (port !== 4010) return port;
-  }
+/** The first card of the contract's `GET /cards` success example. */
+export function cardExample(): Record<string, unknown> {
+  const bundle = JSON.parse(fs.readFileSync(OPENAPI_JSON, 'utf8'));
+  const examples: Record<string, { value: { data: Record<string, unknown>[] } }> =
+    bundle.paths['/cards'].get.responses['200'].content['application/json'].examples;
+  const first = Object.values(examples)[0]?.value.data[0];
+  if (!first) throw new Error(`no card in the GET /cards example of ${OPENAPI_JSON}`);
+  return first;
 }
 
-export interface Mock {
-  url: string;
-  stop(): Promise<void>;
-}
-
-/** Starts `prism mock <bundle>` on a free port and resolves once it prints 'Prism is listening'. */
-export async function startPrism(spec = OPENAPI_JSON): Promise<Mock> {
-  const port = await freePort();
-  const cli = path.join(ROOT, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
-  const child: ChildProcess = spawn(process.execPath, [cli, 'mock', spec, '-p', String(port), '-h', '127.0.0.1'], {
-    env: { ...process.env, SCARF_ANALYTICS: 'false', NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill();
-      reject(new Error(`Prism did not start within 60 s:\n${output}`));
-    }, 60_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Prism is listening')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`Prism exited with code ${code}:\n${output}`));
-    });
-  });
-  return {
-    url: `http://127.0.0.1:${port}`,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
+/** Starts the Prism mock of the contract on a free port of 127.0.0.1 (scripts/lib/prism-mock.ts). */
+export async function startMock(spec = OPENAPI_JSON): Promise<PrismServer> {
+  return startPrism({ spec, port: await findFreePort(), host: '127.0.0.1', output: 'ignore' });
 }
 
 export interface Recorded {
@@ -110,7 +68,7 @@ export async function startServer(handler: Handler): Promise<LocalServer> {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
+  const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
