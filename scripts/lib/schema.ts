@@ -12,7 +12,7 @@ export function resolvePointer(doc: JsonObject, ptr: string): string {
     const node = get(doc, at);
     if (!isObject(node) || typeof node['$ref'] !== 'string' || !node['$ref'].startsWith('#') || seen.has(at)) return at;
     seen.add(at);
-    at = decodeURIComponent(node['$ref'].slice(1));
+    at = node['$ref'].slice(1); // get() decodes each segment
   }
 }
 

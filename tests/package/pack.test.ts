@@ -1,4 +1,4 @@
-// The package as another repository gets it: `npm run build:lib`, `npm pack`, `npm install <tarball>` in
+// The package as another repository gets it: `npm pack` (its prepack script runs `npm run build:lib`), `npm install <tarball>` in
 // a temporary project, type-check a consumer with the project's TypeScript, then run it (a client call
 // against a local node:http server, and a signed webhook verified with the ./webhooks export).
 // openapi-fetch is installed from the registry.
@@ -133,7 +133,6 @@ function run(cmd: string, args: string[], cwd: string): string {
 
 beforeAll(() => {
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'partner-pack-'));
-  run('npm', ['run', 'build:lib'], ROOT);
   const out = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], ROOT)) as [
     { filename: string; files: { path: string }[] },
   ];
