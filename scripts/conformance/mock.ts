@@ -3,10 +3,10 @@
 // mode, and stops Prism. Other arguments go to the suite (e.g. --spec <file>, --verbose).
 import path from 'node:path';
 import { findFreePort } from '../lib/port-check.ts';
+import { ROOT } from '../lib/paths.ts';
 import { startPrism } from '../lib/prism-mock.ts';
 import { main } from './run.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const args = process.argv.slice(2);
 const specAt = args.indexOf('--spec');
 const spec = path.resolve(

@@ -11,11 +11,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, createWri
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { ROOT } from '../lib/paths.ts';
 import type { ConformanceConfig, TransactionRecord } from './dredd-hooks.ts';
 import { finalLine, summarise, totals } from './summary.ts';
 import { createResponseValidator, type OpenApiBundle } from './validate-response.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const DREDD_BIN = path.join(ROOT, 'node_modules', 'dredd', 'bin', 'dredd');
 const HOOKS = path.join(import.meta.dirname, 'hooks.cjs');
 

@@ -6,10 +6,9 @@
 // Reusable outside Dredd (the sandbox, tests, other tools):
 //   const errors = validateResponse(bundle, 'GET', '/cards/{code}', 200, body);
 //   errors: [{ pointer: '/data/status', message: "must be one of: ... (got 'exploded')" }]
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
 import { escape, get, isObject, type Json, type JsonObject } from '../lib/pointer.ts';
+import { bundleAjv } from '../lib/schema.ts';
 
 export type OpenApiBundle = JsonObject;
 
@@ -145,11 +144,7 @@ export interface ResponseValidator {
 
 /** Builds a validator for one bundle. Schemas are compiled once, on first use. */
 export function createResponseValidator(bundle: OpenApiBundle): ResponseValidator {
-  const ajv = new Ajv2020({ allErrors: true, strict: false, logger: false });
-  addFormats.default(ajv); // CommonJS module: `.default` is the plugin (as in scripts/lib/schema.ts)
-  // OpenAPI formats that JSON Schema does not define: accept any value.
-  for (const f of ['int32', 'int64', 'float', 'double', 'byte', 'binary', 'password']) ajv.addFormat(f, true);
-  ajv.addSchema(bundle as object, BUNDLE_ID);
+  const ajv = bundleAjv(bundle, BUNDLE_ID);
   const compiled = new Map<string, ValidateFunction>();
   const compile = (pointer: string): ValidateFunction => {
     let fn = compiled.get(pointer);

@@ -69,16 +69,26 @@ export function itemsOrSelf(doc: JsonObject, ptr: string): string {
   return resolved;
 }
 
+/**
+ * An Ajv (JSON Schema 2020-12, with ajv-formats) holding one bundled document under `id`, so any of its
+ * schemas compiles as `{ $ref: '<id>#<pointer>' }`. Strict mode is off: OpenAPI and AsyncAPI schemas carry
+ * `example`, `x-*`, `discriminator` ... OpenAPI formats JSON Schema does not define accept any value.
+ */
+export function bundleAjv(doc: JsonObject, id: string): Ajv2020 {
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false, logger: false });
+  addFormats.default(ajv); // CommonJS module: `.default` is the plugin
+  for (const format of ['int32', 'int64', 'float', 'double', 'byte', 'binary', 'password']) ajv.addFormat(format, true);
+  ajv.addSchema(doc as object, id);
+  return ajv;
+}
+
 /** Ajv validators for the schemas of one bundled document, addressed by JSON Pointer. */
 export class SchemaValidator {
   readonly ajv: Ajv2020;
   readonly id: string;
   constructor(doc: JsonObject, name: string) {
-    // strict off: OpenAPI and AsyncAPI schemas carry `example`, `x-*`, `discriminator` ...
-    this.ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false, logger: false });
-    addFormats.default(this.ajv);
     this.id = `${name}.json`;
-    this.ajv.addSchema(doc as object, this.id);
+    this.ajv = bundleAjv(doc, this.id);
   }
   /** The validator of the schema at a JSON Pointer (throws when it does not compile). */
   at(ptr: string): ValidateFunction {
