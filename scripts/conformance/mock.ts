@@ -1,10 +1,10 @@
 // `npm run conformance:mock`: starts the Prism mock of the bundle on a free 127.0.0.1 port (with the
-// project's mock start code, scripts/lib/prism-mock.ts), runs the conformance suite against it in mock
+// project's mock start code, scripts/mock/prism.ts), runs the conformance suite against it in mock
 // mode, and stops Prism. Other arguments go to the suite (e.g. --spec <file>, --verbose).
 import path from 'node:path';
 import { findFreePort } from '../lib/port-check.ts';
 import { ROOT } from '../lib/paths.ts';
-import { startPrism } from '../lib/prism-mock.ts';
+import { startPrism } from '../mock/prism.ts';
 import { main } from './run.ts';
 
 const args = process.argv.slice(2);

@@ -8,9 +8,9 @@ import type { Server } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { readGuides } from '../../scripts/lib/docs-site.ts';
+import { readGuides } from '../../scripts/docs/site.ts';
 import { findFreePort } from '../../scripts/lib/port-check.ts';
-import { serveStatic } from '../../scripts/lib/static-site.ts';
+import { serveStatic } from '../../scripts/docs/static-site.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SITE = path.resolve(process.env.SITE_DIR ?? path.join(ROOT, 'site'));

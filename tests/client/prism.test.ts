@@ -6,7 +6,7 @@ import {
   PartnerApiError,
   type PartnerClient,
 } from '../../src/index.js';
-import type { PrismServer } from '../../scripts/lib/prism-mock.ts';
+import type { PrismServer } from '../../scripts/mock/prism.ts';
 import { startMock, TEST_KEY } from './support.js';
 
 const CARD = '7c9e6679-7425-40de-944b-e07fc1f90ae7';

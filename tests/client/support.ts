@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { findFreePort } from '../../scripts/lib/port-check.ts';
-import { startPrism, type PrismServer } from '../../scripts/lib/prism-mock.ts';
+import { startPrism, type PrismServer } from '../../scripts/mock/prism.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -23,7 +23,7 @@ export function cardExample(): Record<string, unknown> {
   return first;
 }
 
-/** Starts the Prism mock of the contract on a free port of 127.0.0.1 (scripts/lib/prism-mock.ts). */
+/** Starts the Prism mock of the contract on a free port of 127.0.0.1 (scripts/mock/prism.ts). */
 export async function startMock(spec = OPENAPI_JSON): Promise<PrismServer> {
   return startPrism({ spec, port: await findFreePort(), host: '127.0.0.1', output: 'ignore' });
 }

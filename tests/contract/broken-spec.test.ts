@@ -5,12 +5,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { BuildError, buildToTemp, readBundle } from '../../scripts/lib/build.ts';
-import { checkErrors, checkEvents } from '../../scripts/lib/checklist.ts';
-import { checkExamples } from '../../scripts/lib/examples.ts';
+import { BuildError, buildToTemp, readBundle } from '../../scripts/build/build.ts';
+import { checkErrors, checkEvents } from './checklist.ts';
+import { checkExamples } from './examples.ts';
 import type { JsonObject } from '../../scripts/lib/pointer.ts';
 import { lint } from '../../scripts/lib/redocly.ts';
-import { validateAsyncApi, validateOpenApi } from '../../scripts/lib/validate.ts';
+import { validateAsyncApi, validateOpenApi } from '../../scripts/build/validate.ts';
 import { built, checklist, copyWorkspace, edit } from './helpers.ts';
 
 const WITHDRAW = 'spec/paths/cards_{code}_withdraw.yaml';

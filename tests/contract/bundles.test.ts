@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { externalRefs, validateAsyncApi, validateOpenApi } from '../../scripts/lib/validate.ts';
+import { externalRefs, validateAsyncApi, validateOpenApi } from '../../scripts/build/validate.ts';
 import { built, expectNoProblems } from './helpers.ts';
 
 describe('bundles', () => {

@@ -1,7 +1,7 @@
 // (b) Every fact of the checklist (tests/fixtures/seed-checklist.yaml, derived by hand from the
 // interface document) is in the bundle; (e) each operation documents the errors the document gives.
 import { describe, expect, it } from 'vitest';
-import { checkEndpoints, checkEnums, checkErrorRules, checkErrors, operations, type ErrorRule } from '../../scripts/lib/checklist.ts';
+import { checkEndpoints, checkEnums, checkErrorRules, checkErrors, operations, type ErrorRule } from './checklist.ts';
 import { built, checklist, expectNoProblems } from './helpers.ts';
 
 describe('the checklist of the interface document', () => {

@@ -1,7 +1,7 @@
 // (c) Every example validates against its schema with Ajv (JSON Schema 2020-12, formats on):
 // media type examples, schema `examples`, parameter and header examples, event examples.
 import { describe, expect, it } from 'vitest';
-import { checkExamples, collectExamples } from '../../scripts/lib/examples.ts';
+import { checkExamples, collectExamples } from './examples.ts';
 import { built, expectNoProblems } from './helpers.ts';
 
 describe('examples', () => {

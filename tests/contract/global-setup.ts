@@ -2,7 +2,7 @@
 // tests. A failing build does not abort the run: each contract test reports the build error instead.
 import fs from 'node:fs';
 import type { TestProject } from 'vitest/node';
-import { buildToTemp } from '../../scripts/lib/build.ts';
+import { buildToTemp } from '../../scripts/build/build.ts';
 import { ROOT } from '../../scripts/lib/paths.ts';
 
 declare module 'vitest' {

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, inject } from 'vitest';
-import { readBundle } from '../../scripts/lib/build.ts';
-import { loadChecklist } from '../../scripts/lib/checklist.ts';
+import { readBundle } from '../../scripts/build/build.ts';
+import { loadChecklist } from './checklist.ts';
 import { ROOT } from '../../scripts/lib/paths.ts';
 import type { JsonObject } from '../../scripts/lib/pointer.ts';
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exampleOperations, type ExampleOperation, type Json, type JsonObject } from '../../scripts/lib/openapi-examples.ts';
 import { findFreePort } from '../../scripts/lib/port-check.ts';
-import { startPrism, type PrismServer } from '../../scripts/lib/prism-mock.ts';
+import { startPrism, type PrismServer } from '../../scripts/mock/prism.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SPEC = path.resolve(process.env.MOCK_SPEC ?? path.join(ROOT, 'generated', 'openapi.json'));

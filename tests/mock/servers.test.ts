@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildSite, SITE_DIR } from '../../scripts/lib/docs-site.ts';
+import { buildSite, SITE_DIR } from '../../scripts/docs/site.ts';
 import { assertPortFree, findFreePort } from '../../scripts/lib/port-check.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -45,7 +45,7 @@ describe.skipIf(!fs.existsSync(path.join(ROOT, 'generated', 'openapi.json')))('m
   it('npm run mock: a port in use gets a clear message and exit 1', async () => {
     const busy = await occupy();
     try {
-      const mock = run('scripts/mock.ts', [], { MOCK_PORT: String(busy.port) });
+      const mock = run('scripts/mock/cli.ts', [], { MOCK_PORT: String(busy.port) });
       expect(await mock.exited).toBe(1);
       expect(mock.output()).toContain(`port ${busy.port} on 127.0.0.1 is already in use; set MOCK_PORT=<port>`);
       expect(mock.output()).not.toMatch(/\n\s+at /);
@@ -57,7 +57,7 @@ describe.skipIf(!fs.existsSync(path.join(ROOT, 'generated', 'openapi.json')))('m
   it('npm start: a docs port in use is reported before the build, exit 1', async () => {
     const busy = await occupy();
     try {
-      const start = run('scripts/start.ts', ['--mock-port', String(await findFreePort())], { DOCS_PORT: String(busy.port) });
+      const start = run('scripts/start/cli.ts', ['--mock-port', String(await findFreePort())], { DOCS_PORT: String(busy.port) });
       expect(await start.exited).toBe(1);
       expect(start.output()).toContain(`port ${busy.port} on 127.0.0.1 is already in use; set DOCS_PORT=<port>`);
       expect(start.output()).not.toContain('Linting');
@@ -68,7 +68,7 @@ describe.skipIf(!fs.existsSync(path.join(ROOT, 'generated', 'openapi.json')))('m
 
   it('npm run mock: SIGINT stops Prism and exits 0', async () => {
     const port = await findFreePort();
-    const mock = run('scripts/mock.ts', ['--port', String(port)]);
+    const mock = run('scripts/mock/cli.ts', ['--port', String(port)]);
     await mock.waitFor('Press Ctrl-C');
     expect(mock.output()).toContain(`curl -X POST 'http://127.0.0.1:${port}/cards/`);
     expect(mock.output()).toContain("Authorization: Bearer sk_test_");
@@ -87,7 +87,7 @@ describe.skipIf(!fs.existsSync(path.join(ROOT, 'generated', 'openapi.json')))('m
       const mockPort = await findFreePort();
       let docsPort = await findFreePort();
       while (docsPort === mockPort) docsPort = await findFreePort();
-      const start = run('scripts/start.ts', ['--skip-build', '--mock-port', String(mockPort)], { DOCS_PORT: String(docsPort) });
+      const start = run('scripts/start/cli.ts', ['--skip-build', '--mock-port', String(mockPort)], { DOCS_PORT: String(docsPort) });
       await start.waitFor('Press Ctrl-C');
       expect(start.output()).toContain(`http://127.0.0.1:${mockPort}`);
       expect(start.output()).toContain(`http://127.0.0.1:${docsPort}/`);

@@ -59,7 +59,7 @@ beforeEach(() => {
 
 async function trigger(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [TSX, 'scripts/trigger.ts', ...args], {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [TSX, 'scripts/trigger/cli.ts', ...args], {
       cwd: ROOT,
       env: { ...process.env, WEBHOOK_SECRET: '' },
     });

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { computeSignature, signWebhook, verifyWebhook } from '../../src/webhooks/index.js';
 
-// Produced once by scripts/webhook-vectors.ts with node:crypto createHmac, an implementation independent of
-// src/webhooks (Web Crypto). Regenerate or audit with `npx node scripts/webhook-vectors.ts [--check]`.
+// Produced once by tests/webhooks/make-vectors.ts with node:crypto createHmac, an implementation independent of
+// src/webhooks (Web Crypto). Regenerate or audit with `npx node tests/webhooks/make-vectors.ts [--check]`.
 interface Vector {
   name: string;
   secret: string;

@@ -8,9 +8,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { findProvisional, provisionalMarkdown } from './docs-provisional.ts';
-import { ROOT } from './paths.ts';
-import { redocly } from './redocly.ts';
+import { findProvisional, provisionalMarkdown } from './provisional.ts';
+import { ROOT } from '../lib/paths.ts';
+import { redocly } from '../lib/redocly.ts';
 
 export const SITE_DIR = path.join(ROOT, 'site');
 const GENERATED = path.join(ROOT, 'generated');

@@ -7,12 +7,12 @@ import fs from 'node:fs';
 import type { Server } from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { choosePort, DEFAULT_DOCS_PORT, DEFAULT_MOCK_PORT, HOST, MOCK_SPEC, mockBanner, onShutdown, shuttingDown } from './lib/dev-servers.ts';
-import { buildSite, SITE_DIR } from './lib/docs-site.ts';
-import { ROOT } from './lib/paths.ts';
-import { assertPortFree } from './lib/port-check.ts';
-import { startPrism, type PrismServer } from './lib/prism-mock.ts';
-import { serveStatic } from './lib/static-site.ts';
+import { choosePort, DEFAULT_DOCS_PORT, DEFAULT_MOCK_PORT, HOST, MOCK_SPEC, mockBanner, onShutdown, shuttingDown } from '../lib/dev-servers.ts';
+import { buildSite, SITE_DIR } from '../docs/site.ts';
+import { ROOT } from '../lib/paths.ts';
+import { assertPortFree } from '../lib/port-check.ts';
+import { startPrism, type PrismServer } from '../mock/prism.ts';
+import { serveStatic } from '../docs/static-site.ts';
 
 function npmRunBuild(): Promise<void> {
   return new Promise((resolve, reject) => {

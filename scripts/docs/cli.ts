@@ -4,8 +4,8 @@
 //   --generated <dir>    where the bundles are (default generated/)
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildSite, SITE_DIR } from './lib/docs-site.ts';
-import { ROOT } from './lib/paths.ts';
+import { buildSite, SITE_DIR } from './site.ts';
+import { ROOT } from '../lib/paths.ts';
 
 const { values } = parseArgs({ options: { out: { type: 'string' }, generated: { type: 'string' } } });
 

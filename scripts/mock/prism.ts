@@ -2,7 +2,7 @@
 // Node, waits until it listens, and stops it (SIGTERM, then SIGKILL after a grace period).
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { ROOT } from './paths.ts';
+import { ROOT } from '../lib/paths.ts';
 
 /** Prism's CLI entry point (the `prism` bin of @stoplight/prism-cli). */
 export const PRISM_BIN = path.join(ROOT, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');

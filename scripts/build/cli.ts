@@ -3,9 +3,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { build, BuildError } from './lib/build.ts';
-import { compareOutputs } from './lib/drift.ts';
-import { GENERATED_DIR, ROOT } from './lib/paths.ts';
+import { build, BuildError } from './build.ts';
+import { compareOutputs } from './drift.ts';
+import { GENERATED_DIR, ROOT } from '../lib/paths.ts';
 
 const check = process.argv.includes('--check');
 const started = performance.now();

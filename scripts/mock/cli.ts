@@ -4,9 +4,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { choosePort, DEFAULT_MOCK_PORT, HOST, MOCK_SPEC, mockBanner, onShutdown, shuttingDown } from './lib/dev-servers.ts';
-import { assertPortFree } from './lib/port-check.ts';
-import { startPrism } from './lib/prism-mock.ts';
+import { choosePort, DEFAULT_MOCK_PORT, HOST, MOCK_SPEC, mockBanner, onShutdown, shuttingDown } from '../lib/dev-servers.ts';
+import { assertPortFree } from '../lib/port-check.ts';
+import { startPrism } from './prism.ts';
 
 try {
   const { values } = parseArgs({ options: { port: { type: 'string' }, spec: { type: 'string' } } });

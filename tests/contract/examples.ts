@@ -5,8 +5,8 @@
 // - media type `examples.*.value` and `example` -> the media type's `schema` (OpenAPI)
 // - parameter / header `examples.*.value`, `example` -> its `schema` (OpenAPI)
 // - message `examples[].payload` / `.headers`   -> the message's `payload` / `headers` (AsyncAPI)
-import { SchemaValidator } from './schema.ts';
-import { deref, escape, isObject, type Json, type JsonObject } from './pointer.ts';
+import { SchemaValidator } from '../../scripts/lib/schema.ts';
+import { deref, escape, isObject, type Json, type JsonObject } from '../../scripts/lib/pointer.ts';
 
 /** Keywords whose value is a schema, a list of schemas or a map of schemas. */
 const SUBSCHEMA = ['additionalProperties', 'unevaluatedProperties', 'items', 'contains', 'not', 'if', 'then', 'else', 'propertyNames', 'unevaluatedItems'];

@@ -2,8 +2,8 @@
 // (tests/fixtures/seed-checklist.yaml). Each check returns one readable message per problem.
 import fs from 'node:fs';
 import { parse } from 'yaml';
-import { escape, get, isObject, pointer, type Json, type JsonObject } from './pointer.ts';
-import { allowedValues, itemsOrSelf, propertiesAt, propertyPointers, resolvePointer, SchemaValidator } from './schema.ts';
+import { escape, get, isObject, pointer, type Json, type JsonObject } from '../../scripts/lib/pointer.ts';
+import { allowedValues, itemsOrSelf, propertiesAt, propertyPointers, resolvePointer, SchemaValidator } from '../../scripts/lib/schema.ts';
 
 export interface DocumentedError {
   status: string;

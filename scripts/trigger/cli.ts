@@ -9,9 +9,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { exampleEvents, type JsonObject } from './lib/openapi-examples.ts';
-import { ROOT } from './lib/paths.ts';
-import { deliver, formatDelivery, receiverUrl } from './lib/webhook-trigger.ts';
+import { exampleEvents, type JsonObject } from '../lib/openapi-examples.ts';
+import { ROOT } from '../lib/paths.ts';
+import { deliver, formatDelivery, receiverUrl } from './deliver.ts';
 
 const USAGE = `usage: npm run trigger -- <event.type> --url <receiver> --secret <whsec_...>
        npm run trigger -- --all --url <receiver> --secret <whsec_...>

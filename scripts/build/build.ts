@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { APIS, type ApiName } from './paths.ts';
-import { bundle, lint } from './redocly.ts';
+import { APIS, type ApiName } from '../lib/paths.ts';
+import { bundle, lint } from '../lib/redocly.ts';
 import { externalRefs, validateAsyncApi, validateOpenApi } from './validate.ts';
 import { generateTypes, typesOutput } from './types.ts';
 

@@ -2,7 +2,7 @@
 // X-Service-Signature, X-Service-Timestamp, X-Service-Idempotency-Key). Prism ignores `webhooks`; this is
 // how a partner exercises a receiver locally.
 import { signEvent } from '../../src/webhooks/index.ts';
-import type { Json } from './openapi-examples.ts';
+import type { Json } from '../lib/openapi-examples.ts';
 
 export interface Delivery {
   type: string;
