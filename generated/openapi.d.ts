@@ -38,11 +38,21 @@ export interface paths {
          *     - `last_four` (and, in this contract, `expiry`) are null until the card is issued.
          *     - Plan Découverte: virtual cards only (a `physical` card answers 402 `PLAN_UPGRADE_REQUIRED`);
          *       25 cards created and 5,000 USD loaded on cards per calendar month (beyond: 403 `PLAN_LIMIT_REACHED`).
-         *     - An unknown `customer_code` answers 404 `RESOURCE_NOT_FOUND`.
+         *     - An unknown `customer_code` (or `product_code`) answers 404 `RESOURCE_NOT_FOUND`.
          *     - A debit that takes the ops balance below its low-balance threshold (default 100 USD) also sends `balance.low_balance`.
+         *     - Provisional: **virtual or physical.** A `virtual` card has no shipping address (a `shipping_address` is
+         *       refused with 422 `VALIDATION_ERROR`); a `physical` card requires the `shipping_address` it is sent to by
+         *       post, and the card returns it.
+         *     - Provisional: `product_code` chooses the card product; without it, the default product of your programme
+         *       for `brand` and `category` is issued. A product of another brand or category is refused with 422
+         *       `VALIDATION_ERROR`.
+         *     - Provisional: `name_on_card` is at most 26 characters, Latin letters without accents, spaces, `.`, `'`
+         *       and `-`; without it, the customer's name is used.
+         *     - Provisional: `reference` is your own reference for the card; it is returned on the card and in every
+         *       card event, so you can match events to your records without storing the card's `code` first.
          *
-         *     Not shown in the document, so not covered here: customer prerequisites (such as a KYC level), how a
-         *     physical card is delivered, and load limits other than the Découverte monthly limit.
+         *     Not covered here: customer prerequisites (such as a KYC level) and load limits other than the Découverte
+         *     monthly limit.
          */
         post: operations["createCard"];
         delete?: never;
@@ -102,9 +112,42 @@ export interface paths {
          *         `card.topup.failed` is sent with `amount`, `reason`, `refunded_amount`; the card is unchanged or `cancelled`.
          *     - A debit that takes the ops balance below its low-balance threshold (default 100 USD) also sends `balance.low_balance`.
          *
+         *     - Provisional: the response carries a `topup_id`. The top-up events carry the same `topup_id`, and
+         *       `GET /cards/{code}/topups/{topupId}` reads the top-up and its status (`pending`, `completed` or
+         *       `failed`) at any time, for example when an event was missed.
+         *
          *     Minimum and maximum top-up amounts are not shown in the document.
          */
         post: operations["topUpCard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cards/{code}/topups/{topupId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a card top-up
+         * @description Returns one top-up of a card, by the `topup_id` that `POST /cards/{code}/topup` returned.
+         *
+         *     Provisional: this operation is designed by this contract. Use it to learn the outcome of a top-up without
+         *     waiting for its event, or when you missed the event:
+         *     - `pending`: debited from the ops balance, not yet applied to the card;
+         *     - `completed`: applied; `card.topup.completed` was sent with the same `topup_id`;
+         *     - `failed`: not applied; `amount` and `fee` were refunded (`refunded_amount`), `failure_reason` says why,
+         *       and `card.topup.failed` was sent with the same `topup_id`.
+         *
+         *     A `topupId` that is not a top-up of this card answers 404 `RESOURCE_NOT_FOUND`.
+         */
+        get: operations["getCardTopUp"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1905,6 +1948,35 @@ export interface components {
              */
             total_charged: number;
         };
+        /** @description Provisional: where a physical card is sent by post, as given when the card was created. */
+        ShippingAddress: {
+            /**
+             * @description Recipient on the parcel.
+             * @example Amina Diallo
+             */
+            name: string;
+            /** @example 12 rue de la Paix */
+            street: string;
+            /**
+             * @description Apartment, suite, building or floor; null when none was given.
+             * @example Bâtiment B, 3e étage
+             */
+            street_2: string | null;
+            /** @example Paris */
+            city: string;
+            /**
+             * @description State, province or region; null when none was given.
+             * @example Île-de-France
+             */
+            state_province: string | null;
+            /** @example 75002 */
+            postal_code: string;
+            /**
+             * @description Country, ISO 3166-1 alpha-2.
+             * @example FR
+             */
+            country: string;
+        };
         /** @description A payment card (list item of `GET /cards`). */
         Card: {
             /**
@@ -1963,6 +2035,13 @@ export interface components {
              * @example 2026-03-01T09:00:00Z
              */
             created_at: string;
+            /**
+             * @description Provisional: your reference for the card, as given to `POST /cards`; null when you gave none.
+             * @example card-000123-main
+             */
+            reference?: string | null;
+            /** @description Provisional: where a physical card is sent, as given to `POST /cards`; null for a virtual card. */
+            shipping_address?: components["schemas"]["ShippingAddress"] | null;
         };
         /**
          * @description Every error code the API returns. The document gives the HTTP status of the first eight; for `AUTHENTICATION_REQUIRED`, `IP_NOT_ALLOWED`, `OPERATION_FAILED`, `FORBIDDEN`, `RATE_LIMIT_EXCEEDED`, `INTERNAL_ERROR` and `wrong_api_host` it names the code only, and the status this contract gives them is provisional (see each error schema). `wrong_api_host` is lowercase in the document and is kept verbatim.
@@ -2094,33 +2173,109 @@ export interface components {
                 details: Record<string, never> | null;
             };
         };
-        /** @description Body of `POST /cards` (provisional). The document names the operation and its effects (the initial load and the fees are debited from the ops balance of the card's brand; the card is issued asynchronously) but does not show its body: the fields below are this contract's design. */
-        CreateCardRequest: {
-            /**
-             * Format: uuid
-             * @description The customer who will own the card.
-             * @example 3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f
-             */
-            customer_code: string;
+        /**
+         * Format: uuid
+         * @description The customer who will own the card. An unknown customer answers 404 `RESOURCE_NOT_FOUND`.
+         * @example 3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f
+         */
+        CardCustomerCode: string;
+        /**
+         * Format: uuid
+         * @description Provisional: the card product to issue, a `product_code` of your card programme (the one your existing cards carry, or one given to you with your account). When you omit it, the default product of your programme for `brand` and `category` is issued. A product of another brand or category is refused with 422 `VALIDATION_ERROR` (`details.fields` names `product_code`); an unknown product answers 404 `RESOURCE_NOT_FOUND`.
+         * @example 5d8e1f2a-3b4c-4d5e-8f9a-0b1c2d3e4f5a
+         */
+        CardProductCode: string;
+        /**
+         * @description Initial load, USD, debited from the ops balance with the card fees. Up to 2 decimal places. On Découverte it counts towards the 5,000 USD loaded on cards per calendar month. Provisional: the maximum of 100,000 USD per request.
+         * @example 100
+         */
+        CardInitialLoad: number;
+        /**
+         * @description Provisional: the name printed or shown on the card, at most 26 characters (the name field of the card's magnetic stripe, ISO/IEC 7813): Latin letters without accents, spaces, periods, apostrophes and hyphens, starting with a letter. Transliterate other characters (`Zoë Müller` -> `ZOE MULLER`); the card shows the name in capitals. When you omit it, the customer's first and last name are used, transliterated and shortened to fit.
+         * @example AMINA DIALLO
+         */
+        NameOnCard: string;
+        /**
+         * @description Provisional: your own reference for the card (for example the id of the card in your system), up to 100 characters. It is returned as `reference` on the card and in card events. It need not be unique.
+         * @example card-000123-main
+         */
+        CardReference: string;
+        /**
+         * Virtual card
+         * @description A virtual card: usable online as soon as it is issued. It has no shipping address; a `shipping_address` in the body is refused with 422 `VALIDATION_ERROR`.
+         */
+        CreateVirtualCardRequest: {
+            customer_code: components["schemas"]["CardCustomerCode"];
+            product_code?: components["schemas"]["CardProductCode"];
             /** @description Card brand. It selects the ops balance debited: `cards_visa` for `VISA`, `cards_mastercard` for `MASTERCARD`. */
             brand: components["schemas"]["CardBrand"];
             /**
-             * @description `virtual` or `physical`. The plan Découverte gives virtual cards only: `physical` answers 402 `PLAN_UPGRADE_REQUIRED`. The document gives no values for a card's `category`; this closed set is provisional.
-             * @example virtual
-             * @enum {string}
+             * @description `virtual`: a card without a plastic, available on every plan.
+             * @constant
              */
-            category: "virtual" | "physical";
-            /**
-             * @description Initial load, USD, debited from the ops balance with the card fees. On Découverte it counts towards the 5,000 USD loaded on cards per calendar month. Minimum and maximum amounts are not shown in the document.
-             * @example 100
-             */
-            amount: number;
-            /**
-             * @description Name printed or shown on the card. When omitted, the service uses the customer's name (provisional: the document does not say how the name is chosen).
-             * @example AMINA DIALLO
-             */
-            name_on_card?: string;
+            category: "virtual";
+            amount: components["schemas"]["CardInitialLoad"];
+            name_on_card?: components["schemas"]["NameOnCard"];
+            reference?: components["schemas"]["CardReference"];
         };
+        /** @description Where a physical card is sent by post. */
+        ShippingAddressInput: {
+            /**
+             * @description Recipient on the parcel. When you omit it, the customer's first and last name are used.
+             * @example Amina Diallo
+             */
+            name?: string;
+            /**
+             * @description Street and number.
+             * @example 12 rue de la Paix
+             */
+            street: string;
+            /**
+             * @description Apartment, suite, building or floor.
+             * @example Bâtiment B, 3e étage
+             */
+            street_2?: string;
+            /** @example Paris */
+            city: string;
+            /**
+             * @description State, province or region, where the country's addresses have one (for example a US state).
+             * @example Île-de-France
+             */
+            state_province?: string;
+            /** @example 75002 */
+            postal_code: string;
+            /**
+             * @description Country, ISO 3166-1 alpha-2.
+             * @example FR
+             */
+            country: string;
+        };
+        /**
+         * Physical card
+         * @description A physical card: a plastic card sent by post to `shipping_address`, which is required. The plan Découverte gives virtual cards only: a physical card answers 402 `PLAN_UPGRADE_REQUIRED`.
+         */
+        CreatePhysicalCardRequest: {
+            customer_code: components["schemas"]["CardCustomerCode"];
+            product_code?: components["schemas"]["CardProductCode"];
+            /** @description Card brand. It selects the ops balance debited: `cards_visa` for `VISA`, `cards_mastercard` for `MASTERCARD`. */
+            brand: components["schemas"]["CardBrand"];
+            /**
+             * @description `physical`: a plastic card sent by post. Not on the plan Découverte (402 `PLAN_UPGRADE_REQUIRED`).
+             * @constant
+             */
+            category: "physical";
+            amount: components["schemas"]["CardInitialLoad"];
+            name_on_card?: components["schemas"]["NameOnCard"];
+            reference?: components["schemas"]["CardReference"];
+            shipping_address: components["schemas"]["ShippingAddressInput"];
+        };
+        /**
+         * @description Body of `POST /cards`: a virtual card (`category` `virtual`) or a physical card (`category` `physical`,
+         *     with the `shipping_address` it is sent to).
+         *
+         *     Provisional: the body is designed by this contract.
+         */
+        CreateCardRequest: components["schemas"]["CreateVirtualCardRequest"] | components["schemas"]["CreatePhysicalCardRequest"];
         /** @description Envelope of every success response: `{ success: true, data, meta, pagination? }`. Each operation narrows `data` to its own resource with `allOf`. */
         SuccessEnvelope: {
             /**
@@ -2209,7 +2364,24 @@ export interface components {
              */
             amount: number;
         };
-        /** @description Result of a card top-up request (`data` of `POST /cards/{code}/topup`, provisional). The document does not show this response; it shows the events that report the outcome: `card.topup.completed` (`amount`, `fee`, the new `balance`) or `card.topup.failed` (`amount`, `reason`, `refunded_amount`; amount and fee refunded). */
+        /**
+         * Format: uuid
+         * @description Provisional: the top-up's identifier, returned by `POST /cards/{code}/topup`, carried as `topup_id` in `card.topup.completed` and `card.topup.failed`, and read with `GET /cards/{code}/topups/{topupId}`.
+         * @example 6b8d0f2a-4c6e-4a8b-9d0f-2a4c6e8a0b1d
+         */
+        TopUpId: string;
+        /**
+         * @description Provisional: where the top-up stands.
+         *     - `pending`: accepted and debited from the ops balance; not yet applied to the card.
+         *     - `completed`: applied to the card; `card.topup.completed` is sent.
+         *     - `failed`: not applied (for example, the card was terminated meanwhile); `amount` and `fee` are refunded
+         *       to the ops balance and `card.topup.failed` is sent. Final.
+         *     `completed` and `failed` are final. `POST /cards/{code}/topup` answers `pending` or `completed`, never `failed`.
+         * @example completed
+         * @enum {string}
+         */
+        CardTopUpStatus: "pending" | "completed" | "failed";
+        /** @description A card top-up (`data` of `POST /cards/{code}/topup` and of `GET /cards/{code}/topups/{topupId}`). Its outcome is also sent as an event, with the same `topup_id`: `card.topup.completed` (`amount`, `fee`, the new `balance`) or `card.topup.failed` (`amount`, `reason`, `refunded_amount`; amount and fee refunded). Provisional: the top-up record is designed by this contract. */
         CardTopUp: {
             /**
              * Format: uuid
@@ -2217,29 +2389,20 @@ export interface components {
              * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
              */
             card_code: string;
+            topup_id: components["schemas"]["TopUpId"];
+            status: components["schemas"]["CardTopUpStatus"];
             /**
-             * @description Identifier of the top-up. The top-up events do not show it; match them on `card_code` and `amount`.
-             * @example top_01HQ3A9F2M
-             */
-            topup_id: string;
-            /**
-             * @description `pending`: accepted and debited; the outcome follows as `card.topup.completed` or `card.topup.failed`. `completed`: already applied to the card (`card.topup.completed` is still sent).
-             * @example pending
-             * @enum {string}
-             */
-            status: "pending" | "completed";
-            /**
-             * @description Amount to load on the card, USD.
+             * @description Amount to load on the card, USD. Up to 2 decimal places.
              * @example 50
              */
             amount: number;
             /**
-             * @description Top-up fee, USD, as later reported in `card.topup.completed`.
+             * @description Top-up fee, USD, as later reported in `card.topup.completed`. Up to 2 decimal places.
              * @example 1
              */
             fee: number;
             /**
-             * @description Amount debited from the ops balance, `amount + fee`. Refunded in full if the top-up fails.
+             * @description Amount debited from the ops balance, `amount + fee`. Refunded in full if the top-up fails. Up to 2 decimal places.
              * @example 51
              */
             total_debited: number;
@@ -2254,6 +2417,22 @@ export interface components {
              * @enum {string}
              */
             currency: "USD";
+            /**
+             * @description Why the top-up was not applied, as in the `reason` of `card.topup.failed`; null unless `status` is `failed`.
+             * @example null
+             */
+            failure_reason: string | null;
+            /**
+             * @description Amount and fee refunded to the ops balance, USD, as in `card.topup.failed`; null unless `status` is `failed`. Up to 2 decimal places.
+             * @example null
+             */
+            refunded_amount: number | null;
+            /**
+             * Format: date-time
+             * @description When the top-up was requested.
+             * @example 2026-03-02T08:12:05Z
+             */
+            created_at: string;
         };
         /** @description Result of a card termination (`data` of `POST /cards/{code}/terminate`, provisional). The document does not show this response. It shows the `card.terminated` event (`refunded_amount`, `card_balance_at_closure`, `provider_fee`, `termination_fee`, status `cancelled`) and says a `card.termination_pending` event exists, so a termination may complete later; the amounts are null until it does. */
         CardTermination: {
@@ -4249,6 +4428,11 @@ export interface components {
             balance: number;
             /** @example USD */
             currency: string;
+            /**
+             * @description Provisional: your reference for the card, as given to `POST /cards`; null when you gave none. It may be absent: match on `card_code` when it is.
+             * @example card-000123-main
+             */
+            reference?: string | null;
         };
         /**
          * card.activated
@@ -4269,6 +4453,7 @@ export interface components {
          *         "last_four": "4242",
          *         "balance": 100,
          *         "currency": "USD",
+         *         "reference": "card-000123-main",
          *         "name_on_card": "AMINA DIALLO",
          *         "expiry": "03/29"
          *       }
@@ -4342,7 +4527,8 @@ export interface components {
         /**
          * card.topup.completed
          * @description Sent when a top-up (`POST /cards/{code}/topup`) is applied to an active card. `balance` is the card's
-         *     new balance; `amount` is the amount loaded and `fee` the top-up fee.
+         *     new balance; `amount` is the amount loaded and `fee` the top-up fee. Provisional: `topup_id` names the
+         *     top-up, as returned by `POST /cards/{code}/topup`.
          * @example {
          *       "id": "evt_7daf16f4-b612-44ad-83d3-752c0c374b85",
          *       "type": "card.topup.completed",
@@ -4358,6 +4544,7 @@ export interface components {
          *         "last_four": "4242",
          *         "balance": 125,
          *         "currency": "USD",
+         *         "topup_id": "6b8d0f2a-4c6e-4a8b-9d0f-2a4c6e8a0b1d",
          *         "amount": 50,
          *         "fee": 1
          *       }
@@ -4369,6 +4556,12 @@ export interface components {
             data: components["schemas"]["CardEventBase"] & {
                 /** @description The card's new balance, after the top-up. */
                 balance?: number;
+                /**
+                 * Format: uuid
+                 * @description Provisional: the top-up this event reports, the `topup_id` returned by `POST /cards/{code}/topup`. It may be absent: then match on `card_code` and `amount`.
+                 * @example 6b8d0f2a-4c6e-4a8b-9d0f-2a4c6e8a0b1d
+                 */
+                topup_id?: string;
                 /**
                  * @description Amount loaded on the card, USD.
                  * @example 50
@@ -4385,7 +4578,8 @@ export interface components {
          * card.topup.failed
          * @description Sent when a top-up cannot be applied (for example, the card was terminated meanwhile). The amount and
          *     the fee are refunded to the ops balance; `refunded_amount` is the amount refunded. The card's status is
-         *     unchanged, or `cancelled` when it was terminated.
+         *     unchanged, or `cancelled` when it was terminated. Provisional: `topup_id` names the top-up, as returned by
+         *     `POST /cards/{code}/topup`.
          * @example {
          *       "id": "evt_5d40e2e9-7d9b-4065-8ed5-2b2ff3bd660c",
          *       "type": "card.topup.failed",
@@ -4401,6 +4595,7 @@ export interface components {
          *         "last_four": "4242",
          *         "balance": 0,
          *         "currency": "USD",
+         *         "topup_id": "9e1a3c5b-7d9f-4b1d-8e3a-5c7e9b1d3f5a",
          *         "amount": 50,
          *         "reason": "Card was terminated before the top-up was applied",
          *         "refunded_amount": 51
@@ -4411,6 +4606,12 @@ export interface components {
             /** @constant */
             type: "card.topup.failed";
             data: components["schemas"]["CardEventBase"] & {
+                /**
+                 * Format: uuid
+                 * @description Provisional: the top-up this event reports, the `topup_id` returned by `POST /cards/{code}/topup`. It may be absent: then match on `card_code` and `amount`.
+                 * @example 6b8d0f2a-4c6e-4a8b-9d0f-2a4c6e8a0b1d
+                 */
+                topup_id?: string;
                 /**
                  * @description Amount of the top-up that was not applied, USD.
                  * @example 50
@@ -5577,6 +5778,11 @@ export interface components {
          */
         CardCode: string;
         /**
+         * @description Provisional. The top-up's uuid, the `topup_id` returned by `POST /cards/{code}/topup` and carried in the top-up events.
+         * @example 6b8d0f2a-4c6e-4a8b-9d0f-2a4c6e8a0b1d
+         */
+        TopUpId: components["schemas"]["TopUpId"];
+        /**
          * @description Provisional filter. Returns only customers with this status. The document shows no customer list parameters.
          * @example restricted
          */
@@ -5785,7 +5991,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SuccessEnvelope"] & {
-                        data: components["schemas"]["CardTopUp"];
+                        data: components["schemas"]["CardTopUp"] & {
+                            /** @enum {unknown} */
+                            status?: "pending" | "completed";
+                        };
                     };
                 };
             };
@@ -5798,6 +6007,46 @@ export interface operations {
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["OperationFailed"];
+        };
+    };
+    getCardTopUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The card's uuid, the `code` returned when the card was created.
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                code: components["parameters"]["CardCode"];
+                /**
+                 * @description Provisional. The top-up's uuid, the `topup_id` returned by `POST /cards/{code}/topup` and carried in the top-up events.
+                 * @example 6b8d0f2a-4c6e-4a8b-9d0f-2a4c6e8a0b1d
+                 */
+                topupId: components["parameters"]["TopUpId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The top-up. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        data: components["schemas"]["CardTopUp"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanUpgradeRequired"];
+            403: components["responses"]["ForbiddenRead"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
         };
     };
     freezeCard: {

@@ -1,0 +1,96 @@
+// Rules of the designed resources that live in their schemas: a physical card needs a shipping address and a
+// virtual one refuses it; the name on a card fits the card; `POST /cards/{code}/topup` never answers `failed`,
+// while a top-up read can be `failed`.
+import { describe, expect, it } from 'vitest';
+import { SchemaValidator } from '../../scripts/lib/schema.ts';
+import { built } from './helpers.ts';
+
+const { openapi } = built();
+const schemas = new SchemaValidator(openapi, 'openapi');
+const valid = (ptr: string, value: unknown) => schemas.check(ptr, value) === undefined;
+
+const CREATE_CARD = '/components/schemas/CreateCardRequest';
+const card = {
+  customer_code: '3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f',
+  brand: 'VISA',
+  amount: 100,
+};
+const address = { street: '12 rue de la Paix', city: 'Paris', postal_code: '75002', country: 'FR' };
+
+describe('POST /cards body', () => {
+  it('a virtual card without a shipping address is valid; with one it is refused', () => {
+    expect(schemas.check(CREATE_CARD, { ...card, category: 'virtual' })).toBeUndefined();
+    expect(valid(CREATE_CARD, { ...card, category: 'virtual', shipping_address: address })).toBe(false);
+  });
+
+  it('a physical card needs a shipping address', () => {
+    expect(schemas.check(CREATE_CARD, { ...card, category: 'physical', shipping_address: address })).toBeUndefined();
+    expect(valid(CREATE_CARD, { ...card, category: 'physical' })).toBe(false);
+  });
+
+  it('a shipping address needs street, city, postal code and an ISO 3166-1 alpha-2 country', () => {
+    const physical = (shipping_address: object) => ({ ...card, category: 'physical', shipping_address });
+    for (const field of ['street', 'city', 'postal_code', 'country'] as const) {
+      const { [field]: _dropped, ...rest } = address;
+      expect(valid(CREATE_CARD, physical(rest)), `without ${field}`).toBe(false);
+    }
+    expect(valid(CREATE_CARD, physical({ ...address, country: 'France' }))).toBe(false);
+    expect(valid(CREATE_CARD, physical({ ...address, state_province: 'Île-de-France', street_2: 'Bât. B' }))).toBe(true);
+  });
+
+  it('an unknown category is refused', () => {
+    expect(valid(CREATE_CARD, { ...card, category: 'metal' })).toBe(false);
+  });
+
+  it('name_on_card: 1 to 26 Latin letters, spaces, periods, apostrophes and hyphens, starting with a letter', () => {
+    const named = (name_on_card: string) => valid(CREATE_CARD, { ...card, category: 'virtual', name_on_card });
+    expect(named('AMINA DIALLO')).toBe(true);
+    expect(named("J. O'NEIL-SMITH")).toBe(true);
+    expect(named('A'.repeat(26))).toBe(true);
+    expect(named('A'.repeat(27))).toBe(false);
+    expect(named('')).toBe(false);
+    expect(named('ZOË MÜLLER')).toBe(false);
+    expect(named(' AMINA')).toBe(false);
+    expect(named('AMINA 2')).toBe(false);
+  });
+
+  it('reference and product_code are optional and bounded', () => {
+    const virtual = { ...card, category: 'virtual' };
+    expect(valid(CREATE_CARD, { ...virtual, reference: 'card-1', product_code: '5d8e1f2a-3b4c-4d5e-8f9a-0b1c2d3e4f5a' })).toBe(true);
+    expect(valid(CREATE_CARD, { ...virtual, reference: 'x'.repeat(101) })).toBe(false);
+    expect(valid(CREATE_CARD, { ...virtual, product_code: 'gold' })).toBe(false);
+  });
+});
+
+describe('card top-ups', () => {
+  const TOPUP_POST = '/paths/~1cards~1{code}~1topup/post/responses/200/content/application~1json/schema';
+  const TOPUP_GET = '/paths/~1cards~1{code}~1topups~1{topupId}/get/responses/200/content/application~1json/schema';
+  const topUp = (status: string) => ({
+    success: true,
+    data: {
+      card_code: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+      topup_id: '6b8d0f2a-4c6e-4a8b-9d0f-2a4c6e8a0b1d',
+      status,
+      amount: 50,
+      fee: 1,
+      total_debited: 51,
+      debited_balance: 'cards_visa',
+      currency: 'USD',
+      failure_reason: status === 'failed' ? 'Card terminated' : null,
+      refunded_amount: status === 'failed' ? 51 : null,
+      created_at: '2026-03-02T08:12:05Z',
+    },
+    meta: { request_id: 'req_1', mode: 'test', timestamp: '2026-03-02T08:12:05Z' },
+  });
+
+  it('the top-up request answers pending or completed, never failed', () => {
+    expect(valid(TOPUP_POST, topUp('pending'))).toBe(true);
+    expect(valid(TOPUP_POST, topUp('completed'))).toBe(true);
+    expect(valid(TOPUP_POST, topUp('failed'))).toBe(false);
+  });
+
+  it('a top-up read can be pending, completed or failed', () => {
+    for (const status of ['pending', 'completed', 'failed']) expect(valid(TOPUP_GET, topUp(status)), status).toBe(true);
+    expect(valid(TOPUP_GET, topUp('refunded'))).toBe(false);
+  });
+});
