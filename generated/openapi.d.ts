@@ -1007,6 +1007,13 @@ export interface paths {
          *     Provisional: the document names this endpoint but not its body or response. The body is designed
          *     from the Beneficiary record and the payout's beneficiary fields; the response is the Beneficiary.
          *
+         *     - Provisional: **SEPA**: the IBAN is enough. `bic_swift` is optional; without it the service finds the BIC
+         *       from the IBAN and returns it (an IBAN whose bank cannot be found is refused with 422 `VALIDATION_ERROR`
+         *       naming `bic_swift`: send the BIC then).
+         *     - Provisional: **ACH**: `account_type` is `checking` (the default) or `savings`.
+         *     - Provisional: `address.state_province` is optional; without it the beneficiary's
+         *       `address.state_province` is an empty string.
+         *
          *     - Unknown `customer_code`: 404 `RESOURCE_NOT_FOUND`.
          *     - Refused while an ops balance is negative (403 `ACCOUNT_SUSPENDED_NEGATIVE_BALANCE`).
          */
@@ -3562,6 +3569,12 @@ export interface components {
              * @example null
              */
             routing_number?: string | null;
+            /**
+             * @description Provisional: the type of the US bank account of an ACH beneficiary, `checking` or `savings`; null on a SEPA beneficiary.
+             * @example checking
+             * @enum {string|null}
+             */
+            account_type?: "checking" | "savings" | null;
             address: components["schemas"]["BeneficiaryAddress"];
             rail: components["schemas"]["PayoutRail"];
             /**
@@ -3569,6 +3582,25 @@ export interface components {
              * @example 2026-03-01T11:00:00Z
              */
             created_at: string;
+        };
+        /** @description Postal address of the account holder, as you send it when you create a beneficiary. `state_province` is optional: give it where the country's addresses have one (for example a US state). */
+        BeneficiaryAddressInput: {
+            /** @example 12 rue de la Paix */
+            street: string;
+            /** @example Paris */
+            city: string;
+            /**
+             * @description State, province or region. Optional; when you omit it, the beneficiary's `address.state_province` is an empty string.
+             * @example Île-de-France
+             */
+            state_province?: string;
+            /** @example 75002 */
+            postal_code: string;
+            /**
+             * @description Country, ISO 3166-1 alpha-2.
+             * @example FR
+             */
+            country: string;
         };
         /**
          * SEPA beneficiary
@@ -3604,12 +3636,18 @@ export interface components {
              */
             iban: string;
             /**
-             * @description BIC/SWIFT code of the bank.
+             * @description BIC/SWIFT code of the bank. Provisional: optional, because the IBAN identifies the bank within SEPA; when you omit it, the service finds the BIC from the IBAN and returns it as `bic_swift`. An IBAN whose bank cannot be found is refused with 422 `VALIDATION_ERROR` (`details.fields` names `bic_swift`): send the BIC then.
              * @example BNPAFRPPXXX
              */
-            bic_swift: string;
-            address: components["schemas"]["BeneficiaryAddress"];
+            bic_swift?: string;
+            address: components["schemas"]["BeneficiaryAddressInput"];
         };
+        /**
+         * @description Provisional: the type of the US bank account, `checking` or `savings`. An ACH entry names it, and a wrong type makes the receiving bank return the payout.
+         * @example checking
+         * @enum {string}
+         */
+        AchAccountType: "checking" | "savings";
         /**
          * ACH beneficiary
          * @description An ACH beneficiary (USD, bank account in the United States). Provisional: the document names `POST /payouts/beneficiaries` but not its body. `account_number` and `routing_number` follow the ACH fields of the payout's beneficiary sub-object; the rail key `ach` is provisional.
@@ -3648,7 +3686,12 @@ export interface components {
              * @example 021000021
              */
             routing_number: string;
-            address: components["schemas"]["BeneficiaryAddress"];
+            /**
+             * @description Provisional: `checking` or `savings`, the type of the US bank account. When you omit it, `checking` is used.
+             * @default checking
+             */
+            account_type?: components["schemas"]["AchAccountType"];
+            address: components["schemas"]["BeneficiaryAddressInput"];
         };
         CreateBeneficiaryRequest: components["schemas"]["CreateSepaBeneficiaryRequest"] | components["schemas"]["CreateAchBeneficiaryRequest"];
         /** @description Result of `DELETE /payouts/beneficiaries/{code}`. */

@@ -94,3 +94,49 @@ describe('card top-ups', () => {
     expect(valid(TOPUP_GET, topUp('refunded'))).toBe(false);
   });
 });
+
+describe('POST /payouts/beneficiaries body', () => {
+  const CREATE = '/components/schemas/CreateBeneficiaryRequest';
+  const address = { street: 'Hauptstraße 5', city: 'Berlin', postal_code: '10115', country: 'DE' };
+  const sepa = {
+    customer_code: '3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f',
+    rail: 'sepa',
+    type: 'individual',
+    name: 'Lukas Schmidt',
+    bank_name: 'Beispielbank',
+    iban: 'DE89370400440532013000',
+    address,
+  };
+  const ach = {
+    customer_code: '3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f',
+    rail: 'ach',
+    type: 'individual',
+    name: 'John Carter',
+    bank_name: 'Example Bank',
+    account_number: '000123456789',
+    routing_number: '021000021',
+    address: { ...address, country: 'US' },
+  };
+
+  it('SEPA: the IBAN is enough, without a BIC or a state/province', () => {
+    expect(schemas.check(CREATE, sepa)).toBeUndefined();
+    expect(valid(CREATE, { ...sepa, bic_swift: 'COBADEFFXXX' })).toBe(true);
+    expect(valid(CREATE, { ...sepa, bic_swift: 'not a bic' })).toBe(false);
+  });
+
+  it('ACH: account_type is checking or savings, and optional', () => {
+    expect(schemas.check(CREATE, ach)).toBeUndefined();
+    expect(valid(CREATE, { ...ach, account_type: 'savings' })).toBe(true);
+    expect(valid(CREATE, { ...ach, account_type: 'money_market' })).toBe(false);
+    expect(valid(CREATE, { ...sepa, account_type: 'checking' })).toBe(false);
+  });
+
+  it('the address needs street, city, postal code and an alpha-2 country; no unknown fields', () => {
+    for (const field of ['street', 'city', 'postal_code', 'country'] as const) {
+      const { [field]: _dropped, ...rest } = address;
+      expect(valid(CREATE, { ...sepa, address: rest }), `without ${field}`).toBe(false);
+    }
+    expect(valid(CREATE, { ...sepa, address: { ...address, country: 'DEU' } })).toBe(false);
+    expect(valid(CREATE, { ...sepa, address: { ...address, region: 'Berlin' } })).toBe(false);
+  });
+});
