@@ -351,6 +351,8 @@ export interface paths {
          *     - **At least one active webhook endpoint must exist before customers can be created.** The document does
          *       not give the error for that case; this contract answers it with 422 `VALIDATION_ERROR` (provisional).
          *     - Reachable with any active subscription (no plan product check).
+         *     - Provisional: `email` and `phone` (E.164) are optional contact details; change them later with
+         *       `PATCH /customers/{customerCode}`.
          *     - The declared `first_name`, `last_name` and `date_of_birth` are what KYC later compares with the identity
          *       read on the document; a difference restricts the customer (see `POST /kyc/{customerCode}/synchronize`).
          *     - Provisional: the document names the customer endpoints but not this body or response. The new customer's
@@ -384,7 +386,28 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update a customer
+         * @description Changes some fields of a customer and returns the customer. Send only the fields to change (at least one);
+         *     the others keep their value.
+         *
+         *     Provisional: this operation is designed by this contract.
+         *
+         *     - `email` and `phone` (E.164, such as `+33612345678`) are contact details you keep up to date; `null`
+         *       removes one.
+         *     - `external_reference` changes the reference carried in events from now on; events already sent keep the
+         *       old one.
+         *     - The declared identity (`first_name`, `last_name`, `date_of_birth`) can be corrected only while the
+         *       verification level is `basic`, before KYC has verified an identity. After that, a change is refused with
+         *       422 `VALIDATION_ERROR`, `details.reason` `identity_already_verified` and
+         *       `details.current_verification_level`: a verified identity changes only through
+         *       `POST /kyc/{customerCode}/synchronize`.
+         *     - The status does not change here: use `POST /customers/{customerCode}/deactivate` and
+         *       `POST /customers/{customerCode}/activate` (see the customer's `status`).
+         *     - An empty body, an unknown field or an invalid value is refused with 422 `VALIDATION_ERROR`.
+         *     - Reachable with any active subscription (no plan product check).
+         */
+        patch: operations["updateCustomer"];
         trace?: never;
     };
     "/customers/{customerCode}/activate": {
@@ -398,17 +421,56 @@ export interface paths {
         put?: never;
         /**
          * Activate a customer
-         * @description Sets the customer's status to `active`.
+         * @description Sets an `inactive` customer's status to `active`.
          *
          *     - **It does not lift a restriction.** A customer `restricted` after a KYC identity mismatch stays restricted
          *       until `POST /kyc/{customerCode}/synchronize`; this contract answers the activation of a restricted
          *       customer with 403 `ACCOUNT_RESTRICTED` (provisional: the document gives no error for that case).
          *     - Reachable with any active subscription (no plan product check).
+         *     - Provisional: a customer becomes `inactive` with `POST /customers/{customerCode}/deactivate`; activating
+         *       makes it `active` again, and the requests refused with `customer_not_active` are accepted again.
+         *       Activating an `active` customer returns it unchanged.
          *     - Provisional: the document names the activate endpoint but shows neither its body (none here) nor its
-         *       response (the customer). The prior state `inactive`, and that activating an `active` customer returns it
-         *       unchanged, are provisional; how a customer becomes `inactive` is not shown.
+         *       response (the customer).
          */
         post: operations["activateCustomer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customers/{customerCode}/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deactivate a customer
+         * @description Sets an `active` customer's status to `inactive`, for example when the customer leaves your service.
+         *     `POST /customers/{customerCode}/activate` makes it `active` again.
+         *
+         *     Provisional: this operation is designed by this contract.
+         *
+         *     - While the customer is `inactive`, requests that create something for it or move money for it (cards,
+         *       top-ups, KYC links, proof of address, wallets, virtual accounts, gift card orders, beneficiaries and
+         *       payouts) are refused with 422 `VALIDATION_ERROR`, `details.reason` `customer_not_active` and
+         *       `details.current_status` `inactive`.
+         *     - Nothing the customer already has changes: its cards, wallets and accounts keep working, their events
+         *       are still sent, and every read stays available. Freeze or terminate its cards yourself if they must
+         *       stop.
+         *     - A customer that is already `inactive` is returned unchanged.
+         *     - A `restricted` customer cannot be deactivated: 403 `ACCOUNT_RESTRICTED`, `details.reason`
+         *       `customer_restricted`, `details.current_status` `restricted` (lift the restriction with
+         *       `POST /kyc/{customerCode}/synchronize` first).
+         *     - No body. No event is sent.
+         *     - Reachable with any active subscription (no plan product check).
+         */
+        post: operations["deactivateCustomer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -443,7 +505,11 @@ export interface paths {
          *     - A billing debit that takes the ops balance below its low-balance threshold (default 100 USD) also sends
          *       `balance.low_balance`.
          *
-         *     Provisional: the document names this endpoint but shows neither a body (none here) nor the response.
+         *     - Provisional: an optional body sets `return_url`, the `https://` page of your application the person is
+         *       sent back to when they finish or leave, and `locale`, the language of the hosted page (BCP 47, such as
+         *       `fr-FR`). The return carries no result: wait for the `kyc.*` events.
+         *
+         *     Provisional: the document names this endpoint but shows neither a body nor the response.
          *     This contract refuses a link for a customer whose KYC is already approved with 422 `VALIDATION_ERROR`
          *     (provisional); the balance debited for `kyc_verification` is not shown in the document.
          */
@@ -802,6 +868,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/gift-cards/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List gift card products
+         * @description Lists the gift cards you can order, a page at a time, optionally for one country: for each, the
+         *     `product_id` to send to `POST /gift-cards/orders`, its name and brand, the country where it is
+         *     redeemed, its currency, and the values you can order (fixed `denominations`, or any amount from
+         *     `min_amount` to `max_amount`). Served at `{alt_base_url}`.
+         *
+         *     Provisional: the catalogue is designed by this contract.
+         *
+         *     - Sorted by `name`, then `product_id`.
+         *     - Products can be added or withdrawn at any time: read the catalogue again rather than storing it for
+         *       long. An order for a withdrawn product answers 404 `RESOURCE_NOT_FOUND`.
+         *     - Gift cards are not included in the Découverte plan (402 `PLAN_UPGRADE_REQUIRED`).
+         */
+        get: operations["listGiftCardProducts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/gift-cards/products/{productId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a gift card product
+         * @description Returns one gift card product of the catalogue, with the values you can order. Served at
+         *     `{alt_base_url}`.
+         *
+         *     Provisional: the catalogue is designed by this contract.
+         *
+         *     - A product that is not (or no longer) in the catalogue answers 404 `RESOURCE_NOT_FOUND`.
+         *     - Gift cards are not included in the Découverte plan (402 `PLAN_UPGRADE_REQUIRED`).
+         */
+        get: operations["getGiftCardProduct"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/gift-cards/orders": {
         parameters: {
             query?: never;
@@ -829,6 +951,11 @@ export interface paths {
          *     `wrong_api_host` (421, provisional status).
          *
          *     - Body: `customer_code`, `product_id`, `amount`, `quantity`. Amount and quantity limits are not shown.
+         *     - Provisional: `product_id` comes from the catalogue (`GET /gift-cards/products`), and `amount` is the
+         *       value of each gift card in the product's currency: one of its `denominations`, or from its `min_amount`
+         *       to its `max_amount`. Another amount is refused with 422 `VALIDATION_ERROR`.
+         *     - Provisional: once the order is `delivered`, its redemption details (codes, PINs, URLs, expiry) are
+         *       returned only by `GET /gift-cards/orders/{code}`.
          *     - Not enough on `gift_cards`: 400 `INSUFFICIENT_BALANCE`.
          *     - Unknown customer or product: 404 `RESOURCE_NOT_FOUND`.
          *     - Gift cards are not included in the Découverte plan (402 `PLAN_UPGRADE_REQUIRED`).
@@ -861,6 +988,13 @@ export interface paths {
          *
          *     Provisional: the document shows neither this path nor the gift card order record; the path and the
          *     response are designed.
+         *
+         *     - Provisional: **redemption details.** Once the order is `delivered`, `redemptions` holds one entry per
+         *       gift card: the code, the PIN, the redemption URL and the expiry date. They are sensitive (anyone who has
+         *       them can spend the card) and this is the only place they are returned: not in the order list, the
+         *       creation response or the `gift_card.*` events. Show them only to the customer, do not log them, and do
+         *       not store them in clear. The response carries `Cache-Control: no-store`.
+         *     - Before delivery, and on a `failed` or `refunded` order, `redemptions` is null.
          *
          *     Gift cards are not included in the Découverte plan (402 `PLAN_UPGRADE_REQUIRED`).
          */
@@ -2626,10 +2760,14 @@ export interface components {
             date: string;
         };
         /**
-         * @description Customer status. `active` and `restricted` appear in the document: a customer is `restricted` after a KYC
-         *     approval whose identity differs from the declared name or date of birth, until
-         *     `POST /kyc/{customerCode}/synchronize` (the activate endpoint does not lift it). `inactive`, the state
-         *     the activate endpoint leaves, is provisional: the document names customer activation but not the prior state.
+         * @description Customer status, and the operation that leads to each:
+         *     - `active`: the status of a new customer (`POST /customers`); also after `POST /customers/{customerCode}/activate`
+         *       (from `inactive`) and after `POST /kyc/{customerCode}/synchronize` (from `restricted`).
+         *     - `restricted`: after a KYC approval whose identity differs from the declared name or date of birth
+         *       (`kyc.approved` with `identity_mismatch: true`, then `kyc.identity_mismatch`). Only
+         *       `POST /kyc/{customerCode}/synchronize` lifts it; the activate endpoint does not.
+         *     - `inactive` (provisional): after `POST /customers/{customerCode}/deactivate` (from `active`). New resources
+         *       for the customer are refused until `POST /customers/{customerCode}/activate`.
          * @example active
          */
         CustomerStatus: ("active" | "restricted") | "inactive";
@@ -2644,8 +2782,8 @@ export interface components {
          */
         VerificationLevel: "basic" | "verified" | "full";
         /**
-         * @description A customer of the partner (`data` of `GET /customers/{customerCode}`, `POST /customers`, the activate
-         *     endpoint, and list item of `GET /customers`).
+         * @description A customer of the partner (`data` of `GET /customers/{customerCode}`, `POST /customers`,
+         *     `PATCH /customers/{customerCode}`, the activate and deactivate endpoints, and list item of `GET /customers`).
          *
          *     The document shows only `customer_code` and `external_reference` (carried in events). The declared identity
          *     (`first_name`, `last_name`, `date_of_birth`) follows from the KYC rule (the identity read on the document is
@@ -2680,7 +2818,18 @@ export interface components {
              * @example 1990-04-17
              */
             date_of_birth: string;
-            /** @description The customer status (`active`, `restricted`), as carried by the `kyc.*` events. The document shows the status in events and state tables; its presence on this record is provisional. */
+            /**
+             * Format: email
+             * @description Provisional: the email address you gave, or null.
+             * @example amina.diallo@example.com
+             */
+            email: string | null;
+            /**
+             * @description Provisional: the phone number you gave, in E.164 form (`+33612345678`), or null.
+             * @example +33612345678
+             */
+            phone: string | null;
+            /** @description The customer status (`active`, `restricted`, `inactive`), as carried by the `kyc.*` events. See CustomerStatus for the operation that leads to each. The document shows the status in events and state tables; its presence on this record is provisional. */
             status: components["schemas"]["CustomerStatus"];
             /**
              * @description Why the customer is `restricted`, or null. `identity_mismatch` (the value of `restriction_reason` in `kyc.identity_mismatch`) is lifted only by `POST /kyc/{customerCode}/synchronize`. The field on this record is provisional; other reasons are not shown.
@@ -2696,6 +2845,17 @@ export interface components {
              */
             created_at: string;
         };
+        /**
+         * Format: email
+         * @description Provisional: the customer's email address, at most 254 characters. It is yours to keep up to date; the service does not write to it.
+         * @example amina.diallo@example.com
+         */
+        CustomerEmail: string;
+        /**
+         * @description Provisional: the customer's phone number in E.164 form: `+`, the country code and the number, digits only, at most 15 digits (`+33612345678`). It is yours to keep up to date; the service does not call or text it.
+         * @example +33612345678
+         */
+        CustomerPhone: string;
         /**
          * @description Body of `POST /customers`. Provisional: the document does not show the request body. The declared identity
          *     is required because KYC compares the identity read on the document with the declared name and date of birth;
@@ -2723,6 +2883,50 @@ export interface components {
              * @example 1990-04-17
              */
             date_of_birth: string;
+            email?: components["schemas"]["CustomerEmail"];
+            phone?: components["schemas"]["CustomerPhone"];
+        };
+        /** @description Body of `PATCH /customers/{customerCode}`: the fields to change, at least one. A field you leave out keeps its value; `null` removes an `email` or a `phone`. The declared identity (`first_name`, `last_name`, `date_of_birth`) can be corrected only while the customer's verification level is `basic`: once KYC has verified an identity, a change is refused with 422 `VALIDATION_ERROR`, `details.reason` `identity_already_verified` (a verified identity changes only through `POST /kyc/{customerCode}/synchronize`). Provisional: the update operation is designed by this contract. */
+        UpdateCustomerRequest: {
+            /**
+             * @description Your own reference for the customer, carried in events from now on.
+             * @example cust-000123
+             */
+            external_reference?: string;
+            /** @description A new email address, or null to remove it. */
+            email?: components["schemas"]["CustomerEmail"] | null;
+            /** @description A new phone number in E.164 form, or null to remove it. */
+            phone?: components["schemas"]["CustomerPhone"] | null;
+            /**
+             * @description Corrected declared first name, as on the identity document. Only at verification level `basic`.
+             * @example Amina
+             */
+            first_name?: string;
+            /**
+             * @description Corrected declared last name, as on the identity document. Only at verification level `basic`.
+             * @example Diallo
+             */
+            last_name?: string;
+            /**
+             * Format: date
+             * @description Corrected declared date of birth, `YYYY-MM-DD`. Only at verification level `basic`.
+             * @example 1990-04-17
+             */
+            date_of_birth?: string;
+        };
+        /** @description Optional body of `POST /kyc/{customerCode}/link`: where the hosted page sends the person back, and the language it opens in. Provisional: both fields are designed by this contract; without a body the page opens in the language of the person's browser and shows a closing message when done. */
+        CreateKycLinkRequest: {
+            /**
+             * Format: uri
+             * @description Where the hosted page sends the person back when they finish or leave the verification, an `https://` URL of your application. The page adds nothing to it: the outcome arrives as `kyc.*` events (or read it with `GET /kyc/{customerCode}/status`), so do not treat the return as an approval. An `http://` URL is refused with 422 `VALIDATION_ERROR`.
+             * @example https://app.example.com/onboarding/kyc-done
+             */
+            return_url?: string;
+            /**
+             * @description The language of the hosted page, a BCP 47 tag: a language (`fr`), optionally with a script and a region (`fr-FR`, `pt-BR`, `zh-Hant-TW`). When the page does not offer the language, it falls back to the same language without the region, then to English (`en`). Without `locale`, the page follows the person's browser.
+             * @example fr-FR
+             */
+            locale?: string;
         };
         /**
          * @description A hosted identity verification link (`data` of `POST /kyc/{customerCode}/link`). Provisional: the document
@@ -3175,7 +3379,108 @@ export interface components {
              */
             currency: string;
         };
-        /** @description An order of gift cards for one customer, debited from the `gift_cards` ops balance. Provisional: the document says the gift card order record's fields are not shown. This shape repeats the creation body and adds an identifier, a designed status and a timestamp. Redemption details (card codes, links) are not shown and are not part of this contract yet. */
+        /**
+         * @description A gift card product, the `product_id` of `GET /gift-cards/products`.
+         * @example gcp_000123
+         */
+        GiftCardProductId: string;
+        /**
+         * @description A gift card you can order (`POST /gift-cards/orders` with its `product_id`), from the catalogue of
+         *     `GET /gift-cards/products`. Its values are either fixed (`denomination_type` `fixed`: order one of
+         *     `denominations`) or free within a range (`range`: any amount from `min_amount` to `max_amount`), in the
+         *     product's `currency`. Provisional: the catalogue is designed by this contract.
+         */
+        GiftCardProduct: {
+            product_id: components["schemas"]["GiftCardProductId"];
+            /**
+             * @description Name of the product, as shown to customers.
+             * @example Amazon.fr gift card
+             */
+            name: string;
+            /**
+             * @description The merchant or brand of the gift card.
+             * @example Amazon
+             */
+            brand: string;
+            /**
+             * @description Country where the gift card can be redeemed, ISO 3166-1 alpha-2.
+             * @example FR
+             */
+            country: string;
+            /**
+             * @description Currency of the gift card's value, ISO 4217. The order's `amount` is in this currency.
+             * @example EUR
+             */
+            currency: string;
+            /**
+             * @description `fixed`: order one of `denominations`. `range`: order any amount from `min_amount` to `max_amount`, with up to 2 decimal places.
+             * @example fixed
+             * @enum {string}
+             */
+            denomination_type: "fixed" | "range";
+            /**
+             * @description The values you can order, ascending, for a `fixed` product; null for a `range` product.
+             * @example [
+             *       10,
+             *       25,
+             *       50,
+             *       100
+             *     ]
+             */
+            denominations: number[] | null;
+            /**
+             * @description Smallest value you can order, in `currency`, for a `range` product; null for a `fixed` product. Up to 2 decimal places.
+             * @example null
+             */
+            min_amount: number | null;
+            /**
+             * @description Largest value you can order, in `currency`, for a `range` product; null for a `fixed` product. Up to 2 decimal places.
+             * @example null
+             */
+            max_amount: number | null;
+            /**
+             * @description How the customer redeems the gift card, to show next to its code; null when there is nothing to add.
+             * @example Enter the code at amazon.fr/redeem before checkout.
+             */
+            redemption_instructions: string | null;
+        };
+        /**
+         * wrong_api_host
+         * @description HTTP 421. The request was sent to the wrong base address: gift card orders are served at `{alt_base_url}` (ending in `/api/v1`), the rest of the API at `{base_url}` (ending in `/v1`). The document names the code without its status; 421 Misdirected Request is provisional.
+         */
+        WrongApiHostError: components["schemas"]["ErrorEnvelope"] & {
+            error: {
+                /** @constant */
+                code: "wrong_api_host";
+                details: Record<string, never> | null;
+            };
+        };
+        /** @description What the customer needs to spend one delivered gift card. **Sensitive**: anyone who has these details can spend the card. They are returned only by `GET /gift-cards/orders/{code}`, never in lists, in the creation response or in events: show them only to the customer, do not log them, and do not store them in clear. Provisional: the redemption details are designed by this contract. */
+        GiftCardRedemption: {
+            /**
+             * @description The code to enter at the merchant (or the card number); null when the card is redeemed by URL only.
+             * @example AQ7X-K2MD-9PLT
+             */
+            redemption_code: string | null;
+            /**
+             * @description The PIN that goes with the code, when the product has one; else null.
+             * @example 4821
+             */
+            pin: string | null;
+            /**
+             * Format: uri
+             * @description A page where the customer redeems or views the card, when the product has one; else null.
+             * @example https://gift.example.com/r/9f2c7a
+             */
+            redemption_url: string | null;
+            /**
+             * Format: date
+             * @description Last day the card can be redeemed; null when it does not expire.
+             * @example 2027-03-02
+             */
+            expires_at: string | null;
+        };
+        /** @description An order of gift cards for one customer, debited from the `gift_cards` ops balance. Provisional: the document says the gift card order record's fields are not shown. This shape repeats the creation body and adds an identifier, a designed status and a timestamp. The redemption details of a delivered order (`redemptions`) are returned only by `GET /gift-cards/orders/{code}`. */
         GiftCardOrder: {
             /**
              * Format: uuid
@@ -3190,7 +3495,7 @@ export interface components {
              */
             customer_code: string;
             /**
-             * @description The gift card product ordered.
+             * @description The gift card product ordered (see `GET /gift-cards/products/{productId}`).
              * @example gcp_000123
              */
             product_id: string;
@@ -3215,17 +3520,8 @@ export interface components {
              * @example 2026-03-02T10:15:30Z
              */
             created_at: string;
-        };
-        /**
-         * wrong_api_host
-         * @description HTTP 421. The request was sent to the wrong base address: gift card orders are served at `{alt_base_url}` (ending in `/api/v1`), the rest of the API at `{base_url}` (ending in `/v1`). The document names the code without its status; 421 Misdirected Request is provisional.
-         */
-        WrongApiHostError: components["schemas"]["ErrorEnvelope"] & {
-            error: {
-                /** @constant */
-                code: "wrong_api_host";
-                details: Record<string, never> | null;
-            };
+            /** @description Provisional: **sensitive.** One entry per gift card of a `delivered` order, with what the customer needs to spend it (code, PIN, URL, expiry). Only `GET /gift-cards/orders/{code}` returns it: null there until the order is `delivered` (and on a `failed` or `refunded` order); absent from lists, from the creation response and from events. Anyone who has these details can spend the card: show them only to the customer, do not log them, and do not store them in clear. */
+            redemptions?: components["schemas"]["GiftCardRedemption"][] | null;
         };
         /** @description Body of `POST /gift-cards/orders`. The four fields are the document's. It does not say which are required; requiring all four is provisional. Amount and quantity limits are not shown: the bounds below only exclude zero and negative values. */
         CreateGiftCardOrderRequest: {
@@ -3236,12 +3532,12 @@ export interface components {
              */
             customer_code: string;
             /**
-             * @description The gift card product to buy.
+             * @description The gift card product to buy, a `product_id` of `GET /gift-cards/products`. An unknown product answers 404 `RESOURCE_NOT_FOUND`.
              * @example gcp_000123
              */
             product_id: string;
             /**
-             * @description Amount of the order. Whether it is per gift card or for the whole order, its currency and its limits are not shown.
+             * @description Amount of the order. Provisional: the value of each gift card, in the product's `currency`: one of its `denominations` (a `fixed` product) or from its `min_amount` to its `max_amount` (a `range` product); another amount is refused with 422 `VALIDATION_ERROR` naming `amount`. The `gift_cards` ops balance is debited with the price of the `quantity` cards.
              * @example 50
              */
             amount: number;
@@ -5414,8 +5710,8 @@ export interface components {
          *     from the `gift_cards` ops balance.
          *
          *     The document names this event but does not show its payload. This contract designs it (provisional):
-         *     the order and the delivery time. Redemption details (card codes, links) are not shown in the document
-         *     and are not part of the payload.
+         *     the order and the delivery time. The redemption details (codes, PINs, links) are never in an event: read
+         *     them with `GET /gift-cards/orders/{code}`.
          * @example {
          *       "id": "evt_23052048-735b-4635-8fed-e77ded871e02",
          *       "type": "gift_card.delivered",
@@ -5845,6 +6141,8 @@ export interface components {
          * @example 3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f
          */
         CustomerCode: string;
+        /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+        IdempotencyKey: string;
         /**
          * @description The ops balance. `others` (the 'Ops Others' balance, for ACH payouts) is a provisional key.
          * @example cards_visa
@@ -5855,6 +6153,16 @@ export interface components {
          * @example 4b7d9f1a-3c5e-4f7a-8b9c-0d1e2f3a4b5c
          */
         VirtualAccountCode: string;
+        /**
+         * @description Provisional. Only the products redeemable in this country, ISO 3166-1 alpha-2 (`FR`). Without it, every product of the catalogue.
+         * @example FR
+         */
+        GiftCardCountryFilter: string;
+        /**
+         * @description Provisional. The gift card product, a `product_id` of `GET /gift-cards/products` (the `product_id` you send to `POST /gift-cards/orders`).
+         * @example gcp_000123
+         */
+        GiftCardProductId: components["schemas"]["GiftCardProductId"];
         /**
          * @description Provisional. The gift card order's uuid, the `code` returned by `POST /gift-cards/orders`. The document shows neither this path nor the gift card order record.
          * @example 2c4e6a8b-0d1f-4a3c-9e5b-7d9f1b3d5e7a
@@ -6441,6 +6749,44 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    updateCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The customer's uuid (`customer_code`).
+                 * @example 3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f
+                 */
+                customerCode: components["parameters"]["CustomerCode"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCustomerRequest"];
+            };
+        };
+        responses: {
+            /** @description The customer, updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        data: components["schemas"]["Customer"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenWrite"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     activateCustomer: {
         parameters: {
             query?: never;
@@ -6475,6 +6821,43 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    deactivateCustomer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The customer's uuid (`customer_code`).
+                 * @example 3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f
+                 */
+                customerCode: components["parameters"]["CustomerCode"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The customer is inactive. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        data: components["schemas"]["Customer"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenWrite"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     createKycLink: {
         parameters: {
             query?: never;
@@ -6488,7 +6871,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Provisional: optional. Where the hosted page sends the person back, and its language. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateKycLinkRequest"];
+            };
+        };
         responses: {
             /** @description The link was created. */
             200: {
@@ -6994,6 +7382,87 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listGiftCardProducts: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, starting at 1.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page, 1 to 100. The document shows a default of 20 on `GET /wallets/withdrawals`; the same default on the other lists is provisional (the document does not show it).
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Provisional. Only the products redeemable in this country, ISO 3166-1 alpha-2 (`FR`). Without it, every product of the catalogue.
+                 * @example FR
+                 */
+                country?: components["parameters"]["GiftCardCountryFilter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of gift card products, sorted by name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedEnvelope"] & {
+                        data: components["schemas"]["GiftCardProduct"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanUpgradeRequired"];
+            403: components["responses"]["ForbiddenRead"];
+            421: components["responses"]["WrongApiHost"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getGiftCardProduct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Provisional. The gift card product, a `product_id` of `GET /gift-cards/products` (the `product_id` you send to `POST /gift-cards/orders`).
+                 * @example gcp_000123
+                 */
+                productId: components["parameters"]["GiftCardProductId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The gift card product. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        data: components["schemas"]["GiftCardProduct"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanUpgradeRequired"];
+            403: components["responses"]["ForbiddenRead"];
+            404: components["responses"]["NotFound"];
+            421: components["responses"]["WrongApiHost"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listGiftCardOrders: {
         parameters: {
             query?: {
@@ -7091,9 +7560,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The gift card order. */
+            /** @description The gift card order, with the redemption details once it is delivered. */
             200: {
                 headers: {
+                    /**
+                     * @description Provisional: `no-store`. The body can hold redemption details: caches must not keep it.
+                     * @example no-store
+                     */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {

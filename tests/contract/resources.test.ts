@@ -140,3 +140,107 @@ describe('POST /payouts/beneficiaries body', () => {
     expect(valid(CREATE, { ...sepa, address: { ...address, region: 'Berlin' } })).toBe(false);
   });
 });
+
+describe('POST /kyc/{customerCode}/link body', () => {
+  const LINK = '/components/schemas/CreateKycLinkRequest';
+  it('is optional: the operation accepts no body', () => {
+    const op = openapi.paths as Record<string, { post: { requestBody: { required?: boolean } } }>;
+    expect(op['/kyc/{customerCode}/link']!.post.requestBody.required).toBe(false);
+    expect(schemas.check(LINK, {})).toBeUndefined();
+  });
+
+  it('return_url must be https; locale is a BCP 47 tag', () => {
+    expect(schemas.check(LINK, { return_url: 'https://app.example.com/back', locale: 'fr-FR' })).toBeUndefined();
+    for (const locale of ['fr', 'pt-BR', 'zh-Hant-TW', 'es-419']) expect(valid(LINK, { locale }), locale).toBe(true);
+    for (const locale of ['french', 'fr_FR', 'FR-fr', 'f', 'fr-FR-x-private-extension']) expect(valid(LINK, { locale }), locale).toBe(false);
+    expect(valid(LINK, { return_url: 'http://app.example.com/back' })).toBe(false);
+    expect(valid(LINK, { return_url: `https://app.example.com/${'x'.repeat(2048)}` })).toBe(false);
+    expect(valid(LINK, { redirect: 'https://app.example.com/back' })).toBe(false);
+  });
+});
+
+describe('customers', () => {
+  const UPDATE = '/components/schemas/UpdateCustomerRequest';
+  const CREATE = '/components/schemas/CreateCustomerRequest';
+
+  it('an update changes at least one known field; null removes email or phone', () => {
+    expect(schemas.check(UPDATE, { email: 'amina.diallo@example.com', phone: '+33612345678' })).toBeUndefined();
+    expect(schemas.check(UPDATE, { email: null, phone: null })).toBeUndefined();
+    expect(valid(UPDATE, {})).toBe(false);
+    expect(valid(UPDATE, { status: 'inactive' })).toBe(false);
+    expect(valid(UPDATE, { external_reference: null })).toBe(false);
+  });
+
+  it('phone is E.164 and email an address, on create and update', () => {
+    const base = { external_reference: 'cust-1', first_name: 'Amina', last_name: 'Diallo', date_of_birth: '1990-04-17' };
+    expect(schemas.check(CREATE, { ...base, email: 'a@example.com', phone: '+14155550123' })).toBeUndefined();
+    for (const phone of ['0612345678', '+0612345678', '+33 6 12 34 56 78', `+${'1'.repeat(16)}`]) {
+      expect(valid(CREATE, { ...base, phone }), phone).toBe(false);
+      expect(valid(UPDATE, { phone }), phone).toBe(false);
+    }
+    expect(valid(UPDATE, { email: 'not-an-email' })).toBe(false);
+  });
+
+  it('every status of CustomerStatus is reached by a named operation', () => {
+    const status = openapi.components as { schemas: Record<string, { description: string; oneOf: { enum?: string[]; const?: string }[] }> };
+    const statuses = status.schemas['CustomerStatus']!.oneOf.flatMap((b) => b.enum ?? [b.const!]);
+    expect(statuses.sort()).toEqual(['active', 'inactive', 'restricted']);
+    const paths = openapi.paths as Record<string, Record<string, { description: string }>>;
+    expect(paths['/customers/{customerCode}/deactivate']!['post']!.description).toMatch(/`inactive`/);
+    expect(paths['/customers/{customerCode}/activate']!['post']!.description).toMatch(/`active`/);
+    expect(paths['/kyc/{customerCode}/synchronize']!['post']).toBeDefined();
+    for (const s of statuses) expect(status.schemas['CustomerStatus']!.description).toContain(`\`${s}\``);
+  });
+});
+
+describe('gift cards', () => {
+  const PRODUCT = '/components/schemas/GiftCardProduct';
+  const ORDER = '/components/schemas/GiftCardOrder';
+  const product = {
+    product_id: 'gcp_1',
+    name: 'Card',
+    brand: 'Brand',
+    country: 'FR',
+    currency: 'EUR',
+    denomination_type: 'fixed',
+    denominations: [10, 25],
+    min_amount: null,
+    max_amount: null,
+    redemption_instructions: null,
+  };
+
+  it('a product has a country, a currency, and fixed values or a range', () => {
+    expect(schemas.check(PRODUCT, product)).toBeUndefined();
+    expect(schemas.check(PRODUCT, { ...product, denomination_type: 'range', denominations: null, min_amount: 15, max_amount: 500 })).toBeUndefined();
+    expect(valid(PRODUCT, { ...product, country: 'FRA' })).toBe(false);
+    expect(valid(PRODUCT, { ...product, currency: 'eur' })).toBe(false);
+    expect(valid(PRODUCT, { ...product, denominations: [10, 10] })).toBe(false);
+  });
+
+  it('the redemption details are only on the order read, and the list, creation and events do not carry them', () => {
+    const order = {
+      code: '2c4e6a8b-0d1f-4a3c-9e5b-7d9f1b3d5e7a',
+      customer_code: '3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f',
+      product_id: 'gcp_1',
+      amount: 50,
+      quantity: 1,
+      status: 'delivered',
+      created_at: '2026-03-02T10:15:30Z',
+    };
+    const redemption = { redemption_code: 'AQ7X', pin: '1234', redemption_url: null, expires_at: '2027-03-02' };
+    expect(schemas.check(ORDER, { ...order, redemptions: [redemption] })).toBeUndefined();
+    expect(valid(ORDER, { ...order, redemptions: [{ ...redemption, redemption_url: 'http://insecure.example.com' }] })).toBe(false);
+    const examples = JSON.stringify({
+      list: (openapi.paths as any)['/gift-cards/orders'].get.responses['200'].content['application/json'].examples,
+      create: (openapi.paths as any)['/gift-cards/orders'].post.responses['200'].content['application/json'].examples,
+    });
+    expect(examples).not.toContain('redemption');
+    const read = (openapi.paths as any)['/gift-cards/orders/{code}'].get.responses['200'];
+    expect(JSON.stringify(read.content['application/json'].examples)).toContain('redemption_code');
+    expect(read.headers['Cache-Control'].schema.const).toBe('no-store');
+    const events = (openapi.components as any).schemas;
+    for (const name of ['gift_card.delivered', 'gift_card.failed', 'gift_card.refunded', 'GiftCardEventBase']) {
+      expect(JSON.stringify(events[name]), name).not.toContain('redemption_code');
+    }
+  });
+});
