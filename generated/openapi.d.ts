@@ -3380,7 +3380,7 @@ export interface components {
             currency: string;
         };
         /**
-         * @description A gift card product, the `product_id` of `GET /gift-cards/products`.
+         * @description A gift card product, the `product_id` of `GET /gift-cards/products`: letters, digits and underscores.
          * @example gcp_000123
          */
         GiftCardProductId: string;
