@@ -509,7 +509,7 @@ export interface paths {
          *       sent back to when they finish or leave, and `locale`, the language of the hosted page (BCP 47, such as
          *       `fr-FR`). The return carries no result: wait for the `kyc.*` events.
          *
-         *     Provisional: the document names this endpoint but shows neither a body nor the response.
+         *     Provisional: the request body and the response are designed by this contract.
          *     This contract refuses a link for a customer whose KYC is already approved with 422 `VALIDATION_ERROR`
          *     (provisional); the balance debited for `kyc_verification` is not shown in the document.
          */
@@ -2829,7 +2829,7 @@ export interface components {
              * @example +33612345678
              */
             phone: string | null;
-            /** @description The customer status (`active`, `restricted`, `inactive`), as carried by the `kyc.*` events. See CustomerStatus for the operation that leads to each. The document shows the status in events and state tables; its presence on this record is provisional. */
+            /** @description The customer status (`active`, `restricted`, `inactive`), as carried by the `kyc.*` events; see CustomerStatus for the operation that leads to each. Provisional: the status on this record. */
             status: components["schemas"]["CustomerStatus"];
             /**
              * @description Why the customer is `restricted`, or null. `identity_mismatch` (the value of `restriction_reason` in `kyc.identity_mismatch`) is lifted only by `POST /kyc/{customerCode}/synchronize`. The field on this record is provisional; other reasons are not shown.
