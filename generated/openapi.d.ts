@@ -38,11 +38,21 @@ export interface paths {
          *     - `last_four` (and, in this contract, `expiry`) are null until the card is issued.
          *     - Plan Découverte: virtual cards only (a `physical` card answers 402 `PLAN_UPGRADE_REQUIRED`);
          *       25 cards created and 5,000 USD loaded on cards per calendar month (beyond: 403 `PLAN_LIMIT_REACHED`).
-         *     - An unknown `customer_code` answers 404 `RESOURCE_NOT_FOUND`.
+         *     - An unknown `customer_code` (or `product_code`) answers 404 `RESOURCE_NOT_FOUND`.
          *     - A debit that takes the ops balance below its low-balance threshold (default 100 USD) also sends `balance.low_balance`.
+         *     - Provisional: **virtual or physical.** A `virtual` card has no shipping address (a `shipping_address` is
+         *       refused with 422 `VALIDATION_ERROR`); a `physical` card requires the `shipping_address` it is sent to by
+         *       post, and the card returns it.
+         *     - Provisional: `product_code` chooses the card product; without it, the default product of your programme
+         *       for `brand` and `category` is issued. A product of another brand or category is refused with 422
+         *       `VALIDATION_ERROR`.
+         *     - Provisional: `name_on_card` is at most 26 characters, Latin letters without accents, spaces, `.`, `'`
+         *       and `-`; without it, the customer's name is used.
+         *     - Provisional: `reference` is your own reference for the card; it is returned on the card and in every
+         *       card event, so you can match events to your records without storing the card's `code` first.
          *
-         *     Not shown in the document, so not covered here: customer prerequisites (such as a KYC level), how a
-         *     physical card is delivered, and load limits other than the Découverte monthly limit.
+         *     Not covered here: customer prerequisites (such as a KYC level) and load limits other than the Découverte
+         *     monthly limit.
          */
         post: operations["createCard"];
         delete?: never;
@@ -102,9 +112,42 @@ export interface paths {
          *         `card.topup.failed` is sent with `amount`, `reason`, `refunded_amount`; the card is unchanged or `cancelled`.
          *     - A debit that takes the ops balance below its low-balance threshold (default 100 USD) also sends `balance.low_balance`.
          *
+         *     - Provisional: the response carries a `topup_id`. The top-up events carry the same `topup_id`, and
+         *       `GET /cards/{code}/topups/{topupId}` reads the top-up and its status (`pending`, `completed` or
+         *       `failed`) at any time, for example when an event was missed.
+         *
          *     Minimum and maximum top-up amounts are not shown in the document.
          */
         post: operations["topUpCard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cards/{code}/topups/{topupId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a card top-up
+         * @description Returns one top-up of a card, by the `topup_id` that `POST /cards/{code}/topup` returned.
+         *
+         *     Provisional: this operation is designed by this contract. Use it to learn the outcome of a top-up without
+         *     waiting for its event, or when you missed the event:
+         *     - `pending`: debited from the ops balance, not yet applied to the card;
+         *     - `completed`: applied; `card.topup.completed` was sent with the same `topup_id`;
+         *     - `failed`: not applied; `amount` and `fee` were refunded (`refunded_amount`), `failure_reason` says why,
+         *       and `card.topup.failed` was sent with the same `topup_id`.
+         *
+         *     A `topupId` that is not a top-up of this card answers 404 `RESOURCE_NOT_FOUND`.
+         */
+        get: operations["getCardTopUp"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -308,6 +351,8 @@ export interface paths {
          *     - **At least one active webhook endpoint must exist before customers can be created.** The document does
          *       not give the error for that case; this contract answers it with 422 `VALIDATION_ERROR` (provisional).
          *     - Reachable with any active subscription (no plan product check).
+         *     - Provisional: `email` and `phone` (E.164) are optional contact details; change them later with
+         *       `PATCH /customers/{customerCode}`.
          *     - The declared `first_name`, `last_name` and `date_of_birth` are what KYC later compares with the identity
          *       read on the document; a difference restricts the customer (see `POST /kyc/{customerCode}/synchronize`).
          *     - Provisional: the document names the customer endpoints but not this body or response. The new customer's
@@ -341,7 +386,28 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update a customer
+         * @description Changes some fields of a customer and returns the customer. Send only the fields to change (at least one);
+         *     the others keep their value.
+         *
+         *     Provisional: this operation is designed by this contract.
+         *
+         *     - `email` and `phone` (E.164, such as `+33612345678`) are contact details you keep up to date; `null`
+         *       removes one.
+         *     - `external_reference` changes the reference carried in events from now on; events already sent keep the
+         *       old one.
+         *     - The declared identity (`first_name`, `last_name`, `date_of_birth`) can be corrected only while the
+         *       verification level is `basic`, before KYC has verified an identity. After that, a change is refused with
+         *       422 `VALIDATION_ERROR`, `details.reason` `identity_already_verified` and
+         *       `details.current_verification_level`: a verified identity changes only through
+         *       `POST /kyc/{customerCode}/synchronize`.
+         *     - The status does not change here: use `POST /customers/{customerCode}/deactivate` and
+         *       `POST /customers/{customerCode}/activate` (see the customer's `status`).
+         *     - An empty body, an unknown field or an invalid value is refused with 422 `VALIDATION_ERROR`.
+         *     - Reachable with any active subscription (no plan product check).
+         */
+        patch: operations["updateCustomer"];
         trace?: never;
     };
     "/customers/{customerCode}/activate": {
@@ -355,17 +421,56 @@ export interface paths {
         put?: never;
         /**
          * Activate a customer
-         * @description Sets the customer's status to `active`.
+         * @description Sets an `inactive` customer's status to `active`.
          *
          *     - **It does not lift a restriction.** A customer `restricted` after a KYC identity mismatch stays restricted
          *       until `POST /kyc/{customerCode}/synchronize`; this contract answers the activation of a restricted
          *       customer with 403 `ACCOUNT_RESTRICTED` (provisional: the document gives no error for that case).
          *     - Reachable with any active subscription (no plan product check).
+         *     - Provisional: a customer becomes `inactive` with `POST /customers/{customerCode}/deactivate`; activating
+         *       makes it `active` again, and the requests refused with `customer_not_active` are accepted again.
+         *       Activating an `active` customer returns it unchanged.
          *     - Provisional: the document names the activate endpoint but shows neither its body (none here) nor its
-         *       response (the customer). The prior state `inactive`, and that activating an `active` customer returns it
-         *       unchanged, are provisional; how a customer becomes `inactive` is not shown.
+         *       response (the customer).
          */
         post: operations["activateCustomer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customers/{customerCode}/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deactivate a customer
+         * @description Sets an `active` customer's status to `inactive`, for example when the customer leaves your service.
+         *     `POST /customers/{customerCode}/activate` makes it `active` again.
+         *
+         *     Provisional: this operation is designed by this contract.
+         *
+         *     - While the customer is `inactive`, requests that create something for it or move money for it (cards,
+         *       top-ups, KYC links, proof of address, wallets, virtual accounts, gift card orders, beneficiaries and
+         *       payouts) are refused with 422 `VALIDATION_ERROR`, `details.reason` `customer_not_active` and
+         *       `details.current_status` `inactive`.
+         *     - Nothing the customer already has changes: its cards, wallets and accounts keep working, their events
+         *       are still sent, and every read stays available. Freeze or terminate its cards yourself if they must
+         *       stop.
+         *     - A customer that is already `inactive` is returned unchanged.
+         *     - A `restricted` customer cannot be deactivated: 403 `ACCOUNT_RESTRICTED`, `details.reason`
+         *       `customer_restricted`, `details.current_status` `restricted` (lift the restriction with
+         *       `POST /kyc/{customerCode}/synchronize` first).
+         *     - No body. No event is sent.
+         *     - Reachable with any active subscription (no plan product check).
+         */
+        post: operations["deactivateCustomer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -400,7 +505,11 @@ export interface paths {
          *     - A billing debit that takes the ops balance below its low-balance threshold (default 100 USD) also sends
          *       `balance.low_balance`.
          *
-         *     Provisional: the document names this endpoint but shows neither a body (none here) nor the response.
+         *     - Provisional: an optional body sets `return_url`, the `https://` page of your application the person is
+         *       sent back to when they finish or leave, and `locale`, the language of the hosted page (BCP 47, such as
+         *       `fr-FR`). The return carries no result: wait for the `kyc.*` events.
+         *
+         *     Provisional: the request body and the response are designed by this contract.
          *     This contract refuses a link for a customer whose KYC is already approved with 422 `VALIDATION_ERROR`
          *     (provisional); the balance debited for `kyc_verification` is not shown in the document.
          */
@@ -759,6 +868,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/gift-cards/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List gift card products
+         * @description Lists the gift cards you can order, a page at a time, optionally for one country: for each, the
+         *     `product_id` to send to `POST /gift-cards/orders`, its name and brand, the country where it is
+         *     redeemed, its currency, and the values you can order (fixed `denominations`, or any amount from
+         *     `min_amount` to `max_amount`). Served at `{alt_base_url}`.
+         *
+         *     Provisional: the catalogue is designed by this contract.
+         *
+         *     - Sorted by `name`, then `product_id`.
+         *     - Products can be added or withdrawn at any time: read the catalogue again rather than storing it for
+         *       long. An order for a withdrawn product answers 404 `RESOURCE_NOT_FOUND`.
+         *     - Gift cards are not included in the Découverte plan (402 `PLAN_UPGRADE_REQUIRED`).
+         */
+        get: operations["listGiftCardProducts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/gift-cards/products/{productId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a gift card product
+         * @description Returns one gift card product of the catalogue, with the values you can order. Served at
+         *     `{alt_base_url}`.
+         *
+         *     Provisional: the catalogue is designed by this contract.
+         *
+         *     - A product that is not (or no longer) in the catalogue answers 404 `RESOURCE_NOT_FOUND`.
+         *     - Gift cards are not included in the Découverte plan (402 `PLAN_UPGRADE_REQUIRED`).
+         */
+        get: operations["getGiftCardProduct"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/gift-cards/orders": {
         parameters: {
             query?: never;
@@ -786,6 +951,11 @@ export interface paths {
          *     `wrong_api_host` (421, provisional status).
          *
          *     - Body: `customer_code`, `product_id`, `amount`, `quantity`. Amount and quantity limits are not shown.
+         *     - Provisional: `product_id` comes from the catalogue (`GET /gift-cards/products`), and `amount` is the
+         *       value of each gift card in the product's currency: one of its `denominations`, or from its `min_amount`
+         *       to its `max_amount`. Another amount is refused with 422 `VALIDATION_ERROR`.
+         *     - Provisional: once the order is `delivered`, its redemption details (codes, PINs, URLs, expiry) are
+         *       returned only by `GET /gift-cards/orders/{code}`.
          *     - Not enough on `gift_cards`: 400 `INSUFFICIENT_BALANCE`.
          *     - Unknown customer or product: 404 `RESOURCE_NOT_FOUND`.
          *     - Gift cards are not included in the Découverte plan (402 `PLAN_UPGRADE_REQUIRED`).
@@ -818,6 +988,13 @@ export interface paths {
          *
          *     Provisional: the document shows neither this path nor the gift card order record; the path and the
          *     response are designed.
+         *
+         *     - Provisional: **redemption details.** Once the order is `delivered`, `redemptions` holds one entry per
+         *       gift card: the code, the PIN, the redemption URL and the expiry date. They are sensitive (anyone who has
+         *       them can spend the card) and this is the only place they are returned: not in the order list, the
+         *       creation response or the `gift_card.*` events. Show them only to the customer, do not log them, and do
+         *       not store them in clear. The response carries `Cache-Control: no-store`.
+         *     - Before delivery, and on a `failed` or `refunded` order, `redemptions` is null.
          *
          *     Gift cards are not included in the Découverte plan (402 `PLAN_UPGRADE_REQUIRED`).
          */
@@ -963,6 +1140,13 @@ export interface paths {
          *
          *     Provisional: the document names this endpoint but not its body or response. The body is designed
          *     from the Beneficiary record and the payout's beneficiary fields; the response is the Beneficiary.
+         *
+         *     - Provisional: **SEPA**: the IBAN is enough. `bic_swift` is optional; without it the service finds the BIC
+         *       from the IBAN and returns it (an IBAN whose bank cannot be found is refused with 422 `VALIDATION_ERROR`
+         *       naming `bic_swift`: send the BIC then).
+         *     - Provisional: **ACH**: `account_type` is `checking` (the default) or `savings`.
+         *     - Provisional: `address.state_province` is optional; without it the beneficiary's
+         *       `address.state_province` is an empty string.
          *
          *     - Unknown `customer_code`: 404 `RESOURCE_NOT_FOUND`.
          *     - Refused while an ops balance is negative (403 `ACCOUNT_SUSPENDED_NEGATIVE_BALANCE`).
@@ -1905,6 +2089,35 @@ export interface components {
              */
             total_charged: number;
         };
+        /** @description Provisional: where a physical card is sent by post, as given when the card was created. */
+        ShippingAddress: {
+            /**
+             * @description Recipient on the parcel.
+             * @example Amina Diallo
+             */
+            name: string;
+            /** @example 12 rue de la Paix */
+            street: string;
+            /**
+             * @description Apartment, suite, building or floor; null when none was given.
+             * @example Bâtiment B, 3e étage
+             */
+            street_2: string | null;
+            /** @example Paris */
+            city: string;
+            /**
+             * @description State, province or region; null when none was given.
+             * @example Île-de-France
+             */
+            state_province: string | null;
+            /** @example 75002 */
+            postal_code: string;
+            /**
+             * @description Country, ISO 3166-1 alpha-2.
+             * @example FR
+             */
+            country: string;
+        };
         /** @description A payment card (list item of `GET /cards`). */
         Card: {
             /**
@@ -1963,6 +2176,13 @@ export interface components {
              * @example 2026-03-01T09:00:00Z
              */
             created_at: string;
+            /**
+             * @description Provisional: your reference for the card, as given to `POST /cards`; null when you gave none.
+             * @example card-000123-main
+             */
+            reference?: string | null;
+            /** @description Provisional: where a physical card is sent, as given to `POST /cards`; null for a virtual card. */
+            shipping_address?: components["schemas"]["ShippingAddress"] | null;
         };
         /**
          * @description Every error code the API returns. The document gives the HTTP status of the first eight; for `AUTHENTICATION_REQUIRED`, `IP_NOT_ALLOWED`, `OPERATION_FAILED`, `FORBIDDEN`, `RATE_LIMIT_EXCEEDED`, `INTERNAL_ERROR` and `wrong_api_host` it names the code only, and the status this contract gives them is provisional (see each error schema). `wrong_api_host` is lowercase in the document and is kept verbatim.
@@ -2094,33 +2314,109 @@ export interface components {
                 details: Record<string, never> | null;
             };
         };
-        /** @description Body of `POST /cards` (provisional). The document names the operation and its effects (the initial load and the fees are debited from the ops balance of the card's brand; the card is issued asynchronously) but does not show its body: the fields below are this contract's design. */
-        CreateCardRequest: {
-            /**
-             * Format: uuid
-             * @description The customer who will own the card.
-             * @example 3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f
-             */
-            customer_code: string;
+        /**
+         * Format: uuid
+         * @description The customer who will own the card. An unknown customer answers 404 `RESOURCE_NOT_FOUND`.
+         * @example 3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f
+         */
+        CardCustomerCode: string;
+        /**
+         * Format: uuid
+         * @description Provisional: the card product to issue, a `product_code` of your card programme (the one your existing cards carry, or one given to you with your account). When you omit it, the default product of your programme for `brand` and `category` is issued. A product of another brand or category is refused with 422 `VALIDATION_ERROR` (`details.fields` names `product_code`); an unknown product answers 404 `RESOURCE_NOT_FOUND`.
+         * @example 5d8e1f2a-3b4c-4d5e-8f9a-0b1c2d3e4f5a
+         */
+        CardProductCode: string;
+        /**
+         * @description Initial load, USD, debited from the ops balance with the card fees. Up to 2 decimal places. On Découverte it counts towards the 5,000 USD loaded on cards per calendar month. Provisional: the maximum of 100,000 USD per request.
+         * @example 100
+         */
+        CardInitialLoad: number;
+        /**
+         * @description Provisional: the name printed or shown on the card, at most 26 characters (the name field of the card's magnetic stripe, ISO/IEC 7813): Latin letters without accents, spaces, periods, apostrophes and hyphens, starting with a letter. Transliterate other characters (`Zoë Müller` -> `ZOE MULLER`); the card shows the name in capitals. When you omit it, the customer's first and last name are used, transliterated and shortened to fit.
+         * @example AMINA DIALLO
+         */
+        NameOnCard: string;
+        /**
+         * @description Provisional: your own reference for the card (for example the id of the card in your system), up to 100 characters. It is returned as `reference` on the card and in card events. It need not be unique.
+         * @example card-000123-main
+         */
+        CardReference: string;
+        /**
+         * Virtual card
+         * @description A virtual card: usable online as soon as it is issued. It has no shipping address; a `shipping_address` in the body is refused with 422 `VALIDATION_ERROR`.
+         */
+        CreateVirtualCardRequest: {
+            customer_code: components["schemas"]["CardCustomerCode"];
+            product_code?: components["schemas"]["CardProductCode"];
             /** @description Card brand. It selects the ops balance debited: `cards_visa` for `VISA`, `cards_mastercard` for `MASTERCARD`. */
             brand: components["schemas"]["CardBrand"];
             /**
-             * @description `virtual` or `physical`. The plan Découverte gives virtual cards only: `physical` answers 402 `PLAN_UPGRADE_REQUIRED`. The document gives no values for a card's `category`; this closed set is provisional.
-             * @example virtual
-             * @enum {string}
+             * @description `virtual`: a card without a plastic, available on every plan.
+             * @constant
              */
-            category: "virtual" | "physical";
-            /**
-             * @description Initial load, USD, debited from the ops balance with the card fees. On Découverte it counts towards the 5,000 USD loaded on cards per calendar month. Minimum and maximum amounts are not shown in the document.
-             * @example 100
-             */
-            amount: number;
-            /**
-             * @description Name printed or shown on the card. When omitted, the service uses the customer's name (provisional: the document does not say how the name is chosen).
-             * @example AMINA DIALLO
-             */
-            name_on_card?: string;
+            category: "virtual";
+            amount: components["schemas"]["CardInitialLoad"];
+            name_on_card?: components["schemas"]["NameOnCard"];
+            reference?: components["schemas"]["CardReference"];
         };
+        /** @description Where a physical card is sent by post. */
+        ShippingAddressInput: {
+            /**
+             * @description Recipient on the parcel. When you omit it, the customer's first and last name are used.
+             * @example Amina Diallo
+             */
+            name?: string;
+            /**
+             * @description Street and number.
+             * @example 12 rue de la Paix
+             */
+            street: string;
+            /**
+             * @description Apartment, suite, building or floor.
+             * @example Bâtiment B, 3e étage
+             */
+            street_2?: string;
+            /** @example Paris */
+            city: string;
+            /**
+             * @description State, province or region, where the country's addresses have one (for example a US state).
+             * @example Île-de-France
+             */
+            state_province?: string;
+            /** @example 75002 */
+            postal_code: string;
+            /**
+             * @description Country, ISO 3166-1 alpha-2.
+             * @example FR
+             */
+            country: string;
+        };
+        /**
+         * Physical card
+         * @description A physical card: a plastic card sent by post to `shipping_address`, which is required. The plan Découverte gives virtual cards only: a physical card answers 402 `PLAN_UPGRADE_REQUIRED`.
+         */
+        CreatePhysicalCardRequest: {
+            customer_code: components["schemas"]["CardCustomerCode"];
+            product_code?: components["schemas"]["CardProductCode"];
+            /** @description Card brand. It selects the ops balance debited: `cards_visa` for `VISA`, `cards_mastercard` for `MASTERCARD`. */
+            brand: components["schemas"]["CardBrand"];
+            /**
+             * @description `physical`: a plastic card sent by post. Not on the plan Découverte (402 `PLAN_UPGRADE_REQUIRED`).
+             * @constant
+             */
+            category: "physical";
+            amount: components["schemas"]["CardInitialLoad"];
+            name_on_card?: components["schemas"]["NameOnCard"];
+            reference?: components["schemas"]["CardReference"];
+            shipping_address: components["schemas"]["ShippingAddressInput"];
+        };
+        /**
+         * @description Body of `POST /cards`: a virtual card (`category` `virtual`) or a physical card (`category` `physical`,
+         *     with the `shipping_address` it is sent to).
+         *
+         *     Provisional: the body is designed by this contract.
+         */
+        CreateCardRequest: components["schemas"]["CreateVirtualCardRequest"] | components["schemas"]["CreatePhysicalCardRequest"];
         /** @description Envelope of every success response: `{ success: true, data, meta, pagination? }`. Each operation narrows `data` to its own resource with `allOf`. */
         SuccessEnvelope: {
             /**
@@ -2209,7 +2505,24 @@ export interface components {
              */
             amount: number;
         };
-        /** @description Result of a card top-up request (`data` of `POST /cards/{code}/topup`, provisional). The document does not show this response; it shows the events that report the outcome: `card.topup.completed` (`amount`, `fee`, the new `balance`) or `card.topup.failed` (`amount`, `reason`, `refunded_amount`; amount and fee refunded). */
+        /**
+         * Format: uuid
+         * @description Provisional: the top-up's identifier, returned by `POST /cards/{code}/topup`, carried as `topup_id` in `card.topup.completed` and `card.topup.failed`, and read with `GET /cards/{code}/topups/{topupId}`.
+         * @example 6b8d0f2a-4c6e-4a8b-9d0f-2a4c6e8a0b1d
+         */
+        TopUpId: string;
+        /**
+         * @description Provisional: where the top-up stands.
+         *     - `pending`: accepted and debited from the ops balance; not yet applied to the card.
+         *     - `completed`: applied to the card; `card.topup.completed` is sent.
+         *     - `failed`: not applied (for example, the card was terminated meanwhile); `amount` and `fee` are refunded
+         *       to the ops balance and `card.topup.failed` is sent. Final.
+         *     `completed` and `failed` are final. `POST /cards/{code}/topup` answers `pending` or `completed`, never `failed`.
+         * @example completed
+         * @enum {string}
+         */
+        CardTopUpStatus: "pending" | "completed" | "failed";
+        /** @description A card top-up (`data` of `POST /cards/{code}/topup` and of `GET /cards/{code}/topups/{topupId}`). Its outcome is also sent as an event, with the same `topup_id`: `card.topup.completed` (`amount`, `fee`, the new `balance`) or `card.topup.failed` (`amount`, `reason`, `refunded_amount`; amount and fee refunded). Provisional: the top-up record is designed by this contract. */
         CardTopUp: {
             /**
              * Format: uuid
@@ -2217,29 +2530,20 @@ export interface components {
              * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
              */
             card_code: string;
+            topup_id: components["schemas"]["TopUpId"];
+            status: components["schemas"]["CardTopUpStatus"];
             /**
-             * @description Identifier of the top-up. The top-up events do not show it; match them on `card_code` and `amount`.
-             * @example top_01HQ3A9F2M
-             */
-            topup_id: string;
-            /**
-             * @description `pending`: accepted and debited; the outcome follows as `card.topup.completed` or `card.topup.failed`. `completed`: already applied to the card (`card.topup.completed` is still sent).
-             * @example pending
-             * @enum {string}
-             */
-            status: "pending" | "completed";
-            /**
-             * @description Amount to load on the card, USD.
+             * @description Amount to load on the card, USD. Up to 2 decimal places.
              * @example 50
              */
             amount: number;
             /**
-             * @description Top-up fee, USD, as later reported in `card.topup.completed`.
+             * @description Top-up fee, USD, as later reported in `card.topup.completed`. Up to 2 decimal places.
              * @example 1
              */
             fee: number;
             /**
-             * @description Amount debited from the ops balance, `amount + fee`. Refunded in full if the top-up fails.
+             * @description Amount debited from the ops balance, `amount + fee`. Refunded in full if the top-up fails. Up to 2 decimal places.
              * @example 51
              */
             total_debited: number;
@@ -2254,6 +2558,22 @@ export interface components {
              * @enum {string}
              */
             currency: "USD";
+            /**
+             * @description Why the top-up was not applied, as in the `reason` of `card.topup.failed`; null unless `status` is `failed`.
+             * @example null
+             */
+            failure_reason: string | null;
+            /**
+             * @description Amount and fee refunded to the ops balance, USD, as in `card.topup.failed`; null unless `status` is `failed`. Up to 2 decimal places.
+             * @example null
+             */
+            refunded_amount: number | null;
+            /**
+             * Format: date-time
+             * @description When the top-up was requested.
+             * @example 2026-03-02T08:12:05Z
+             */
+            created_at: string;
         };
         /** @description Result of a card termination (`data` of `POST /cards/{code}/terminate`, provisional). The document does not show this response. It shows the `card.terminated` event (`refunded_amount`, `card_balance_at_closure`, `provider_fee`, `termination_fee`, status `cancelled`) and says a `card.termination_pending` event exists, so a termination may complete later; the amounts are null until it does. */
         CardTermination: {
@@ -2440,10 +2760,14 @@ export interface components {
             date: string;
         };
         /**
-         * @description Customer status. `active` and `restricted` appear in the document: a customer is `restricted` after a KYC
-         *     approval whose identity differs from the declared name or date of birth, until
-         *     `POST /kyc/{customerCode}/synchronize` (the activate endpoint does not lift it). `inactive`, the state
-         *     the activate endpoint leaves, is provisional: the document names customer activation but not the prior state.
+         * @description Customer status, and the operation that leads to each:
+         *     - `active`: the status of a new customer (`POST /customers`); also after `POST /customers/{customerCode}/activate`
+         *       (from `inactive`) and after `POST /kyc/{customerCode}/synchronize` (from `restricted`).
+         *     - `restricted`: after a KYC approval whose identity differs from the declared name or date of birth
+         *       (`kyc.approved` with `identity_mismatch: true`, then `kyc.identity_mismatch`). Only
+         *       `POST /kyc/{customerCode}/synchronize` lifts it; the activate endpoint does not.
+         *     - `inactive` (provisional): after `POST /customers/{customerCode}/deactivate` (from `active`). New resources
+         *       for the customer are refused until `POST /customers/{customerCode}/activate`.
          * @example active
          */
         CustomerStatus: ("active" | "restricted") | "inactive";
@@ -2458,8 +2782,8 @@ export interface components {
          */
         VerificationLevel: "basic" | "verified" | "full";
         /**
-         * @description A customer of the partner (`data` of `GET /customers/{customerCode}`, `POST /customers`, the activate
-         *     endpoint, and list item of `GET /customers`).
+         * @description A customer of the partner (`data` of `GET /customers/{customerCode}`, `POST /customers`,
+         *     `PATCH /customers/{customerCode}`, the activate and deactivate endpoints, and list item of `GET /customers`).
          *
          *     The document shows only `customer_code` and `external_reference` (carried in events). The declared identity
          *     (`first_name`, `last_name`, `date_of_birth`) follows from the KYC rule (the identity read on the document is
@@ -2494,7 +2818,18 @@ export interface components {
              * @example 1990-04-17
              */
             date_of_birth: string;
-            /** @description The customer status (`active`, `restricted`), as carried by the `kyc.*` events. The document shows the status in events and state tables; its presence on this record is provisional. */
+            /**
+             * Format: email
+             * @description Provisional: the email address you gave, or null.
+             * @example amina.diallo@example.com
+             */
+            email: string | null;
+            /**
+             * @description Provisional: the phone number you gave, in E.164 form (`+33612345678`), or null.
+             * @example +33612345678
+             */
+            phone: string | null;
+            /** @description The customer status (`active`, `restricted`, `inactive`), as carried by the `kyc.*` events; see CustomerStatus for the operation that leads to each. Provisional: the status on this record. */
             status: components["schemas"]["CustomerStatus"];
             /**
              * @description Why the customer is `restricted`, or null. `identity_mismatch` (the value of `restriction_reason` in `kyc.identity_mismatch`) is lifted only by `POST /kyc/{customerCode}/synchronize`. The field on this record is provisional; other reasons are not shown.
@@ -2510,6 +2845,17 @@ export interface components {
              */
             created_at: string;
         };
+        /**
+         * Format: email
+         * @description Provisional: the customer's email address, at most 254 characters. It is yours to keep up to date; the service does not write to it.
+         * @example amina.diallo@example.com
+         */
+        CustomerEmail: string;
+        /**
+         * @description Provisional: the customer's phone number in E.164 form: `+`, the country code and the number, digits only, at most 15 digits (`+33612345678`). It is yours to keep up to date; the service does not call or text it.
+         * @example +33612345678
+         */
+        CustomerPhone: string;
         /**
          * @description Body of `POST /customers`. Provisional: the document does not show the request body. The declared identity
          *     is required because KYC compares the identity read on the document with the declared name and date of birth;
@@ -2537,6 +2883,50 @@ export interface components {
              * @example 1990-04-17
              */
             date_of_birth: string;
+            email?: components["schemas"]["CustomerEmail"];
+            phone?: components["schemas"]["CustomerPhone"];
+        };
+        /** @description Body of `PATCH /customers/{customerCode}`: the fields to change, at least one. A field you leave out keeps its value; `null` removes an `email` or a `phone`. The declared identity (`first_name`, `last_name`, `date_of_birth`) can be corrected only while the customer's verification level is `basic`: once KYC has verified an identity, a change is refused with 422 `VALIDATION_ERROR`, `details.reason` `identity_already_verified` (a verified identity changes only through `POST /kyc/{customerCode}/synchronize`). Provisional: the update operation is designed by this contract. */
+        UpdateCustomerRequest: {
+            /**
+             * @description Your own reference for the customer, carried in events from now on.
+             * @example cust-000123
+             */
+            external_reference?: string;
+            /** @description A new email address, or null to remove it. */
+            email?: components["schemas"]["CustomerEmail"] | null;
+            /** @description A new phone number in E.164 form, or null to remove it. */
+            phone?: components["schemas"]["CustomerPhone"] | null;
+            /**
+             * @description Corrected declared first name, as on the identity document. Only at verification level `basic`.
+             * @example Amina
+             */
+            first_name?: string;
+            /**
+             * @description Corrected declared last name, as on the identity document. Only at verification level `basic`.
+             * @example Diallo
+             */
+            last_name?: string;
+            /**
+             * Format: date
+             * @description Corrected declared date of birth, `YYYY-MM-DD`. Only at verification level `basic`.
+             * @example 1990-04-17
+             */
+            date_of_birth?: string;
+        };
+        /** @description Optional body of `POST /kyc/{customerCode}/link`: where the hosted page sends the person back, and the language it opens in. Provisional: both fields are designed by this contract; without a body the page opens in the language of the person's browser and shows a closing message when done. */
+        CreateKycLinkRequest: {
+            /**
+             * Format: uri
+             * @description Where the hosted page sends the person back when they finish or leave the verification, an `https://` URL of your application. The page adds nothing to it: the outcome arrives as `kyc.*` events (or read it with `GET /kyc/{customerCode}/status`), so do not treat the return as an approval. An `http://` URL is refused with 422 `VALIDATION_ERROR`.
+             * @example https://app.example.com/onboarding/kyc-done
+             */
+            return_url?: string;
+            /**
+             * @description The language of the hosted page, a BCP 47 tag: a language (`fr`), optionally with a script and a region (`fr-FR`, `pt-BR`, `zh-Hant-TW`). When the page does not offer the language, it falls back to the same language without the region, then to English (`en`). Without `locale`, the page follows the person's browser.
+             * @example fr-FR
+             */
+            locale?: string;
         };
         /**
          * @description A hosted identity verification link (`data` of `POST /kyc/{customerCode}/link`). Provisional: the document
@@ -2989,7 +3379,108 @@ export interface components {
              */
             currency: string;
         };
-        /** @description An order of gift cards for one customer, debited from the `gift_cards` ops balance. Provisional: the document says the gift card order record's fields are not shown. This shape repeats the creation body and adds an identifier, a designed status and a timestamp. Redemption details (card codes, links) are not shown and are not part of this contract yet. */
+        /**
+         * @description A gift card product, the `product_id` of `GET /gift-cards/products`: letters, digits and underscores.
+         * @example gcp_000123
+         */
+        GiftCardProductId: string;
+        /**
+         * @description A gift card you can order (`POST /gift-cards/orders` with its `product_id`), from the catalogue of
+         *     `GET /gift-cards/products`. Its values are either fixed (`denomination_type` `fixed`: order one of
+         *     `denominations`) or free within a range (`range`: any amount from `min_amount` to `max_amount`), in the
+         *     product's `currency`. Provisional: the catalogue is designed by this contract.
+         */
+        GiftCardProduct: {
+            product_id: components["schemas"]["GiftCardProductId"];
+            /**
+             * @description Name of the product, as shown to customers.
+             * @example Amazon.fr gift card
+             */
+            name: string;
+            /**
+             * @description The merchant or brand of the gift card.
+             * @example Amazon
+             */
+            brand: string;
+            /**
+             * @description Country where the gift card can be redeemed, ISO 3166-1 alpha-2.
+             * @example FR
+             */
+            country: string;
+            /**
+             * @description Currency of the gift card's value, ISO 4217. The order's `amount` is in this currency.
+             * @example EUR
+             */
+            currency: string;
+            /**
+             * @description `fixed`: order one of `denominations`. `range`: order any amount from `min_amount` to `max_amount`, with up to 2 decimal places.
+             * @example fixed
+             * @enum {string}
+             */
+            denomination_type: "fixed" | "range";
+            /**
+             * @description The values you can order, ascending, for a `fixed` product; null for a `range` product.
+             * @example [
+             *       10,
+             *       25,
+             *       50,
+             *       100
+             *     ]
+             */
+            denominations: number[] | null;
+            /**
+             * @description Smallest value you can order, in `currency`, for a `range` product; null for a `fixed` product. Up to 2 decimal places.
+             * @example null
+             */
+            min_amount: number | null;
+            /**
+             * @description Largest value you can order, in `currency`, for a `range` product; null for a `fixed` product. Up to 2 decimal places.
+             * @example null
+             */
+            max_amount: number | null;
+            /**
+             * @description How the customer redeems the gift card, to show next to its code; null when there is nothing to add.
+             * @example Enter the code at amazon.fr/redeem before checkout.
+             */
+            redemption_instructions: string | null;
+        };
+        /**
+         * wrong_api_host
+         * @description HTTP 421. The request was sent to the wrong base address: gift card orders are served at `{alt_base_url}` (ending in `/api/v1`), the rest of the API at `{base_url}` (ending in `/v1`). The document names the code without its status; 421 Misdirected Request is provisional.
+         */
+        WrongApiHostError: components["schemas"]["ErrorEnvelope"] & {
+            error: {
+                /** @constant */
+                code: "wrong_api_host";
+                details: Record<string, never> | null;
+            };
+        };
+        /** @description What the customer needs to spend one delivered gift card. **Sensitive**: anyone who has these details can spend the card. They are returned only by `GET /gift-cards/orders/{code}`, never in lists, in the creation response or in events: show them only to the customer, do not log them, and do not store them in clear. Provisional: the redemption details are designed by this contract. */
+        GiftCardRedemption: {
+            /**
+             * @description The code to enter at the merchant (or the card number); null when the card is redeemed by URL only.
+             * @example AQ7X-K2MD-9PLT
+             */
+            redemption_code: string | null;
+            /**
+             * @description The PIN that goes with the code, when the product has one; else null.
+             * @example 4821
+             */
+            pin: string | null;
+            /**
+             * Format: uri
+             * @description A page where the customer redeems or views the card, when the product has one; else null.
+             * @example https://gift.example.com/r/9f2c7a
+             */
+            redemption_url: string | null;
+            /**
+             * Format: date
+             * @description Last day the card can be redeemed; null when it does not expire.
+             * @example 2027-03-02
+             */
+            expires_at: string | null;
+        };
+        /** @description An order of gift cards for one customer, debited from the `gift_cards` ops balance. Provisional: the document says the gift card order record's fields are not shown. This shape repeats the creation body and adds an identifier, a designed status and a timestamp. The redemption details of a delivered order (`redemptions`) are returned only by `GET /gift-cards/orders/{code}`. */
         GiftCardOrder: {
             /**
              * Format: uuid
@@ -3004,7 +3495,7 @@ export interface components {
              */
             customer_code: string;
             /**
-             * @description The gift card product ordered.
+             * @description The gift card product ordered (see `GET /gift-cards/products/{productId}`).
              * @example gcp_000123
              */
             product_id: string;
@@ -3029,17 +3520,8 @@ export interface components {
              * @example 2026-03-02T10:15:30Z
              */
             created_at: string;
-        };
-        /**
-         * wrong_api_host
-         * @description HTTP 421. The request was sent to the wrong base address: gift card orders are served at `{alt_base_url}` (ending in `/api/v1`), the rest of the API at `{base_url}` (ending in `/v1`). The document names the code without its status; 421 Misdirected Request is provisional.
-         */
-        WrongApiHostError: components["schemas"]["ErrorEnvelope"] & {
-            error: {
-                /** @constant */
-                code: "wrong_api_host";
-                details: Record<string, never> | null;
-            };
+            /** @description Provisional: **sensitive.** One entry per gift card of a `delivered` order, with what the customer needs to spend it (code, PIN, URL, expiry). Only `GET /gift-cards/orders/{code}` returns it: null there until the order is `delivered` (and on a `failed` or `refunded` order); absent from lists, from the creation response and from events. Anyone who has these details can spend the card: show them only to the customer, do not log them, and do not store them in clear. */
+            redemptions?: components["schemas"]["GiftCardRedemption"][] | null;
         };
         /** @description Body of `POST /gift-cards/orders`. The four fields are the document's. It does not say which are required; requiring all four is provisional. Amount and quantity limits are not shown: the bounds below only exclude zero and negative values. */
         CreateGiftCardOrderRequest: {
@@ -3050,12 +3532,12 @@ export interface components {
              */
             customer_code: string;
             /**
-             * @description The gift card product to buy.
+             * @description The gift card product to buy, a `product_id` of `GET /gift-cards/products`. An unknown product answers 404 `RESOURCE_NOT_FOUND`.
              * @example gcp_000123
              */
             product_id: string;
             /**
-             * @description Amount of the order. Whether it is per gift card or for the whole order, its currency and its limits are not shown.
+             * @description Amount of the order. Provisional: the value of each gift card, in the product's `currency`: one of its `denominations` (a `fixed` product) or from its `min_amount` to its `max_amount` (a `range` product); another amount is refused with 422 `VALIDATION_ERROR` naming `amount`. The `gift_cards` ops balance is debited with the price of the `quantity` cards.
              * @example 50
              */
             amount: number;
@@ -3383,6 +3865,12 @@ export interface components {
              * @example null
              */
             routing_number?: string | null;
+            /**
+             * @description Provisional: the type of the US bank account of an ACH beneficiary, `checking` or `savings`; null on a SEPA beneficiary.
+             * @example checking
+             * @enum {string|null}
+             */
+            account_type?: "checking" | "savings" | null;
             address: components["schemas"]["BeneficiaryAddress"];
             rail: components["schemas"]["PayoutRail"];
             /**
@@ -3390,6 +3878,25 @@ export interface components {
              * @example 2026-03-01T11:00:00Z
              */
             created_at: string;
+        };
+        /** @description Postal address of the account holder, as you send it when you create a beneficiary. `state_province` is optional: give it where the country's addresses have one (for example a US state). */
+        BeneficiaryAddressInput: {
+            /** @example 12 rue de la Paix */
+            street: string;
+            /** @example Paris */
+            city: string;
+            /**
+             * @description State, province or region. Optional; when you omit it, the beneficiary's `address.state_province` is an empty string.
+             * @example Île-de-France
+             */
+            state_province?: string;
+            /** @example 75002 */
+            postal_code: string;
+            /**
+             * @description Country, ISO 3166-1 alpha-2.
+             * @example FR
+             */
+            country: string;
         };
         /**
          * SEPA beneficiary
@@ -3425,12 +3932,18 @@ export interface components {
              */
             iban: string;
             /**
-             * @description BIC/SWIFT code of the bank.
+             * @description BIC/SWIFT code of the bank. Provisional: optional, because the IBAN identifies the bank within SEPA; when you omit it, the service finds the BIC from the IBAN and returns it as `bic_swift`. An IBAN whose bank cannot be found is refused with 422 `VALIDATION_ERROR` (`details.fields` names `bic_swift`): send the BIC then.
              * @example BNPAFRPPXXX
              */
-            bic_swift: string;
-            address: components["schemas"]["BeneficiaryAddress"];
+            bic_swift?: string;
+            address: components["schemas"]["BeneficiaryAddressInput"];
         };
+        /**
+         * @description Provisional: the type of the US bank account, `checking` or `savings`. An ACH entry names it, and a wrong type makes the receiving bank return the payout.
+         * @example checking
+         * @enum {string}
+         */
+        AchAccountType: "checking" | "savings";
         /**
          * ACH beneficiary
          * @description An ACH beneficiary (USD, bank account in the United States). Provisional: the document names `POST /payouts/beneficiaries` but not its body. `account_number` and `routing_number` follow the ACH fields of the payout's beneficiary sub-object; the rail key `ach` is provisional.
@@ -3469,7 +3982,12 @@ export interface components {
              * @example 021000021
              */
             routing_number: string;
-            address: components["schemas"]["BeneficiaryAddress"];
+            /**
+             * @description Provisional: `checking` or `savings`, the type of the US bank account. When you omit it, `checking` is used.
+             * @default checking
+             */
+            account_type?: components["schemas"]["AchAccountType"];
+            address: components["schemas"]["BeneficiaryAddressInput"];
         };
         CreateBeneficiaryRequest: components["schemas"]["CreateSepaBeneficiaryRequest"] | components["schemas"]["CreateAchBeneficiaryRequest"];
         /** @description Result of `DELETE /payouts/beneficiaries/{code}`. */
@@ -4249,6 +4767,11 @@ export interface components {
             balance: number;
             /** @example USD */
             currency: string;
+            /**
+             * @description Provisional: your reference for the card, as given to `POST /cards`; null when you gave none. It may be absent: match on `card_code` when it is.
+             * @example card-000123-main
+             */
+            reference?: string | null;
         };
         /**
          * card.activated
@@ -4269,6 +4792,7 @@ export interface components {
          *         "last_four": "4242",
          *         "balance": 100,
          *         "currency": "USD",
+         *         "reference": "card-000123-main",
          *         "name_on_card": "AMINA DIALLO",
          *         "expiry": "03/29"
          *       }
@@ -4342,7 +4866,8 @@ export interface components {
         /**
          * card.topup.completed
          * @description Sent when a top-up (`POST /cards/{code}/topup`) is applied to an active card. `balance` is the card's
-         *     new balance; `amount` is the amount loaded and `fee` the top-up fee.
+         *     new balance; `amount` is the amount loaded and `fee` the top-up fee. Provisional: `topup_id` names the
+         *     top-up, as returned by `POST /cards/{code}/topup`.
          * @example {
          *       "id": "evt_7daf16f4-b612-44ad-83d3-752c0c374b85",
          *       "type": "card.topup.completed",
@@ -4358,6 +4883,7 @@ export interface components {
          *         "last_four": "4242",
          *         "balance": 125,
          *         "currency": "USD",
+         *         "topup_id": "6b8d0f2a-4c6e-4a8b-9d0f-2a4c6e8a0b1d",
          *         "amount": 50,
          *         "fee": 1
          *       }
@@ -4369,6 +4895,12 @@ export interface components {
             data: components["schemas"]["CardEventBase"] & {
                 /** @description The card's new balance, after the top-up. */
                 balance?: number;
+                /**
+                 * Format: uuid
+                 * @description Provisional: the top-up this event reports, the `topup_id` returned by `POST /cards/{code}/topup`. It may be absent: then match on `card_code` and `amount`.
+                 * @example 6b8d0f2a-4c6e-4a8b-9d0f-2a4c6e8a0b1d
+                 */
+                topup_id?: string;
                 /**
                  * @description Amount loaded on the card, USD.
                  * @example 50
@@ -4385,7 +4917,8 @@ export interface components {
          * card.topup.failed
          * @description Sent when a top-up cannot be applied (for example, the card was terminated meanwhile). The amount and
          *     the fee are refunded to the ops balance; `refunded_amount` is the amount refunded. The card's status is
-         *     unchanged, or `cancelled` when it was terminated.
+         *     unchanged, or `cancelled` when it was terminated. Provisional: `topup_id` names the top-up, as returned by
+         *     `POST /cards/{code}/topup`.
          * @example {
          *       "id": "evt_5d40e2e9-7d9b-4065-8ed5-2b2ff3bd660c",
          *       "type": "card.topup.failed",
@@ -4401,6 +4934,7 @@ export interface components {
          *         "last_four": "4242",
          *         "balance": 0,
          *         "currency": "USD",
+         *         "topup_id": "9e1a3c5b-7d9f-4b1d-8e3a-5c7e9b1d3f5a",
          *         "amount": 50,
          *         "reason": "Card was terminated before the top-up was applied",
          *         "refunded_amount": 51
@@ -4411,6 +4945,12 @@ export interface components {
             /** @constant */
             type: "card.topup.failed";
             data: components["schemas"]["CardEventBase"] & {
+                /**
+                 * Format: uuid
+                 * @description Provisional: the top-up this event reports, the `topup_id` returned by `POST /cards/{code}/topup`. It may be absent: then match on `card_code` and `amount`.
+                 * @example 6b8d0f2a-4c6e-4a8b-9d0f-2a4c6e8a0b1d
+                 */
+                topup_id?: string;
                 /**
                  * @description Amount of the top-up that was not applied, USD.
                  * @example 50
@@ -5170,8 +5710,8 @@ export interface components {
          *     from the `gift_cards` ops balance.
          *
          *     The document names this event but does not show its payload. This contract designs it (provisional):
-         *     the order and the delivery time. Redemption details (card codes, links) are not shown in the document
-         *     and are not part of the payload.
+         *     the order and the delivery time. The redemption details (codes, PINs, links) are never in an event: read
+         *     them with `GET /gift-cards/orders/{code}`.
          * @example {
          *       "id": "evt_23052048-735b-4635-8fed-e77ded871e02",
          *       "type": "gift_card.delivered",
@@ -5577,6 +6117,11 @@ export interface components {
          */
         CardCode: string;
         /**
+         * @description Provisional. The top-up's uuid, the `topup_id` returned by `POST /cards/{code}/topup` and carried in the top-up events.
+         * @example 6b8d0f2a-4c6e-4a8b-9d0f-2a4c6e8a0b1d
+         */
+        TopUpId: components["schemas"]["TopUpId"];
+        /**
          * @description Provisional filter. Returns only customers with this status. The document shows no customer list parameters.
          * @example restricted
          */
@@ -5596,6 +6141,8 @@ export interface components {
          * @example 3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f
          */
         CustomerCode: string;
+        /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+        IdempotencyKey: string;
         /**
          * @description The ops balance. `others` (the 'Ops Others' balance, for ACH payouts) is a provisional key.
          * @example cards_visa
@@ -5606,6 +6153,16 @@ export interface components {
          * @example 4b7d9f1a-3c5e-4f7a-8b9c-0d1e2f3a4b5c
          */
         VirtualAccountCode: string;
+        /**
+         * @description Provisional. Only the products redeemable in this country, ISO 3166-1 alpha-2 (`FR`). Without it, every product of the catalogue.
+         * @example FR
+         */
+        GiftCardCountryFilter: string;
+        /**
+         * @description Provisional. The gift card product, a `product_id` of `GET /gift-cards/products` (the `product_id` you send to `POST /gift-cards/orders`).
+         * @example gcp_000123
+         */
+        GiftCardProductId: components["schemas"]["GiftCardProductId"];
         /**
          * @description Provisional. The gift card order's uuid, the `code` returned by `POST /gift-cards/orders`. The document shows neither this path nor the gift card order record.
          * @example 2c4e6a8b-0d1f-4a3c-9e5b-7d9f1b3d5e7a
@@ -5785,7 +6342,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SuccessEnvelope"] & {
-                        data: components["schemas"]["CardTopUp"];
+                        data: components["schemas"]["CardTopUp"] & {
+                            /** @enum {unknown} */
+                            status?: "pending" | "completed";
+                        };
                     };
                 };
             };
@@ -5798,6 +6358,46 @@ export interface operations {
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["OperationFailed"];
+        };
+    };
+    getCardTopUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The card's uuid, the `code` returned when the card was created.
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                code: components["parameters"]["CardCode"];
+                /**
+                 * @description Provisional. The top-up's uuid, the `topup_id` returned by `POST /cards/{code}/topup` and carried in the top-up events.
+                 * @example 6b8d0f2a-4c6e-4a8b-9d0f-2a4c6e8a0b1d
+                 */
+                topupId: components["parameters"]["TopUpId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The top-up. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        data: components["schemas"]["CardTopUp"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanUpgradeRequired"];
+            403: components["responses"]["ForbiddenRead"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
         };
     };
     freezeCard: {
@@ -6149,6 +6749,44 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    updateCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The customer's uuid (`customer_code`).
+                 * @example 3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f
+                 */
+                customerCode: components["parameters"]["CustomerCode"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCustomerRequest"];
+            };
+        };
+        responses: {
+            /** @description The customer, updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        data: components["schemas"]["Customer"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenWrite"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     activateCustomer: {
         parameters: {
             query?: never;
@@ -6183,6 +6821,43 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    deactivateCustomer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The customer's uuid (`customer_code`).
+                 * @example 3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f
+                 */
+                customerCode: components["parameters"]["CustomerCode"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The customer is inactive. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        data: components["schemas"]["Customer"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenWrite"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     createKycLink: {
         parameters: {
             query?: never;
@@ -6196,7 +6871,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Provisional: optional. Where the hosted page sends the person back, and its language. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateKycLinkRequest"];
+            };
+        };
         responses: {
             /** @description The link was created. */
             200: {
@@ -6702,6 +7382,87 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listGiftCardProducts: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, starting at 1.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page, 1 to 100. The document shows a default of 20 on `GET /wallets/withdrawals`; the same default on the other lists is provisional (the document does not show it).
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Provisional. Only the products redeemable in this country, ISO 3166-1 alpha-2 (`FR`). Without it, every product of the catalogue.
+                 * @example FR
+                 */
+                country?: components["parameters"]["GiftCardCountryFilter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of gift card products, sorted by name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedEnvelope"] & {
+                        data: components["schemas"]["GiftCardProduct"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanUpgradeRequired"];
+            403: components["responses"]["ForbiddenRead"];
+            421: components["responses"]["WrongApiHost"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getGiftCardProduct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Provisional. The gift card product, a `product_id` of `GET /gift-cards/products` (the `product_id` you send to `POST /gift-cards/orders`).
+                 * @example gcp_000123
+                 */
+                productId: components["parameters"]["GiftCardProductId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The gift card product. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        data: components["schemas"]["GiftCardProduct"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanUpgradeRequired"];
+            403: components["responses"]["ForbiddenRead"];
+            404: components["responses"]["NotFound"];
+            421: components["responses"]["WrongApiHost"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listGiftCardOrders: {
         parameters: {
             query?: {
@@ -6799,9 +7560,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The gift card order. */
+            /** @description The gift card order, with the redemption details once it is delivered. */
             200: {
                 headers: {
+                    /**
+                     * @description Provisional: `no-store`. The body can hold redemption details: caches must not keep it.
+                     * @example no-store
+                     */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {

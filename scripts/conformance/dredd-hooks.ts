@@ -193,6 +193,8 @@ const RESOURCE_LABEL: Record<string, string> = {
   '/gift-cards/orders/{code}': 'gift card order',
   '/payouts/{code}': 'payout',
   '/payouts/beneficiaries/{code}': 'beneficiary',
+  '/cards/{code}/topups/{topupId}': 'card top-up',
+  '/gift-cards/products/{productId}': 'gift card product',
 };
 const label = (key: string) => RESOURCE_LABEL[key] ?? key;
 
@@ -282,6 +284,16 @@ export async function setUp(state: HookState, log: (line: string) => void = (lin
   const has = (method: string, template: string) => state.validator.operation(method, template) !== undefined;
   const create = async (key: string, method: string, template: string, idFields: string[], prepare?: (b: JsonObject) => void) => {
     if (!has(method, template)) return false;
+    // The path parameters of the template are resources set up before (the card of a top-up ...).
+    const params = new Map<string, string>();
+    for (const [, name] of template.matchAll(/\{([^}]+)\}/g)) {
+      const code = state.resources.get(resourceKey(template, name!));
+      if (!code) {
+        state.missing.set(key, `creating a ${label(key)} needs a ${label(resourceKey(template, name!))}, which could not be set up`);
+        return false;
+      }
+      params.set(name!, code);
+    }
     const body = firstRequestExample(state, method, template);
     const missing = substituteBody(state, body);
     if (missing.length) {
@@ -290,7 +302,7 @@ export async function setUp(state: HookState, log: (line: string) => void = (lin
     }
     prepare?.(body);
     try {
-      const res = await client.call(method, template, body, isGiftCards(template) ? config.altServer : undefined);
+      const res = await client.call(method, fillTemplate(template, params), body, isGiftCards(template) ? config.altServer : undefined);
       const code = res.status >= 200 && res.status < 300 ? codeOf(res.body, ...idFields) : undefined;
       if (code) {
         state.resources.set(key, code);
@@ -342,11 +354,13 @@ export async function setUp(state: HookState, log: (line: string) => void = (lin
   await find('customer', '/customers', ['customer_code', 'code']);
   await create('/cards/{code}', 'POST', '/cards', ['code']);
   await find('/cards/{code}', '/cards', ['code']);
+  await create('/cards/{code}/topups/{topupId}', 'POST', '/cards/{code}/topup', ['topup_id']);
   await find('/payouts/beneficiaries/{code}', '/payouts/beneficiaries', ['code']);
   if (state.resources.has('/payouts/beneficiaries/{code}')) await create('quote', 'POST', '/payouts/quotes', ['code', 'quote_code']);
   else state.missing.set('quote', 'a payout quote needs a beneficiary, which could not be set up');
   await find('/virtual-accounts/{code}', '/virtual-accounts', ['code']);
   await find('/gift-cards/orders/{code}', '/gift-cards/orders', ['code']);
+  await find('/gift-cards/products/{productId}', '/gift-cards/products', ['product_id']);
   await find('/payouts/{code}', '/payouts', ['code']);
   for (const [key, reason] of state.missing) log(`set-up: no ${label(key)}: ${reason}`);
 }
@@ -387,11 +401,11 @@ function planMock(state: HookState, transactions: DreddTransaction[]): void {
 }
 
 /**
- * A path parameter that names a resource: a `code`/`customerCode`, or a `format: uuid` string. Others
- * (the balance `{type}`, a closed set) keep the value of the example.
+ * A path parameter that names a resource: a `code`/`customerCode`, a `...Id` (`topupId`, `productId`), or a
+ * `format: uuid` string. Others (the balance `{type}`, a closed set) keep the value of the example.
  */
 function isReferenceParam(state: HookState, method: string, path: string, name: string): boolean {
-  if (/code$/i.test(name)) return true;
+  if (/code$/i.test(name) || /Id$/.test(name)) return true;
   const def = parameters(state, method, path).find((p) => p.name === name && p.in === 'path');
   return resolveRef(state, def?.schema)?.format === 'uuid';
 }
@@ -503,7 +517,9 @@ function planReal(state: HookState, transactions: DreddTransaction[]): void {
         if (!substituteResources(state, t, path, { keepParam: uuidParam })) continue;
         const { pathname: p2, query } = splitUri(t.request.uri);
         const ps = pathParams(path, p2);
-        ps.set(uuidParam, randomUUID());
+        // An unknown but well-formed value: a uuid, or letters and digits for an id that is not one.
+        const format = resolveRef(state, parameters(state, method, path).find((p) => p.name === uuidParam)?.schema)?.format;
+        ps.set(uuidParam, format === 'uuid' ? randomUUID() : `unknown_${randomUUID().replace(/-/g, '')}`);
         setUri(t, fillTemplate(path, ps), query);
         continue;
       }
@@ -560,9 +576,9 @@ function planReal(state: HookState, transactions: DreddTransaction[]): void {
       skip(t, UNPROVOKABLE[status] ?? `status ${status} cannot be provoked from outside`);
     }
   }
-  // Destructive operations last, so the card and the beneficiary stay usable for the others.
+  // Destructive operations last, so the customer, the card and the beneficiary stay usable for the others.
   const last = (t: DreddTransaction) =>
-    t.conformance?.status.startsWith('2') && (/\/terminate$/.test(t.conformance.path) || t.request.method === 'DELETE') ? 1 : 0;
+    t.conformance?.status.startsWith('2') && (/\/(terminate|deactivate)$/.test(t.conformance.path) || t.request.method === 'DELETE') ? 1 : 0;
   out.sort((a, b) => last(a) - last(b));
   transactions.splice(0, transactions.length, ...out);
 }

@@ -144,8 +144,30 @@ async function pages() {
   client.paginate('/cards', { params: { query: { limit: '100' } } });
 }
 
+// ---- Card creation: a physical card needs a shipping address, a virtual one has none ------------------
+
+type CreateCard = components['schemas']['CreateCardRequest'];
+const virtualCard: CreateCard = { customer_code: 'c', brand: 'VISA', category: 'virtual', amount: 100 };
+const physicalCard: CreateCard = {
+  customer_code: 'c',
+  brand: 'MASTERCARD',
+  category: 'physical',
+  amount: 250,
+  shipping_address: { street: '12 rue de la Paix', city: 'Paris', postal_code: '75002', country: 'FR' },
+};
+// @ts-expect-error a physical card without a shipping address
+const physicalWithoutAddress: CreateCard = { customer_code: 'c', brand: 'VISA', category: 'physical', amount: 100 };
+const virtualWithAddress: CreateCard = {
+  customer_code: 'c',
+  brand: 'VISA',
+  category: 'virtual',
+  amount: 100,
+  // @ts-expect-error a virtual card has no shipping address
+  shipping_address: { street: 'x', city: 'y', postal_code: 'z', country: 'FR' },
+};
+
 // ---- Mode --------------------------------------------------------------------------------------------
 
 expectTypeOf(client.mode).toEqualTypeOf<'test' | 'live'>();
 
-export { dataOrThrow, onError, pages, rawStyle };
+export { dataOrThrow, onError, pages, physicalCard, physicalWithoutAddress, rawStyle, virtualCard, virtualWithAddress };

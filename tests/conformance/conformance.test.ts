@@ -82,6 +82,17 @@ describe.skipIf(!existsSync(spec)).concurrent('conformance suite', () => {
     expect(run.output).toMatch(/GET \/cards\/\{code\} +200: 1 passed \| 401: 2 passed \| 402: 1 skipped \| 403: 1 skipped \| 404: 1 passed \| 422: 1 passed/);
     expect(run.output).toContain('RATE_LIMIT_EXCEEDED needs more requests than the key allows');
     expect(run.skipped).toBeGreaterThan(0);
+    // A resource under another one: the top-up is created on the card set up before it.
+    expect(run.output).toMatch(/set-up: POST \/cards\/\{code\}\/topup -> card top-up [0-9a-f-]{36}/);
+    expect(run.output).toMatch(/GET \/cards\/\{code\}\/topups\/\{topupId\} +200: 1 passed \| 401: 2 passed .*404: 1 passed \| 422: 1 passed/);
+  });
+
+  it('passes in real mode with the gift card address: finds a product and provokes a 404 with an unknown product id', async () => {
+    const url = await serve();
+    const run = await runSuite(url, '--real', '--alt-server', url);
+    expect(run.failed, run.output).toBe(0);
+    expect(run.output).toMatch(/set-up: GET \/gift-cards\/products -> existing gift card product gcp_\w+/);
+    expect(run.output).toMatch(/GET \/gift-cards\/products\/\{productId\} +200: 1 passed \| 401: 2 passed .*404: 1 passed \| 421: 1 skipped \| 422: 1 passed/);
   });
 
   const broken: [string, { mutate: Mutation; problem: { operation: string; pointer: string; message: string } }][] = [

@@ -4,8 +4,8 @@
 // - `Prefer: code=<status>[, example=<name>]` selects a documented response, as with Prism;
 // - without `Prefer` it behaves like a stateless but honest implementation: 401 without a key
 //   (AUTHENTICATION_REQUIRED) or with another key (AUTHENTICATION_FAILED), 422 for a malformed code in the
-//   path, a body missing required fields or an out-of-range `limit`, 404 for a uuid that no example
-//   mentions, else the first success example;
+//   path, a body missing required fields or an out-of-range `limit`, 404 for a uuid (or a well-formed id
+//   of a `pattern`, such as a gift card `productId`) that no example mentions, else the first success example;
 // - bodies are sent as `application/json; charset=utf-8`, as many frameworks do.
 //
 // `mutate` lets a broken variant change one answer.
@@ -13,6 +13,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createResponseValidator, matchPathTemplate, type OpenApiBundle } from '../../../scripts/conformance/validate-response.ts';
+import { deref, isObject, type Json } from '../../../scripts/lib/pointer.ts';
 
 export interface Answer {
   status: number;
@@ -72,6 +73,15 @@ export function startExampleServer(options: { spec?: string; mutate?: Mutation; 
     if (key === 'enum' && Array.isArray(value)) for (const v of value) if (typeof v === 'string') enumValues.add(v);
     return value;
   });
+  /** The `pattern` of a path parameter that is an id but not a uuid (`productId`), if any. */
+  const idPattern = (method: string, template: string, name: string): RegExp | undefined => {
+    const item = deref(bundle, (bundle.paths as Record<string, Json>)[template]);
+    const op = isObject(item) ? deref(bundle, item[method.toLowerCase()]) : undefined;
+    const params = isObject(op) && Array.isArray(op.parameters) ? op.parameters.map((p) => deref(bundle, p)) : [];
+    const param = params.find((p) => isObject(p) && p.in === 'path' && p.name === name);
+    const schema = isObject(param) ? deref(bundle, param.schema) : undefined;
+    return isObject(schema) && typeof schema.pattern === 'string' && schema.format !== 'uuid' ? new RegExp(schema.pattern) : undefined;
+  };
   const example = (method: string, template: string, status: string | number, name?: string) => {
     const all = validator.examples(method, template, status);
     return (name ? all.find((e) => e.name === name) : undefined) ?? all[0];
@@ -106,8 +116,11 @@ export function startExampleServer(options: { spec?: string; mutate?: Mutation; 
     for (let i = 0; i < names.length; i++) {
       if (!names[i]!.startsWith('{')) continue;
       const value = decodeURIComponent(values[i] ?? '');
+      const pattern = idPattern(method, template, names[i]!.slice(1, -1));
       if (UUID.test(value)) {
         if (!knownCodes.has(value.toLowerCase())) return { template, answer: error(method, template, 404, 'RESOURCE_NOT_FOUND') };
+      } else if (pattern?.test(value)) {
+        if (!text.includes(JSON.stringify(value))) return { template, answer: error(method, template, 404, 'RESOURCE_NOT_FOUND') };
       } else if (/code/i.test(names[i]!) || !enumValues.has(value)) {
         return { template, answer: error(method, template, 422, 'VALIDATION_ERROR') };
       }
