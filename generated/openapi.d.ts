@@ -1060,10 +1060,27 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Retrieve a webhook endpoint
+         * @description Provisional: returns one webhook endpoint, active or inactive, with its delivery health
+         *     (`consecutive_failures`, `last_success_at`, `last_failure_at`). The `secret` is never returned here: it is
+         *     shown only when the endpoint is created and when it is rotated.
+         */
+        get: operations["getWebhookEndpoint"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Provisional: deletes a webhook endpoint, active or inactive. Nothing more is delivered to it, including
+         *     retries of earlier deliveries, and it no longer appears in `GET /webhooks`; a later read answers 404
+         *     `RESOURCE_NOT_FOUND`. Its secret stops being valid. To stop deliveries for a while instead, disable it.
+         *
+         *     - Deleting the last active endpoint is allowed; creating customers then needs a new active endpoint
+         *       (`details.reason` `webhook_endpoint_required` on `POST /customers`).
+         *     - Deleting an active endpoint frees a place in the plan's allowance of active endpoints.
+         *     - Refused while an ops balance is negative (403 `ACCOUNT_SUSPENDED_NEGATIVE_BALANCE`), like every write.
+         */
+        delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
         /**
@@ -1239,6 +1256,88 @@ export interface paths {
         get: operations["listWebhookEndpointDeliveries"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description Provisional: the events of the last 30 days, in the mode of your API key, whether or not they were
+         *     delivered. Use it to find an event your endpoint missed, then process it (the body is the one delivered)
+         *     or send it again with `POST /events/{id}/redeliver`.
+         *
+         *     - **Order: most recent first** (`created_at` descending, then `id` descending when two events have the
+         *       same `created_at`).
+         *     - Filter by `type`, and by creation time with `created_from` (inclusive) and `created_to` (exclusive).
+         *     - Events older than 30 days are no longer listed.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve an event
+         * @description Provisional: one event of the last 30 days, by its `id` (`evt_<uuid>`), with the body that was delivered
+         *     to your endpoints. An unknown id, or an event older than 30 days, answers 404 `RESOURCE_NOT_FOUND`.
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeliver an event
+         * @description Provisional: sends an event of the last 30 days again, for example after your endpoint was down and its
+         *     delivery ended `failed`. The new deliveries follow the usual rules (signed with the endpoint's current
+         *     secret, a 2xx answer within 10 seconds acknowledges, retries with exponential backoff) and appear in
+         *     `GET /webhooks/{code}/deliveries`.
+         *
+         *     - With `endpoint_code`: to that endpoint only. It must be active (`details.reason`
+         *       `webhook_endpoint_inactive`) and subscribed to the event's type or to `*`
+         *       (`webhook_endpoint_not_subscribed`); both are 422 `VALIDATION_ERROR`.
+         *     - Without a body, or without `endpoint_code`: to every active endpoint subscribed to the event's type or
+         *       to `*`; `data` is empty when there is none.
+         *     - **A redelivery carries the event's `X-Service-Idempotency-Key`**, the same as the first delivery: if your
+         *       endpoint processed the event already, it recognizes it as a duplicate.
+         *     - Unknown event, event older than 30 days, or unknown `endpoint_code`: 404 `RESOURCE_NOT_FOUND`.
+         *     - Reasons it can return: `webhook_endpoint_inactive`, `webhook_endpoint_not_subscribed`,
+         *       `idempotency_key_reused` (422).
+         */
+        post: operations["redeliverEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2052,6 +2151,48 @@ export interface components {
             };
         };
         /**
+         * ErrorReason
+         * @description Provisional: why a request was refused because of the state of a resource or a missing precondition,
+         *     in `error.details.reason`. The HTTP status and `error.code` stay those of the refusal (mostly 422
+         *     `VALIDATION_ERROR`; 403 `ACCOUNT_RESTRICTED`; 400 `INSUFFICIENT_BALANCE`); the reason tells your program
+         *     what to do next. The list is closed: a new reason is announced in the changelog before it is returned.
+         *
+         *     - `card_not_active`: withdraw, top-up and freeze need an `active` card (`current_status` is the card's).
+         *     - `card_not_frozen`: unfreeze needs a `frozen` card.
+         *     - `card_not_usable`: terminate and sensitive data need an `active` or `frozen` card.
+         *     - `card_balance_too_low`: the card's own balance cannot cover a withdrawal (at least 5 USD must remain);
+         *       `required` and `available` are card amounts, `balance_type` is `card`, `card_code` names the card.
+         *     - `ops_balance_too_low`: an ops balance cannot cover the operation; `balance_type` names it.
+         *     - `webhook_endpoint_required`: creating a customer needs at least one active webhook endpoint.
+         *     - `verification_level_too_low`: the customer's verification level is too low (virtual accounts need
+         *       `full`, a proof-of-address upload needs `verified`); see `current_verification_level` and
+         *       `required_verification_level`.
+         *     - `customer_restricted`: the customer is `restricted` (403 `ACCOUNT_RESTRICTED`).
+         *     - `identity_not_mismatched`: synchronize needs a customer restricted for an identity mismatch.
+         *     - `kyc_already_approved`: a KYC link is not needed, the customer's KYC is already `approved`.
+         *     - `poa_under_review`: a proof-of-address document of the customer is already `pending` review.
+         *     - `webhook_ping_failed`: the ping to the endpoint's url did not get a 2xx answer (`ping_status`).
+         *     - `webhook_endpoint_inactive`: the webhook endpoint is disabled (`current_status` `inactive`).
+         *     - `webhook_endpoint_not_subscribed`: the webhook endpoint is not subscribed to the event's type.
+         *     - `idempotency_key_reused`: the `Idempotency-Key` was already used with another method, path or body.
+         *     - `quote_expired`: the payout quote expired before confirmation.
+         *     - `quote_already_confirmed`: the payout quote was already confirmed.
+         *     - `beneficiary_rail_mismatch`: the beneficiary is on another rail than the one the quote asks for.
+         * @example card_not_active
+         * @enum {string}
+         */
+        ErrorReason: "card_not_active" | "card_not_frozen" | "card_not_usable" | "card_balance_too_low" | "ops_balance_too_low" | "webhook_endpoint_required" | "verification_level_too_low" | "customer_restricted" | "identity_not_mismatched" | "kyc_already_approved" | "poa_under_review" | "webhook_ping_failed" | "webhook_endpoint_inactive" | "webhook_endpoint_not_subscribed" | "idempotency_key_reused" | "quote_expired" | "quote_already_confirmed" | "beneficiary_rail_mismatch";
+        /**
+         * @description Customer verification level.
+         *
+         *     - `basic`: no approved verification.
+         *     - `verified`: KYC approved.
+         *     - `full`: KYC and proof of address approved. Required to create a virtual account.
+         * @example verified
+         * @enum {string}
+         */
+        VerificationLevel: "basic" | "verified" | "full";
+        /**
          * VALIDATION_ERROR
          * @description HTTP 422. Invalid or missing fields. For missing fields the message is about required fields. `details` is an object; its structure is not shown in the document, so the `fields` list below is provisional and optional.
          */
@@ -2060,6 +2201,22 @@ export interface components {
                 /** @constant */
                 code: "VALIDATION_ERROR";
                 details: {
+                    reason?: components["schemas"]["ErrorReason"];
+                    /**
+                     * @description Provisional: with a `reason`, the status the resource has now (a card's, a customer's, a quote's, a webhook endpoint's), so that you can decide without reading it again.
+                     * @example frozen
+                     */
+                    current_status?: string;
+                    /** @description Provisional: with the reason `verification_level_too_low`, the customer's verification level now. */
+                    current_verification_level?: components["schemas"]["VerificationLevel"];
+                    /** @description Provisional: with the reason `verification_level_too_low`, the level the operation needs. */
+                    required_verification_level?: components["schemas"]["VerificationLevel"];
+                    /**
+                     * Format: int32
+                     * @description Provisional: with the reason `webhook_ping_failed`, the HTTP status the url answered the ping with, or null when it did not answer within 10 seconds.
+                     * @example 500
+                     */
+                    ping_status?: number | null;
                     /** @description Provisional. One entry per invalid field. The document says only that `details` is an object. */
                     fields?: {
                         /** @description Name or path of the invalid field. */
@@ -2146,8 +2303,15 @@ export interface components {
                     required: number;
                     /** @description Amount available, USD. */
                     available: number;
-                    /** @description The balance that was too low, for example `cards_visa`. */
+                    /** @description The balance that was too low, for example `cards_visa`; `card` when it is the card's own balance (reason `card_balance_too_low`). */
                     balance_type: string;
+                    reason?: components["schemas"]["ErrorReason"];
+                    /**
+                     * Format: uuid
+                     * @description Provisional: with the reason `card_balance_too_low`, the card whose balance is too low.
+                     * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                     */
+                    card_code?: string;
                 };
             };
         };
@@ -2181,13 +2345,27 @@ export interface components {
         };
         /**
          * ACCOUNT_RESTRICTED
-         * @description HTTP 403. The account or the customer is restricted, for example a customer restricted after a KYC identity mismatch until `POST /kyc/{customerCode}/synchronize`. The `details` shape is not shown in the document.
+         * @description HTTP 403. The account or the customer is restricted, for example a customer restricted after a KYC identity mismatch until `POST /kyc/{customerCode}/synchronize`. For a restricted customer, `details` carries the reason `customer_restricted` (provisional).
          */
         AccountRestrictedError: components["schemas"]["ErrorEnvelope"] & {
             error: {
                 /** @constant */
                 code: "ACCOUNT_RESTRICTED";
-                details: Record<string, never> | null;
+                /** @description Provisional: for a restricted customer, `reason` `customer_restricted`, `current_status` `restricted` and the `customer_code`. Null for a restriction of the account itself. */
+                details: {
+                    reason?: components["schemas"]["ErrorReason"];
+                    /**
+                     * @description Provisional: the customer's status, `restricted`.
+                     * @example restricted
+                     */
+                    current_status?: string;
+                    /**
+                     * Format: uuid
+                     * @description Provisional: the restricted customer.
+                     * @example 3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f
+                     */
+                    customer_code?: string;
+                } | null;
             };
         };
         /**
@@ -2447,16 +2625,6 @@ export interface components {
          * @example active
          */
         CustomerStatus: ("active" | "restricted") | "inactive";
-        /**
-         * @description Customer verification level.
-         *
-         *     - `basic`: no approved verification.
-         *     - `verified`: KYC approved.
-         *     - `full`: KYC and proof of address approved. Required to create a virtual account.
-         * @example verified
-         * @enum {string}
-         */
-        VerificationLevel: "basic" | "verified" | "full";
         /**
          * @description A customer of the partner (`data` of `GET /customers/{customerCode}`, `POST /customers`, the activate
          *     endpoint, and list item of `GET /customers`).
@@ -3622,6 +3790,21 @@ export interface components {
              */
             created_at: string;
         };
+        /** @description Provisional: the result of `DELETE /webhooks/{code}`, shaped like the result of a beneficiary deletion. */
+        WebhookEndpointDeletion: {
+            /**
+             * Format: uuid
+             * @description The deleted endpoint.
+             * @example 2e7a9c1b-5d3f-4b8e-a6c0-1f2d3e4a5b6c
+             */
+            code: string;
+            /**
+             * @description Always `true`.
+             * @example true
+             * @constant
+             */
+            deleted: true;
+        };
         /** @description Body of `PATCH /webhooks/{code}` (provisional: the document names the update operation but not its body). Send only the fields to change; at least one. A changed `url` is re-validated with a ping that must answer 2xx. `is_active` is changed by the disable and enable operations, not here. */
         UpdateWebhookEndpointRequest: {
             /**
@@ -3778,21 +3961,6 @@ export interface components {
              */
             next_retry_at: string | null;
         };
-        /**
-         * @description Comma-separated `t=<timestamp>,v1=<hex_signature>`: the timestamp in seconds and the lowercase hex HMAC-SHA256 of `<timestamp>.<raw_body>`.
-         * @example t=1772446530,v1=06b327b4cbac73a9b6ce285ff0e829bcf2a9179ffbb9ad48a38007a186ce15d3
-         */
-        "X-Service-Signature": string;
-        /**
-         * @description Timestamp of the signature in seconds since the Unix epoch; the same value as `t=`.
-         * @example 1772446530
-         */
-        "X-Service-Timestamp": string;
-        /**
-         * @description Unique per event; the same value on every retry of that event. Deduplicate on it.
-         * @example idem_0b6f2c1e4d7a4f3b
-         */
-        "X-Service-Idempotency-Key": string;
         /** @description Envelope of every webhook event. Each event schema narrows `type` to its event name and `data` to its payload. */
         EventEnvelope: {
             /**
@@ -3818,6 +3986,35 @@ export interface components {
              */
             mode: "live" | "test";
         };
+        /**
+         * Event
+         * @description Provisional: an event as it was sent to your webhook endpoints, the same body `{ id, type, created_at, data, mode }` as the delivery, so the handler that processes deliveries can process it. `data` is the payload of its `type` (see each webhook). Events are kept for 30 days.
+         */
+        Event: components["schemas"]["EventEnvelope"];
+        /** @description Provisional: body of `POST /events/{id}/redeliver`. Without `endpoint_code` (or without a body), the event is delivered again to every active endpoint subscribed to its type (or to `*`). */
+        RedeliverEventRequest: {
+            /**
+             * Format: uuid
+             * @description Provisional: deliver the event again to this endpoint only. It must be active and subscribed to the event's type (or to `*`).
+             * @example 9b2d4f6a-1c3e-4a5b-8d7f-0e1a2b3c4d5e
+             */
+            endpoint_code?: string;
+        };
+        /**
+         * @description Comma-separated `t=<timestamp>,v1=<hex_signature>`: the timestamp in seconds and the lowercase hex HMAC-SHA256 of `<timestamp>.<raw_body>`.
+         * @example t=1772446530,v1=06b327b4cbac73a9b6ce285ff0e829bcf2a9179ffbb9ad48a38007a186ce15d3
+         */
+        "X-Service-Signature": string;
+        /**
+         * @description Timestamp of the signature in seconds since the Unix epoch; the same value as `t=`.
+         * @example 1772446530
+         */
+        "X-Service-Timestamp": string;
+        /**
+         * @description Unique per event; the same value on every retry of that event. Deduplicate on it.
+         * @example idem_0b6f2c1e4d7a4f3b
+         */
+        "X-Service-Idempotency-Key": string;
         /** @description Fields every KYC and POA event payload starts with. */
         CustomerEventBase: {
             /**
@@ -5520,6 +5717,15 @@ export interface components {
                 "application/json": components["schemas"]["PlanLimitReachedError"] | components["schemas"]["AccountSuspendedNegativeBalanceError"] | components["schemas"]["AccountRestrictedError"] | components["schemas"]["IpNotAllowedError"] | components["schemas"]["ForbiddenError"];
             };
         };
+        /** @description 422: invalid or missing fields, in the body, the path or the query; or (provisional) an `Idempotency-Key` already used with another request (`details.reason` `idempotency_key_reused`). */
+        ValidationErrorPost: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ValidationError"];
+            };
+        };
         /** @description 502 (provisional): a provider behind the service failed the operation. */
         OperationFailed: {
             headers: {
@@ -5571,6 +5777,8 @@ export interface components {
          * @example 3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f
          */
         CustomerCodeFilter: string;
+        /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+        IdempotencyKey: string;
         /**
          * @description The card's uuid, the `code` returned when the card was created.
          * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
@@ -5631,6 +5839,20 @@ export interface components {
          * @example 9b2d4f6a-1c3e-4a5b-8d7f-0e1a2b3c4d5e
          */
         WebhookEndpointCode: string;
+        /**
+         * @description Provisional: only events of this type, for example `card.topup.completed`.
+         * @example card.frozen
+         */
+        EventTypeFilter: components["schemas"]["WebhookEventName"];
+        /** @description Provisional: only items created at or after this instant (inclusive, ISO 8601 date-time, compared with `created_at`). Use it with `created_to` to reconcile a period window by window. */
+        CreatedFrom: string;
+        /** @description Provisional: only items created before this instant (exclusive, ISO 8601 date-time, compared with `created_at`). A window `[created_from, created_to)` never counts an item twice when windows follow each other. */
+        CreatedTo: string;
+        /**
+         * @description The event's `id`, `evt_<uuid>`, as in the body of its webhook delivery.
+         * @example evt_0b6f2c1e-4d7a-4f3b-9c8e-1a2b3c4d5e6f
+         */
+        EventId: string;
         /** @description See the delivery headers and verification rules in the webhooks guide. */
         ServiceSignature: components["schemas"]["X-Service-Signature"];
         /** @description See the delivery headers and verification rules in the webhooks guide. */
@@ -5639,7 +5861,10 @@ export interface components {
         ServiceIdempotencyKey: components["schemas"]["X-Service-Idempotency-Key"];
     };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description Provisional: present, with the value `true`, only when this response is the stored response of an earlier request with the same `Idempotency-Key` (same status and body as the first time); the operation did not run again. Absent on a response to a request that ran. */
+        IdempotentReplayed: "true";
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -5692,7 +5917,10 @@ export interface operations {
     createCard: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5705,6 +5933,7 @@ export interface operations {
             /** @description The card is requested and `pending`; `card.activated` or `card.creation_failed` follows. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5718,7 +5947,7 @@ export interface operations {
             402: components["responses"]["PlanUpgradeRequired"];
             403: components["responses"]["ForbiddenWritePlanLimit"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationError"];
+            422: components["responses"]["ValidationErrorPost"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["OperationFailed"];
@@ -5762,7 +5991,10 @@ export interface operations {
     topUpCard: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The card's uuid, the `code` returned when the card was created.
@@ -5781,6 +6013,7 @@ export interface operations {
             /** @description The top-up is accepted and the ops balance debited; its outcome follows as an event. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5794,7 +6027,15 @@ export interface operations {
             402: components["responses"]["PlanUpgradeRequired"];
             403: components["responses"]["ForbiddenWritePlanLimit"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationError"];
+            /** @description 422: invalid or missing fields; or (provisional) a card that is not `active` (`details.reason` `card_not_active`, with `current_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["OperationFailed"];
@@ -5803,7 +6044,10 @@ export interface operations {
     freezeCard: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The card's uuid, the `code` returned when the card was created.
@@ -5818,6 +6062,7 @@ export interface operations {
             /** @description The card, now `frozen`. Provisional: the document does not show this response; returning the card is this contract's design. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5830,7 +6075,15 @@ export interface operations {
             402: components["responses"]["PlanUpgradeRequired"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationError"];
+            /** @description 422: invalid or missing fields; or (provisional) a card that is not `active`, for example one already frozen (`details.reason` `card_not_active`, with `current_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["OperationFailed"];
@@ -5839,7 +6092,10 @@ export interface operations {
     unfreezeCard: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The card's uuid, the `code` returned when the card was created.
@@ -5854,6 +6110,7 @@ export interface operations {
             /** @description The card, now `active`. Provisional: the document does not show this response; returning the card is this contract's design. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5866,7 +6123,15 @@ export interface operations {
             402: components["responses"]["PlanUpgradeRequired"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationError"];
+            /** @description 422: invalid or missing fields; or (provisional) a card that is not `frozen` (`details.reason` `card_not_frozen`, with `current_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["OperationFailed"];
@@ -5875,7 +6140,10 @@ export interface operations {
     terminateCard: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The card's uuid, the `code` returned when the card was created.
@@ -5890,6 +6158,7 @@ export interface operations {
             /** @description The termination completed, or is under way (`status` `pending`). */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5902,7 +6171,15 @@ export interface operations {
             402: components["responses"]["PlanUpgradeRequired"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationError"];
+            /** @description 422: invalid or missing fields; or (provisional) a card that is neither `active` nor `frozen` (`details.reason` `card_not_usable`, with `current_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["OperationFailed"];
@@ -5911,7 +6188,10 @@ export interface operations {
     withdrawFromCard: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The card's uuid, the `code` returned when the card was created.
@@ -5930,6 +6210,7 @@ export interface operations {
             /** @description The withdrawal completed. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5938,12 +6219,28 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["InsufficientBalance"];
+            /** @description 400: the card's own balance is too low for the amount: at least 5 USD must remain on the card after the withdrawal. Provisional: `details.reason` is `card_balance_too_low`, `required` and `available` are card amounts in USD (`available` is the most you can withdraw now, `balance - 5`), `balance_type` is `card`, and `card_code` names the card. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsufficientBalanceError"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PlanUpgradeRequired"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationError"];
+            /** @description 422: invalid or missing fields; or (provisional) a card that is not `active` (`details.reason` `card_not_active`, with `current_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["OperationFailed"];
@@ -5979,7 +6276,15 @@ export interface operations {
             402: components["responses"]["PlanUpgradeRequired"];
             403: components["responses"]["ForbiddenRead"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationError"];
+            /** @description 422: invalid or missing fields; or (provisional) a card that is neither `active` nor `frozen` (`details.reason` `card_not_usable`, with `current_status`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["OperationFailed"];
@@ -6087,7 +6392,10 @@ export interface operations {
     createCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6100,6 +6408,7 @@ export interface operations {
             /** @description The customer was created. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6110,7 +6419,15 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenWrite"];
-            422: components["responses"]["ValidationError"];
+            /** @description 422: invalid or missing fields; or (provisional) no active webhook endpoint exists (`details.reason` `webhook_endpoint_required`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
         };
@@ -6152,7 +6469,10 @@ export interface operations {
     activateCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The customer's uuid (`customer_code`).
@@ -6167,6 +6487,7 @@ export interface operations {
             /** @description The customer is active. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6178,7 +6499,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationError"];
+            422: components["responses"]["ValidationErrorPost"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
         };
@@ -6186,7 +6507,10 @@ export interface operations {
     createKycLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The customer's uuid (`customer_code`).
@@ -6201,6 +6525,7 @@ export interface operations {
             /** @description The link was created. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6213,7 +6538,15 @@ export interface operations {
             402: components["responses"]["PlanUpgradeRequired"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationError"];
+            /** @description 422: invalid or missing fields; or (provisional) a customer whose KYC is already approved (`details.reason` `kyc_already_approved`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["OperationFailed"];
@@ -6222,7 +6555,10 @@ export interface operations {
     synchronizeKycIdentity: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The customer's uuid (`customer_code`).
@@ -6237,6 +6573,7 @@ export interface operations {
             /** @description The identity was synchronized and the customer is active. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6249,7 +6586,15 @@ export interface operations {
             402: components["responses"]["PlanUpgradeRequired"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationError"];
+            /** @description 422: invalid or missing fields; or (provisional) a customer that is not restricted for an identity mismatch (`details.reason` `identity_not_mismatched`, with `current_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
         };
@@ -6292,7 +6637,10 @@ export interface operations {
     uploadPoaDocument: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The customer's uuid (`customer_code`).
@@ -6311,6 +6659,7 @@ export interface operations {
             /** @description The document was received and is under review. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6323,7 +6672,15 @@ export interface operations {
             402: components["responses"]["PlanUpgradeRequired"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationError"];
+            /** @description 422: invalid or missing fields; or (provisional) a customer not at level `verified` (`details.reason` `verification_level_too_low`), or with a document already under review (`poa_under_review`, with `current_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["OperationFailed"];
@@ -6517,7 +6874,10 @@ export interface operations {
     createWallet: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6530,6 +6890,7 @@ export interface operations {
             /** @description The wallet was created. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6542,7 +6903,7 @@ export interface operations {
             402: components["responses"]["PlanUpgradeRequired"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationError"];
+            422: components["responses"]["ValidationErrorPost"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["OperationFailed"];
@@ -6635,7 +6996,10 @@ export interface operations {
     createVirtualAccount: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6648,6 +7012,7 @@ export interface operations {
             /** @description The account was created. Provisional, like its shape; the document does not show the success response. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6661,7 +7026,15 @@ export interface operations {
             402: components["responses"]["PlanUpgradeRequired"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationError"];
+            /** @description 422: invalid or missing fields; or (provisional) a customer below the `full` verification level (`details.reason` `verification_level_too_low`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["OperationFailed"];
@@ -6751,7 +7124,10 @@ export interface operations {
     createGiftCardOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6764,6 +7140,7 @@ export interface operations {
             /** @description The order was accepted. Provisional, like its shape; the document does not show the success response. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6778,7 +7155,7 @@ export interface operations {
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
             421: components["responses"]["WrongApiHost"];
-            422: components["responses"]["ValidationError"];
+            422: components["responses"]["ValidationErrorPost"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["OperationFailed"];
@@ -6873,7 +7250,10 @@ export interface operations {
     createPayout: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6886,6 +7266,7 @@ export interface operations {
             /** @description The quote was confirmed and the payout created. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6899,7 +7280,15 @@ export interface operations {
             402: components["responses"]["PlanUpgradeRequired"];
             403: components["responses"]["ForbiddenWritePlanLimit"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationError"];
+            /** @description 422: invalid or missing fields; or (provisional) a quote that expired or was already confirmed (`details.reason` `quote_expired` or `quote_already_confirmed`, with `current_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["OperationFailed"];
@@ -6908,7 +7297,10 @@ export interface operations {
     createPayoutQuote: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6921,6 +7313,7 @@ export interface operations {
             /** @description The quote. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6933,7 +7326,7 @@ export interface operations {
             402: components["responses"]["PlanUpgradeRequired"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationError"];
+            422: components["responses"]["ValidationErrorPost"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
         };
@@ -7021,7 +7414,10 @@ export interface operations {
     createBeneficiary: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7035,6 +7431,7 @@ export interface operations {
             /** @description The beneficiary was created. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7047,7 +7444,7 @@ export interface operations {
             402: components["responses"]["PlanUpgradeRequired"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationError"];
+            422: components["responses"]["ValidationErrorPost"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
         };
@@ -7151,7 +7548,10 @@ export interface operations {
     createWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7164,6 +7564,7 @@ export interface operations {
             /** @description The ping was answered with a 2xx and the endpoint is created. The `secret` is shown only here. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7174,7 +7575,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenWritePlanLimit"];
-            /** @description 422: invalid or missing fields, in particular a `url` that does not start with `https://`, or (provisional) a `url` whose ping did not answer 2xx. */
+            /** @description 422: invalid or missing fields, in particular a `url` that does not start with `https://`; or (provisional) a `url` whose ping did not answer 2xx (`details.reason` `webhook_ping_failed`, with `ping_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7183,6 +7584,74 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's uuid, the `code` returned when the endpoint was created.
+                 * @example 9b2d4f6a-1c3e-4a5b-8d7f-0e1a2b3c4d5e
+                 */
+                code: components["parameters"]["WebhookEndpointCode"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint, without its secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        data: components["schemas"]["WebhookEndpoint"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenRead"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's uuid, the `code` returned when the endpoint was created.
+                 * @example 9b2d4f6a-1c3e-4a5b-8d7f-0e1a2b3c4d5e
+                 */
+                code: components["parameters"]["WebhookEndpointCode"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint was deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        data: components["schemas"]["WebhookEndpointDeletion"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenWrite"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
         };
@@ -7220,7 +7689,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            /** @description 422: invalid fields or path parameter, in particular a `url` that does not start with `https://`, or (provisional) a new `url` whose ping did not answer 2xx. */
+            /** @description 422: invalid fields or path parameter, in particular a `url` that does not start with `https://`, or (provisional) a new `url` whose ping did not answer 2xx (`details.reason` `webhook_ping_failed`, with `ping_status`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7236,7 +7705,10 @@ export interface operations {
     disableWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The webhook endpoint's uuid, the `code` returned when the endpoint was created.
@@ -7251,6 +7723,7 @@ export interface operations {
             /** @description The endpoint is inactive. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7262,7 +7735,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationError"];
+            422: components["responses"]["ValidationErrorPost"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
         };
@@ -7270,7 +7743,10 @@ export interface operations {
     enableWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The webhook endpoint's uuid, the `code` returned when the endpoint was created.
@@ -7285,6 +7761,7 @@ export interface operations {
             /** @description The endpoint is active. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7296,7 +7773,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenWritePlanLimit"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationError"];
+            422: components["responses"]["ValidationErrorPost"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
         };
@@ -7304,7 +7781,10 @@ export interface operations {
     rotateWebhookEndpointSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The webhook endpoint's uuid, the `code` returned when the endpoint was created.
@@ -7319,6 +7799,7 @@ export interface operations {
             /** @description The new secret, valid from now on; the previous one no longer is. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7330,7 +7811,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationError"];
+            422: components["responses"]["ValidationErrorPost"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
         };
@@ -7338,7 +7819,10 @@ export interface operations {
     testWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The webhook endpoint's uuid, the `code` returned when the endpoint was created.
@@ -7353,6 +7837,7 @@ export interface operations {
             /** @description The ping was sent; `data.success` tells whether the endpoint answered 2xx in time. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7364,7 +7849,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationError"];
+            422: components["responses"]["ValidationErrorPost"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
         };
@@ -7410,6 +7895,137 @@ export interface operations {
             403: components["responses"]["ForbiddenRead"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, starting at 1.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page, 1 to 100. The document shows a default of 20 on `GET /wallets/withdrawals`; the same default on the other lists is provisional (the document does not show it).
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Provisional: only events of this type, for example `card.topup.completed`.
+                 * @example card.frozen
+                 */
+                type?: components["parameters"]["EventTypeFilter"];
+                /** @description Provisional: only items created at or after this instant (inclusive, ISO 8601 date-time, compared with `created_at`). Use it with `created_to` to reconcile a period window by window. */
+                created_from?: components["parameters"]["CreatedFrom"];
+                /** @description Provisional: only items created before this instant (exclusive, ISO 8601 date-time, compared with `created_at`). A window `[created_from, created_to)` never counts an item twice when windows follow each other. */
+                created_to?: components["parameters"]["CreatedTo"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of events, most recent first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedEnvelope"] & {
+                        data: components["schemas"]["Event"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenRead"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The event's `id`, `evt_<uuid>`, as in the body of its webhook delivery.
+                 * @example evt_0b6f2c1e-4d7a-4f3b-9c8e-1a2b3c4d5e6f
+                 */
+                id: components["parameters"]["EventId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        data: components["schemas"]["Event"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenRead"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    redeliverEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The event's `id`, `evt_<uuid>`, as in the body of its webhook delivery.
+                 * @example evt_0b6f2c1e-4d7a-4f3b-9c8e-1a2b3c4d5e6f
+                 */
+                id: components["parameters"]["EventId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RedeliverEventRequest"];
+            };
+        };
+        responses: {
+            /** @description The new deliveries, `pending` until the endpoint answers. */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        data: components["schemas"]["WebhookDelivery"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenWrite"];
+            404: components["responses"]["NotFound"];
+            /** @description 422: invalid fields or path parameter; or (provisional) an endpoint that is disabled (`details.reason` `webhook_endpoint_inactive`, with `current_status`) or not subscribed to the event's type (`webhook_endpoint_not_subscribed`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
         };
