@@ -43,6 +43,9 @@ export interface paths {
          *
          *     Not shown in the document, so not covered here: customer prerequisites (such as a KYC level), how a
          *     physical card is delivered, and load limits other than the Découverte monthly limit.
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `ops_balance_too_low` (400),
+         *     `customer_restricted` (403 `ACCOUNT_RESTRICTED`), `idempotency_key_reused` (422).
          */
         post: operations["createCard"];
         delete?: never;
@@ -90,8 +93,8 @@ export interface paths {
          *     operation and its events but not its body or response (it lists the "new card creation and top-up
          *     contract" among its additions without showing it); `TopUpCardRequest` and `CardTopUp` are this contract's design.
          *
-         *     - The card must be `active`. A card in another state is refused; the document does not give the error,
-         *       and this contract answers 422 `VALIDATION_ERROR` (provisional).
+         *     - The card must be `active`. A card in another state is refused with 422 `VALIDATION_ERROR`
+         *       (provisional: `details.reason` `card_not_active`, with `details.current_status`).
          *     - The ops balance of the card's brand (`cards_visa` or `cards_mastercard`) is debited with `amount` plus
          *       the top-up fee. When it is too low: 400 `INSUFFICIENT_BALANCE`.
          *     - Plan Découverte: 5,000 USD loaded on cards per calendar month (beyond: 403 `PLAN_LIMIT_REACHED`).
@@ -103,6 +106,9 @@ export interface paths {
          *     - A debit that takes the ops balance below its low-balance threshold (default 100 USD) also sends `balance.low_balance`.
          *
          *     Minimum and maximum top-up amounts are not shown in the document.
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `card_not_active` (422),
+         *     `ops_balance_too_low` (400), `customer_restricted` (403 `ACCOUNT_RESTRICTED`), `idempotency_key_reused` (422).
          */
         post: operations["topUpCard"];
         delete?: never;
@@ -125,9 +131,12 @@ export interface paths {
          * @description Freezes an active card: payments on it are declined until it is unfrozen.
          *
          *     - The card must be `active`; it becomes `frozen` and `card.frozen` is sent (base fields, status `frozen`).
-         *     - A card in another state is refused; the document does not give the error, and this contract answers
-         *       422 `VALIDATION_ERROR` (provisional).
+         *     - A card in another state, including one already `frozen`, is refused with 422 `VALIDATION_ERROR`
+         *       (provisional: `details.reason` `card_not_active`, with `details.current_status`).
          *     - No body. The response is provisional (see 200).
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `card_not_active` (422),
+         *     `idempotency_key_reused` (422).
          */
         post: operations["freezeCard"];
         delete?: never;
@@ -150,9 +159,12 @@ export interface paths {
          * @description Unfreezes a frozen card: it is usable again.
          *
          *     - The card must be `frozen`; it becomes `active` and `card.unfrozen` is sent (base fields, status `active`).
-         *     - A card in another state is refused; the document does not give the error, and this contract answers
-         *       422 `VALIDATION_ERROR` (provisional).
+         *     - A card in another state, including one already `active`, is refused with 422 `VALIDATION_ERROR`
+         *       (provisional: `details.reason` `card_not_frozen`, with `details.current_status`).
          *     - No body. The response is provisional (see 200).
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `card_not_frozen` (422),
+         *     `idempotency_key_reused` (422).
          */
         post: operations["unfreezeCard"];
         delete?: never;
@@ -177,13 +189,16 @@ export interface paths {
          *
          *     - Any usable card can be terminated; it becomes `cancelled`. This contract reads "usable" as `active` or
          *       `frozen`; a `pending`, `failed` or `cancelled` card is refused with 422 `VALIDATION_ERROR` (provisional:
-         *       the document gives neither the exact set of states nor the error).
+         *       `details.reason` `card_not_usable`, with `details.current_status`).
          *     - The remaining balance is returned to the ops balance, less the fees that `card.terminated` reports
          *       (`card_balance_at_closure`, `provider_fee`, `termination_fee`, `refunded_amount`).
          *     - A top-up still in progress is refunded (`amount` and `fee`): `card.topup.failed` is sent for it.
          *     - `card.terminated` is sent when the termination completes. The document also lists `card.termination_pending`
          *       (payload not shown), so a termination may complete asynchronously.
          *     - No body. The response (`CardTermination`) is provisional: the document does not show it.
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `card_not_usable` (422),
+         *     `idempotency_key_reused` (422).
          */
         post: operations["terminateCard"];
         delete?: never;
@@ -217,8 +232,12 @@ export interface paths {
          *       webhooks without saying when it is sent (the withdrawal is synchronous); linking it to this operation is
          *       provisional.
          *
-         *     A card that is not `active` is refused; the document does not give the error for that case, and this
-         *     contract answers it with 422 `VALIDATION_ERROR` (provisional).
+         *     A card that is not `active` is refused with 422 `VALIDATION_ERROR`. Provisional: `details.reason` is
+         *     `card_not_active` and `details.current_status` the card's status. A card balance too low for the amount is
+         *     refused with 400 `INSUFFICIENT_BALANCE`, `details.reason` `card_balance_too_low` (provisional).
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `card_not_active` (422),
+         *     `card_balance_too_low` (400), `idempotency_key_reused` (422).
          */
         post: operations["withdrawFromCard"];
         delete?: never;
@@ -241,9 +260,11 @@ export interface paths {
          *     **Provisional**: the document names the endpoint and what it returns (number, CVV, expiry) among its
          *     additions, but not its response; the field names of `CardSensitiveData` are this contract's design.
          *
-         *     - A card that is not issued yet (`pending`) or whose issuance `failed` has no number; this contract answers
-         *       422 `VALIDATION_ERROR` (provisional: the document does not give the error).
+         *     - A card that is not issued yet (`pending`), whose issuance `failed`, or that is `cancelled` is refused with
+         *       422 `VALIDATION_ERROR` (provisional: `details.reason` `card_not_usable`, with `details.current_status`).
          *     - Treat the response as secret: do not log it, cache it or store it.
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `card_not_usable` (422).
          */
         get: operations["getCardSensitiveData"];
         put?: never;
@@ -305,13 +326,16 @@ export interface paths {
          * Create a customer
          * @description Creates a customer with its declared identity. The customer starts at verification level `basic`.
          *
-         *     - **At least one active webhook endpoint must exist before customers can be created.** The document does
-         *       not give the error for that case; this contract answers it with 422 `VALIDATION_ERROR` (provisional).
+         *     - **At least one active webhook endpoint must exist before customers can be created.** Without one the
+         *       request is refused with 422 `VALIDATION_ERROR` (provisional: `details.reason` `webhook_endpoint_required`).
          *     - Reachable with any active subscription (no plan product check).
          *     - The declared `first_name`, `last_name` and `date_of_birth` are what KYC later compares with the identity
          *       read on the document; a difference restricts the customer (see `POST /kyc/{customerCode}/synchronize`).
          *     - Provisional: the document names the customer endpoints but not this body or response. The new customer's
          *       status (`active`) is provisional too.
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `webhook_endpoint_required` (422),
+         *     `idempotency_key_reused` (422).
          */
         post: operations["createCustomer"];
         delete?: never;
@@ -359,11 +383,14 @@ export interface paths {
          *
          *     - **It does not lift a restriction.** A customer `restricted` after a KYC identity mismatch stays restricted
          *       until `POST /kyc/{customerCode}/synchronize`; this contract answers the activation of a restricted
-         *       customer with 403 `ACCOUNT_RESTRICTED` (provisional: the document gives no error for that case).
+         *       customer with 403 `ACCOUNT_RESTRICTED` (provisional: `details.reason` `customer_restricted`).
          *     - Reachable with any active subscription (no plan product check).
          *     - Provisional: the document names the activate endpoint but shows neither its body (none here) nor its
          *       response (the customer). The prior state `inactive`, and that activating an `active` customer returns it
          *       unchanged, are provisional; how a customer becomes `inactive` is not shown.
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `customer_restricted` (403
+         *     `ACCOUNT_RESTRICTED`), `idempotency_key_reused` (422).
          */
         post: operations["activateCustomer"];
         delete?: never;
@@ -402,7 +429,10 @@ export interface paths {
          *
          *     Provisional: the document names this endpoint but shows neither a body (none here) nor the response.
          *     This contract refuses a link for a customer whose KYC is already approved with 422 `VALIDATION_ERROR`
-         *     (provisional); the balance debited for `kyc_verification` is not shown in the document.
+         *     (provisional: `details.reason` `kyc_already_approved`); the balance debited for `kyc_verification` is not shown in the document.
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `kyc_already_approved` (422),
+         *     `customer_restricted` (403 `ACCOUNT_RESTRICTED`), `idempotency_key_reused` (422).
          */
         post: operations["createKycLink"];
         delete?: never;
@@ -436,7 +466,11 @@ export interface paths {
          *
          *     Provisional: the document names this endpoint but shows neither a body (none here) nor the response,
          *     which mirrors the event. A customer that is not restricted for an identity mismatch is refused with
-         *     422 `VALIDATION_ERROR` (provisional: the document gives no error for that case).
+         *     422 `VALIDATION_ERROR` (provisional: `details.reason` `identity_not_mismatched`, with
+         *     `details.current_status`).
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `identity_not_mismatched` (422),
+         *     `idempotency_key_reused` (422).
          */
         post: operations["synchronizeKycIdentity"];
         delete?: never;
@@ -498,9 +532,13 @@ export interface paths {
          *
          *     Provisional: the document names this endpoint ("proof of address through the API") but shows neither the
          *     body nor the response. The response here is the POA status, `pending` while the document is reviewed.
-         *     A customer not at level `verified`, or with a document already under review, is refused with 422
-         *     `VALIDATION_ERROR` (provisional: the document gives no error for these cases). Accepted file types and the
+         *     A customer not at level `verified` (`details.reason` `verification_level_too_low`), or with a document
+         *     already under review (`poa_under_review`), is refused with 422 `VALIDATION_ERROR` (provisional). Accepted file types and the
          *     maximum size are not shown; the balance debited for `poa_verification` is not shown.
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `verification_level_too_low`
+         *     (422), `poa_under_review` (422), `customer_restricted` (403 `ACCOUNT_RESTRICTED`), `idempotency_key_reused`
+         *     (422).
          */
         post: operations["uploadPoaDocument"];
         delete?: never;
@@ -655,6 +693,9 @@ export interface paths {
          *     - Wallets are not included in the Découverte plan (402 `PLAN_UPGRADE_REQUIRED`).
          *     - Refused while an ops balance is negative (403 `ACCOUNT_SUSPENDED_NEGATIVE_BALANCE`).
          *     - The address is created with a chain provider; a provider failure answers 502 `OPERATION_FAILED`.
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `customer_restricted` (403
+         *     `ACCOUNT_RESTRICTED`), `idempotency_key_reused` (422).
          */
         post: operations["createWallet"];
         delete?: never;
@@ -711,9 +752,9 @@ export interface paths {
          * Create a virtual account
          * @description Opens a virtual bank account for a customer, in `currency` (EUR is the only value the document gives).
          *
-         *     - The customer must have the `full` verification level (KYC and proof of address approved). The
-         *       document does not give the error for a customer below `full`; this contract answers it with 422
-         *       `VALIDATION_ERROR` (provisional).
+         *     - The customer must have the `full` verification level (KYC and proof of address approved). A customer
+         *       below `full` is refused with 422 `VALIDATION_ERROR` (provisional: `details.reason`
+         *       `verification_level_too_low`, with `current_verification_level` and `required_verification_level`).
          *     - Unknown `customer_code`: 404 `RESOURCE_NOT_FOUND`.
          *     - The document lists 400 `INSUFFICIENT_BALANCE` for this operation, so creation is billed to an ops
          *       balance; which balance and how much are not shown.
@@ -726,6 +767,10 @@ export interface paths {
          *     `virtual_account.transfer_failed` report its movements (their payloads are not shown). Creation
          *     itself emits none of them; `balance.low_balance` follows when its debit takes the billed ops balance
          *     below its low balance threshold.
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `verification_level_too_low`
+         *     (422), `ops_balance_too_low` (400), `customer_restricted` (403 `ACCOUNT_RESTRICTED`), `idempotency_key_reused`
+         *     (422).
          */
         post: operations["createVirtualAccount"];
         delete?: never;
@@ -797,6 +842,9 @@ export interface paths {
          *     Events: the outcome of the order is reported by `gift_card.delivered`, `gift_card.failed` and
          *     `gift_card.refunded` (their payloads are not shown; linking them to this operation is provisional), and
          *     `balance.low_balance` follows when the debit takes `gift_cards` below its low balance threshold.
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `ops_balance_too_low` (400),
+         *     `customer_restricted` (403 `ACCOUNT_RESTRICTED`), `idempotency_key_reused` (422).
          */
         post: operations["createGiftCardOrder"];
         delete?: never;
@@ -864,13 +912,17 @@ export interface paths {
          *       `PLAN_LIMIT_REACHED`.
          *     - Refused while an ops balance is negative (403 `ACCOUNT_SUSPENDED_NEGATIVE_BALANCE`).
          *     - An unknown quote, or a quote whose beneficiary was deleted: 404 `RESOURCE_NOT_FOUND`.
-         *     - An expired or already confirmed quote: 422 `VALIDATION_ERROR` (the document gives no error for
-         *       these cases; provisional).
+         *     - An expired or already confirmed quote: 422 `VALIDATION_ERROR` (provisional: `details.reason`
+         *       `quote_expired` or `quote_already_confirmed`, with `details.current_status`).
          *     - The rail is a provider; a rail failure answers 502 `OPERATION_FAILED`.
          *     - Amount limits per payout are not shown. Status transitions after confirmation are not shown.
          *
          *     The document names no payout events. `balance.low_balance` follows when the debit takes the ops
          *     balance below its low balance threshold.
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `quote_expired` (422),
+         *     `quote_already_confirmed` (422), `ops_balance_too_low` (400), `customer_restricted` (403
+         *     `ACCOUNT_RESTRICTED`), `idempotency_key_reused` (422).
          */
         post: operations["createPayout"];
         delete?: never;
@@ -904,6 +956,9 @@ export interface paths {
          *     - Refused while an ops balance is negative (403 `ACCOUNT_SUSPENDED_NEGATIVE_BALANCE`).
          *     - The Découverte monthly payout limit (5,000 USD) is checked when the quote is confirmed.
          *     - Amount limits per payout are not shown.
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `customer_restricted` (403
+         *     `ACCOUNT_RESTRICTED`), `idempotency_key_reused` (422).
          */
         post: operations["createPayoutQuote"];
         delete?: never;
@@ -966,6 +1021,9 @@ export interface paths {
          *
          *     - Unknown `customer_code`: 404 `RESOURCE_NOT_FOUND`.
          *     - Refused while an ops balance is negative (403 `ACCOUNT_SUSPENDED_NEGATIVE_BALANCE`).
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `customer_restricted` (403
+         *     `ACCOUNT_RESTRICTED`), `idempotency_key_reused` (422).
          */
         post: operations["createBeneficiary"];
         delete?: never;
@@ -1035,8 +1093,8 @@ export interface paths {
          *     - `events` lists event names, or `*` for every event. Events are sent to each active endpoint
          *       subscribed to the event's type or to `*`.
          *     - **Ping first.** A test POST (ping) is sent at once to `url`; it must answer 2xx, and only then is the
-         *       endpoint created. The document does not show the ping's payload, nor the error returned when the ping
-         *       fails: this contract answers 422 `VALIDATION_ERROR` naming `url` (provisional).
+         *       endpoint created. A failed ping is refused with 422 `VALIDATION_ERROR` naming `url` (provisional:
+         *       `details.reason` `webhook_ping_failed`, with `details.ping_status`). The ping's payload is not shown.
          *     - **The secret is shown only this once**: the response carries `secret` (prefix `whsec_`), which signs
          *       every delivery (`X-Service-Signature`). Store it now; no other read returns it. To replace it, rotate it.
          *     - **Plan allowance**: 1 active endpoint on Découverte, 10 on other plans. Beyond it the request is refused
@@ -1045,6 +1103,9 @@ export interface paths {
          *
          *     The document lists the body fields without saying which are required; this contract requires `url` and
          *     `events` (provisional).
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `webhook_ping_failed` (422),
+         *     `idempotency_key_reused` (422).
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -1089,14 +1150,16 @@ export interface paths {
          *
          *     - A changed `url` must start with `https://` (422 `VALIDATION_ERROR` otherwise) and **is re-validated
          *       with a ping**: it must answer 2xx, or the change is refused and the endpoint keeps its current url.
-         *       The error for a failed ping is not shown in the document; this contract answers 422
-         *       `VALIDATION_ERROR` naming `url` (provisional).
+         *       A failed ping is refused with 422 `VALIDATION_ERROR` naming `url` (provisional: `details.reason`
+         *       `webhook_ping_failed`, with `details.ping_status`).
          *     - The `secret` is unchanged and is not returned; use the rotate-secret operation to replace it.
          *     - `is_active` is not changed here: use the disable and enable operations.
          *
          *     **Provisional.** The document confirms that an endpoint can be updated and that a changed url is
          *     re-validated with a 2xx ping. It does not show the method, the path, the request body or the response:
          *     `PATCH /webhooks/{code}` with a partial body and the updated endpoint as `data` are this contract's design.
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `webhook_ping_failed` (422).
          */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
@@ -1125,6 +1188,8 @@ export interface paths {
          *     the method, the path or the response: `POST /webhooks/{code}/disable`, without a body, returning the
          *     endpoint as `data`, is this contract's design. What happens to deliveries still pending at that moment
          *     is not shown.
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `idempotency_key_reused` (422).
          */
         post: operations["disableWebhookEndpoint"];
         delete?: never;
@@ -1156,6 +1221,8 @@ export interface paths {
          *     **Provisional.** The document confirms that a disabled endpoint can be re-enabled, and that active
          *     endpoints are limited by plan. It does not show the method, the path or the response:
          *     `POST /webhooks/{code}/enable`, without a body, returning the endpoint as `data`, is this contract's design.
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `idempotency_key_reused` (422).
          */
         post: operations["enableWebhookEndpoint"];
         delete?: never;
@@ -1186,6 +1253,8 @@ export interface paths {
          *     is invalid at once. It does not show the method, the path or the response: `POST
          *     /webhooks/{code}/rotate-secret`, without a body, returning `endpoint_code`, `secret` and `rotated_at`, is
          *     this contract's design.
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `idempotency_key_reused` (422).
          */
         post: operations["rotateWebhookEndpointSecret"];
         delete?: never;
@@ -1217,6 +1286,8 @@ export interface paths {
          *     **Provisional.** The document confirms that a manual test ping exists. It does not show the method, the
          *     path or the result: `POST /webhooks/{code}/test`, without a body, returning the outcome as `data`, is this
          *     contract's design.
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `idempotency_key_reused` (422).
          */
         post: operations["testWebhookEndpoint"];
         delete?: never;
@@ -1334,8 +1405,9 @@ export interface paths {
          *     - **A redelivery carries the event's `X-Service-Idempotency-Key`**, the same as the first delivery: if your
          *       endpoint processed the event already, it recognizes it as a duplicate.
          *     - Unknown event, event older than 30 days, or unknown `endpoint_code`: 404 `RESOURCE_NOT_FOUND`.
-         *     - Reasons it can return: `webhook_endpoint_inactive`, `webhook_endpoint_not_subscribed`,
-         *       `idempotency_key_reused` (422).
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `webhook_endpoint_inactive`
+         *     (422), `webhook_endpoint_not_subscribed` (422), `idempotency_key_reused` (422).
          */
         post: operations["redeliverEvent"];
         delete?: never;
@@ -1355,7 +1427,17 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** kyc.approved */
+        /**
+         * kyc.approved
+         * @description Sent when a customer's identity verification (KYC) is approved.
+         *
+         *     The activate endpoint does not lift this restriction; `POST /kyc/{customerCode}/synchronize` does
+         *     (`kyc.identity_synchronized`). Otherwise `status` is `active`.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onKycApproved"];
         delete?: never;
         options?: never;
@@ -1372,7 +1454,16 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** kyc.rejected */
+        /**
+         * kyc.rejected
+         * @description Sent when a customer's identity verification (KYC) is declined, or abandoned by the customer.
+         *     The customer's verification level returns to `basic`. A new KYC link allows a retry
+         *     (`POST /kyc/{customerCode}/link`).
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onKycRejected"];
         delete?: never;
         options?: never;
@@ -1389,7 +1480,16 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** kyc.expired */
+        /**
+         * kyc.expired
+         * @description Sent when a customer's KYC session expires before it is completed. It carries the same fields as
+         *     `kyc.rejected`. The customer's verification level returns to `basic`; a new KYC link
+         *     (`POST /kyc/{customerCode}/link`) starts a new session.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onKycExpired"];
         delete?: never;
         options?: never;
@@ -1406,7 +1506,14 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** kyc.resubmission_requested */
+        /**
+         * kyc.resubmission_requested
+         * @description The customer's verification level stays `basic` until a resubmission is approved.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onKycResubmissionRequested"];
         delete?: never;
         options?: never;
@@ -1423,7 +1530,15 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** kyc.pending_review */
+        /**
+         * kyc.pending_review
+         * @description Sent when a customer's KYC submission needs a manual review. The verification level stays `basic`;
+         *     a final `kyc.approved` or `kyc.rejected` event follows the review.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onKycPendingReview"];
         delete?: never;
         options?: never;
@@ -1440,7 +1555,17 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** kyc.identity_mismatch */
+        /**
+         * kyc.identity_mismatch
+         * @description - The customer's status goes from `active` to `restricted` (`restriction_reason` `identity_mismatch`).
+         *     - The activate endpoint does not lift the restriction. The required action is `synchronize_identity`:
+         *       call `POST /kyc/{customerCode}/synchronize`, which sets the customer `active` again and sends
+         *       `kyc.identity_synchronized`.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onKycIdentityMismatch"];
         delete?: never;
         options?: never;
@@ -1457,7 +1582,15 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** kyc.identity_synchronized */
+        /**
+         * kyc.identity_synchronized
+         * @description Sent when `POST /kyc/{customerCode}/synchronize` is called for a customer restricted by an identity
+         *     mismatch.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onKycIdentitySynchronized"];
         delete?: never;
         options?: never;
@@ -1474,7 +1607,16 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** poa.approved */
+        /**
+         * poa.approved
+         * @description Sent when a customer's proof of address (POA) is approved. The customer's verification level goes
+         *     from `verified` to `full` (required to create a virtual account). The verification is billed: a
+         *     `balance.debited` event with reason `poa_verification` is sent.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onPoaApproved"];
         delete?: never;
         options?: never;
@@ -1491,7 +1633,14 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** poa.rejected */
+        /**
+         * poa.rejected
+         * @description Sent when a customer's proof of address (POA) is rejected.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onPoaRejected"];
         delete?: never;
         options?: never;
@@ -1508,7 +1657,15 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** card.activated */
+        /**
+         * card.activated
+         * @description Sent when a card requested by `POST /cards` is issued. The card is `active` and usable; `last_four`,
+         *     `name_on_card` and `expiry` are now set.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onCardActivated"];
         delete?: never;
         options?: never;
@@ -1525,7 +1682,16 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** card.creation_failed */
+        /**
+         * card.creation_failed
+         * @description Sent when a card requested by `POST /cards` could not be issued. The card's status is `failed` and it
+         *     has no `last_four`. The initial load and the fees are refunded to the same ops balance they were
+         *     debited from (`cards_visa` or `cards_mastercard`); `refunded_amount` is the amount refunded.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onCardCreationFailed"];
         delete?: never;
         options?: never;
@@ -1542,7 +1708,15 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** card.topup.completed */
+        /**
+         * card.topup.completed
+         * @description Sent when a top-up (`POST /cards/{code}/topup`) is applied to an active card. `balance` is the card's
+         *     new balance; `amount` is the amount loaded and `fee` the top-up fee.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onCardTopupCompleted"];
         delete?: never;
         options?: never;
@@ -1559,7 +1733,16 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** card.topup.failed */
+        /**
+         * card.topup.failed
+         * @description Sent when a top-up cannot be applied (for example, the card was terminated meanwhile). The amount and
+         *     the fee are refunded to the ops balance; `refunded_amount` is the amount refunded. The card's status is
+         *     unchanged, or `cancelled` when it was terminated.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onCardTopupFailed"];
         delete?: never;
         options?: never;
@@ -1576,7 +1759,16 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** card.transaction */
+        /**
+         * card.transaction
+         * @description Sent for every card transaction: a payment, a declined payment, a merchant refund or a fee.
+         *     `transaction` describes it (its `type` is one of `settle`, `auth`, `decline`, `refund`, `fee`,
+         *     `auth_fee`, `fx_fee`); `balance` is the card balance after the operation.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onCardTransaction"];
         delete?: never;
         options?: never;
@@ -1593,7 +1785,16 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** card.3ds_request */
+        /**
+         * card.3ds_request
+         * @description Sent when a merchant asks for a 3-D Secure confirmation of a card payment. `otp` is a one-time code,
+         *     valid for a few minutes. **The service does not forward it to the end customer**: the partner delivers
+         *     it to the cardholder. `amount` is a string here, unlike the other amounts.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onCard3dsRequest"];
         delete?: never;
         options?: never;
@@ -1610,7 +1811,15 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** card.frozen */
+        /**
+         * card.frozen
+         * @description Sent when a card is frozen by `POST /cards/{code}/freeze`. Payments on the card are declined until it is
+         *     unfrozen.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onCardFrozen"];
         delete?: never;
         options?: never;
@@ -1627,7 +1836,15 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** card.unfrozen */
+        /**
+         * card.unfrozen
+         * @description Sent when a frozen card is unfrozen by `POST /cards/{code}/unfreeze`. The card is `active` again and
+         *     payments are accepted.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onCardUnfrozen"];
         delete?: never;
         options?: never;
@@ -1644,7 +1861,18 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** card.terminated */
+        /**
+         * card.terminated
+         * @description Sent when a card is terminated (`POST /cards/{code}/terminate`). The card's status is `cancelled`.
+         *     The remaining balance is returned to the ops balance of the card's brand (`cards_visa` or
+         *     `cards_mastercard`), and a top-up still in progress is refunded. `card_balance_at_closure` is the card
+         *     balance when it was closed, `provider_fee` and `termination_fee` the fees charged at closure, and
+         *     `refunded_amount` the amount returned to the ops balance.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onCardTerminated"];
         delete?: never;
         options?: never;
@@ -1661,7 +1889,20 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** card.withdrawal.completed */
+        /**
+         * card.withdrawal.completed
+         * @description Sent when a withdrawal from a card (`POST /cards/{code}/withdraw`) completes. The card stays `active`;
+         *     the plan's withdrawal fee is deducted from `amount` and the ops balance of the card's brand
+         *     (`cards_visa` or `cards_mastercard`) is credited with `net_amount = amount - fee`. At least 5 USD
+         *     remains on the card.
+         *
+         *     The base card fields are those of every card event; the withdrawal fields mirror the `POST
+         *     /cards/{code}/withdraw` result, with `balance` in place of its `card_balance`.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onCardWithdrawalCompleted"];
         delete?: never;
         options?: never;
@@ -1678,7 +1919,16 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** card.withdrawal.failed */
+        /**
+         * card.withdrawal.failed
+         * @description Sent when a withdrawal from a card cannot be completed.
+         *
+         *     The base card fields are those of every card event; `amount` and `reason` are provisional.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onCardWithdrawalFailed"];
         delete?: never;
         options?: never;
@@ -1695,7 +1945,17 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** card.termination_pending */
+        /**
+         * card.termination_pending
+         * @description Sent when a card's termination has been requested and is not yet complete.
+         *
+         *     Provisional: this contract sends the base fields of every card event and nothing else: the closure amounts
+         *     are known only in `card.terminated`.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onCardTerminationPending"];
         delete?: never;
         options?: never;
@@ -1712,7 +1972,15 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** wallet.deposit_received */
+        /**
+         * wallet.deposit_received
+         * @description Sent when a crypto deposit to a customer's wallet (a collection address) is confirmed on-chain.
+         *     `new_balance` is the wallet balance after the deposit.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onWalletDepositReceived"];
         delete?: never;
         options?: never;
@@ -1729,7 +1997,16 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** wallet.withdrawal_completed */
+        /**
+         * wallet.withdrawal_completed
+         * @description Sent when a withdrawal from a customer's wallet, initiated by the partner, is confirmed on-chain.
+         *     Withdrawals are requested only from the partner dashboard, never through the API.
+         *     `new_balance` is the wallet balance after the withdrawal.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onWalletWithdrawalCompleted"];
         delete?: never;
         options?: never;
@@ -1746,7 +2023,18 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** wallet.withdrawal_failed */
+        /**
+         * wallet.withdrawal_failed
+         * @description Sent when a withdrawal from a customer's wallet fails (for example, insufficient on-chain balance or a
+         *     provider error). Withdrawals are requested only from the partner dashboard.
+         *
+         *     Provisional: this contract mirrors `wallet.withdrawal_completed` without the on-chain result (`tx_hash`,
+         *     `new_balance`, `completed_at`), and adds `reason` and `failed_at`.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onWalletWithdrawalFailed"];
         delete?: never;
         options?: never;
@@ -1763,7 +2051,17 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** virtual_account.deposit_received */
+        /**
+         * virtual_account.deposit_received
+         * @description Sent when a bank transfer is received on a customer's virtual account.
+         *
+         *     Provisional: the payload carries the account, the amount received, the sender's name and transfer reference
+         *     when the bank gives them, and the time of receipt.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onVirtualAccountDepositReceived"];
         delete?: never;
         options?: never;
@@ -1780,7 +2078,17 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** virtual_account.transfer_completed */
+        /**
+         * virtual_account.transfer_completed
+         * @description Sent when a transfer from a customer's virtual account completes.
+         *
+         *     Provisional: the payload carries the account, a transfer identifier, the amount, the reference and the
+         *     completion time.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onVirtualAccountTransferCompleted"];
         delete?: never;
         options?: never;
@@ -1797,7 +2105,17 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** virtual_account.transfer_failed */
+        /**
+         * virtual_account.transfer_failed
+         * @description Sent when a transfer from a customer's virtual account fails.
+         *
+         *     Provisional: the payload is shaped like `virtual_account.transfer_completed`, with a `reason` and the
+         *     failure time in place of the completion time.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onVirtualAccountTransferFailed"];
         delete?: never;
         options?: never;
@@ -1814,7 +2132,17 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** gift_card.delivered */
+        /**
+         * gift_card.delivered
+         * @description Sent when the gift cards of an order (`POST /gift-cards/orders`) are delivered. The order was paid
+         *     from the `gift_cards` ops balance.
+         *
+         *     Provisional: the payload carries the order and the delivery time.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onGiftCardDelivered"];
         delete?: never;
         options?: never;
@@ -1831,7 +2159,16 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** gift_card.failed */
+        /**
+         * gift_card.failed
+         * @description Sent when a gift card order (`POST /gift-cards/orders`) cannot be fulfilled.
+         *
+         *     Provisional: the payload carries the order, a `reason` and the failure time.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onGiftCardFailed"];
         delete?: never;
         options?: never;
@@ -1848,7 +2185,17 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** gift_card.refunded */
+        /**
+         * gift_card.refunded
+         * @description Sent when a gift card order is refunded.
+         *
+         *     Provisional: the payload carries the order, the amount refunded, the balance credited (`gift_cards`, the
+         *     balance orders are paid from) and the refund time.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onGiftCardRefunded"];
         delete?: never;
         options?: never;
@@ -1865,7 +2212,17 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** balance.deposit_confirmed */
+        /**
+         * balance.deposit_confirmed
+         * @description Sent when a deposit to one of the partner's ops balances is confirmed. `gross_amount` is the value
+         *     deposited (for a gift card redemption, the gift card's value), `fee` the top-up fee of the balance,
+         *     and `amount` the net amount credited. `source` is present only for gift card redemptions. A gift card
+         *     is issued for one ops balance and always credits that balance.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onBalanceDepositConfirmed"];
         delete?: never;
         options?: never;
@@ -1882,7 +2239,20 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** balance.debited */
+        /**
+         * balance.debited
+         * @description Sent when one of the partner's ops balances is debited by a billed operation. `reason` says why:
+         *     `kyc_verification` when a customer's KYC is approved (`kyc.approved`), `poa_verification` when a proof of
+         *     address is approved (`poa.approved`). Further fields (such as `brand`, `customer_code`, `product`,
+         *     `billing_cycle`) vary with the reason; the payload therefore stays open to fields not listed here.
+         *
+         *     A debit that takes a balance below its threshold is followed by `balance.low_balance`. While any ops
+         *     balance is negative, every request whose method is not GET is refused (`ACCOUNT_SUSPENDED_NEGATIVE_BALANCE`).
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onBalanceDebited"];
         delete?: never;
         options?: never;
@@ -1899,7 +2269,17 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** balance.low_balance */
+        /**
+         * balance.low_balance
+         * @description Sent when an ops balance falls below its threshold `lowBalanceThreshold` (default 100 USD): immediately
+         *     after a debit that crosses it, and by a check every 4 hours over all active partners.
+         *
+         *     Provisional: the payload carries the balance, its current amount and the threshold it is below.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onBalanceLowBalance"];
         delete?: never;
         options?: never;
@@ -5699,7 +6079,7 @@ export interface components {
                 "application/json": components["schemas"]["InternalError"];
             };
         };
-        /** @description 400: the balance is too low for the operation. */
+        /** @description 400: the balance is too low for the operation. Provisional: `details.reason` is `ops_balance_too_low` when an ops balance (`details.balance_type`) cannot cover it. */
         InsufficientBalance: {
             headers: {
                 [name: string]: unknown;
@@ -5708,7 +6088,7 @@ export interface components {
                 "application/json": components["schemas"]["InsufficientBalanceError"];
             };
         };
-        /** @description 403 on a write governed by a plan limit: the limit is reached, or any reason of a write's 403. */
+        /** @description 403 on a write governed by a plan limit: the limit is reached, or any reason of a write's 403. For a restricted customer, `details.reason` is `customer_restricted` (provisional). */
         ForbiddenWritePlanLimit: {
             headers: {
                 [name: string]: unknown;
@@ -5735,7 +6115,7 @@ export interface components {
                 "application/json": components["schemas"]["OperationFailedError"];
             };
         };
-        /** @description 403 on a write (any method but GET): an ops balance is negative, the account or customer is restricted, the caller's IP address is not allowed, or the key may not perform the request. */
+        /** @description 403 on a write (any method but GET): an ops balance is negative, the account or customer is restricted, the caller's IP address is not allowed, or the key may not perform the request. For a restricted customer, `details.reason` is `customer_restricted` (provisional). */
         ForbiddenWrite: {
             headers: {
                 [name: string]: unknown;
@@ -5753,7 +6133,7 @@ export interface components {
                 "application/json": components["schemas"]["WrongApiHostError"];
             };
         };
-        /** @description Any 2xx status acknowledges the delivery; the body is ignored. Any other status, or no answer within 10 seconds, is a failure and the delivery is retried with exponential backoff. */
+        /** @description Any 2xx status (200, 201, 202, 204 ...) acknowledges the delivery; the body is ignored. Any other status, or no answer within 10 seconds, is a failure and the delivery is retried with exponential backoff. */
         WebhookAcknowledged: {
             headers: {
                 [name: string]: unknown;
@@ -5853,12 +6233,6 @@ export interface components {
          * @example evt_0b6f2c1e-4d7a-4f3b-9c8e-1a2b3c4d5e6f
          */
         EventId: string;
-        /** @description See the delivery headers and verification rules in the webhooks guide. */
-        ServiceSignature: components["schemas"]["X-Service-Signature"];
-        /** @description See the delivery headers and verification rules in the webhooks guide. */
-        ServiceTimestamp: components["schemas"]["X-Service-Timestamp"];
-        /** @description See the delivery headers and verification rules in the webhooks guide. */
-        ServiceIdempotencyKey: components["schemas"]["X-Service-Idempotency-Key"];
     };
     requestBodies: never;
     headers: {
@@ -8034,12 +8408,12 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8050,19 +8424,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onKycRejected: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8073,19 +8447,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onKycExpired: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8096,19 +8470,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onKycResubmissionRequested: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8119,19 +8493,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onKycPendingReview: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8142,19 +8516,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onKycIdentityMismatch: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8165,19 +8539,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onKycIdentitySynchronized: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8188,19 +8562,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onPoaApproved: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8211,19 +8585,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onPoaRejected: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8234,19 +8608,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onCardActivated: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8257,19 +8631,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onCardCreationFailed: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8280,19 +8654,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onCardTopupCompleted: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8303,19 +8677,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onCardTopupFailed: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8326,19 +8700,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onCardTransaction: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8349,19 +8723,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onCard3dsRequest: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8372,19 +8746,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onCardFrozen: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8395,19 +8769,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onCardUnfrozen: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8418,19 +8792,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onCardTerminated: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8441,19 +8815,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onCardWithdrawalCompleted: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8464,19 +8838,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onCardWithdrawalFailed: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8487,19 +8861,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onCardTerminationPending: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8510,19 +8884,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onWalletDepositReceived: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8533,19 +8907,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onWalletWithdrawalCompleted: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8556,19 +8930,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onWalletWithdrawalFailed: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8579,19 +8953,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onVirtualAccountDepositReceived: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8602,19 +8976,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onVirtualAccountTransferCompleted: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8625,19 +8999,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onVirtualAccountTransferFailed: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8648,19 +9022,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onGiftCardDelivered: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8671,19 +9045,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onGiftCardFailed: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8694,19 +9068,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onGiftCardRefunded: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8717,19 +9091,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onBalanceDepositConfirmed: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8740,19 +9114,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onBalanceDebited: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8763,19 +9137,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onBalanceLowBalance: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8786,7 +9160,7 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
 }
