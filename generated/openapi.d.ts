@@ -289,8 +289,11 @@ export interface paths {
          *
          *     **Provisional**: the document names this endpoint among its additions but not its parameters or response;
          *     the `page`/`limit` paging and the `CardTransaction` items follow the other lists and the `card.transaction`
-         *     event. Not shown in the document: the sort order (this contract returns the most recent first, provisional),
-         *     filters, and whether top-ups appear in the list.
+         *     event. Not shown in the document: filters, and whether top-ups appear in the list.
+         *
+         *     - **Order: most recent first** (`date` descending, then `id` descending when two transactions have the
+         *       same `date`). Provisional.
+         *     - `created_from` (inclusive) and `created_to` (exclusive) select a period by `date` (provisional).
          *
          *     - A card withdrawal appears here with `id` equal to its `withdrawal_id`; its `type` value is not shown in the
          *       document (see `CardTransaction.type`).
@@ -641,14 +644,19 @@ export interface paths {
         };
         /**
          * List the transactions of an ops balance
-         * @description Lists the debits and credits of one ops balance, page by page, most recent first.
+         * @description Lists the debits and credits of one ops balance, page by page.
+         *
+         *     - **Order: most recent first** (`created_at` descending, then `id` descending when two transactions have
+         *       the same `created_at`). Provisional.
+         *     - `created_from` (inclusive) and `created_to` (exclusive) select a period by `created_at` (provisional):
+         *       reconcile a period window by window.
          *
          *     - Reachable with any active subscription (no plan product check).
          *     - Debits match the `balance.debited` events; its `reason` values include `kyc_verification` (KYC approved)
          *       and `poa_verification` (proof of address approved). The full list of reasons is not shown.
          *
          *     Provisional: the document mentions the transaction history of the ops balances but shows neither the
-         *     path, the parameters, the record nor the response. The order (most recent first) is provisional.
+         *     path, the parameters, the record nor the response.
          */
         get: operations["listBalanceTransactions"];
         put?: never;
@@ -887,7 +895,11 @@ export interface paths {
         };
         /**
          * List payouts
-         * @description Lists the account's payouts, most recent first, optionally for one customer and in one status.
+         * @description Lists the account's payouts, optionally for one customer and in one status.
+         *
+         *     - **Order: most recent first** (`created_at` descending; when two payouts have the same `created_at`,
+         *       `code` descending, provisional).
+         *     - `created_from` (inclusive) and `created_to` (exclusive) select a period by `created_at` (provisional).
          *
          *     Quotes that were never confirmed are absent from the list.
          *
@@ -1305,8 +1317,7 @@ export interface paths {
         };
         /**
          * List the deliveries of a webhook endpoint
-         * @description The delivery history of one endpoint, most recent first (provisional order), paginated with `page` and
-         *     `limit`. Each item shows the delivery's status, the HTTP response code, the attempt number, the duration
+         * @description The delivery history of one endpoint, paginated with `page` and `limit`. Each item shows the delivery's status, the HTTP response code, the attempt number, the duration
          *     and the idempotency key (all documented), plus the event and timestamps (provisional).
          *
          *     Delivery rules:
@@ -1316,6 +1327,10 @@ export interface paths {
          *     - Retries use exponential backoff and carry the same `X-Service-Idempotency-Key`.
          *     - After the last attempt the delivery is `failed` and no further retry is made.
          *     - The retry schedule (attempt count and intervals) is not shown in the document.
+         *
+         *     - **Order: most recent first** (`created_at` descending, then `code` descending when two deliveries have
+         *       the same `created_at`). Provisional.
+         *     - `created_from` (inclusive) and `created_to` (exclusive) select a period by `created_at` (provisional).
          *
          *     Status: `pending` while the delivery is in progress or a retry is due, `delivered` after a 2xx answer,
          *     `failed` once retries are exhausted.
@@ -1431,8 +1446,12 @@ export interface webhooks {
          * kyc.approved
          * @description Sent when a customer's identity verification (KYC) is approved.
          *
-         *     The activate endpoint does not lift this restriction; `POST /kyc/{customerCode}/synchronize` does
-         *     (`kyc.identity_synchronized`). Otherwise `status` is `active`.
+         *     - The customer's verification level goes from `basic` to `verified`.
+         *     - The verification is billed: a `balance.debited` event with reason `kyc_verification` is sent.
+         *     - When the identity read on the document differs from the declared name or date of birth,
+         *       `identity_mismatch` is `true`, the customer's `status` is `restricted`, and a `kyc.identity_mismatch`
+         *       event follows. The activate endpoint does not lift this restriction; `POST /kyc/{customerCode}/synchronize`
+         *       does (`kyc.identity_synchronized`). Otherwise `status` is `active`.
          *
          *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
          *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
@@ -1508,7 +1527,8 @@ export interface webhooks {
         put?: never;
         /**
          * kyc.resubmission_requested
-         * @description The customer's verification level stays `basic` until a resubmission is approved.
+         * @description Sent when the documents a customer submitted for KYC are insufficient and new ones are requested.
+         *     The customer's verification level stays `basic` until a resubmission is approved.
          *
          *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
          *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
@@ -1557,7 +1577,10 @@ export interface webhooks {
         put?: never;
         /**
          * kyc.identity_mismatch
-         * @description - The customer's status goes from `active` to `restricted` (`restriction_reason` `identity_mismatch`).
+         * @description Sent after a `kyc.approved` whose `identity_mismatch` is `true`: the identity read on the document
+         *     (`verified_identity`) differs from the declared name or date of birth (`declared_identity`).
+         *
+         *     - The customer's status goes from `active` to `restricted` (`restriction_reason` `identity_mismatch`).
          *     - The activate endpoint does not lift the restriction. The required action is `synchronize_identity`:
          *       call `POST /kyc/{customerCode}/synchronize`, which sets the customer `active` again and sends
          *       `kyc.identity_synchronized`.
@@ -1585,7 +1608,8 @@ export interface webhooks {
         /**
          * kyc.identity_synchronized
          * @description Sent when `POST /kyc/{customerCode}/synchronize` is called for a customer restricted by an identity
-         *     mismatch.
+         *     mismatch. The customer's identity becomes the one read on the document (`first_name`, `last_name`,
+         *     `date_of_birth`) and the customer's status goes from `restricted` back to `active`.
          *
          *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
          *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
@@ -1635,7 +1659,8 @@ export interface webhooks {
         put?: never;
         /**
          * poa.rejected
-         * @description Sent when a customer's proof of address (POA) is rejected.
+         * @description Sent when a customer's proof of address (POA) is rejected. The customer stays at the `verified`
+         *     level; to retry, submit a new document (`POST /poa/{customerCode}/document`).
          *
          *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
          *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
@@ -6164,6 +6189,10 @@ export interface components {
          * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
          */
         CardCode: string;
+        /** @description Provisional: only items created at or after this instant (inclusive, ISO 8601 date-time, compared with the item's `created_at`, or `date` for card transactions). Use it with `created_to` to reconcile a period window by window. */
+        CreatedFrom: string;
+        /** @description Provisional: only items created before this instant (exclusive, ISO 8601 date-time, compared with the item's `created_at`, or `date` for card transactions). A window `[created_from, created_to)` never counts an item twice when windows follow each other. */
+        CreatedTo: string;
         /**
          * @description Provisional filter. Returns only customers with this status. The document shows no customer list parameters.
          * @example restricted
@@ -6224,10 +6253,6 @@ export interface components {
          * @example card.frozen
          */
         EventTypeFilter: components["schemas"]["WebhookEventName"];
-        /** @description Provisional: only items created at or after this instant (inclusive, ISO 8601 date-time, compared with `created_at`). Use it with `created_to` to reconcile a period window by window. */
-        CreatedFrom: string;
-        /** @description Provisional: only items created before this instant (exclusive, ISO 8601 date-time, compared with `created_at`). A window `[created_from, created_to)` never counts an item twice when windows follow each other. */
-        CreatedTo: string;
         /**
          * @description The event's `id`, `evt_<uuid>`, as in the body of its webhook delivery.
          * @example evt_0b6f2c1e-4d7a-4f3b-9c8e-1a2b3c4d5e6f
@@ -6677,6 +6702,10 @@ export interface operations {
                  * @example 20
                  */
                 limit?: components["parameters"]["Limit"];
+                /** @description Provisional: only items created at or after this instant (inclusive, ISO 8601 date-time, compared with the item's `created_at`, or `date` for card transactions). Use it with `created_to` to reconcile a period window by window. */
+                created_from?: components["parameters"]["CreatedFrom"];
+                /** @description Provisional: only items created before this instant (exclusive, ISO 8601 date-time, compared with the item's `created_at`, or `date` for card transactions). A window `[created_from, created_to)` never counts an item twice when windows follow each other. */
+                created_to?: components["parameters"]["CreatedTo"];
             };
             header?: never;
             path: {
@@ -7168,6 +7197,10 @@ export interface operations {
                  * @example 20
                  */
                 limit?: components["parameters"]["Limit"];
+                /** @description Provisional: only items created at or after this instant (inclusive, ISO 8601 date-time, compared with the item's `created_at`, or `date` for card transactions). Use it with `created_to` to reconcile a period window by window. */
+                created_from?: components["parameters"]["CreatedFrom"];
+                /** @description Provisional: only items created before this instant (exclusive, ISO 8601 date-time, compared with the item's `created_at`, or `date` for card transactions). A window `[created_from, created_to)` never counts an item twice when windows follow each other. */
+                created_to?: components["parameters"]["CreatedTo"];
             };
             header?: never;
             path: {
@@ -7594,6 +7627,10 @@ export interface operations {
                  * @example completed
                  */
                 status?: components["parameters"]["PayoutStatusFilter"];
+                /** @description Provisional: only items created at or after this instant (inclusive, ISO 8601 date-time, compared with the item's `created_at`, or `date` for card transactions). Use it with `created_to` to reconcile a period window by window. */
+                created_from?: components["parameters"]["CreatedFrom"];
+                /** @description Provisional: only items created before this instant (exclusive, ISO 8601 date-time, compared with the item's `created_at`, or `date` for card transactions). A window `[created_from, created_to)` never counts an item twice when windows follow each other. */
+                created_to?: components["parameters"]["CreatedTo"];
             };
             header?: never;
             path?: never;
@@ -8241,6 +8278,10 @@ export interface operations {
                  * @example 20
                  */
                 limit?: components["parameters"]["Limit"];
+                /** @description Provisional: only items created at or after this instant (inclusive, ISO 8601 date-time, compared with the item's `created_at`, or `date` for card transactions). Use it with `created_to` to reconcile a period window by window. */
+                created_from?: components["parameters"]["CreatedFrom"];
+                /** @description Provisional: only items created before this instant (exclusive, ISO 8601 date-time, compared with the item's `created_at`, or `date` for card transactions). A window `[created_from, created_to)` never counts an item twice when windows follow each other. */
+                created_to?: components["parameters"]["CreatedTo"];
             };
             header?: never;
             path: {
@@ -8291,9 +8332,9 @@ export interface operations {
                  * @example card.frozen
                  */
                 type?: components["parameters"]["EventTypeFilter"];
-                /** @description Provisional: only items created at or after this instant (inclusive, ISO 8601 date-time, compared with `created_at`). Use it with `created_to` to reconcile a period window by window. */
+                /** @description Provisional: only items created at or after this instant (inclusive, ISO 8601 date-time, compared with the item's `created_at`, or `date` for card transactions). Use it with `created_to` to reconcile a period window by window. */
                 created_from?: components["parameters"]["CreatedFrom"];
-                /** @description Provisional: only items created before this instant (exclusive, ISO 8601 date-time, compared with `created_at`). A window `[created_from, created_to)` never counts an item twice when windows follow each other. */
+                /** @description Provisional: only items created before this instant (exclusive, ISO 8601 date-time, compared with the item's `created_at`, or `date` for card transactions). A window `[created_from, created_to)` never counts an item twice when windows follow each other. */
                 created_to?: components["parameters"]["CreatedTo"];
             };
             header?: never;
