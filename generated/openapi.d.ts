@@ -4416,7 +4416,7 @@ export interface components {
          */
         "X-Service-Timestamp": string;
         /**
-         * @description Unique per event; the same value on every retry of that event. Deduplicate on it.
+         * @description Unique per event; the same value on every retry of that event, and (provisional) on a redelivery of it with `POST /events/{id}/redeliver`. Deduplicate on it.
          * @example idem_0b6f2c1e4d7a4f3b
          */
         "X-Service-Idempotency-Key": string;

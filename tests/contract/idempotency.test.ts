@@ -22,6 +22,28 @@ function exampleValues(doc: JsonObject, response: Json | undefined): Json[] {
 const reasonOf = (value: Json): unknown =>
   isObject(value) && isObject(value['error']) && isObject(value['error']['details']) ? value['error']['details']['reason'] : undefined;
 
+/** What a POST lacks: the Idempotency-Key parameter, Idempotent-Replayed on its 200, the reused-key example. */
+function postProblems(openapi: JsonObject): string[] {
+  const problems: string[] = [];
+  for (const { path, op } of operations(openapi).filter((o) => o.method === 'post')) {
+    const label = `POST ${path}`;
+    const params = Array.isArray(op['parameters']) ? op['parameters'] : [];
+    if (!params.some((p) => isObject(p) && p['$ref'] === KEY_REF)) problems.push(`${label}: no $ref to ${KEY_REF}`);
+    const responses = op['responses'] as JsonObject;
+    const ok = deref(openapi, responses['200']);
+    const headers = isObject(ok) && isObject(ok['headers']) ? ok['headers'] : {};
+    if (!isObject(headers['Idempotent-Replayed']) || headers['Idempotent-Replayed']['$ref'] !== REPLAYED_REF) {
+      problems.push(`${label}: its 200 does not declare Idempotent-Replayed (${REPLAYED_REF})`);
+    }
+    const refusals = exampleValues(openapi, responses['422']).filter((v) => reasonOf(v) === 'idempotency_key_reused');
+    if (refusals.length === 0) problems.push(`${label}: no 422 example with details.reason idempotency_key_reused`);
+    for (const v of refusals) {
+      if (!isObject(v) || !isObject(v['error']) || v['error']['code'] !== 'VALIDATION_ERROR') problems.push(`${label}: the reused-key example is not VALIDATION_ERROR`);
+    }
+  }
+  return problems;
+}
+
 describe('Idempotency-Key', () => {
   const { openapi } = built();
   const all = operations(openapi);
@@ -35,24 +57,18 @@ describe('Idempotency-Key', () => {
 
   it('every POST takes it, declares Idempotent-Replayed on its 200 and shows the reused-key refusal', () => {
     expect(posts.length).toBeGreaterThan(20);
-    const problems: string[] = [];
-    for (const { path, op } of posts) {
-      const label = `POST ${path}`;
-      const params = Array.isArray(op['parameters']) ? op['parameters'] : [];
-      if (!params.some((p) => isObject(p) && p['$ref'] === KEY_REF)) problems.push(`${label}: no $ref to ${KEY_REF}`);
-      const responses = op['responses'] as JsonObject;
-      const ok = deref(openapi, responses['200']);
-      const headers = isObject(ok) && isObject(ok['headers']) ? ok['headers'] : {};
-      if (!isObject(headers['Idempotent-Replayed']) || headers['Idempotent-Replayed']['$ref'] !== REPLAYED_REF) {
-        problems.push(`${label}: its 200 does not declare Idempotent-Replayed (${REPLAYED_REF})`);
-      }
-      const refusals = exampleValues(openapi, responses['422']).filter((v) => reasonOf(v) === 'idempotency_key_reused');
-      if (refusals.length === 0) problems.push(`${label}: no 422 example with details.reason idempotency_key_reused`);
-      for (const v of refusals) {
-        if (!isObject(v) || !isObject(v['error']) || v['error']['code'] !== 'VALIDATION_ERROR') problems.push(`${label}: the reused-key example is not VALIDATION_ERROR`);
-      }
-    }
-    expectNoProblems(problems);
+    expectNoProblems(postProblems(openapi));
+  });
+
+  it('the check names a POST without the key, without the header or without the refusal example', () => {
+    const broken = structuredClone(openapi);
+    const [first] = operations(broken).filter((o) => o.method === 'post');
+    const op = first!.op;
+    op['parameters'] = ((op['parameters'] ?? []) as JsonObject[]).filter((p) => p['$ref'] !== KEY_REF);
+    (op['responses'] as JsonObject)['200'] = { description: 'no headers', content: {} };
+    (op['responses'] as JsonObject)['422'] = { $ref: '#/components/responses/ValidationError' };
+    const problems = postProblems(broken).filter((p) => p.startsWith(`POST ${first!.path}:`));
+    expect(problems).toHaveLength(3);
   });
 
   it('no other method and no webhook takes it', () => {
