@@ -18,7 +18,9 @@ export interface paths {
          *     - `page` starts at 1; `limit` is 1 to 100.
          *     - The customer filter exists in the document, but its name is not shown: `customer_code` is provisional.
          *       An unknown `customer_code` answers 404 `RESOURCE_NOT_FOUND`, as on `GET /payouts`.
-         *     - The sort order is not shown in the document.
+         *
+         *     **Order: most recent first** (`created_at` descending, then `code` descending when two items have the same
+         *     `created_at`). Provisional.
          */
         get: operations["listCards"];
         put?: never;
@@ -322,6 +324,9 @@ export interface paths {
          *     - Provisional: the document names the customer endpoints but shows neither their parameters nor their
          *       responses. The filters `status`, `verification_level` and `external_reference` and the order (most
          *       recent first) are designed by this contract.
+         *
+         *     **Order: most recent first** (`created_at` descending, then `customer_code` descending when two items have the same
+         *     `created_at`). Provisional.
          */
         get: operations["listCustomers"];
         put?: never;
@@ -596,6 +601,8 @@ export interface paths {
          *
          *     Provisional: the document names the balance endpoints but shows neither the path, the record nor the
          *     response. The list is returned whole, without pagination.
+         *
+         *     **Order:** by type, always `cards_visa`, `cards_mastercard`, `gift_cards`, `payout_sepa`, `others`. Provisional.
          */
         get: operations["listBalances"];
         put?: never;
@@ -684,6 +691,9 @@ export interface paths {
          *     `customer_code` answers 404 `RESOURCE_NOT_FOUND`, as on `GET /payouts`.
          *
          *     Wallets are not included in the Découverte plan (402 `PLAN_UPGRADE_REQUIRED`).
+         *
+         *     **Order: most recent first** (`created_at` descending, then `id` descending when two items have the same
+         *     `created_at`). Provisional.
          */
         get: operations["listWallets"];
         put?: never;
@@ -727,6 +737,9 @@ export interface paths {
          *     read-only. `wallet.withdrawal_completed` and `wallet.withdrawal_failed` report their outcome.
          *
          *     Wallets are not included in the Découverte plan (402 `PLAN_UPGRADE_REQUIRED`).
+         *
+         *     **Order: most recent first** (`requested_at` descending; when two items have the same `requested_at`,
+         *     `code` descending, provisional).
          */
         get: operations["listWalletWithdrawals"];
         put?: never;
@@ -753,6 +766,9 @@ export interface paths {
          *     an unknown `customer_code` answers 404 `RESOURCE_NOT_FOUND`, as on `GET /payouts`.
          *
          *     Virtual accounts are not included in the Découverte plan (402 `PLAN_UPGRADE_REQUIRED`).
+         *
+         *     **Order: most recent first** (`created_at` descending, then `code` descending when two items have the same
+         *     `created_at`). Provisional.
          */
         get: operations["listVirtualAccounts"];
         put?: never;
@@ -829,6 +845,9 @@ export interface paths {
          *     `RESOURCE_NOT_FOUND`, as on `GET /payouts`.
          *
          *     Gift cards are not included in the Découverte plan (402 `PLAN_UPGRADE_REQUIRED`).
+         *
+         *     **Order: most recent first** (`created_at` descending, then `code` descending when two items have the same
+         *     `created_at`). Provisional.
          */
         get: operations["listGiftCardOrders"];
         put?: never;
@@ -1018,6 +1037,9 @@ export interface paths {
          *     Provisional: the document says deleted beneficiaries stop appearing in "the list" but shows neither
          *     its path nor its parameters; paging, the customer filter, the order and the response are designed
          *     like `GET /payouts`, and an unknown `customer_code` answers 404 `RESOURCE_NOT_FOUND` as there.
+         *
+         *     **Order: most recent first** (`created_at` descending, then `code` descending when two items have the same
+         *     `created_at`). Provisional.
          */
         get: operations["listBeneficiaries"];
         put?: never;
@@ -1094,6 +1116,9 @@ export interface paths {
          *     The document does not show pagination for this list and says it returns all endpoints, so this
          *     contract takes no `page` or `limit` and returns every endpoint in one response, without `pagination`.
          *     Whether the service paginates this list is not confirmed.
+         *
+         *     **Order: most recent first** (`created_at` descending, then `code` descending when two items have the same
+         *     `created_at`). Provisional.
          */
         get: operations["listWebhookEndpoints"];
         put?: never;
