@@ -18,7 +18,9 @@ export interface paths {
          *     - `page` starts at 1; `limit` is 1 to 100.
          *     - The customer filter exists in the document, but its name is not shown: `customer_code` is provisional.
          *       An unknown `customer_code` answers 404 `RESOURCE_NOT_FOUND`, as on `GET /payouts`.
-         *     - The sort order is not shown in the document.
+         *
+         *     **Order: most recent first** (`created_at` descending, then `code` descending when two items have the same
+         *     `created_at`). Provisional.
          */
         get: operations["listCards"];
         put?: never;
@@ -53,6 +55,9 @@ export interface paths {
          *
          *     Not covered here: customer prerequisites (such as a KYC level) and load limits other than the Découverte
          *     monthly limit.
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `ops_balance_too_low` (400),
+         *     `customer_restricted` (403 `ACCOUNT_RESTRICTED`), `idempotency_key_reused` (422).
          */
         post: operations["createCard"];
         delete?: never;
@@ -100,8 +105,8 @@ export interface paths {
          *     operation and its events but not its body or response (it lists the "new card creation and top-up
          *     contract" among its additions without showing it); `TopUpCardRequest` and `CardTopUp` are this contract's design.
          *
-         *     - The card must be `active`. A card in another state is refused; the document does not give the error,
-         *       and this contract answers 422 `VALIDATION_ERROR` (provisional).
+         *     - The card must be `active`. A card in another state is refused with 422 `VALIDATION_ERROR`
+         *       (provisional: `details.reason` `card_not_active`, with `details.current_status`).
          *     - The ops balance of the card's brand (`cards_visa` or `cards_mastercard`) is debited with `amount` plus
          *       the top-up fee. When it is too low: 400 `INSUFFICIENT_BALANCE`.
          *     - Plan Découverte: 5,000 USD loaded on cards per calendar month (beyond: 403 `PLAN_LIMIT_REACHED`).
@@ -117,6 +122,9 @@ export interface paths {
          *       `failed`) at any time, for example when an event was missed.
          *
          *     Minimum and maximum top-up amounts are not shown in the document.
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `card_not_active` (422),
+         *     `ops_balance_too_low` (400), `customer_restricted` (403 `ACCOUNT_RESTRICTED`), `idempotency_key_reused` (422).
          */
         post: operations["topUpCard"];
         delete?: never;
@@ -168,9 +176,12 @@ export interface paths {
          * @description Freezes an active card: payments on it are declined until it is unfrozen.
          *
          *     - The card must be `active`; it becomes `frozen` and `card.frozen` is sent (base fields, status `frozen`).
-         *     - A card in another state is refused; the document does not give the error, and this contract answers
-         *       422 `VALIDATION_ERROR` (provisional).
+         *     - A card in another state, including one already `frozen`, is refused with 422 `VALIDATION_ERROR`
+         *       (provisional: `details.reason` `card_not_active`, with `details.current_status`).
          *     - No body. The response is provisional (see 200).
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `card_not_active` (422),
+         *     `idempotency_key_reused` (422).
          */
         post: operations["freezeCard"];
         delete?: never;
@@ -193,9 +204,12 @@ export interface paths {
          * @description Unfreezes a frozen card: it is usable again.
          *
          *     - The card must be `frozen`; it becomes `active` and `card.unfrozen` is sent (base fields, status `active`).
-         *     - A card in another state is refused; the document does not give the error, and this contract answers
-         *       422 `VALIDATION_ERROR` (provisional).
+         *     - A card in another state, including one already `active`, is refused with 422 `VALIDATION_ERROR`
+         *       (provisional: `details.reason` `card_not_frozen`, with `details.current_status`).
          *     - No body. The response is provisional (see 200).
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `card_not_frozen` (422),
+         *     `idempotency_key_reused` (422).
          */
         post: operations["unfreezeCard"];
         delete?: never;
@@ -220,13 +234,16 @@ export interface paths {
          *
          *     - Any usable card can be terminated; it becomes `cancelled`. This contract reads "usable" as `active` or
          *       `frozen`; a `pending`, `failed` or `cancelled` card is refused with 422 `VALIDATION_ERROR` (provisional:
-         *       the document gives neither the exact set of states nor the error).
+         *       `details.reason` `card_not_usable`, with `details.current_status`).
          *     - The remaining balance is returned to the ops balance, less the fees that `card.terminated` reports
          *       (`card_balance_at_closure`, `provider_fee`, `termination_fee`, `refunded_amount`).
          *     - A top-up still in progress is refunded (`amount` and `fee`): `card.topup.failed` is sent for it.
          *     - `card.terminated` is sent when the termination completes. The document also lists `card.termination_pending`
          *       (payload not shown), so a termination may complete asynchronously.
          *     - No body. The response (`CardTermination`) is provisional: the document does not show it.
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `card_not_usable` (422),
+         *     `idempotency_key_reused` (422).
          */
         post: operations["terminateCard"];
         delete?: never;
@@ -260,8 +277,12 @@ export interface paths {
          *       webhooks without saying when it is sent (the withdrawal is synchronous); linking it to this operation is
          *       provisional.
          *
-         *     A card that is not `active` is refused; the document does not give the error for that case, and this
-         *     contract answers it with 422 `VALIDATION_ERROR` (provisional).
+         *     A card that is not `active` is refused with 422 `VALIDATION_ERROR`. Provisional: `details.reason` is
+         *     `card_not_active` and `details.current_status` the card's status. A card balance too low for the amount is
+         *     refused with 400 `INSUFFICIENT_BALANCE`, `details.reason` `card_balance_too_low` (provisional).
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `card_not_active` (422),
+         *     `card_balance_too_low` (400), `idempotency_key_reused` (422).
          */
         post: operations["withdrawFromCard"];
         delete?: never;
@@ -284,9 +305,11 @@ export interface paths {
          *     **Provisional**: the document names the endpoint and what it returns (number, CVV, expiry) among its
          *     additions, but not its response; the field names of `CardSensitiveData` are this contract's design.
          *
-         *     - A card that is not issued yet (`pending`) or whose issuance `failed` has no number; this contract answers
-         *       422 `VALIDATION_ERROR` (provisional: the document does not give the error).
+         *     - A card that is not issued yet (`pending`), whose issuance `failed`, or that is `cancelled` is refused with
+         *       422 `VALIDATION_ERROR` (provisional: `details.reason` `card_not_usable`, with `details.current_status`).
          *     - Treat the response as secret: do not log it, cache it or store it.
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `card_not_usable` (422).
          */
         get: operations["getCardSensitiveData"];
         put?: never;
@@ -311,8 +334,11 @@ export interface paths {
          *
          *     **Provisional**: the document names this endpoint among its additions but not its parameters or response;
          *     the `page`/`limit` paging and the `CardTransaction` items follow the other lists and the `card.transaction`
-         *     event. Not shown in the document: the sort order (this contract returns the most recent first, provisional),
-         *     filters, and whether top-ups appear in the list.
+         *     event. Not shown in the document: filters, and whether top-ups appear in the list.
+         *
+         *     - **Order: most recent first** (`date` descending, then `id` descending when two transactions have the
+         *       same `date`). Provisional.
+         *     - `created_from` (inclusive) and `created_to` (exclusive) select a period by `date` (provisional).
          *
          *     - A card withdrawal appears here with `id` equal to its `withdrawal_id`; its `type` value is not shown in the
          *       document (see `CardTransaction.type`).
@@ -341,6 +367,9 @@ export interface paths {
          *     - Provisional: the document names the customer endpoints but shows neither their parameters nor their
          *       responses. The filters `status`, `verification_level` and `external_reference` and the order (most
          *       recent first) are designed by this contract.
+         *
+         *     **Order: most recent first** (`created_at` descending, then `customer_code` descending when two items have the same
+         *     `created_at`). Provisional.
          */
         get: operations["listCustomers"];
         put?: never;
@@ -348,8 +377,8 @@ export interface paths {
          * Create a customer
          * @description Creates a customer with its declared identity. The customer starts at verification level `basic`.
          *
-         *     - **At least one active webhook endpoint must exist before customers can be created.** The document does
-         *       not give the error for that case; this contract answers it with 422 `VALIDATION_ERROR` (provisional).
+         *     - **At least one active webhook endpoint must exist before customers can be created.** Without one the
+         *       request is refused with 422 `VALIDATION_ERROR` (provisional: `details.reason` `webhook_endpoint_required`).
          *     - Reachable with any active subscription (no plan product check).
          *     - Provisional: `email` and `phone` (E.164) are optional contact details; change them later with
          *       `PATCH /customers/{customerCode}`.
@@ -357,6 +386,9 @@ export interface paths {
          *       read on the document; a difference restricts the customer (see `POST /kyc/{customerCode}/synchronize`).
          *     - Provisional: the document names the customer endpoints but not this body or response. The new customer's
          *       status (`active`) is provisional too.
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `webhook_endpoint_required` (422),
+         *     `idempotency_key_reused` (422).
          */
         post: operations["createCustomer"];
         delete?: never;
@@ -425,13 +457,16 @@ export interface paths {
          *
          *     - **It does not lift a restriction.** A customer `restricted` after a KYC identity mismatch stays restricted
          *       until `POST /kyc/{customerCode}/synchronize`; this contract answers the activation of a restricted
-         *       customer with 403 `ACCOUNT_RESTRICTED` (provisional: the document gives no error for that case).
+         *       customer with 403 `ACCOUNT_RESTRICTED` (provisional: `details.reason` `customer_restricted`).
          *     - Reachable with any active subscription (no plan product check).
          *     - Provisional: a customer becomes `inactive` with `POST /customers/{customerCode}/deactivate`; activating
          *       makes it `active` again, and the requests refused with `customer_not_active` are accepted again.
          *       Activating an `active` customer returns it unchanged.
          *     - Provisional: the document names the activate endpoint but shows neither its body (none here) nor its
          *       response (the customer).
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `customer_restricted` (403
+         *     `ACCOUNT_RESTRICTED`), `idempotency_key_reused` (422).
          */
         post: operations["activateCustomer"];
         delete?: never;
@@ -511,7 +546,10 @@ export interface paths {
          *
          *     Provisional: the request body and the response are designed by this contract.
          *     This contract refuses a link for a customer whose KYC is already approved with 422 `VALIDATION_ERROR`
-         *     (provisional); the balance debited for `kyc_verification` is not shown in the document.
+         *     (provisional: `details.reason` `kyc_already_approved`); the balance debited for `kyc_verification` is not shown in the document.
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `kyc_already_approved` (422),
+         *     `customer_restricted` (403 `ACCOUNT_RESTRICTED`), `idempotency_key_reused` (422).
          */
         post: operations["createKycLink"];
         delete?: never;
@@ -545,7 +583,11 @@ export interface paths {
          *
          *     Provisional: the document names this endpoint but shows neither a body (none here) nor the response,
          *     which mirrors the event. A customer that is not restricted for an identity mismatch is refused with
-         *     422 `VALIDATION_ERROR` (provisional: the document gives no error for that case).
+         *     422 `VALIDATION_ERROR` (provisional: `details.reason` `identity_not_mismatched`, with
+         *     `details.current_status`).
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `identity_not_mismatched` (422),
+         *     `idempotency_key_reused` (422).
          */
         post: operations["synchronizeKycIdentity"];
         delete?: never;
@@ -607,9 +649,13 @@ export interface paths {
          *
          *     Provisional: the document names this endpoint ("proof of address through the API") but shows neither the
          *     body nor the response. The response here is the POA status, `pending` while the document is reviewed.
-         *     A customer not at level `verified`, or with a document already under review, is refused with 422
-         *     `VALIDATION_ERROR` (provisional: the document gives no error for these cases). Accepted file types and the
+         *     A customer not at level `verified` (`details.reason` `verification_level_too_low`), or with a document
+         *     already under review (`poa_under_review`), is refused with 422 `VALIDATION_ERROR` (provisional). Accepted file types and the
          *     maximum size are not shown; the balance debited for `poa_verification` is not shown.
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `verification_level_too_low`
+         *     (422), `poa_under_review` (422), `customer_restricted` (403 `ACCOUNT_RESTRICTED`), `idempotency_key_reused`
+         *     (422).
          */
         post: operations["uploadPoaDocument"];
         delete?: never;
@@ -664,6 +710,8 @@ export interface paths {
          *
          *     Provisional: the document names the balance endpoints but shows neither the path, the record nor the
          *     response. The list is returned whole, without pagination.
+         *
+         *     **Order:** by type, always `cards_visa`, `cards_mastercard`, `gift_cards`, `payout_sepa`, `others`. Provisional.
          */
         get: operations["listBalances"];
         put?: never;
@@ -712,14 +760,19 @@ export interface paths {
         };
         /**
          * List the transactions of an ops balance
-         * @description Lists the debits and credits of one ops balance, page by page, most recent first.
+         * @description Lists the debits and credits of one ops balance, page by page.
+         *
+         *     - **Order: most recent first** (`created_at` descending, then `id` descending when two transactions have
+         *       the same `created_at`). Provisional.
+         *     - `created_from` (inclusive) and `created_to` (exclusive) select a period by `created_at` (provisional):
+         *       reconcile a period window by window.
          *
          *     - Reachable with any active subscription (no plan product check).
          *     - Debits match the `balance.debited` events; its `reason` values include `kyc_verification` (KYC approved)
          *       and `poa_verification` (proof of address approved). The full list of reasons is not shown.
          *
          *     Provisional: the document mentions the transaction history of the ops balances but shows neither the
-         *     path, the parameters, the record nor the response. The order (most recent first) is provisional.
+         *     path, the parameters, the record nor the response.
          */
         get: operations["listBalanceTransactions"];
         put?: never;
@@ -747,6 +800,9 @@ export interface paths {
          *     `customer_code` answers 404 `RESOURCE_NOT_FOUND`, as on `GET /payouts`.
          *
          *     Wallets are not included in the Découverte plan (402 `PLAN_UPGRADE_REQUIRED`).
+         *
+         *     **Order: most recent first** (`created_at` descending, then `id` descending when two items have the same
+         *     `created_at`). Provisional.
          */
         get: operations["listWallets"];
         put?: never;
@@ -764,6 +820,9 @@ export interface paths {
          *     - Wallets are not included in the Découverte plan (402 `PLAN_UPGRADE_REQUIRED`).
          *     - Refused while an ops balance is negative (403 `ACCOUNT_SUSPENDED_NEGATIVE_BALANCE`).
          *     - The address is created with a chain provider; a provider failure answers 502 `OPERATION_FAILED`.
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `customer_restricted` (403
+         *     `ACCOUNT_RESTRICTED`), `idempotency_key_reused` (422).
          */
         post: operations["createWallet"];
         delete?: never;
@@ -787,6 +846,9 @@ export interface paths {
          *     read-only. `wallet.withdrawal_completed` and `wallet.withdrawal_failed` report their outcome.
          *
          *     Wallets are not included in the Découverte plan (402 `PLAN_UPGRADE_REQUIRED`).
+         *
+         *     **Order: most recent first** (`requested_at` descending; when two items have the same `requested_at`,
+         *     `code` descending, provisional).
          */
         get: operations["listWalletWithdrawals"];
         put?: never;
@@ -813,6 +875,9 @@ export interface paths {
          *     an unknown `customer_code` answers 404 `RESOURCE_NOT_FOUND`, as on `GET /payouts`.
          *
          *     Virtual accounts are not included in the Découverte plan (402 `PLAN_UPGRADE_REQUIRED`).
+         *
+         *     **Order: most recent first** (`created_at` descending, then `code` descending when two items have the same
+         *     `created_at`). Provisional.
          */
         get: operations["listVirtualAccounts"];
         put?: never;
@@ -820,9 +885,9 @@ export interface paths {
          * Create a virtual account
          * @description Opens a virtual bank account for a customer, in `currency` (EUR is the only value the document gives).
          *
-         *     - The customer must have the `full` verification level (KYC and proof of address approved). The
-         *       document does not give the error for a customer below `full`; this contract answers it with 422
-         *       `VALIDATION_ERROR` (provisional).
+         *     - The customer must have the `full` verification level (KYC and proof of address approved). A customer
+         *       below `full` is refused with 422 `VALIDATION_ERROR` (provisional: `details.reason`
+         *       `verification_level_too_low`, with `current_verification_level` and `required_verification_level`).
          *     - Unknown `customer_code`: 404 `RESOURCE_NOT_FOUND`.
          *     - The document lists 400 `INSUFFICIENT_BALANCE` for this operation, so creation is billed to an ops
          *       balance; which balance and how much are not shown.
@@ -835,6 +900,10 @@ export interface paths {
          *     `virtual_account.transfer_failed` report its movements (their payloads are not shown). Creation
          *     itself emits none of them; `balance.low_balance` follows when its debit takes the billed ops balance
          *     below its low balance threshold.
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `verification_level_too_low`
+         *     (422), `ops_balance_too_low` (400), `customer_restricted` (403 `ACCOUNT_RESTRICTED`), `idempotency_key_reused`
+         *     (422).
          */
         post: operations["createVirtualAccount"];
         delete?: never;
@@ -941,6 +1010,9 @@ export interface paths {
          *     `RESOURCE_NOT_FOUND`, as on `GET /payouts`.
          *
          *     Gift cards are not included in the Découverte plan (402 `PLAN_UPGRADE_REQUIRED`).
+         *
+         *     **Order: most recent first** (`created_at` descending, then `code` descending when two items have the same
+         *     `created_at`). Provisional.
          */
         get: operations["listGiftCardOrders"];
         put?: never;
@@ -967,6 +1039,9 @@ export interface paths {
          *     Events: the outcome of the order is reported by `gift_card.delivered`, `gift_card.failed` and
          *     `gift_card.refunded` (their payloads are not shown; linking them to this operation is provisional), and
          *     `balance.low_balance` follows when the debit takes `gift_cards` below its low balance threshold.
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `ops_balance_too_low` (400),
+         *     `customer_restricted` (403 `ACCOUNT_RESTRICTED`), `idempotency_key_reused` (422).
          */
         post: operations["createGiftCardOrder"];
         delete?: never;
@@ -1016,7 +1091,11 @@ export interface paths {
         };
         /**
          * List payouts
-         * @description Lists the account's payouts, most recent first, optionally for one customer and in one status.
+         * @description Lists the account's payouts, optionally for one customer and in one status.
+         *
+         *     - **Order: most recent first** (`created_at` descending; when two payouts have the same `created_at`,
+         *       `code` descending, provisional).
+         *     - `created_from` (inclusive) and `created_to` (exclusive) select a period by `created_at` (provisional).
          *
          *     Quotes that were never confirmed are absent from the list.
          *
@@ -1041,13 +1120,17 @@ export interface paths {
          *       `PLAN_LIMIT_REACHED`.
          *     - Refused while an ops balance is negative (403 `ACCOUNT_SUSPENDED_NEGATIVE_BALANCE`).
          *     - An unknown quote, or a quote whose beneficiary was deleted: 404 `RESOURCE_NOT_FOUND`.
-         *     - An expired or already confirmed quote: 422 `VALIDATION_ERROR` (the document gives no error for
-         *       these cases; provisional).
+         *     - An expired or already confirmed quote: 422 `VALIDATION_ERROR` (provisional: `details.reason`
+         *       `quote_expired` or `quote_already_confirmed`, with `details.current_status`).
          *     - The rail is a provider; a rail failure answers 502 `OPERATION_FAILED`.
          *     - Amount limits per payout are not shown. Status transitions after confirmation are not shown.
          *
          *     The document names no payout events. `balance.low_balance` follows when the debit takes the ops
          *     balance below its low balance threshold.
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `quote_expired` (422),
+         *     `quote_already_confirmed` (422), `ops_balance_too_low` (400), `customer_restricted` (403
+         *     `ACCOUNT_RESTRICTED`), `idempotency_key_reused` (422).
          */
         post: operations["createPayout"];
         delete?: never;
@@ -1081,6 +1164,9 @@ export interface paths {
          *     - Refused while an ops balance is negative (403 `ACCOUNT_SUSPENDED_NEGATIVE_BALANCE`).
          *     - The Découverte monthly payout limit (5,000 USD) is checked when the quote is confirmed.
          *     - Amount limits per payout are not shown.
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `customer_restricted` (403
+         *     `ACCOUNT_RESTRICTED`), `idempotency_key_reused` (422).
          */
         post: operations["createPayoutQuote"];
         delete?: never;
@@ -1128,6 +1214,9 @@ export interface paths {
          *     Provisional: the document says deleted beneficiaries stop appearing in "the list" but shows neither
          *     its path nor its parameters; paging, the customer filter, the order and the response are designed
          *     like `GET /payouts`, and an unknown `customer_code` answers 404 `RESOURCE_NOT_FOUND` as there.
+         *
+         *     **Order: most recent first** (`created_at` descending, then `code` descending when two items have the same
+         *     `created_at`). Provisional.
          */
         get: operations["listBeneficiaries"];
         put?: never;
@@ -1150,6 +1239,9 @@ export interface paths {
          *
          *     - Unknown `customer_code`: 404 `RESOURCE_NOT_FOUND`.
          *     - Refused while an ops balance is negative (403 `ACCOUNT_SUSPENDED_NEGATIVE_BALANCE`).
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `customer_restricted` (403
+         *     `ACCOUNT_RESTRICTED`), `idempotency_key_reused` (422).
          */
         post: operations["createBeneficiary"];
         delete?: never;
@@ -1208,6 +1300,9 @@ export interface paths {
          *     The document does not show pagination for this list and says it returns all endpoints, so this
          *     contract takes no `page` or `limit` and returns every endpoint in one response, without `pagination`.
          *     Whether the service paginates this list is not confirmed.
+         *
+         *     **Order: most recent first** (`created_at` descending, then `code` descending when two items have the same
+         *     `created_at`). Provisional.
          */
         get: operations["listWebhookEndpoints"];
         put?: never;
@@ -1219,8 +1314,8 @@ export interface paths {
          *     - `events` lists event names, or `*` for every event. Events are sent to each active endpoint
          *       subscribed to the event's type or to `*`.
          *     - **Ping first.** A test POST (ping) is sent at once to `url`; it must answer 2xx, and only then is the
-         *       endpoint created. The document does not show the ping's payload, nor the error returned when the ping
-         *       fails: this contract answers 422 `VALIDATION_ERROR` naming `url` (provisional).
+         *       endpoint created. A failed ping is refused with 422 `VALIDATION_ERROR` naming `url` (provisional:
+         *       `details.reason` `webhook_ping_failed`, with `details.ping_status`). The ping's payload is not shown.
          *     - **The secret is shown only this once**: the response carries `secret` (prefix `whsec_`), which signs
          *       every delivery (`X-Service-Signature`). Store it now; no other read returns it. To replace it, rotate it.
          *     - **Plan allowance**: 1 active endpoint on Découverte, 10 on other plans. Beyond it the request is refused
@@ -1229,6 +1324,9 @@ export interface paths {
          *
          *     The document lists the body fields without saying which are required; this contract requires `url` and
          *     `events` (provisional).
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `webhook_ping_failed` (422),
+         *     `idempotency_key_reused` (422).
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -1244,10 +1342,27 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Retrieve a webhook endpoint
+         * @description Provisional: returns one webhook endpoint, active or inactive, with its delivery health
+         *     (`consecutive_failures`, `last_success_at`, `last_failure_at`). The `secret` is never returned here: it is
+         *     shown only when the endpoint is created and when it is rotated.
+         */
+        get: operations["getWebhookEndpoint"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Provisional: deletes a webhook endpoint, active or inactive. Nothing more is delivered to it, including
+         *     retries of earlier deliveries, and it no longer appears in `GET /webhooks`; a later read answers 404
+         *     `RESOURCE_NOT_FOUND`. Its secret stops being valid. To stop deliveries for a while instead, disable it.
+         *
+         *     - Deleting the last active endpoint is allowed; creating customers then needs a new active endpoint
+         *       (`details.reason` `webhook_endpoint_required` on `POST /customers`).
+         *     - Deleting an active endpoint frees a place in the plan's allowance of active endpoints.
+         *     - Refused while an ops balance is negative (403 `ACCOUNT_SUSPENDED_NEGATIVE_BALANCE`), like every write.
+         */
+        delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
         /**
@@ -1256,14 +1371,16 @@ export interface paths {
          *
          *     - A changed `url` must start with `https://` (422 `VALIDATION_ERROR` otherwise) and **is re-validated
          *       with a ping**: it must answer 2xx, or the change is refused and the endpoint keeps its current url.
-         *       The error for a failed ping is not shown in the document; this contract answers 422
-         *       `VALIDATION_ERROR` naming `url` (provisional).
+         *       A failed ping is refused with 422 `VALIDATION_ERROR` naming `url` (provisional: `details.reason`
+         *       `webhook_ping_failed`, with `details.ping_status`).
          *     - The `secret` is unchanged and is not returned; use the rotate-secret operation to replace it.
          *     - `is_active` is not changed here: use the disable and enable operations.
          *
          *     **Provisional.** The document confirms that an endpoint can be updated and that a changed url is
          *     re-validated with a 2xx ping. It does not show the method, the path, the request body or the response:
          *     `PATCH /webhooks/{code}` with a partial body and the updated endpoint as `data` are this contract's design.
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `webhook_ping_failed` (422).
          */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
@@ -1292,6 +1409,8 @@ export interface paths {
          *     the method, the path or the response: `POST /webhooks/{code}/disable`, without a body, returning the
          *     endpoint as `data`, is this contract's design. What happens to deliveries still pending at that moment
          *     is not shown.
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `idempotency_key_reused` (422).
          */
         post: operations["disableWebhookEndpoint"];
         delete?: never;
@@ -1323,6 +1442,8 @@ export interface paths {
          *     **Provisional.** The document confirms that a disabled endpoint can be re-enabled, and that active
          *     endpoints are limited by plan. It does not show the method, the path or the response:
          *     `POST /webhooks/{code}/enable`, without a body, returning the endpoint as `data`, is this contract's design.
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `idempotency_key_reused` (422).
          */
         post: operations["enableWebhookEndpoint"];
         delete?: never;
@@ -1353,6 +1474,8 @@ export interface paths {
          *     is invalid at once. It does not show the method, the path or the response: `POST
          *     /webhooks/{code}/rotate-secret`, without a body, returning `endpoint_code`, `secret` and `rotated_at`, is
          *     this contract's design.
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `idempotency_key_reused` (422).
          */
         post: operations["rotateWebhookEndpointSecret"];
         delete?: never;
@@ -1384,6 +1507,8 @@ export interface paths {
          *     **Provisional.** The document confirms that a manual test ping exists. It does not show the method, the
          *     path or the result: `POST /webhooks/{code}/test`, without a body, returning the outcome as `data`, is this
          *     contract's design.
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `idempotency_key_reused` (422).
          */
         post: operations["testWebhookEndpoint"];
         delete?: never;
@@ -1401,8 +1526,7 @@ export interface paths {
         };
         /**
          * List the deliveries of a webhook endpoint
-         * @description The delivery history of one endpoint, most recent first (provisional order), paginated with `page` and
-         *     `limit`. Each item shows the delivery's status, the HTTP response code, the attempt number, the duration
+         * @description The delivery history of one endpoint, paginated with `page` and `limit`. Each item shows the delivery's status, the HTTP response code, the attempt number, the duration
          *     and the idempotency key (all documented), plus the event and timestamps (provisional).
          *
          *     Delivery rules:
@@ -1412,6 +1536,10 @@ export interface paths {
          *     - Retries use exponential backoff and carry the same `X-Service-Idempotency-Key`.
          *     - After the last attempt the delivery is `failed` and no further retry is made.
          *     - The retry schedule (attempt count and intervals) is not shown in the document.
+         *
+         *     - **Order: most recent first** (`created_at` descending, then `code` descending when two deliveries have
+         *       the same `created_at`). Provisional.
+         *     - `created_from` (inclusive) and `created_to` (exclusive) select a period by `created_at` (provisional).
          *
          *     Status: `pending` while the delivery is in progress or a retry is due, `delivered` after a 2xx answer,
          *     `failed` once retries are exhausted.
@@ -1429,6 +1557,89 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description Provisional: the events of the last 30 days, in the mode of your API key, whether or not they were
+         *     delivered. Use it to find an event your endpoint missed, then process it (the body is the one delivered)
+         *     or send it again with `POST /events/{id}/redeliver`.
+         *
+         *     - **Order: most recent first** (`created_at` descending, then `id` descending when two events have the
+         *       same `created_at`).
+         *     - Filter by `type`, and by creation time with `created_from` (inclusive) and `created_to` (exclusive).
+         *     - Events older than 30 days are no longer listed.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve an event
+         * @description Provisional: one event of the last 30 days, by its `id` (`evt_<uuid>`), with the body that was delivered
+         *     to your endpoints. An unknown id, or an event older than 30 days, answers 404 `RESOURCE_NOT_FOUND`.
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeliver an event
+         * @description Provisional: sends an event of the last 30 days again, for example after your endpoint was down and its
+         *     delivery ended `failed`. The new deliveries follow the usual rules (signed with the endpoint's current
+         *     secret, a 2xx answer within 10 seconds acknowledges, retries with exponential backoff) and appear in
+         *     `GET /webhooks/{code}/deliveries`.
+         *
+         *     - With `endpoint_code`: to that endpoint only. It must be active (`details.reason`
+         *       `webhook_endpoint_inactive`) and subscribed to the event's type or to `*`
+         *       (`webhook_endpoint_not_subscribed`); both are 422 `VALIDATION_ERROR`.
+         *     - Without a body, or without `endpoint_code`: to every active endpoint subscribed to the event's type or
+         *       to `*`; `data` is empty when there is none.
+         *     - **A redelivery carries the event's `X-Service-Idempotency-Key`**, the same as the first delivery: if your
+         *       endpoint processed the event already, it recognizes it as a duplicate.
+         *     - Unknown event, event older than 30 days, or unknown `endpoint_code`: 404 `RESOURCE_NOT_FOUND`.
+         *
+         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `webhook_endpoint_inactive`
+         *     (422), `webhook_endpoint_not_subscribed` (422), `idempotency_key_reused` (422).
+         */
+        post: operations["redeliverEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "kyc.approved": {
@@ -1440,7 +1651,21 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** kyc.approved */
+        /**
+         * kyc.approved
+         * @description Sent when a customer's identity verification (KYC) is approved.
+         *
+         *     - The customer's verification level goes from `basic` to `verified`.
+         *     - The verification is billed: a `balance.debited` event with reason `kyc_verification` is sent.
+         *     - When the identity read on the document differs from the declared name or date of birth,
+         *       `identity_mismatch` is `true`, the customer's `status` is `restricted`, and a `kyc.identity_mismatch`
+         *       event follows. The activate endpoint does not lift this restriction; `POST /kyc/{customerCode}/synchronize`
+         *       does (`kyc.identity_synchronized`). Otherwise `status` is `active`.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onKycApproved"];
         delete?: never;
         options?: never;
@@ -1457,7 +1682,16 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** kyc.rejected */
+        /**
+         * kyc.rejected
+         * @description Sent when a customer's identity verification (KYC) is declined, or abandoned by the customer.
+         *     The customer's verification level returns to `basic`. A new KYC link allows a retry
+         *     (`POST /kyc/{customerCode}/link`).
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onKycRejected"];
         delete?: never;
         options?: never;
@@ -1474,7 +1708,16 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** kyc.expired */
+        /**
+         * kyc.expired
+         * @description Sent when a customer's KYC session expires before it is completed. It carries the same fields as
+         *     `kyc.rejected`. The customer's verification level returns to `basic`; a new KYC link
+         *     (`POST /kyc/{customerCode}/link`) starts a new session.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onKycExpired"];
         delete?: never;
         options?: never;
@@ -1491,7 +1734,15 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** kyc.resubmission_requested */
+        /**
+         * kyc.resubmission_requested
+         * @description Sent when the documents a customer submitted for KYC are insufficient and new ones are requested.
+         *     The customer's verification level stays `basic` until a resubmission is approved.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onKycResubmissionRequested"];
         delete?: never;
         options?: never;
@@ -1508,7 +1759,15 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** kyc.pending_review */
+        /**
+         * kyc.pending_review
+         * @description Sent when a customer's KYC submission needs a manual review. The verification level stays `basic`;
+         *     a final `kyc.approved` or `kyc.rejected` event follows the review.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onKycPendingReview"];
         delete?: never;
         options?: never;
@@ -1525,7 +1784,20 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** kyc.identity_mismatch */
+        /**
+         * kyc.identity_mismatch
+         * @description Sent after a `kyc.approved` whose `identity_mismatch` is `true`: the identity read on the document
+         *     (`verified_identity`) differs from the declared name or date of birth (`declared_identity`).
+         *
+         *     - The customer's status goes from `active` to `restricted` (`restriction_reason` `identity_mismatch`).
+         *     - The activate endpoint does not lift the restriction. The required action is `synchronize_identity`:
+         *       call `POST /kyc/{customerCode}/synchronize`, which sets the customer `active` again and sends
+         *       `kyc.identity_synchronized`.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onKycIdentityMismatch"];
         delete?: never;
         options?: never;
@@ -1542,7 +1814,16 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** kyc.identity_synchronized */
+        /**
+         * kyc.identity_synchronized
+         * @description Sent when `POST /kyc/{customerCode}/synchronize` is called for a customer restricted by an identity
+         *     mismatch. The customer's identity becomes the one read on the document (`first_name`, `last_name`,
+         *     `date_of_birth`) and the customer's status goes from `restricted` back to `active`.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onKycIdentitySynchronized"];
         delete?: never;
         options?: never;
@@ -1559,7 +1840,16 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** poa.approved */
+        /**
+         * poa.approved
+         * @description Sent when a customer's proof of address (POA) is approved. The customer's verification level goes
+         *     from `verified` to `full` (required to create a virtual account). The verification is billed: a
+         *     `balance.debited` event with reason `poa_verification` is sent.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onPoaApproved"];
         delete?: never;
         options?: never;
@@ -1576,7 +1866,15 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** poa.rejected */
+        /**
+         * poa.rejected
+         * @description Sent when a customer's proof of address (POA) is rejected. The customer stays at the `verified`
+         *     level; to retry, submit a new document (`POST /poa/{customerCode}/document`).
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onPoaRejected"];
         delete?: never;
         options?: never;
@@ -1593,7 +1891,15 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** card.activated */
+        /**
+         * card.activated
+         * @description Sent when a card requested by `POST /cards` is issued. The card is `active` and usable; `last_four`,
+         *     `name_on_card` and `expiry` are now set.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onCardActivated"];
         delete?: never;
         options?: never;
@@ -1610,7 +1916,16 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** card.creation_failed */
+        /**
+         * card.creation_failed
+         * @description Sent when a card requested by `POST /cards` could not be issued. The card's status is `failed` and it
+         *     has no `last_four`. The initial load and the fees are refunded to the same ops balance they were
+         *     debited from (`cards_visa` or `cards_mastercard`); `refunded_amount` is the amount refunded.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onCardCreationFailed"];
         delete?: never;
         options?: never;
@@ -1627,7 +1942,15 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** card.topup.completed */
+        /**
+         * card.topup.completed
+         * @description Sent when a top-up (`POST /cards/{code}/topup`) is applied to an active card. `balance` is the card's
+         *     new balance; `amount` is the amount loaded and `fee` the top-up fee.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onCardTopupCompleted"];
         delete?: never;
         options?: never;
@@ -1644,7 +1967,16 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** card.topup.failed */
+        /**
+         * card.topup.failed
+         * @description Sent when a top-up cannot be applied (for example, the card was terminated meanwhile). The amount and
+         *     the fee are refunded to the ops balance; `refunded_amount` is the amount refunded. The card's status is
+         *     unchanged, or `cancelled` when it was terminated.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onCardTopupFailed"];
         delete?: never;
         options?: never;
@@ -1661,7 +1993,16 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** card.transaction */
+        /**
+         * card.transaction
+         * @description Sent for every card transaction: a payment, a declined payment, a merchant refund or a fee.
+         *     `transaction` describes it (its `type` is one of `settle`, `auth`, `decline`, `refund`, `fee`,
+         *     `auth_fee`, `fx_fee`); `balance` is the card balance after the operation.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onCardTransaction"];
         delete?: never;
         options?: never;
@@ -1678,7 +2019,16 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** card.3ds_request */
+        /**
+         * card.3ds_request
+         * @description Sent when a merchant asks for a 3-D Secure confirmation of a card payment. `otp` is a one-time code,
+         *     valid for a few minutes. **The service does not forward it to the end customer**: the partner delivers
+         *     it to the cardholder. `amount` is a string here, unlike the other amounts.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onCard3dsRequest"];
         delete?: never;
         options?: never;
@@ -1695,7 +2045,15 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** card.frozen */
+        /**
+         * card.frozen
+         * @description Sent when a card is frozen by `POST /cards/{code}/freeze`. Payments on the card are declined until it is
+         *     unfrozen.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onCardFrozen"];
         delete?: never;
         options?: never;
@@ -1712,7 +2070,15 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** card.unfrozen */
+        /**
+         * card.unfrozen
+         * @description Sent when a frozen card is unfrozen by `POST /cards/{code}/unfreeze`. The card is `active` again and
+         *     payments are accepted.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onCardUnfrozen"];
         delete?: never;
         options?: never;
@@ -1729,7 +2095,18 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** card.terminated */
+        /**
+         * card.terminated
+         * @description Sent when a card is terminated (`POST /cards/{code}/terminate`). The card's status is `cancelled`.
+         *     The remaining balance is returned to the ops balance of the card's brand (`cards_visa` or
+         *     `cards_mastercard`), and a top-up still in progress is refunded. `card_balance_at_closure` is the card
+         *     balance when it was closed, `provider_fee` and `termination_fee` the fees charged at closure, and
+         *     `refunded_amount` the amount returned to the ops balance.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onCardTerminated"];
         delete?: never;
         options?: never;
@@ -1746,7 +2123,20 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** card.withdrawal.completed */
+        /**
+         * card.withdrawal.completed
+         * @description Sent when a withdrawal from a card (`POST /cards/{code}/withdraw`) completes. The card stays `active`;
+         *     the plan's withdrawal fee is deducted from `amount` and the ops balance of the card's brand
+         *     (`cards_visa` or `cards_mastercard`) is credited with `net_amount = amount - fee`. At least 5 USD
+         *     remains on the card.
+         *
+         *     The base card fields are those of every card event; the withdrawal fields mirror the `POST
+         *     /cards/{code}/withdraw` result, with `balance` in place of its `card_balance`.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onCardWithdrawalCompleted"];
         delete?: never;
         options?: never;
@@ -1763,7 +2153,16 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** card.withdrawal.failed */
+        /**
+         * card.withdrawal.failed
+         * @description Sent when a withdrawal from a card cannot be completed.
+         *
+         *     The base card fields are those of every card event; `amount` and `reason` are provisional.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onCardWithdrawalFailed"];
         delete?: never;
         options?: never;
@@ -1780,7 +2179,17 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** card.termination_pending */
+        /**
+         * card.termination_pending
+         * @description Sent when a card's termination has been requested and is not yet complete.
+         *
+         *     Provisional: this contract sends the base fields of every card event and nothing else: the closure amounts
+         *     are known only in `card.terminated`.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onCardTerminationPending"];
         delete?: never;
         options?: never;
@@ -1797,7 +2206,15 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** wallet.deposit_received */
+        /**
+         * wallet.deposit_received
+         * @description Sent when a crypto deposit to a customer's wallet (a collection address) is confirmed on-chain.
+         *     `new_balance` is the wallet balance after the deposit.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onWalletDepositReceived"];
         delete?: never;
         options?: never;
@@ -1814,7 +2231,16 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** wallet.withdrawal_completed */
+        /**
+         * wallet.withdrawal_completed
+         * @description Sent when a withdrawal from a customer's wallet, initiated by the partner, is confirmed on-chain.
+         *     Withdrawals are requested only from the partner dashboard, never through the API.
+         *     `new_balance` is the wallet balance after the withdrawal.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onWalletWithdrawalCompleted"];
         delete?: never;
         options?: never;
@@ -1831,7 +2257,18 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** wallet.withdrawal_failed */
+        /**
+         * wallet.withdrawal_failed
+         * @description Sent when a withdrawal from a customer's wallet fails (for example, insufficient on-chain balance or a
+         *     provider error). Withdrawals are requested only from the partner dashboard.
+         *
+         *     Provisional: this contract mirrors `wallet.withdrawal_completed` without the on-chain result (`tx_hash`,
+         *     `new_balance`, `completed_at`), and adds `reason` and `failed_at`.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onWalletWithdrawalFailed"];
         delete?: never;
         options?: never;
@@ -1848,7 +2285,17 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** virtual_account.deposit_received */
+        /**
+         * virtual_account.deposit_received
+         * @description Sent when a bank transfer is received on a customer's virtual account.
+         *
+         *     Provisional: the payload carries the account, the amount received, the sender's name and transfer reference
+         *     when the bank gives them, and the time of receipt.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onVirtualAccountDepositReceived"];
         delete?: never;
         options?: never;
@@ -1865,7 +2312,17 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** virtual_account.transfer_completed */
+        /**
+         * virtual_account.transfer_completed
+         * @description Sent when a transfer from a customer's virtual account completes.
+         *
+         *     Provisional: the payload carries the account, a transfer identifier, the amount, the reference and the
+         *     completion time.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onVirtualAccountTransferCompleted"];
         delete?: never;
         options?: never;
@@ -1882,7 +2339,17 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** virtual_account.transfer_failed */
+        /**
+         * virtual_account.transfer_failed
+         * @description Sent when a transfer from a customer's virtual account fails.
+         *
+         *     Provisional: the payload is shaped like `virtual_account.transfer_completed`, with a `reason` and the
+         *     failure time in place of the completion time.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onVirtualAccountTransferFailed"];
         delete?: never;
         options?: never;
@@ -1899,7 +2366,17 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** gift_card.delivered */
+        /**
+         * gift_card.delivered
+         * @description Sent when the gift cards of an order (`POST /gift-cards/orders`) are delivered. The order was paid
+         *     from the `gift_cards` ops balance.
+         *
+         *     Provisional: the payload carries the order and the delivery time.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onGiftCardDelivered"];
         delete?: never;
         options?: never;
@@ -1916,7 +2393,16 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** gift_card.failed */
+        /**
+         * gift_card.failed
+         * @description Sent when a gift card order (`POST /gift-cards/orders`) cannot be fulfilled.
+         *
+         *     Provisional: the payload carries the order, a `reason` and the failure time.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onGiftCardFailed"];
         delete?: never;
         options?: never;
@@ -1933,7 +2419,17 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** gift_card.refunded */
+        /**
+         * gift_card.refunded
+         * @description Sent when a gift card order is refunded.
+         *
+         *     Provisional: the payload carries the order, the amount refunded, the balance credited (`gift_cards`, the
+         *     balance orders are paid from) and the refund time.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onGiftCardRefunded"];
         delete?: never;
         options?: never;
@@ -1950,7 +2446,17 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** balance.deposit_confirmed */
+        /**
+         * balance.deposit_confirmed
+         * @description Sent when a deposit to one of the partner's ops balances is confirmed. `gross_amount` is the value
+         *     deposited (for a gift card redemption, the gift card's value), `fee` the top-up fee of the balance,
+         *     and `amount` the net amount credited. `source` is present only for gift card redemptions. A gift card
+         *     is issued for one ops balance and always credits that balance.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onBalanceDepositConfirmed"];
         delete?: never;
         options?: never;
@@ -1967,7 +2473,20 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** balance.debited */
+        /**
+         * balance.debited
+         * @description Sent when one of the partner's ops balances is debited by a billed operation. `reason` says why:
+         *     `kyc_verification` when a customer's KYC is approved (`kyc.approved`), `poa_verification` when a proof of
+         *     address is approved (`poa.approved`). Further fields (such as `brand`, `customer_code`, `product`,
+         *     `billing_cycle`) vary with the reason; the payload therefore stays open to fields not listed here.
+         *
+         *     A debit that takes a balance below its threshold is followed by `balance.low_balance`. While any ops
+         *     balance is negative, every request whose method is not GET is refused (`ACCOUNT_SUSPENDED_NEGATIVE_BALANCE`).
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onBalanceDebited"];
         delete?: never;
         options?: never;
@@ -1984,7 +2503,17 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** balance.low_balance */
+        /**
+         * balance.low_balance
+         * @description Sent when an ops balance falls below its threshold `lowBalanceThreshold` (default 100 USD): immediately
+         *     after a debit that crosses it, and by a check every 4 hours over all active partners.
+         *
+         *     Provisional: the payload carries the balance, its current amount and the threshold it is below.
+         *
+         *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
+         *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
+         *     you act on the event.
+         */
         post: operations["onBalanceLowBalance"];
         delete?: never;
         options?: never;
@@ -2272,6 +2801,51 @@ export interface components {
             };
         };
         /**
+         * ErrorReason
+         * @description Provisional: why a request was refused because of the state of a resource or a missing precondition,
+         *     in `error.details.reason`. The HTTP status and `error.code` stay those of the refusal (mostly 422
+         *     `VALIDATION_ERROR`; 403 `ACCOUNT_RESTRICTED`; 400 `INSUFFICIENT_BALANCE`); the reason tells your program
+         *     what to do next. The list is closed: a new reason is announced in the changelog before it is returned.
+         *
+         *     - `card_not_active`: withdraw, top-up and freeze need an `active` card (`current_status` is the card's).
+         *     - `card_not_frozen`: unfreeze needs a `frozen` card.
+         *     - `card_not_usable`: terminate and sensitive data need an `active` or `frozen` card.
+         *     - `card_balance_too_low`: the card's own balance cannot cover a withdrawal (at least 5 USD must remain);
+         *       `required` and `available` are card amounts, `balance_type` is `card`, `card_code` names the card.
+         *     - `ops_balance_too_low`: an ops balance cannot cover the operation; `balance_type` names it.
+         *     - `webhook_endpoint_required`: creating a customer needs at least one active webhook endpoint.
+         *     - `verification_level_too_low`: the customer's verification level is too low (virtual accounts need
+         *       `full`, a proof-of-address upload needs `verified`); see `current_verification_level` and
+         *       `required_verification_level`.
+         *     - `customer_restricted`: the customer is `restricted` (403 `ACCOUNT_RESTRICTED`).
+         *     - `customer_not_active`: the customer is `inactive`; activate it first (`current_status` `inactive`).
+         *     - `identity_already_verified`: the declared identity can no longer be changed once KYC has verified it
+         *       (`current_verification_level`).
+         *     - `identity_not_mismatched`: synchronize needs a customer restricted for an identity mismatch.
+         *     - `kyc_already_approved`: a KYC link is not needed, the customer's KYC is already `approved`.
+         *     - `poa_under_review`: a proof-of-address document of the customer is already `pending` review.
+         *     - `webhook_ping_failed`: the ping to the endpoint's url did not get a 2xx answer (`ping_status`).
+         *     - `webhook_endpoint_inactive`: the webhook endpoint is disabled (`current_status` `inactive`).
+         *     - `webhook_endpoint_not_subscribed`: the webhook endpoint is not subscribed to the event's type.
+         *     - `idempotency_key_reused`: the `Idempotency-Key` was already used with another method, path or body.
+         *     - `quote_expired`: the payout quote expired before confirmation.
+         *     - `quote_already_confirmed`: the payout quote was already confirmed.
+         *     - `beneficiary_rail_mismatch`: the beneficiary is on another rail than the one the quote asks for.
+         * @example card_not_active
+         * @enum {string}
+         */
+        ErrorReason: "card_not_active" | "card_not_frozen" | "card_not_usable" | "card_balance_too_low" | "ops_balance_too_low" | "webhook_endpoint_required" | "verification_level_too_low" | "customer_restricted" | "customer_not_active" | "identity_already_verified" | "identity_not_mismatched" | "kyc_already_approved" | "poa_under_review" | "webhook_ping_failed" | "webhook_endpoint_inactive" | "webhook_endpoint_not_subscribed" | "idempotency_key_reused" | "quote_expired" | "quote_already_confirmed" | "beneficiary_rail_mismatch";
+        /**
+         * @description Customer verification level.
+         *
+         *     - `basic`: no approved verification.
+         *     - `verified`: KYC approved.
+         *     - `full`: KYC and proof of address approved. Required to create a virtual account.
+         * @example verified
+         * @enum {string}
+         */
+        VerificationLevel: "basic" | "verified" | "full";
+        /**
          * VALIDATION_ERROR
          * @description HTTP 422. Invalid or missing fields. For missing fields the message is about required fields. `details` is an object; its structure is not shown in the document, so the `fields` list below is provisional and optional.
          */
@@ -2280,6 +2854,22 @@ export interface components {
                 /** @constant */
                 code: "VALIDATION_ERROR";
                 details: {
+                    reason?: components["schemas"]["ErrorReason"];
+                    /**
+                     * @description Provisional: with a `reason`, the status the resource has now (a card's, a customer's, a quote's, a webhook endpoint's), so that you can decide without reading it again.
+                     * @example frozen
+                     */
+                    current_status?: string;
+                    /** @description Provisional: with the reason `verification_level_too_low`, the customer's verification level now. */
+                    current_verification_level?: components["schemas"]["VerificationLevel"];
+                    /** @description Provisional: with the reason `verification_level_too_low`, the level the operation needs. */
+                    required_verification_level?: components["schemas"]["VerificationLevel"];
+                    /**
+                     * Format: int32
+                     * @description Provisional: with the reason `webhook_ping_failed`, the HTTP status the url answered the ping with, or null when it did not answer within 10 seconds.
+                     * @example 500
+                     */
+                    ping_status?: number | null;
                     /** @description Provisional. One entry per invalid field. The document says only that `details` is an object. */
                     fields?: {
                         /** @description Name or path of the invalid field. */
@@ -2442,8 +3032,15 @@ export interface components {
                     required: number;
                     /** @description Amount available, USD. */
                     available: number;
-                    /** @description The balance that was too low, for example `cards_visa`. */
+                    /** @description The balance that was too low, for example `cards_visa`; `card` when it is the card's own balance (reason `card_balance_too_low`). */
                     balance_type: string;
+                    reason?: components["schemas"]["ErrorReason"];
+                    /**
+                     * Format: uuid
+                     * @description Provisional: with the reason `card_balance_too_low`, the card whose balance is too low.
+                     * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                     */
+                    card_code?: string;
                 };
             };
         };
@@ -2477,13 +3074,27 @@ export interface components {
         };
         /**
          * ACCOUNT_RESTRICTED
-         * @description HTTP 403. The account or the customer is restricted, for example a customer restricted after a KYC identity mismatch until `POST /kyc/{customerCode}/synchronize`. The `details` shape is not shown in the document.
+         * @description HTTP 403. The account or the customer is restricted, for example a customer restricted after a KYC identity mismatch until `POST /kyc/{customerCode}/synchronize`. For a restricted customer, `details` carries the reason `customer_restricted` (provisional).
          */
         AccountRestrictedError: components["schemas"]["ErrorEnvelope"] & {
             error: {
                 /** @constant */
                 code: "ACCOUNT_RESTRICTED";
-                details: Record<string, never> | null;
+                /** @description Provisional: for a restricted customer, `reason` `customer_restricted`, `current_status` `restricted` and the `customer_code`. Null for a restriction of the account itself. */
+                details: {
+                    reason?: components["schemas"]["ErrorReason"];
+                    /**
+                     * @description Provisional: the customer's status, `restricted`.
+                     * @example restricted
+                     */
+                    current_status?: string;
+                    /**
+                     * Format: uuid
+                     * @description Provisional: the restricted customer.
+                     * @example 3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f
+                     */
+                    customer_code?: string;
+                } | null;
             };
         };
         /**
@@ -2771,16 +3382,6 @@ export interface components {
          * @example active
          */
         CustomerStatus: ("active" | "restricted") | "inactive";
-        /**
-         * @description Customer verification level.
-         *
-         *     - `basic`: no approved verification.
-         *     - `verified`: KYC approved.
-         *     - `full`: KYC and proof of address approved. Required to create a virtual account.
-         * @example verified
-         * @enum {string}
-         */
-        VerificationLevel: "basic" | "verified" | "full";
         /**
          * @description A customer of the partner (`data` of `GET /customers/{customerCode}`, `POST /customers`,
          *     `PATCH /customers/{customerCode}`, the activate and deactivate endpoints, and list item of `GET /customers`).
@@ -4140,6 +4741,21 @@ export interface components {
              */
             created_at: string;
         };
+        /** @description Provisional: the result of `DELETE /webhooks/{code}`, shaped like the result of a beneficiary deletion. */
+        WebhookEndpointDeletion: {
+            /**
+             * Format: uuid
+             * @description The deleted endpoint.
+             * @example 2e7a9c1b-5d3f-4b8e-a6c0-1f2d3e4a5b6c
+             */
+            code: string;
+            /**
+             * @description Always `true`.
+             * @example true
+             * @constant
+             */
+            deleted: true;
+        };
         /** @description Body of `PATCH /webhooks/{code}` (provisional: the document names the update operation but not its body). Send only the fields to change; at least one. A changed `url` is re-validated with a ping that must answer 2xx. `is_active` is changed by the disable and enable operations, not here. */
         UpdateWebhookEndpointRequest: {
             /**
@@ -4296,21 +4912,6 @@ export interface components {
              */
             next_retry_at: string | null;
         };
-        /**
-         * @description Comma-separated `t=<timestamp>,v1=<hex_signature>`: the timestamp in seconds and the lowercase hex HMAC-SHA256 of `<timestamp>.<raw_body>`.
-         * @example t=1772446530,v1=06b327b4cbac73a9b6ce285ff0e829bcf2a9179ffbb9ad48a38007a186ce15d3
-         */
-        "X-Service-Signature": string;
-        /**
-         * @description Timestamp of the signature in seconds since the Unix epoch; the same value as `t=`.
-         * @example 1772446530
-         */
-        "X-Service-Timestamp": string;
-        /**
-         * @description Unique per event; the same value on every retry of that event. Deduplicate on it.
-         * @example idem_0b6f2c1e4d7a4f3b
-         */
-        "X-Service-Idempotency-Key": string;
         /** @description Envelope of every webhook event. Each event schema narrows `type` to its event name and `data` to its payload. */
         EventEnvelope: {
             /**
@@ -4336,6 +4937,35 @@ export interface components {
              */
             mode: "live" | "test";
         };
+        /**
+         * Event
+         * @description Provisional: an event as it was sent to your webhook endpoints, the same body `{ id, type, created_at, data, mode }` as the delivery, so the handler that processes deliveries can process it. `data` is the payload of its `type` (see each webhook). Events are kept for 30 days.
+         */
+        Event: components["schemas"]["EventEnvelope"];
+        /** @description Provisional: body of `POST /events/{id}/redeliver`. Without `endpoint_code` (or without a body), the event is delivered again to every active endpoint subscribed to its type (or to `*`). */
+        RedeliverEventRequest: {
+            /**
+             * Format: uuid
+             * @description Provisional: deliver the event again to this endpoint only. It must be active and subscribed to the event's type (or to `*`).
+             * @example 9b2d4f6a-1c3e-4a5b-8d7f-0e1a2b3c4d5e
+             */
+            endpoint_code?: string;
+        };
+        /**
+         * @description Comma-separated `t=<timestamp>,v1=<hex_signature>`: the timestamp in seconds and the lowercase hex HMAC-SHA256 of `<timestamp>.<raw_body>`.
+         * @example t=1772446530,v1=06b327b4cbac73a9b6ce285ff0e829bcf2a9179ffbb9ad48a38007a186ce15d3
+         */
+        "X-Service-Signature": string;
+        /**
+         * @description Timestamp of the signature in seconds since the Unix epoch; the same value as `t=`.
+         * @example 1772446530
+         */
+        "X-Service-Timestamp": string;
+        /**
+         * @description Unique per event; the same value on every retry of that event, and (provisional) on a redelivery of it with `POST /events/{id}/redeliver`. Deduplicate on it.
+         * @example idem_0b6f2c1e4d7a4f3b
+         */
+        "X-Service-Idempotency-Key": string;
         /** @description Fields every KYC and POA event payload starts with. */
         CustomerEventBase: {
             /**
@@ -6042,7 +6672,7 @@ export interface components {
                 "application/json": components["schemas"]["InternalError"];
             };
         };
-        /** @description 400: the balance is too low for the operation. */
+        /** @description 400: the balance is too low for the operation. Provisional: `details.reason` is `ops_balance_too_low` when an ops balance (`details.balance_type`) cannot cover it. */
         InsufficientBalance: {
             headers: {
                 [name: string]: unknown;
@@ -6051,13 +6681,22 @@ export interface components {
                 "application/json": components["schemas"]["InsufficientBalanceError"];
             };
         };
-        /** @description 403 on a write governed by a plan limit: the limit is reached, or any reason of a write's 403. */
+        /** @description 403 on a write governed by a plan limit: the limit is reached, or any reason of a write's 403. For a restricted customer, `details.reason` is `customer_restricted` (provisional). */
         ForbiddenWritePlanLimit: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["PlanLimitReachedError"] | components["schemas"]["AccountSuspendedNegativeBalanceError"] | components["schemas"]["AccountRestrictedError"] | components["schemas"]["IpNotAllowedError"] | components["schemas"]["ForbiddenError"];
+            };
+        };
+        /** @description 422: invalid or missing fields, in the body, the path or the query; or (provisional) an `Idempotency-Key` already used with another request (`details.reason` `idempotency_key_reused`). */
+        ValidationErrorPost: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ValidationError"];
             };
         };
         /** @description 502 (provisional): a provider behind the service failed the operation. */
@@ -6069,7 +6708,7 @@ export interface components {
                 "application/json": components["schemas"]["OperationFailedError"];
             };
         };
-        /** @description 403 on a write (any method but GET): an ops balance is negative, the account or customer is restricted, the caller's IP address is not allowed, or the key may not perform the request. */
+        /** @description 403 on a write (any method but GET): an ops balance is negative, the account or customer is restricted, the caller's IP address is not allowed, or the key may not perform the request. For a restricted customer, `details.reason` is `customer_restricted` (provisional). */
         ForbiddenWrite: {
             headers: {
                 [name: string]: unknown;
@@ -6087,7 +6726,7 @@ export interface components {
                 "application/json": components["schemas"]["WrongApiHostError"];
             };
         };
-        /** @description Any 2xx status acknowledges the delivery; the body is ignored. Any other status, or no answer within 10 seconds, is a failure and the delivery is retried with exponential backoff. */
+        /** @description Any 2xx status (200, 201, 202, 204 ...) acknowledges the delivery; the body is ignored. Any other status, or no answer within 10 seconds, is a failure and the delivery is retried with exponential backoff. */
         WebhookAcknowledged: {
             headers: {
                 [name: string]: unknown;
@@ -6111,6 +6750,8 @@ export interface components {
          * @example 3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f
          */
         CustomerCodeFilter: string;
+        /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+        IdempotencyKey: string;
         /**
          * @description The card's uuid, the `code` returned when the card was created.
          * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
@@ -6121,6 +6762,10 @@ export interface components {
          * @example 6b8d0f2a-4c6e-4a8b-9d0f-2a4c6e8a0b1d
          */
         TopUpId: components["schemas"]["TopUpId"];
+        /** @description Provisional: only items created at or after this instant (inclusive, ISO 8601 date-time, compared with the item's `created_at`, or `date` for card transactions). Use it with `created_to` to reconcile a period window by window. */
+        CreatedFrom: string;
+        /** @description Provisional: only items created before this instant (exclusive, ISO 8601 date-time, compared with the item's `created_at`, or `date` for card transactions). A window `[created_from, created_to)` never counts an item twice when windows follow each other. */
+        CreatedTo: string;
         /**
          * @description Provisional filter. Returns only customers with this status. The document shows no customer list parameters.
          * @example restricted
@@ -6141,8 +6786,6 @@ export interface components {
          * @example 3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f
          */
         CustomerCode: string;
-        /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
-        IdempotencyKey: string;
         /**
          * @description The ops balance. `others` (the 'Ops Others' balance, for ACH payouts) is a provisional key.
          * @example cards_visa
@@ -6188,15 +6831,22 @@ export interface components {
          * @example 9b2d4f6a-1c3e-4a5b-8d7f-0e1a2b3c4d5e
          */
         WebhookEndpointCode: string;
-        /** @description See the delivery headers and verification rules in the webhooks guide. */
-        ServiceSignature: components["schemas"]["X-Service-Signature"];
-        /** @description See the delivery headers and verification rules in the webhooks guide. */
-        ServiceTimestamp: components["schemas"]["X-Service-Timestamp"];
-        /** @description See the delivery headers and verification rules in the webhooks guide. */
-        ServiceIdempotencyKey: components["schemas"]["X-Service-Idempotency-Key"];
+        /**
+         * @description Provisional: only events of this type, for example `card.topup.completed`.
+         * @example card.frozen
+         */
+        EventTypeFilter: components["schemas"]["WebhookEventName"];
+        /**
+         * @description The event's `id`, `evt_<uuid>`, as in the body of its webhook delivery.
+         * @example evt_0b6f2c1e-4d7a-4f3b-9c8e-1a2b3c4d5e6f
+         */
+        EventId: string;
     };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description Provisional: present, with the value `true`, only when this response is the stored response of an earlier request with the same `Idempotency-Key` (same status and body as the first time); the operation did not run again. Absent on a response to a request that ran. */
+        IdempotentReplayed: "true";
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -6249,7 +6899,10 @@ export interface operations {
     createCard: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6262,6 +6915,7 @@ export interface operations {
             /** @description The card is requested and `pending`; `card.activated` or `card.creation_failed` follows. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6275,7 +6929,7 @@ export interface operations {
             402: components["responses"]["PlanUpgradeRequired"];
             403: components["responses"]["ForbiddenWritePlanLimit"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationError"];
+            422: components["responses"]["ValidationErrorPost"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["OperationFailed"];
@@ -6319,7 +6973,10 @@ export interface operations {
     topUpCard: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The card's uuid, the `code` returned when the card was created.
@@ -6338,6 +6995,7 @@ export interface operations {
             /** @description The top-up is accepted and the ops balance debited; its outcome follows as an event. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6354,7 +7012,15 @@ export interface operations {
             402: components["responses"]["PlanUpgradeRequired"];
             403: components["responses"]["ForbiddenWritePlanLimit"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationError"];
+            /** @description 422: invalid or missing fields; or (provisional) a card that is not `active` (`details.reason` `card_not_active`, with `current_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["OperationFailed"];
@@ -6403,7 +7069,10 @@ export interface operations {
     freezeCard: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The card's uuid, the `code` returned when the card was created.
@@ -6418,6 +7087,7 @@ export interface operations {
             /** @description The card, now `frozen`. Provisional: the document does not show this response; returning the card is this contract's design. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6430,7 +7100,15 @@ export interface operations {
             402: components["responses"]["PlanUpgradeRequired"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationError"];
+            /** @description 422: invalid or missing fields; or (provisional) a card that is not `active`, for example one already frozen (`details.reason` `card_not_active`, with `current_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["OperationFailed"];
@@ -6439,7 +7117,10 @@ export interface operations {
     unfreezeCard: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The card's uuid, the `code` returned when the card was created.
@@ -6454,6 +7135,7 @@ export interface operations {
             /** @description The card, now `active`. Provisional: the document does not show this response; returning the card is this contract's design. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6466,7 +7148,15 @@ export interface operations {
             402: components["responses"]["PlanUpgradeRequired"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationError"];
+            /** @description 422: invalid or missing fields; or (provisional) a card that is not `frozen` (`details.reason` `card_not_frozen`, with `current_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["OperationFailed"];
@@ -6475,7 +7165,10 @@ export interface operations {
     terminateCard: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The card's uuid, the `code` returned when the card was created.
@@ -6490,6 +7183,7 @@ export interface operations {
             /** @description The termination completed, or is under way (`status` `pending`). */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6502,7 +7196,15 @@ export interface operations {
             402: components["responses"]["PlanUpgradeRequired"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationError"];
+            /** @description 422: invalid or missing fields; or (provisional) a card that is neither `active` nor `frozen` (`details.reason` `card_not_usable`, with `current_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["OperationFailed"];
@@ -6511,7 +7213,10 @@ export interface operations {
     withdrawFromCard: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The card's uuid, the `code` returned when the card was created.
@@ -6530,6 +7235,7 @@ export interface operations {
             /** @description The withdrawal completed. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6538,12 +7244,28 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["InsufficientBalance"];
+            /** @description 400: the card's own balance is too low for the amount: at least 5 USD must remain on the card after the withdrawal. Provisional: `details.reason` is `card_balance_too_low`, `required` and `available` are card amounts in USD (`available` is the most you can withdraw now, `balance - 5`), `balance_type` is `card`, and `card_code` names the card. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsufficientBalanceError"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PlanUpgradeRequired"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationError"];
+            /** @description 422: invalid or missing fields; or (provisional) a card that is not `active` (`details.reason` `card_not_active`, with `current_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["OperationFailed"];
@@ -6579,7 +7301,15 @@ export interface operations {
             402: components["responses"]["PlanUpgradeRequired"];
             403: components["responses"]["ForbiddenRead"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationError"];
+            /** @description 422: invalid or missing fields; or (provisional) a card that is neither `active` nor `frozen` (`details.reason` `card_not_usable`, with `current_status`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["OperationFailed"];
@@ -6598,6 +7328,10 @@ export interface operations {
                  * @example 20
                  */
                 limit?: components["parameters"]["Limit"];
+                /** @description Provisional: only items created at or after this instant (inclusive, ISO 8601 date-time, compared with the item's `created_at`, or `date` for card transactions). Use it with `created_to` to reconcile a period window by window. */
+                created_from?: components["parameters"]["CreatedFrom"];
+                /** @description Provisional: only items created before this instant (exclusive, ISO 8601 date-time, compared with the item's `created_at`, or `date` for card transactions). A window `[created_from, created_to)` never counts an item twice when windows follow each other. */
+                created_to?: components["parameters"]["CreatedTo"];
             };
             header?: never;
             path: {
@@ -6687,7 +7421,10 @@ export interface operations {
     createCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6700,6 +7437,7 @@ export interface operations {
             /** @description The customer was created. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6710,7 +7448,15 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenWrite"];
-            422: components["responses"]["ValidationError"];
+            /** @description 422: invalid or missing fields; or (provisional) no active webhook endpoint exists (`details.reason` `webhook_endpoint_required`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
         };
@@ -6790,7 +7536,10 @@ export interface operations {
     activateCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The customer's uuid (`customer_code`).
@@ -6805,6 +7554,7 @@ export interface operations {
             /** @description The customer is active. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6816,7 +7566,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationError"];
+            422: components["responses"]["ValidationErrorPost"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
         };
@@ -6842,6 +7592,7 @@ export interface operations {
             /** @description The customer is inactive. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6853,7 +7604,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationError"];
+            422: components["responses"]["ValidationErrorPost"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
         };
@@ -6861,7 +7612,10 @@ export interface operations {
     createKycLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The customer's uuid (`customer_code`).
@@ -6881,6 +7635,7 @@ export interface operations {
             /** @description The link was created. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6893,7 +7648,15 @@ export interface operations {
             402: components["responses"]["PlanUpgradeRequired"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationError"];
+            /** @description 422: invalid or missing fields; or (provisional) a customer whose KYC is already approved (`details.reason` `kyc_already_approved`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["OperationFailed"];
@@ -6902,7 +7665,10 @@ export interface operations {
     synchronizeKycIdentity: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The customer's uuid (`customer_code`).
@@ -6917,6 +7683,7 @@ export interface operations {
             /** @description The identity was synchronized and the customer is active. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6929,7 +7696,15 @@ export interface operations {
             402: components["responses"]["PlanUpgradeRequired"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationError"];
+            /** @description 422: invalid or missing fields; or (provisional) a customer that is not restricted for an identity mismatch (`details.reason` `identity_not_mismatched`, with `current_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
         };
@@ -6972,7 +7747,10 @@ export interface operations {
     uploadPoaDocument: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The customer's uuid (`customer_code`).
@@ -6991,6 +7769,7 @@ export interface operations {
             /** @description The document was received and is under review. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7003,7 +7782,15 @@ export interface operations {
             402: components["responses"]["PlanUpgradeRequired"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationError"];
+            /** @description 422: invalid or missing fields; or (provisional) a customer not at level `verified` (`details.reason` `verification_level_too_low`), or with a document already under review (`poa_under_review`, with `current_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["OperationFailed"];
@@ -7117,6 +7904,10 @@ export interface operations {
                  * @example 20
                  */
                 limit?: components["parameters"]["Limit"];
+                /** @description Provisional: only items created at or after this instant (inclusive, ISO 8601 date-time, compared with the item's `created_at`, or `date` for card transactions). Use it with `created_to` to reconcile a period window by window. */
+                created_from?: components["parameters"]["CreatedFrom"];
+                /** @description Provisional: only items created before this instant (exclusive, ISO 8601 date-time, compared with the item's `created_at`, or `date` for card transactions). A window `[created_from, created_to)` never counts an item twice when windows follow each other. */
+                created_to?: components["parameters"]["CreatedTo"];
             };
             header?: never;
             path: {
@@ -7197,7 +7988,10 @@ export interface operations {
     createWallet: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7210,6 +8004,7 @@ export interface operations {
             /** @description The wallet was created. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7222,7 +8017,7 @@ export interface operations {
             402: components["responses"]["PlanUpgradeRequired"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationError"];
+            422: components["responses"]["ValidationErrorPost"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["OperationFailed"];
@@ -7315,7 +8110,10 @@ export interface operations {
     createVirtualAccount: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7328,6 +8126,7 @@ export interface operations {
             /** @description The account was created. Provisional, like its shape; the document does not show the success response. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7341,7 +8140,15 @@ export interface operations {
             402: components["responses"]["PlanUpgradeRequired"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationError"];
+            /** @description 422: invalid or missing fields; or (provisional) a customer below the `full` verification level (`details.reason` `verification_level_too_low`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["OperationFailed"];
@@ -7512,7 +8319,10 @@ export interface operations {
     createGiftCardOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7525,6 +8335,7 @@ export interface operations {
             /** @description The order was accepted. Provisional, like its shape; the document does not show the success response. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7539,7 +8350,7 @@ export interface operations {
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
             421: components["responses"]["WrongApiHost"];
-            422: components["responses"]["ValidationError"];
+            422: components["responses"]["ValidationErrorPost"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["OperationFailed"];
@@ -7609,6 +8420,10 @@ export interface operations {
                  * @example completed
                  */
                 status?: components["parameters"]["PayoutStatusFilter"];
+                /** @description Provisional: only items created at or after this instant (inclusive, ISO 8601 date-time, compared with the item's `created_at`, or `date` for card transactions). Use it with `created_to` to reconcile a period window by window. */
+                created_from?: components["parameters"]["CreatedFrom"];
+                /** @description Provisional: only items created before this instant (exclusive, ISO 8601 date-time, compared with the item's `created_at`, or `date` for card transactions). A window `[created_from, created_to)` never counts an item twice when windows follow each other. */
+                created_to?: components["parameters"]["CreatedTo"];
             };
             header?: never;
             path?: never;
@@ -7639,7 +8454,10 @@ export interface operations {
     createPayout: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7652,6 +8470,7 @@ export interface operations {
             /** @description The quote was confirmed and the payout created. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7665,7 +8484,15 @@ export interface operations {
             402: components["responses"]["PlanUpgradeRequired"];
             403: components["responses"]["ForbiddenWritePlanLimit"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationError"];
+            /** @description 422: invalid or missing fields; or (provisional) a quote that expired or was already confirmed (`details.reason` `quote_expired` or `quote_already_confirmed`, with `current_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["OperationFailed"];
@@ -7674,7 +8501,10 @@ export interface operations {
     createPayoutQuote: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7687,6 +8517,7 @@ export interface operations {
             /** @description The quote. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7699,7 +8530,7 @@ export interface operations {
             402: components["responses"]["PlanUpgradeRequired"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationError"];
+            422: components["responses"]["ValidationErrorPost"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
         };
@@ -7787,7 +8618,10 @@ export interface operations {
     createBeneficiary: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7801,6 +8635,7 @@ export interface operations {
             /** @description The beneficiary was created. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7813,7 +8648,7 @@ export interface operations {
             402: components["responses"]["PlanUpgradeRequired"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationError"];
+            422: components["responses"]["ValidationErrorPost"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
         };
@@ -7917,7 +8752,10 @@ export interface operations {
     createWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7930,6 +8768,7 @@ export interface operations {
             /** @description The ping was answered with a 2xx and the endpoint is created. The `secret` is shown only here. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7940,7 +8779,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenWritePlanLimit"];
-            /** @description 422: invalid or missing fields, in particular a `url` that does not start with `https://`, or (provisional) a `url` whose ping did not answer 2xx. */
+            /** @description 422: invalid or missing fields, in particular a `url` that does not start with `https://`; or (provisional) a `url` whose ping did not answer 2xx (`details.reason` `webhook_ping_failed`, with `ping_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7949,6 +8788,74 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's uuid, the `code` returned when the endpoint was created.
+                 * @example 9b2d4f6a-1c3e-4a5b-8d7f-0e1a2b3c4d5e
+                 */
+                code: components["parameters"]["WebhookEndpointCode"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint, without its secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        data: components["schemas"]["WebhookEndpoint"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenRead"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's uuid, the `code` returned when the endpoint was created.
+                 * @example 9b2d4f6a-1c3e-4a5b-8d7f-0e1a2b3c4d5e
+                 */
+                code: components["parameters"]["WebhookEndpointCode"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint was deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        data: components["schemas"]["WebhookEndpointDeletion"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenWrite"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
         };
@@ -7986,7 +8893,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            /** @description 422: invalid fields or path parameter, in particular a `url` that does not start with `https://`, or (provisional) a new `url` whose ping did not answer 2xx. */
+            /** @description 422: invalid fields or path parameter, in particular a `url` that does not start with `https://`, or (provisional) a new `url` whose ping did not answer 2xx (`details.reason` `webhook_ping_failed`, with `ping_status`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8002,7 +8909,10 @@ export interface operations {
     disableWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The webhook endpoint's uuid, the `code` returned when the endpoint was created.
@@ -8017,6 +8927,7 @@ export interface operations {
             /** @description The endpoint is inactive. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8028,7 +8939,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationError"];
+            422: components["responses"]["ValidationErrorPost"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
         };
@@ -8036,7 +8947,10 @@ export interface operations {
     enableWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The webhook endpoint's uuid, the `code` returned when the endpoint was created.
@@ -8051,6 +8965,7 @@ export interface operations {
             /** @description The endpoint is active. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8062,7 +8977,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenWritePlanLimit"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationError"];
+            422: components["responses"]["ValidationErrorPost"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
         };
@@ -8070,7 +8985,10 @@ export interface operations {
     rotateWebhookEndpointSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The webhook endpoint's uuid, the `code` returned when the endpoint was created.
@@ -8085,6 +9003,7 @@ export interface operations {
             /** @description The new secret, valid from now on; the previous one no longer is. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8096,7 +9015,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationError"];
+            422: components["responses"]["ValidationErrorPost"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
         };
@@ -8104,7 +9023,10 @@ export interface operations {
     testWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The webhook endpoint's uuid, the `code` returned when the endpoint was created.
@@ -8119,6 +9041,7 @@ export interface operations {
             /** @description The ping was sent; `data.success` tells whether the endpoint answered 2xx in time. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8130,7 +9053,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationError"];
+            422: components["responses"]["ValidationErrorPost"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
         };
@@ -8148,6 +9071,10 @@ export interface operations {
                  * @example 20
                  */
                 limit?: components["parameters"]["Limit"];
+                /** @description Provisional: only items created at or after this instant (inclusive, ISO 8601 date-time, compared with the item's `created_at`, or `date` for card transactions). Use it with `created_to` to reconcile a period window by window. */
+                created_from?: components["parameters"]["CreatedFrom"];
+                /** @description Provisional: only items created before this instant (exclusive, ISO 8601 date-time, compared with the item's `created_at`, or `date` for card transactions). A window `[created_from, created_to)` never counts an item twice when windows follow each other. */
+                created_to?: components["parameters"]["CreatedTo"];
             };
             header?: never;
             path: {
@@ -8180,16 +9107,147 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, starting at 1.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page, 1 to 100. The document shows a default of 20 on `GET /wallets/withdrawals`; the same default on the other lists is provisional (the document does not show it).
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Provisional: only events of this type, for example `card.topup.completed`.
+                 * @example card.frozen
+                 */
+                type?: components["parameters"]["EventTypeFilter"];
+                /** @description Provisional: only items created at or after this instant (inclusive, ISO 8601 date-time, compared with the item's `created_at`, or `date` for card transactions). Use it with `created_to` to reconcile a period window by window. */
+                created_from?: components["parameters"]["CreatedFrom"];
+                /** @description Provisional: only items created before this instant (exclusive, ISO 8601 date-time, compared with the item's `created_at`, or `date` for card transactions). A window `[created_from, created_to)` never counts an item twice when windows follow each other. */
+                created_to?: components["parameters"]["CreatedTo"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of events, most recent first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedEnvelope"] & {
+                        data: components["schemas"]["Event"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenRead"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The event's `id`, `evt_<uuid>`, as in the body of its webhook delivery.
+                 * @example evt_0b6f2c1e-4d7a-4f3b-9c8e-1a2b3c4d5e6f
+                 */
+                id: components["parameters"]["EventId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        data: components["schemas"]["Event"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenRead"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    redeliverEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The event's `id`, `evt_<uuid>`, as in the body of its webhook delivery.
+                 * @example evt_0b6f2c1e-4d7a-4f3b-9c8e-1a2b3c4d5e6f
+                 */
+                id: components["parameters"]["EventId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RedeliverEventRequest"];
+            };
+        };
+        responses: {
+            /** @description The new deliveries, `pending` until the endpoint answers. */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        data: components["schemas"]["WebhookDelivery"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenWrite"];
+            404: components["responses"]["NotFound"];
+            /** @description 422: invalid fields or path parameter; or (provisional) an endpoint that is disabled (`details.reason` `webhook_endpoint_inactive`, with `current_status`) or not subscribed to the event's type (`webhook_endpoint_not_subscribed`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     onKycApproved: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8200,19 +9258,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onKycRejected: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8223,19 +9281,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onKycExpired: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8246,19 +9304,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onKycResubmissionRequested: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8269,19 +9327,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onKycPendingReview: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8292,19 +9350,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onKycIdentityMismatch: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8315,19 +9373,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onKycIdentitySynchronized: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8338,19 +9396,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onPoaApproved: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8361,19 +9419,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onPoaRejected: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8384,19 +9442,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onCardActivated: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8407,19 +9465,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onCardCreationFailed: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8430,19 +9488,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onCardTopupCompleted: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8453,19 +9511,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onCardTopupFailed: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8476,19 +9534,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onCardTransaction: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8499,19 +9557,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onCard3dsRequest: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8522,19 +9580,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onCardFrozen: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8545,19 +9603,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onCardUnfrozen: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8568,19 +9626,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onCardTerminated: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8591,19 +9649,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onCardWithdrawalCompleted: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8614,19 +9672,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onCardWithdrawalFailed: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8637,19 +9695,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onCardTerminationPending: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8660,19 +9718,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onWalletDepositReceived: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8683,19 +9741,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onWalletWithdrawalCompleted: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8706,19 +9764,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onWalletWithdrawalFailed: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8729,19 +9787,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onVirtualAccountDepositReceived: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8752,19 +9810,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onVirtualAccountTransferCompleted: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8775,19 +9833,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onVirtualAccountTransferFailed: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8798,19 +9856,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onGiftCardDelivered: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8821,19 +9879,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onGiftCardFailed: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8844,19 +9902,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onGiftCardRefunded: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8867,19 +9925,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onBalanceDepositConfirmed: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8890,19 +9948,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onBalanceDebited: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8913,19 +9971,19 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
     onBalanceLowBalance: {
         parameters: {
             query?: never;
             header: {
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Signature": components["parameters"]["ServiceSignature"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Timestamp": components["parameters"]["ServiceTimestamp"];
-                /** @description See the delivery headers and verification rules in the webhooks guide. */
-                "X-Service-Idempotency-Key": components["parameters"]["ServiceIdempotencyKey"];
+                /** @description `t=<timestamp>,v1=<hex_signature>`; see the verification rules in the webhooks guide. */
+                "X-Service-Signature": components["schemas"]["X-Service-Signature"];
+                /** @description The timestamp of the signature, in seconds; the same value as `t=`. */
+                "X-Service-Timestamp": components["schemas"]["X-Service-Timestamp"];
+                /** @description Unique per event, the same on every retry and redelivery of it; deduplicate on it. */
+                "X-Service-Idempotency-Key": components["schemas"]["X-Service-Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -8936,7 +9994,7 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookAcknowledged"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
         };
     };
 }

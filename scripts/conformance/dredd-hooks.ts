@@ -182,6 +182,7 @@ const BODY_REFERENCES: Record<string, string> = {
   beneficiary_code: '/payouts/beneficiaries/{code}',
   quote_code: 'quote',
   webhook_code: '/webhooks/{code}',
+  endpoint_code: '/webhooks/{code}',
 };
 
 const RESOURCE_LABEL: Record<string, string> = {
@@ -195,6 +196,7 @@ const RESOURCE_LABEL: Record<string, string> = {
   '/payouts/beneficiaries/{code}': 'beneficiary',
   '/cards/{code}/topups/{topupId}': 'card top-up',
   '/gift-cards/products/{productId}': 'gift card product',
+  '/events/{id}': 'event',
 };
 const label = (key: string) => RESOURCE_LABEL[key] ?? key;
 
@@ -362,6 +364,7 @@ export async function setUp(state: HookState, log: (line: string) => void = (lin
   await find('/gift-cards/orders/{code}', '/gift-cards/orders', ['code']);
   await find('/gift-cards/products/{productId}', '/gift-cards/products', ['product_id']);
   await find('/payouts/{code}', '/payouts', ['code']);
+  await find('/events/{id}', '/events', ['id']);
   for (const [key, reason] of state.missing) log(`set-up: no ${label(key)}: ${reason}`);
 }
 
@@ -407,7 +410,20 @@ function planMock(state: HookState, transactions: DreddTransaction[]): void {
 function isReferenceParam(state: HookState, method: string, path: string, name: string): boolean {
   if (/code$/i.test(name) || /Id$/.test(name)) return true;
   const def = parameters(state, method, path).find((p) => p.name === name && p.in === 'path');
-  return resolveRef(state, def?.schema)?.format === 'uuid';
+  const schema = resolveRef(state, def?.schema);
+  return schema?.format === 'uuid' || isEventId(schema);
+}
+
+/** An event id parameter: `evt_<uuid>`. */
+const isEventId = (schema: JsonObject | undefined) => typeof schema?.pattern === 'string' && schema.pattern.startsWith('^evt_');
+
+/** A well-formed reference that names no resource: a random uuid (`evt_`-prefixed for an event id), or letters and digits. */
+function unknownReference(state: HookState, method: string, path: string, name: string): string {
+  const def = parameters(state, method, path).find((p) => p.name === name && p.in === 'path');
+  const schema = resolveRef(state, def?.schema);
+  if (isEventId(schema)) return `evt_${randomUUID()}`;
+  // A uuid, or letters and digits for an id that is not one.
+  return schema?.format === 'uuid' ? randomUUID() : `unknown_${randomUUID().replace(/-/g, '')}`;
 }
 
 /** Real mode: put the codes set up into the path and the body; false (and skipped) when one is missing. */
@@ -517,9 +533,7 @@ function planReal(state: HookState, transactions: DreddTransaction[]): void {
         if (!substituteResources(state, t, path, { keepParam: uuidParam })) continue;
         const { pathname: p2, query } = splitUri(t.request.uri);
         const ps = pathParams(path, p2);
-        // An unknown but well-formed value: a uuid, or letters and digits for an id that is not one.
-        const format = resolveRef(state, parameters(state, method, path).find((p) => p.name === uuidParam)?.schema)?.format;
-        ps.set(uuidParam, format === 'uuid' ? randomUUID() : `unknown_${randomUUID().replace(/-/g, '')}`);
+        ps.set(uuidParam, unknownReference(state, method, path, uuidParam));
         setUri(t, fillTemplate(path, ps), query);
         continue;
       }

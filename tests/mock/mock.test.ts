@@ -4,7 +4,8 @@
 //   - errors: each documented error status with `Prefer: code=<status>`, and each code of a status with
 //     several with `Prefer: code=<status>, example=<CODE>`, in the failure envelope with that error.code
 //   - invalid requests (a body of the wrong type, `limit` out of range, a parameter of the wrong type or
-//     format) get the VALIDATION_ERROR envelope; a request without a bearer token gets the 401 envelope.
+//     format, an `Idempotency-Key` outside its pattern or length) get the VALIDATION_ERROR envelope; a request
+//     without a bearer token gets the 401 envelope; a POST with a valid `Idempotency-Key` is answered.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,10 +34,11 @@ interface CallOptions {
   auth?: string | null;
   url?: string;
   body?: Json;
+  headers?: Record<string, string>;
 }
 
 async function call(op: ExampleOperation, options: CallOptions = {}): Promise<{ status: number; body: any; text: string }> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...options.headers };
   const auth = options.auth === undefined ? `Bearer ${KEY}` : options.auth;
   if (auth !== null) headers.Authorization = auth;
   if (options.prefer) headers.Prefer = options.prefer;
@@ -61,8 +63,8 @@ const label = (op: ExampleOperation) => `${op.method} ${op.path} (${op.operation
 const isError = (status: string) => /^[45]\d\d$/.test(status);
 
 /** The invalid variants of an operation's request: each must answer 422 VALIDATION_ERROR. */
-function invalidRequests(op: ExampleOperation): { what: string; url?: string; body?: Json }[] {
-  const variants: { what: string; url?: string; body?: Json }[] = [];
+function invalidRequests(op: ExampleOperation): { what: string; url?: string; body?: Json; headers?: Record<string, string> }[] {
+  const variants: { what: string; url?: string; body?: Json; headers?: Record<string, string> }[] = [];
   if (op.body !== undefined) variants.push({ what: 'a body that is an array, not an object', body: [] });
   const [firstRequired] = op.bodyRequiredFields;
   if (firstRequired !== undefined && op.body !== null && typeof op.body === 'object' && !Array.isArray(op.body)) {
@@ -84,6 +86,12 @@ function invalidRequests(op: ExampleOperation): { what: string; url?: string; bo
     if (p.in === 'path' && constrained) {
       const url = op.url.replace(encodeURIComponent(String(p.example)), 'not-a-valid-value');
       variants.push({ what: `path ${p.name}=not-a-valid-value`, url });
+    }
+    if (p.in === 'header' && p.name === 'Idempotency-Key') {
+      variants.push(
+        { what: 'an Idempotency-Key with a space', headers: { 'Idempotency-Key': 'not a key' } },
+        { what: 'an Idempotency-Key of 256 characters', headers: { 'Idempotency-Key': 'k'.repeat(256) } },
+      );
     }
   }
   return variants;
@@ -152,12 +160,19 @@ describe.each(operations.map((op) => [label(op), op] as const))('%s', (_, op) =>
     }
   });
 
+  const keyed = op.parameters.some((p) => p.in === 'header' && p.name === 'Idempotency-Key');
+  it.skipIf(!keyed)('accepts a UUID Idempotency-Key and answers its first success example', async () => {
+    const res = await call(op, { headers: { 'Idempotency-Key': crypto.randomUUID() } });
+    expect(res.status, res.text).toBe(Number(successes[0]!.status));
+    expect(res.body).toEqual(successes[0]!.examples[0]!.value);
+  });
+
   const invalid = invalidRequests(op);
   it.skipIf(invalid.length === 0)('answers invalid requests with the VALIDATION_ERROR envelope', async () => {
     const documented = op.responses.find((r) => r.status === '422');
     expect(documented, 'the operation documents 422').toBeDefined();
     for (const variant of invalid) {
-      const res = await call(op, { url: variant.url, ...('body' in variant ? { body: variant.body } : {}) });
+      const res = await call(op, { url: variant.url, headers: variant.headers, ...('body' in variant ? { body: variant.body } : {}) });
       expect(res.status, `${variant.what}: ${res.text}`).toBe(422);
       expect(res.body, variant.what).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR' } });
       expect(res.body).toEqual(documented!.examples[0]!.value);

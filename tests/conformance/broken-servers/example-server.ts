@@ -115,7 +115,7 @@ export function startExampleServer(options: { spec?: string; mutate?: Mutation; 
     const values = url.pathname.split('/');
     for (let i = 0; i < names.length; i++) {
       if (!names[i]!.startsWith('{')) continue;
-      const value = decodeURIComponent(values[i] ?? '');
+      const value = decodeURIComponent(values[i] ?? '').replace(/^evt_/, ''); // an event id is evt_<uuid>
       const pattern = idPattern(method, template, names[i]!.slice(1, -1));
       if (UUID.test(value)) {
         if (!knownCodes.has(value.toLowerCase())) return { template, answer: error(method, template, 404, 'RESOURCE_NOT_FOUND') };

@@ -1,0 +1,62 @@
+// The OpenAPI webhooks: each acknowledges any 2XX, has a description, and carries signed delivery header
+// examples that the toolkit's verifier accepts over the webhook's example body (the compact JSON of its event
+// example), with the example secret named in the signature example (the clock is pinned to `t=`).
+import { describe, expect, it } from 'vitest';
+import { exampleEvents } from '../../scripts/lib/openapi-examples.ts';
+import { deref, isObject, type JsonObject } from '../../scripts/lib/pointer.ts';
+import { verifyWebhook } from '../../src/webhooks/index.ts';
+import { built } from './helpers.ts';
+
+const EXAMPLE_SECRET = /(whsec_example_[0-9a-f]+)/;
+
+interface SignedWebhook {
+  secret: string | undefined;
+  headers: Record<string, string>;
+  body: string;
+}
+
+function signedWebhooks(openapi: JsonObject): [string, SignedWebhook][] {
+  const bodies = new Map(exampleEvents(openapi).map((e) => [e.type, JSON.stringify(e.event)]));
+  return Object.entries(openapi['webhooks'] as JsonObject).map(([name, item]) => {
+    const op = (deref(openapi, item) as JsonObject)['post'] as JsonObject;
+    const headers: Record<string, string> = {};
+    let secret: string | undefined;
+    for (const p of (op['parameters'] ?? []) as JsonObject[]) {
+      const param = deref(openapi, p) as JsonObject;
+      const example = isObject(param['examples']) ? (deref(openapi, Object.values(param['examples'])[0]) as JsonObject) : undefined;
+      if (param['in'] === 'header' && example && typeof example['value'] === 'string') {
+        headers[String(param['name'])] = example['value'];
+        secret ??= EXAMPLE_SECRET.exec(String(example['summary'] ?? ''))?.[1];
+      }
+    }
+    return [name, { secret, headers, body: bodies.get(name) ?? '' }];
+  });
+}
+
+describe('OpenAPI webhooks', () => {
+  const { openapi } = built();
+  const webhooks = signedWebhooks(openapi);
+  const ops = Object.entries(openapi['webhooks'] as JsonObject).map(([name, item]) => [name, (deref(openapi, item) as JsonObject)['post'] as JsonObject] as const);
+
+  it('acknowledge with any 2XX and describe when they are sent', () => {
+    expect(ops).toHaveLength(33);
+    for (const [name, op] of ops) {
+      expect(Object.keys(op['responses'] as JsonObject), name).toEqual(['2XX']);
+      expect(String(op['description'] ?? ''), name).toMatch(/^Sent (when|after|for) /);
+    }
+  });
+
+  it.each(webhooks)('%s: its header examples verify over its example body', async (_name, webhook) => {
+    expect(webhook.secret, 'the signature example names the example secret').toBeDefined();
+    expect(Object.keys(webhook.headers).sort()).toEqual(['X-Service-Idempotency-Key', 'X-Service-Signature', 'X-Service-Timestamp']);
+    const now = () => Number(webhook.headers['X-Service-Timestamp']);
+    const event = await verifyWebhook(webhook.body, webhook.headers, webhook.secret!, { now });
+    expect(JSON.stringify(event)).toBe(webhook.body);
+  });
+
+  it('a header example that does not match its body is rejected', async () => {
+    const [[, first], [, second]] = webhooks as [[string, SignedWebhook], [string, SignedWebhook]];
+    const now = () => Number(second.headers['X-Service-Timestamp']);
+    await expect(verifyWebhook(first.body, second.headers, second.secret!, { now })).rejects.toMatchObject({ code: 'signature_mismatch' });
+  });
+});
