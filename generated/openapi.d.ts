@@ -243,7 +243,12 @@ export interface paths {
          *
          *     - A card that is not issued yet (`pending`) or whose issuance `failed` has no number; this contract answers
          *       422 `VALIDATION_ERROR` (provisional: the document does not give the error).
-         *     - Treat the response as secret: do not log it, cache it or store it.
+         *     - Treat the response as secret: do not log it, cache it or store it. The response carries
+         *       `Cache-Control: no-store`, so no HTTP cache (yours, a proxy's or a CDN's) keeps it.
+         *     - **PCI DSS**: the full card number (PAN) and the CVV are cardholder data and sensitive authentication
+         *       data. Requesting them brings the systems that receive, process or display them into your PCI DSS
+         *       scope. Never store the CVV after use (PCI DSS requirement 3.3), and show the number and CVV to the
+         *       cardholder only, over TLS. Where you only need to identify the card, use `last_four` from `GET /cards`.
          */
         get: operations["getCardSensitiveData"];
         put?: never;
@@ -491,7 +496,8 @@ export interface paths {
          *       reason `poa_verification`). The `full` level is required to create a virtual account.
          *     - **Rejected** (`poa.rejected`, with a `reason`): the level stays `verified`; retry by submitting a new
          *       document.
-         *     - All bodies are JSON: the file is sent base64-encoded in `content`.
+         *     - All bodies are JSON: the file is sent base64-encoded in `content`. Provisional: a PDF, JPEG or PNG file
+         *       of at most 10 MB (13,981,016 base64 characters); a larger one is refused with 422 `VALIDATION_ERROR`.
          *     - POA is a plan product: 402 `PLAN_UPGRADE_REQUIRED` outside the plan.
          *     - A billing debit that takes the ops balance below its low-balance threshold (default 100 USD) also sends
          *       `balance.low_balance`.
@@ -1835,21 +1841,25 @@ export interface components {
         /** @description Page information returned by list endpoints. */
         Pagination: {
             /**
+             * Format: int32
              * @description Current page, starting at 1.
              * @example 1
              */
             page: number;
             /**
+             * Format: int32
              * @description Items per page.
              * @example 20
              */
             limit: number;
             /**
+             * Format: int32
              * @description Total items.
              * @example 42
              */
             total: number;
             /**
+             * Format: int32
              * @description Total pages.
              * @example 3
              */
@@ -1890,17 +1900,17 @@ export interface components {
         /** @description Fees charged for a card. */
         CardFees: {
             /**
-             * @description Card fee, USD.
+             * @description Card fee, USD. Up to 2 decimal places.
              * @example 5
              */
             card_fee: number;
             /**
-             * @description Service fee, USD.
+             * @description Service fee, USD. Up to 2 decimal places.
              * @example 1
              */
             service_fee: number;
             /**
-             * @description Total charged, USD.
+             * @description Total charged, USD. Up to 2 decimal places.
              * @example 106
              */
             total_charged: number;
@@ -1938,7 +1948,7 @@ export interface components {
             name_on_card: string;
             status: components["schemas"]["CardStatus"];
             /**
-             * @description Card balance.
+             * @description Card balance. Up to 2 decimal places.
              * @example 75
              */
             balance: number;
@@ -2111,7 +2121,7 @@ export interface components {
              */
             category: "virtual" | "physical";
             /**
-             * @description Initial load, USD, debited from the ops balance with the card fees. On Découverte it counts towards the 5,000 USD loaded on cards per calendar month. Minimum and maximum amounts are not shown in the document.
+             * @description Initial load, USD, debited from the ops balance with the card fees. On Découverte it counts towards the 5,000 USD loaded on cards per calendar month. Minimum and maximum amounts are not shown in the document. Up to 2 decimal places.
              * @example 100
              */
             amount: number;
@@ -2142,9 +2152,9 @@ export interface components {
                 /** @constant */
                 code: "INSUFFICIENT_BALANCE";
                 details: {
-                    /** @description Amount the operation needs, USD. */
+                    /** @description Amount the operation needs, USD. Up to 2 decimal places. */
                     required: number;
-                    /** @description Amount available, USD. */
+                    /** @description Amount available, USD. Up to 2 decimal places. */
                     available: number;
                     /** @description The balance that was too low, for example `cards_visa`. */
                     balance_type: string;
@@ -2204,7 +2214,7 @@ export interface components {
         /** @description Body of `POST /cards/{code}/topup` (provisional). The document names the operation and its events (`card.topup.completed` with `amount` and `fee`, `card.topup.failed`) but does not show its body. */
         TopUpCardRequest: {
             /**
-             * @description Amount to load on the card, USD. The ops balance of the card's brand is debited with this amount plus the top-up fee. On Découverte it counts towards the 5,000 USD loaded on cards per calendar month. Minimum and maximum amounts are not shown in the document.
+             * @description Amount to load on the card, USD. The ops balance of the card's brand is debited with this amount plus the top-up fee. On Découverte it counts towards the 5,000 USD loaded on cards per calendar month. Minimum and maximum amounts are not shown in the document. Up to 2 decimal places.
              * @example 50
              */
             amount: number;
@@ -2229,17 +2239,17 @@ export interface components {
              */
             status: "pending" | "completed";
             /**
-             * @description Amount to load on the card, USD.
+             * @description Amount to load on the card, USD. Up to 2 decimal places.
              * @example 50
              */
             amount: number;
             /**
-             * @description Top-up fee, USD, as later reported in `card.topup.completed`.
+             * @description Top-up fee, USD, as later reported in `card.topup.completed`. Up to 2 decimal places.
              * @example 1
              */
             fee: number;
             /**
-             * @description Amount debited from the ops balance, `amount + fee`. Refunded in full if the top-up fails.
+             * @description Amount debited from the ops balance, `amount + fee`. Refunded in full if the top-up fails. Up to 2 decimal places.
              * @example 51
              */
             total_debited: number;
@@ -2272,22 +2282,22 @@ export interface components {
             /** @description Card status after the request, `cancelled` when `status` is `completed`. */
             card_status: components["schemas"]["CardStatus"];
             /**
-             * @description Amount returned to the ops balance, USD, as in `card.terminated`. Null while pending.
+             * @description Amount returned to the ops balance, USD, as in `card.terminated`. Null while pending. Up to 2 decimal places.
              * @example 60.6
              */
             refunded_amount: number | null;
             /**
-             * @description Card balance when the card was closed, USD, as in `card.terminated`. Null while pending.
+             * @description Card balance when the card was closed, USD, as in `card.terminated`. Null while pending. Up to 2 decimal places.
              * @example 62.1
              */
             card_balance_at_closure: number | null;
             /**
-             * @description Card provider fee, USD, as in `card.terminated`. Null while pending.
+             * @description Card provider fee, USD, as in `card.terminated`. Null while pending. Up to 2 decimal places.
              * @example 0.5
              */
             provider_fee: number | null;
             /**
-             * @description Termination fee, USD, as in `card.terminated`. Null while pending.
+             * @description Termination fee, USD, as in `card.terminated`. Null while pending. Up to 2 decimal places.
              * @example 1
              */
             termination_fee: number | null;
@@ -2306,7 +2316,7 @@ export interface components {
         /** @description Body of `POST /cards/{code}/withdraw`. */
         WithdrawFromCardRequest: {
             /**
-             * @description Amount to withdraw from the card, USD. Minimum 5; at least 5 USD must remain on the card.
+             * @description Amount to withdraw from the card, USD. Minimum 5; at least 5 USD must remain on the card. Up to 2 decimal places.
              * @example 50
              */
             amount: number;
@@ -2330,17 +2340,17 @@ export interface components {
              */
             status: "completed";
             /**
-             * @description Amount withdrawn from the card, USD.
+             * @description Amount withdrawn from the card, USD. Up to 2 decimal places.
              * @example 50
              */
             amount: number;
             /**
-             * @description Card withdrawal fee of the plan, USD.
+             * @description Card withdrawal fee of the plan, USD. Up to 2 decimal places.
              * @example 1.5
              */
             fee: number;
             /**
-             * @description Amount credited to the ops balance, `amount - fee`.
+             * @description Amount credited to the ops balance, `amount - fee`. Up to 2 decimal places.
              * @example 48.5
              */
             net_amount: number;
@@ -2350,7 +2360,7 @@ export interface components {
              */
             credited_balance: "cards_visa" | "cards_mastercard";
             /**
-             * @description Card balance after the withdrawal. At least 5 USD always remains.
+             * @description Card balance after the withdrawal. At least 5 USD always remains. Up to 2 decimal places.
              * @example 75
              */
             card_balance: number;
@@ -2414,7 +2424,10 @@ export interface components {
              * @example completed
              */
             status: string;
-            /** @example 12.9 */
+            /**
+             * @description Up to 2 decimal places.
+             * @example 12.9
+             */
             amount: number;
             /** @example USD */
             currency: string;
@@ -2429,7 +2442,7 @@ export interface components {
             /** @example null */
             failure_reason: string | null;
             /**
-             * @description Card balance after the transaction.
+             * @description Card balance after the transaction. Up to 2 decimal places.
              * @example 62.1
              */
             balance_after: number;
@@ -2667,7 +2680,7 @@ export interface components {
              */
             content_type: "application/pdf" | "image/jpeg" | "image/png";
             /**
-             * @description The file, base64-encoded (standard alphabet, with padding, no line breaks). The maximum file size is not shown in the document.
+             * @description The file, base64-encoded (standard alphabet, with padding, no line breaks). Provisional: the file is at most 10 MB (10,485,760 bytes), so `content` is at most 13,981,016 characters; a larger file is refused with 422 `VALIDATION_ERROR`.
              * @example JVBERi0xLjcKJcfsj6IKMSAwIG9iago8PC9UeXBlL0NhdGFsb2c+PgplbmRvYmoK
              */
             content: string;
@@ -2721,7 +2734,7 @@ export interface components {
         Balance: {
             type: components["schemas"]["BalanceType"];
             /**
-             * @description Current amount of the balance, USD. Negative when debits exceeded it.
+             * @description Current amount of the balance, USD. Negative when debits exceeded it. Up to 2 decimal places.
              * @example 1250.75
              */
             balance: number;
@@ -2731,7 +2744,7 @@ export interface components {
              */
             currency: "USD";
             /**
-             * @description The document's `lowBalanceThreshold`, default 100 USD: `balance.low_balance` is sent when the balance falls below it, right after a debit that crosses it and by a check every 4 hours. The document names the threshold but not where it is read; its presence on this record (under the document's name) is provisional, and so is a per-balance value.
+             * @description The document's `lowBalanceThreshold`, default 100 USD: `balance.low_balance` is sent when the balance falls below it, right after a debit that crosses it and by a check every 4 hours. The document names the threshold but not where it is read; its presence on this record (under the document's name) is provisional, and so is a per-balance value. Up to 2 decimal places.
              * @default 100
              * @example 100
              */
@@ -2767,7 +2780,7 @@ export interface components {
              */
             direction: "debit" | "credit";
             /**
-             * @description Amount moved, USD, always positive; `direction` gives the sign.
+             * @description Amount moved, USD, always positive; `direction` gives the sign. Up to 2 decimal places.
              * @example 2.5
              */
             amount: number;
@@ -2777,7 +2790,7 @@ export interface components {
              */
             currency: "USD";
             /**
-             * @description The balance after this transaction, USD.
+             * @description The balance after this transaction, USD. Up to 2 decimal places.
              * @example 1248.25
              */
             balance_after: number;
@@ -2834,7 +2847,7 @@ export interface components {
              */
             address: string;
             /**
-             * @description Current wallet balance in `currency`, as `new_balance` in wallet events.
+             * @description Current wallet balance in `currency`, as `new_balance` in wallet events. Up to 6 decimal places.
              * @example 250
              */
             balance: number;
@@ -2878,27 +2891,27 @@ export interface components {
              */
             currency: string;
             /**
-             * @description Amount requested.
+             * @description Amount requested. Up to 6 decimal places.
              * @example 100
              */
             amount: number;
             /**
-             * @description Commission on the withdrawal.
+             * @description Commission on the withdrawal. Up to 6 decimal places.
              * @example 1
              */
             commission: number;
             /**
-             * @description Network (gas) fee.
+             * @description Network (gas) fee. Up to 6 decimal places.
              * @example 0.5
              */
             network_fee: number;
             /**
-             * @description Total fees of the withdrawal.
+             * @description Total fees of the withdrawal. Up to 6 decimal places.
              * @example 1.5
              */
             total_fee: number;
             /**
-             * @description Net amount of the withdrawal. How it is derived from the other amounts is not shown.
+             * @description Net amount of the withdrawal. How it is derived from the other amounts is not shown. Up to 6 decimal places.
              * @example 98.5
              */
             net_amount: number;
@@ -3009,11 +3022,12 @@ export interface components {
              */
             product_id: string;
             /**
-             * @description Amount, as sent in the order. Whether it is per gift card or for the order, and its currency, are not shown.
+             * @description Amount, as sent in the order. Whether it is per gift card or for the order, and its currency, are not shown. Up to 2 decimal places.
              * @example 50
              */
             amount: number;
             /**
+             * Format: int32
              * @description Number of gift cards ordered.
              * @example 2
              */
@@ -3041,7 +3055,7 @@ export interface components {
                 details: Record<string, never> | null;
             };
         };
-        /** @description Body of `POST /gift-cards/orders`. The four fields are the document's. It does not say which are required; requiring all four is provisional. Amount and quantity limits are not shown: the bounds below only exclude zero and negative values. */
+        /** @description Body of `POST /gift-cards/orders`. The four fields are the document's. It does not say which are required; requiring all four is provisional. Amount and quantity limits are not shown: the bounds below (provisional) exclude zero and negative values and cap the order at 100 gift cards. */
         CreateGiftCardOrderRequest: {
             /**
              * Format: uuid
@@ -3055,12 +3069,13 @@ export interface components {
              */
             product_id: string;
             /**
-             * @description Amount of the order. Whether it is per gift card or for the whole order, its currency and its limits are not shown.
+             * @description Amount of the order. Whether it is per gift card or for the whole order, its currency and its limits are not shown. Up to 2 decimal places.
              * @example 50
              */
             amount: number;
             /**
-             * @description Number of gift cards. Its limits are not shown.
+             * Format: int32
+             * @description Number of gift cards, 1 to 100. Provisional: at most 100 gift cards per order.
              * @example 2
              */
             quantity: number;
@@ -3143,22 +3158,22 @@ export interface components {
             customer_code: string;
             beneficiary: components["schemas"]["PayoutBeneficiary"];
             /**
-             * @description Amount of the payout, USD.
+             * @description Amount of the payout, USD. Up to 2 decimal places.
              * @example 500
              */
             amount_usd: number;
             /**
-             * @description Payout fee, USD.
+             * @description Payout fee, USD. Up to 2 decimal places.
              * @example 2.5
              */
             fee_usd: number;
             /**
-             * @description Total debited from the ops balance, USD.
+             * @description Total debited from the ops balance, USD. Up to 2 decimal places.
              * @example 502.5
              */
             total_debited_usd: number;
             /**
-             * @description Amount the beneficiary receives, in `received_currency`.
+             * @description Amount the beneficiary receives, in `received_currency`. Up to 2 decimal places.
              * @example 461.5
              */
             received_amount: number;
@@ -3168,7 +3183,7 @@ export interface components {
              */
             received_currency: string;
             /**
-             * @description Amount in EUR. Its value on an ACH payout is not shown.
+             * @description Amount in EUR. Its value on an ACH payout is not shown. Up to 2 decimal places.
              * @example 461.5
              */
             amount_eur: number;
@@ -3236,7 +3251,7 @@ export interface components {
              */
             beneficiary_code: string;
             /**
-             * @description Amount to pay out, USD (the payout's `amount_usd`). The fee is added on top.
+             * @description Amount to pay out, USD (the payout's `amount_usd`). The fee is added on top. Up to 2 decimal places.
              * @example 500
              */
             amount_usd: number;
@@ -3267,22 +3282,22 @@ export interface components {
             customer_code: string;
             beneficiary: components["schemas"]["PayoutBeneficiary"];
             /**
-             * @description Amount of the payout, USD.
+             * @description Amount of the payout, USD. Up to 2 decimal places.
              * @example 500
              */
             amount_usd: number;
             /**
-             * @description Payout fee, USD.
+             * @description Payout fee, USD. Up to 2 decimal places.
              * @example 2.5
              */
             fee_usd: number;
             /**
-             * @description Total that confirmation will debit from the ops balance, USD.
+             * @description Total that confirmation will debit from the ops balance, USD. Up to 2 decimal places.
              * @example 502.5
              */
             total_debited_usd: number;
             /**
-             * @description Amount the beneficiary will receive, in `received_currency`.
+             * @description Amount the beneficiary will receive, in `received_currency`. Up to 2 decimal places.
              * @example 461.5
              */
             received_amount: number;
@@ -3292,7 +3307,7 @@ export interface components {
              */
             received_currency: string;
             /**
-             * @description Amount in EUR.
+             * @description Amount in EUR. Up to 2 decimal places.
              * @example 461.5
              */
             amount_eur: number;
@@ -3543,6 +3558,7 @@ export interface components {
              */
             is_active: boolean;
             /**
+             * Format: int32
              * @description Number of consecutive failed deliveries. The document lists this field only; what counts as a failure here and what resets the count are not shown.
              * @example 0
              */
@@ -3678,11 +3694,13 @@ export interface components {
              */
             success: boolean;
             /**
+             * Format: int32
              * @description HTTP status the endpoint answered; null when no answer came (time-out, connection or TLS error).
              * @example 200
              */
             response_code: number | null;
             /**
+             * Format: int32
              * @description Time from sending the ping to the answer or the time-out, in milliseconds.
              * @example 184
              */
@@ -3740,16 +3758,19 @@ export interface components {
             event_type: components["schemas"]["WebhookEventName"];
             status: components["schemas"]["WebhookDeliveryStatus"];
             /**
+             * Format: int32
              * @description HTTP status the endpoint answered on the latest attempt; null when no answer came (time-out after 10 seconds, connection or TLS error) or while that attempt is in progress.
              * @example 200
              */
             response_code: number | null;
             /**
+             * Format: int32
              * @description Number of the latest attempt, 1 for the first delivery, higher for retries.
              * @example 1
              */
             attempt: number;
             /**
+             * Format: int32
              * @description Duration of the latest attempt, from sending to the answer or the time-out, in milliseconds; null while that attempt is in progress. Named `duration_ms` by this contract; the document says "duration".
              * @example 184
              */
@@ -4243,7 +4264,7 @@ export interface components {
              */
             last_four: string | null;
             /**
-             * @description Card balance.
+             * @description Card balance. Up to 2 decimal places.
              * @example 75
              */
             balance: number;
@@ -4333,7 +4354,7 @@ export interface components {
                  */
                 reason: string;
                 /**
-                 * @description Initial load and fees refunded to the `cards_visa` or `cards_mastercard` ops balance, USD.
+                 * @description Initial load and fees refunded to the `cards_visa` or `cards_mastercard` ops balance, USD. Up to 2 decimal places.
                  * @example 106
                  */
                 refunded_amount: number;
@@ -4367,15 +4388,15 @@ export interface components {
             /** @constant */
             type: "card.topup.completed";
             data: components["schemas"]["CardEventBase"] & {
-                /** @description The card's new balance, after the top-up. */
+                /** @description The card's new balance, after the top-up. Up to 2 decimal places. */
                 balance?: number;
                 /**
-                 * @description Amount loaded on the card, USD.
+                 * @description Amount loaded on the card, USD. Up to 2 decimal places.
                  * @example 50
                  */
                 amount: number;
                 /**
-                 * @description Top-up fee, USD.
+                 * @description Top-up fee, USD. Up to 2 decimal places.
                  * @example 1
                  */
                 fee: number;
@@ -4412,7 +4433,7 @@ export interface components {
             type: "card.topup.failed";
             data: components["schemas"]["CardEventBase"] & {
                 /**
-                 * @description Amount of the top-up that was not applied, USD.
+                 * @description Amount of the top-up that was not applied, USD. Up to 2 decimal places.
                  * @example 50
                  */
                 amount: number;
@@ -4422,7 +4443,7 @@ export interface components {
                  */
                 reason: string;
                 /**
-                 * @description Amount and fee refunded to the ops balance, USD.
+                 * @description Amount and fee refunded to the ops balance, USD. Up to 2 decimal places.
                  * @example 51
                  */
                 refunded_amount: number;
@@ -4470,7 +4491,7 @@ export interface components {
             /** @constant */
             type: "card.transaction";
             data: components["schemas"]["CardEventBase"] & {
-                /** @description The card balance after the operation. */
+                /** @description The card balance after the operation. Up to 2 decimal places. */
                 balance?: number;
                 /** @description The transaction. Its `type` is one of the documented types; the provisional `withdrawal` type of `GET /cards/{code}/transactions` is not sent in this event. */
                 transaction: {
@@ -4625,22 +4646,22 @@ export interface components {
                 /** @constant */
                 status: "cancelled";
                 /**
-                 * @description Amount returned to the ops balance, USD.
+                 * @description Amount returned to the ops balance, USD. Up to 2 decimal places.
                  * @example 60.6
                  */
                 refunded_amount: number;
                 /**
-                 * @description Card balance when the card was closed, USD.
+                 * @description Card balance when the card was closed, USD. Up to 2 decimal places.
                  * @example 62.1
                  */
                 card_balance_at_closure: number;
                 /**
-                 * @description Fee charged by the card provider at closure, USD.
+                 * @description Fee charged by the card provider at closure, USD. Up to 2 decimal places.
                  * @example 0.5
                  */
                 provider_fee: number;
                 /**
-                 * @description Termination fee, USD.
+                 * @description Termination fee, USD. Up to 2 decimal places.
                  * @example 1
                  */
                 termination_fee: number;
@@ -4685,7 +4706,7 @@ export interface components {
             data: components["schemas"]["CardEventBase"] & {
                 /** @constant */
                 status: "active";
-                /** @description The card balance after the withdrawal (the result's `card_balance`). */
+                /** @description The card balance after the withdrawal (the result's `card_balance`). Up to 2 decimal places. */
                 balance?: number;
             } & {
                 /**
@@ -4694,17 +4715,17 @@ export interface components {
                  */
                 withdrawal_id: string;
                 /**
-                 * @description Amount withdrawn from the card, USD.
+                 * @description Amount withdrawn from the card, USD. Up to 2 decimal places.
                  * @example 50
                  */
                 amount: number;
                 /**
-                 * @description Card withdrawal fee of the plan, USD.
+                 * @description Card withdrawal fee of the plan, USD. Up to 2 decimal places.
                  * @example 1.5
                  */
                 fee: number;
                 /**
-                 * @description Amount credited to the ops balance, `amount - fee`.
+                 * @description Amount credited to the ops balance, `amount - fee`. Up to 2 decimal places.
                  * @example 48.5
                  */
                 net_amount: number;
@@ -4748,7 +4769,7 @@ export interface components {
             type: "card.withdrawal.failed";
             data: components["schemas"]["CardEventBase"] & {
                 /**
-                 * @description Amount that was to be withdrawn from the card, USD.
+                 * @description Amount that was to be withdrawn from the card, USD. Up to 2 decimal places.
                  * @example 50
                  */
                 amount: number;
@@ -4807,7 +4828,7 @@ export interface components {
              */
             customer_code: string;
             /**
-             * @description Amount moved, in `currency`. Provisional type; the document does not give it.
+             * @description Amount moved, in `currency`. Provisional type; the document does not give it. Up to 6 decimal places.
              * @example 250
              */
             amount: number;
@@ -4855,7 +4876,7 @@ export interface components {
                  */
                 from_address: string;
                 /**
-                 * @description Wallet balance after the deposit, in `currency`. Provisional type; the document does not give it.
+                 * @description Wallet balance after the deposit, in `currency`. Provisional type; the document does not give it. Up to 6 decimal places.
                  * @example 250
                  */
                 new_balance: number;
@@ -4905,7 +4926,7 @@ export interface components {
                  */
                 to_address: string;
                 /**
-                 * @description Wallet balance after the withdrawal, in `currency`. Provisional type; the document does not give it.
+                 * @description Wallet balance after the withdrawal, in `currency`. Provisional type; the document does not give it. Up to 6 decimal places.
                  * @example 150
                  */
                 new_balance: number;
@@ -4980,7 +5001,7 @@ export interface components {
              */
             customer_code: string;
             /**
-             * @description Amount moved, in `currency`.
+             * @description Amount moved, in `currency`. Up to 2 decimal places.
              * @example 500
              */
             amount: number;
@@ -5154,11 +5175,12 @@ export interface components {
              */
             product_id: string;
             /**
-             * @description Amount of the order, as sent in the order. Whether it is per gift card or for the order is not shown.
+             * @description Amount of the order, as sent in the order. Whether it is per gift card or for the order is not shown. Up to 2 decimal places.
              * @example 50
              */
             amount: number;
             /**
+             * Format: int32
              * @description Number of gift cards ordered.
              * @example 2
              */
@@ -5271,7 +5293,7 @@ export interface components {
             /** @description Provisional: the document does not show this payload. */
             data: components["schemas"]["GiftCardEventBase"] & {
                 /**
-                 * @description Amount credited back to the ops balance, USD.
+                 * @description Amount credited back to the ops balance, USD. Up to 2 decimal places.
                  * @example 100
                  */
                 refunded_amount: number;
@@ -5314,17 +5336,17 @@ export interface components {
                 /** @description The ops balance credited. Provisional: the document does not list this field; it is added so the receiver knows which balance moved. */
                 balance_type: components["schemas"]["BalanceType"];
                 /**
-                 * @description Value deposited, USD; for a gift card redemption, the gift card's value.
+                 * @description Value deposited, USD; for a gift card redemption, the gift card's value. Up to 2 decimal places.
                  * @example 500
                  */
                 gross_amount: number;
                 /**
-                 * @description Top-up fee of the balance, USD.
+                 * @description Top-up fee of the balance, USD. Up to 2 decimal places.
                  * @example 5
                  */
                 fee: number;
                 /**
-                 * @description Net amount credited to the balance, USD.
+                 * @description Net amount credited to the balance, USD. Up to 2 decimal places.
                  * @example 495
                  */
                 amount: number;
@@ -5368,7 +5390,7 @@ export interface components {
                 /** @description The ops balance debited. Provisional: the document does not list this field. */
                 balance_type: components["schemas"]["BalanceType"];
                 /**
-                 * @description Amount debited, USD. Provisional: the document does not list this field.
+                 * @description Amount debited, USD. Provisional: the document does not list this field. Up to 2 decimal places.
                  * @example 2.5
                  */
                 amount: number;
@@ -5421,12 +5443,12 @@ export interface components {
             data: {
                 balance_type: components["schemas"]["BalanceType"];
                 /**
-                 * @description Current amount of the balance, USD.
+                 * @description Current amount of the balance, USD. Up to 2 decimal places.
                  * @example 95.5
                  */
                 balance: number;
                 /**
-                 * @description The threshold the balance is below, USD (the document's `lowBalanceThreshold`, default 100).
+                 * @description The threshold the balance is below, USD (the document's `lowBalanceThreshold`, default 100). Up to 2 decimal places.
                  * @example 100
                  */
                 lowBalanceThreshold: number;
@@ -5437,6 +5459,9 @@ export interface components {
         /** @description 401 on every operation: no API key (`AUTHENTICATION_REQUIRED`, provisional) or a revoked or invalid key (`AUTHENTICATION_FAILED`). */
         Unauthorized: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -5446,6 +5471,9 @@ export interface components {
         /** @description 402: the product is not included in the partner's plan. */
         PlanUpgradeRequired: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -5455,6 +5483,9 @@ export interface components {
         /** @description 403 on a read: the caller's IP address is not allowed for the key, or the key may not perform the request. Both codes and their status are provisional. */
         ForbiddenRead: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -5464,6 +5495,9 @@ export interface components {
         /** @description 404: the resource does not exist. */
         NotFound: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -5473,6 +5507,9 @@ export interface components {
         /** @description 422: invalid or missing fields, in the body, the path or the query. */
         ValidationError: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -5482,11 +5519,10 @@ export interface components {
         /** @description 429 (provisional): too many requests for this API key in the current minute. */
         RateLimitExceeded: {
             headers: {
-                /**
-                 * @description Provisional. Seconds to wait before retrying. The document does not show rate limit response headers; clients should honour this header when present.
-                 * @example 30
-                 */
-                "Retry-After"?: number;
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -5496,6 +5532,9 @@ export interface components {
         /** @description 500 (provisional): unexpected server error. */
         InternalError: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -5505,6 +5544,9 @@ export interface components {
         /** @description 400: the balance is too low for the operation. */
         InsufficientBalance: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -5514,6 +5556,9 @@ export interface components {
         /** @description 403 on a write governed by a plan limit: the limit is reached, or any reason of a write's 403. */
         ForbiddenWritePlanLimit: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -5523,6 +5568,9 @@ export interface components {
         /** @description 502 (provisional): a provider behind the service failed the operation. */
         OperationFailed: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -5532,6 +5580,9 @@ export interface components {
         /** @description 403 on a write (any method but GET): an ops balance is negative, the account or customer is restricted, the caller's IP address is not allowed, or the key may not perform the request. */
         ForbiddenWrite: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -5541,6 +5592,9 @@ export interface components {
         /** @description 421 (provisional): the request was sent to the wrong base address. */
         WrongApiHost: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -5639,7 +5693,33 @@ export interface components {
         ServiceIdempotencyKey: components["schemas"]["X-Service-Idempotency-Key"];
     };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /**
+         * @description Provisional: the number of requests your API key may make per minute on your plan (30 on Découverte, 100 on Starter, Business and Premium).
+         * @example 100
+         */
+        XRateLimitLimit: number;
+        /**
+         * @description Provisional: how many requests your API key may still make in the current one-minute window, this one included.
+         * @example 99
+         */
+        XRateLimitRemaining: number;
+        /**
+         * @description Provisional: when the current one-minute window ends and the count starts again, in Unix seconds.
+         * @example 1772445390
+         */
+        XRateLimitReset: number;
+        /**
+         * @description Provisional: seconds to wait before you retry, until the current one-minute window ends. Honour it before sending the next request with this API key.
+         * @example 30
+         */
+        RetryAfter: number;
+        /**
+         * @description Always `no-store`: the response holds card data that no cache may keep (PCI DSS).
+         * @example no-store
+         */
+        CacheControlNoStore: "no-store";
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -5672,6 +5752,9 @@ export interface operations {
             /** @description A page of cards. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5705,6 +5788,9 @@ export interface operations {
             /** @description The card is requested and `pending`; `card.activated` or `card.creation_failed` follows. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5742,6 +5828,9 @@ export interface operations {
             /** @description The card. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5781,6 +5870,9 @@ export interface operations {
             /** @description The top-up is accepted and the ops balance debited; its outcome follows as an event. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5818,6 +5910,9 @@ export interface operations {
             /** @description The card, now `frozen`. Provisional: the document does not show this response; returning the card is this contract's design. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5854,6 +5949,9 @@ export interface operations {
             /** @description The card, now `active`. Provisional: the document does not show this response; returning the card is this contract's design. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5890,6 +5988,9 @@ export interface operations {
             /** @description The termination completed, or is under way (`status` `pending`). */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5930,6 +6031,9 @@ export interface operations {
             /** @description The withdrawal completed. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5967,6 +6071,10 @@ export interface operations {
             /** @description The card's sensitive data. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6014,6 +6122,9 @@ export interface operations {
             /** @description A page of the card's transactions, most recent first. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6069,6 +6180,9 @@ export interface operations {
             /** @description A page of customers, most recent first. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6100,6 +6214,9 @@ export interface operations {
             /** @description The customer was created. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6133,6 +6250,9 @@ export interface operations {
             /** @description The customer. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6167,6 +6287,9 @@ export interface operations {
             /** @description The customer is active. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6201,6 +6324,9 @@ export interface operations {
             /** @description The link was created. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6237,6 +6363,9 @@ export interface operations {
             /** @description The identity was synchronized and the customer is active. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6272,6 +6401,9 @@ export interface operations {
             /** @description The KYC status. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6311,6 +6443,9 @@ export interface operations {
             /** @description The document was received and is under review. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6347,6 +6482,9 @@ export interface operations {
             /** @description The POA status. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6376,6 +6514,9 @@ export interface operations {
             /** @description All ops balances. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6408,6 +6549,9 @@ export interface operations {
             /** @description The balance. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6453,6 +6597,9 @@ export interface operations {
             /** @description A page of transactions, most recent first. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6497,6 +6644,9 @@ export interface operations {
             /** @description A page of wallets. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6530,6 +6680,9 @@ export interface operations {
             /** @description The wallet was created. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6571,6 +6724,9 @@ export interface operations {
             /** @description A page of wallet withdrawals, most recent first. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6615,6 +6771,9 @@ export interface operations {
             /** @description A page of virtual accounts. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6648,6 +6807,9 @@ export interface operations {
             /** @description The account was created. Provisional, like its shape; the document does not show the success response. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6685,6 +6847,9 @@ export interface operations {
             /** @description The virtual account. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6730,6 +6895,9 @@ export interface operations {
             /** @description A page of gift card orders. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6764,6 +6932,9 @@ export interface operations {
             /** @description The order was accepted. Provisional, like its shape; the document does not show the success response. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6802,6 +6973,9 @@ export interface operations {
             /** @description The gift card order. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6853,6 +7027,9 @@ export interface operations {
             /** @description A page of payouts, most recent first. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6886,6 +7063,9 @@ export interface operations {
             /** @description The quote was confirmed and the payout created. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6921,6 +7101,9 @@ export interface operations {
             /** @description The quote. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6956,6 +7139,9 @@ export interface operations {
             /** @description The payout. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7001,6 +7187,9 @@ export interface operations {
             /** @description A page of beneficiaries. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7035,6 +7224,9 @@ export interface operations {
             /** @description The beneficiary was created. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7070,6 +7262,9 @@ export interface operations {
             /** @description The beneficiary. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7105,6 +7300,9 @@ export interface operations {
             /** @description The beneficiary was deleted. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7134,6 +7332,9 @@ export interface operations {
             /** @description Every endpoint of the account. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7164,6 +7365,9 @@ export interface operations {
             /** @description The ping was answered with a 2xx and the endpoint is created. The `secret` is shown only here. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7177,6 +7381,9 @@ export interface operations {
             /** @description 422: invalid or missing fields, in particular a `url` that does not start with `https://`, or (provisional) a `url` whose ping did not answer 2xx. */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7209,6 +7416,9 @@ export interface operations {
             /** @description The endpoint is updated (after a 2xx ping when the url changed). */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7223,6 +7433,9 @@ export interface operations {
             /** @description 422: invalid fields or path parameter, in particular a `url` that does not start with `https://`, or (provisional) a new `url` whose ping did not answer 2xx. */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7251,6 +7464,9 @@ export interface operations {
             /** @description The endpoint is inactive. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7285,6 +7501,9 @@ export interface operations {
             /** @description The endpoint is active. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7319,6 +7538,9 @@ export interface operations {
             /** @description The new secret, valid from now on; the previous one no longer is. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7353,6 +7575,9 @@ export interface operations {
             /** @description The ping was sent; `data.success` tells whether the endpoint answered 2xx in time. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7398,6 +7623,9 @@ export interface operations {
             /** @description One page of the endpoint's deliveries, most recent first. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
