@@ -1878,13 +1878,13 @@ export interface components {
             pagination: components["schemas"]["Pagination"];
         };
         /**
-         * @description Card brand. The document shows the values `VISA` and `MASTERCARD` (values seen); treating them as a closed set is provisional.
+         * @description Card brand. The values seen are `VISA` and `MASTERCARD`. In responses and events this set is open: handle a brand you do not know rather than failing (see the Compatibility guide).
          * @example VISA
-         * @enum {string}
+         * @example MASTERCARD
          */
-        CardBrand: "VISA" | "MASTERCARD";
+        CardBrand: string;
         /**
-         * @description Card status.
+         * @description Card status. The values seen are:
          *
          *     - `pending`: requested by `POST /cards`, not yet issued.
          *     - `active`: issued and usable.
@@ -1892,11 +1892,15 @@ export interface components {
          *     - `failed`: issuance failed; the initial load and fees were refunded.
          *     - `cancelled`: terminated; the remaining balance was returned to the ops balance.
          *
-         *     The document lists these as the status values seen; treating them as a closed set is provisional.
+         *     This set is open: handle a status you do not know (for example, treat the card as not usable) rather than
+         *     failing, since new statuses may appear (see the Compatibility guide).
          * @example active
-         * @enum {string}
+         * @example pending
+         * @example frozen
+         * @example failed
+         * @example cancelled
          */
-        CardStatus: "pending" | "active" | "frozen" | "failed" | "cancelled";
+        CardStatus: string;
         /** @description Fees charged for a card. */
         CardFees: {
             /**
@@ -2112,8 +2116,11 @@ export interface components {
              * @example 3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f
              */
             customer_code: string;
-            /** @description Card brand. It selects the ops balance debited: `cards_visa` for `VISA`, `cards_mastercard` for `MASTERCARD`. */
-            brand: components["schemas"]["CardBrand"];
+            /**
+             * @description Card brand. It selects the ops balance debited: `cards_visa` for `VISA`, `cards_mastercard` for `MASTERCARD`. Provisional: the request accepts exactly these two brands, the values seen.
+             * @enum {string}
+             */
+            brand: "VISA" | "MASTERCARD";
             /**
              * @description `virtual` or `physical`. The plan Découverte gives virtual cards only: `physical` answers 402 `PLAN_UPGRADE_REQUIRED`. The document gives no values for a card's `category`; this closed set is provisional.
              * @example virtual
@@ -2686,11 +2693,12 @@ export interface components {
             content: string;
         };
         /**
-         * @description Proof-of-address status. `pending` is shown by `GET /poa/{customerCode}/status`; `approved` and `rejected` appear in events. The document gives these as values seen; treating them as a closed set is provisional.
+         * @description Proof-of-address status. `pending` is shown by `GET /poa/{customerCode}/status`; `approved` and `rejected` appear in events. These are the values seen; the set is open: handle a status you do not know rather than failing (see the Compatibility guide).
          * @example pending
-         * @enum {string}
+         * @example approved
+         * @example rejected
          */
-        PoaStatusValue: "pending" | "approved" | "rejected";
+        PoaStatusValue: string;
         /**
          * @description Proof-of-address status of a customer (`data` of `GET /poa/{customerCode}/status`). The fields are the
          *     document's; their nullability is provisional (see each field).
@@ -3444,6 +3452,7 @@ export interface components {
              * @example BNPAFRPPXXX
              */
             bic_swift: string;
+            /** @description Postal address of the beneficiary. Fields other than those listed are refused. */
             address: components["schemas"]["BeneficiaryAddress"];
         };
         /**
@@ -3484,6 +3493,7 @@ export interface components {
              * @example 021000021
              */
             routing_number: string;
+            /** @description Postal address of the beneficiary. Fields other than those listed are refused. */
             address: components["schemas"]["BeneficiaryAddress"];
         };
         CreateBeneficiaryRequest: components["schemas"]["CreateSepaBeneficiaryRequest"] | components["schemas"]["CreateAchBeneficiaryRequest"];
@@ -5333,8 +5343,8 @@ export interface components {
             /** @constant */
             type: "balance.deposit_confirmed";
             data: {
-                /** @description The ops balance credited. Provisional: the document does not list this field; it is added so the receiver knows which balance moved. */
-                balance_type: components["schemas"]["BalanceType"];
+                /** @description The ops balance credited. Provisional: sent when known, so you can tell which balance moved; it may be absent. */
+                balance_type?: components["schemas"]["BalanceType"];
                 /**
                  * @description Value deposited, USD; for a gift card redemption, the gift card's value. Up to 2 decimal places.
                  * @example 500
@@ -5387,13 +5397,13 @@ export interface components {
                  * @example poa_verification
                  */
                 reason: string;
-                /** @description The ops balance debited. Provisional: the document does not list this field. */
-                balance_type: components["schemas"]["BalanceType"];
+                /** @description The ops balance debited. Provisional: sent when known; it may be absent. */
+                balance_type?: components["schemas"]["BalanceType"];
                 /**
-                 * @description Amount debited, USD. Provisional: the document does not list this field. Up to 2 decimal places.
+                 * @description Amount debited, USD. Up to 2 decimal places. Provisional: sent when known; it may be absent.
                  * @example 2.5
                  */
-                amount: number;
+                amount?: number;
                 /**
                  * Format: uuid
                  * @description The customer the debit concerns, for reasons that have one.

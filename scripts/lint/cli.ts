@@ -14,7 +14,7 @@ console.log('\nSpectral (.spectral.yaml) on the OpenAPI bundle ...');
 const { dir } = await buildToTemp(ROOT);
 let spectral;
 try {
-  spectral = await spectralLint(path.join(dir, 'openapi.json'), ROOT, [], true);
+  spectral = await spectralLint(path.join(dir, 'openapi.json'), [], true);
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });
 }
