@@ -82,7 +82,7 @@ export const decimalPlaces: FuncKeywordDefinition = {
   errors: true,
   validate: function check(places: number, value: number): boolean {
     const ok = Number.isFinite(value) && Number(value.toFixed(places)) === value;
-    (check as DataValidateFunction).errors = ok
+    (check as unknown as DataValidateFunction).errors = ok
       ? []
       : [{ keyword: 'x-decimal-places', params: { places }, message: `must have at most ${places} decimal places` }];
     return ok;

@@ -165,7 +165,7 @@ describe.concurrent('a broken spec is reported', { timeout: 180_000 }, () => {
     );
     const { dir } = await buildToTemp(ws);
     temps.push(dir);
-    const found = unboundedSchemas(readBundle(dir, 'openapi'));
+    const found = unboundedSchemas(readBundle(dir, 'openapi') as JsonObject);
     expect(found.strings).toEqual(['/components/schemas/CardWithdrawal/properties/withdrawal_id']);
     expect(found.numbers).toEqual(['/components/schemas/CardWithdrawal/properties/fee']);
     const linted = await spectralLint(path.join(dir, 'openapi.json'), ['--format', 'json', '--quiet']);
