@@ -148,12 +148,14 @@ describe.concurrent('a broken spec is reported', { timeout: 180_000 }, () => {
     expect(problems[0]).toMatch(/responses\/200\/content\/application~1json\/examples\/.*: example has a field its schema .* does not document: \/data\/withdrawl_fee$/);
   });
 
-  it('a closed response object or an open request body: the policy check names it', async () => {
+  it('a closed response object or event payload, or an open request body: the policy check names it', async () => {
     const ws = workspace();
     edit(ws, 'spec/components/schemas/CardWithdrawal.yaml', (t) => t.replace(/^type: object\n/, 'type: object\nadditionalProperties: false\n'));
     edit(ws, 'spec/components/schemas/WithdrawFromCardRequest.yaml', (t) => t.replace('additionalProperties: false\n', ''));
+    edit(ws, 'spec/events/card.frozen.yaml', (t) => t.replace('      data:\n        allOf:\n', '      data:\n        unevaluatedProperties: false\n        allOf:\n'));
     const { openapi } = await build(ws);
     const problems = checkOpenness(openapi);
+    expect(problems).toContainEqual(expect.stringMatching(/^\/components\/schemas\/card\.frozen\/examples\/0: an event refuses an unknown field at \/data \(/));
     expect(problems.some((p) => /withdraw\/post\/responses\/200\/.*: a response refuses an unknown field at \/data \(responses and events are open/.test(p))).toBe(true);
     expect(problems.some((p) => /withdraw\/post\/requestBody\/.*: a request body accepts an unknown field at \/ \(request bodies are closed/.test(p))).toBe(true);
   });

@@ -27,27 +27,46 @@ export function withUnknownField(value: unknown): { at: string; value: unknown }
 
 type Kind = 'request' | 'response' | 'event';
 
-/** Where an example of an OpenAPI bundle sits: a request body, a response, an event payload, or elsewhere. */
-function kindOf(where: string): Kind | undefined {
+/** The schemas of the event payloads: the request body schema of each webhook, `$ref`s followed. */
+function eventSchemas(doc: JsonObject): Set<string> {
+  const webhooks = isObject(doc['webhooks']) ? Object.keys(doc['webhooks']) : [];
+  return new Set(
+    webhooks.map((w) => {
+      const body = resolvePointer(doc, `${resolvePointer(doc, pointer('webhooks', w))}/post/requestBody`);
+      return resolvePointer(doc, `${body}/content/${escape('application/json')}/schema`);
+    }),
+  );
+}
+
+/**
+ * Where an example of an OpenAPI bundle sits: a request body, a response (of an operation or a shared
+ * response), an event payload (the examples of an event's schema or of a webhook body), or elsewhere.
+ */
+function kindOf(where: string, schema: string, events: Set<string>): Kind | undefined {
+  if (/\/(headers|parameters)\//.test(where)) return undefined;
   if (/^\/paths\/[^/]+\/[^/]+\/requestBody\//.test(where)) return 'request';
-  if (/^\/paths\/[^/]+\/[^/]+\/responses\//.test(where)) return 'response';
-  if (/^\/webhooks\/[^/]+\/post\/requestBody\//.test(where)) return 'event';
+  if (/^\/paths\/[^/]+\/[^/]+\/responses\//.test(where) || /^\/components\/responses\//.test(where)) return 'response';
+  if (/^\/webhooks\/[^/]+\/post\/requestBody\//.test(where) || events.has(schema)) return 'event';
   return undefined;
 }
 
 /** Open responses and events, closed requests, shown by their examples. */
 export function checkOpenness(doc: JsonObject): string[] {
   const validator = new SchemaValidator(doc, 'policy');
+  const events = eventSchemas(doc);
   const problems: string[] = [];
+  const counted = { request: 0, response: 0, event: 0 };
   for (const c of collectExamples(doc)) {
-    const kind = kindOf(c.where);
-    if (!kind || /\/headers\/|\/parameters\//.test(c.where) || validator.check(c.schema, c.value)) continue;
+    const kind = kindOf(c.where, c.schema, events);
+    if (!kind || validator.check(c.schema, c.value)) continue;
+    counted[kind]++;
     for (const variant of withUnknownField(c.value)) {
       const refused = validator.check(c.schema, variant.value) !== undefined;
       if (kind === 'request' && !refused) problems.push(`${c.where}: a request body accepts an unknown field at ${variant.at} (request bodies are closed: additionalProperties false)`);
-      if (kind !== 'request' && refused) problems.push(`${c.where}: a ${kind} refuses an unknown field at ${variant.at} (responses and events are open: no additionalProperties/unevaluatedProperties false)`);
+      if (kind !== 'request' && refused) problems.push(`${c.where}: ${kind === 'event' ? 'an event' : 'a response'} refuses an unknown field at ${variant.at} (responses and events are open: no additionalProperties/unevaluatedProperties false)`);
     }
   }
+  for (const [kind, n] of Object.entries(counted)) if (n === 0) problems.push(`no ${kind} example was found to check`);
   return problems;
 }
 
