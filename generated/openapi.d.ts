@@ -6078,7 +6078,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The card's sensitive data. */
+            /** @description The card's sensitive data: cardholder data under PCI DSS. It is sent with `Cache-Control: no-store`; never log or store it, and never keep the CVV. */
             200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];

@@ -146,7 +146,8 @@ export async function main(argv: string[]): Promise<number> {
       t.failed += 1;
     }
     const warnings = warningCount(records);
-    console.log(`\n${warnings} undocumented field${warnings === 1 ? ' (warning)' : 's (warnings)'}: see Warnings above; they do not fail the run.`);
+    const noun = `undocumented field${warnings === 1 ? ' (warning)' : 's (warnings)'}`;
+    console.log(`\n${warnings} ${noun}${warnings ? ': see Warnings above; they do not fail the run' : ''}.`);
     console.log(`Took ${seconds} s.`);
     console.log(finalLine(t));
     return t.failed > 0 ? 1 : 0;
