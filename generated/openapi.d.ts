@@ -307,7 +307,12 @@ export interface paths {
          *
          *     - A card that is not issued yet (`pending`), whose issuance `failed`, or that is `cancelled` is refused with
          *       422 `VALIDATION_ERROR` (provisional: `details.reason` `card_not_usable`, with `details.current_status`).
-         *     - Treat the response as secret: do not log it, cache it or store it.
+         *     - Treat the response as secret: do not log it, cache it or store it. The response carries
+         *       `Cache-Control: no-store`, so no HTTP cache (yours, a proxy's or a CDN's) keeps it.
+         *     - **PCI DSS**: the full card number (PAN) and the CVV are cardholder data and sensitive authentication
+         *       data. Requesting them brings the systems that receive, process or display them into your PCI DSS
+         *       scope. Never store the CVV after use (PCI DSS requirement 3.3), and show the number and CVV to the
+         *       cardholder only, over TLS. Where you only need to identify the card, use `last_four` from `GET /cards`.
          *
          *     Refusal reasons a program can act on (`error.details.reason`, provisional): `card_not_usable` (422).
          */
@@ -642,7 +647,8 @@ export interface paths {
          *       reason `poa_verification`). The `full` level is required to create a virtual account.
          *     - **Rejected** (`poa.rejected`, with a `reason`): the level stays `verified`; retry by submitting a new
          *       document.
-         *     - All bodies are JSON: the file is sent base64-encoded in `content`.
+         *     - All bodies are JSON: the file is sent base64-encoded in `content`. Provisional: a PDF, JPEG or PNG file
+         *       of at most 10 MB (13,981,016 base64 characters); a larger one is refused with 422 `VALIDATION_ERROR`.
          *     - POA is a plan product: 402 `PLAN_UPGRADE_REQUIRED` outside the plan.
          *     - A billing debit that takes the ops balance below its low-balance threshold (default 100 USD) also sends
          *       `balance.low_balance`.
@@ -2548,21 +2554,25 @@ export interface components {
         /** @description Page information returned by list endpoints. */
         Pagination: {
             /**
+             * Format: int32
              * @description Current page, starting at 1.
              * @example 1
              */
             page: number;
             /**
+             * Format: int32
              * @description Items per page.
              * @example 20
              */
             limit: number;
             /**
+             * Format: int32
              * @description Total items.
              * @example 42
              */
             total: number;
             /**
+             * Format: int32
              * @description Total pages.
              * @example 3
              */
@@ -2581,13 +2591,13 @@ export interface components {
             pagination: components["schemas"]["Pagination"];
         };
         /**
-         * @description Card brand. The document shows the values `VISA` and `MASTERCARD` (values seen); treating them as a closed set is provisional.
+         * @description Card brand. The values seen are `VISA` and `MASTERCARD`. In responses and events this set is open: handle a brand you do not know rather than failing (see the Compatibility guide).
          * @example VISA
-         * @enum {string}
+         * @example MASTERCARD
          */
-        CardBrand: "VISA" | "MASTERCARD";
+        CardBrand: string;
         /**
-         * @description Card status.
+         * @description Card status. The values seen are:
          *
          *     - `pending`: requested by `POST /cards`, not yet issued.
          *     - `active`: issued and usable.
@@ -2595,25 +2605,29 @@ export interface components {
          *     - `failed`: issuance failed; the initial load and fees were refunded.
          *     - `cancelled`: terminated; the remaining balance was returned to the ops balance.
          *
-         *     The document lists these as the status values seen; treating them as a closed set is provisional.
+         *     This set is open: handle a status you do not know (for example, treat the card as not usable) rather than
+         *     failing, since new statuses may appear (see the Compatibility guide).
          * @example active
-         * @enum {string}
+         * @example pending
+         * @example frozen
+         * @example failed
+         * @example cancelled
          */
-        CardStatus: "pending" | "active" | "frozen" | "failed" | "cancelled";
+        CardStatus: string;
         /** @description Fees charged for a card. */
         CardFees: {
             /**
-             * @description Card fee, USD.
+             * @description Card fee, USD. Up to 2 decimal places.
              * @example 5
              */
             card_fee: number;
             /**
-             * @description Service fee, USD.
+             * @description Service fee, USD. Up to 2 decimal places.
              * @example 1
              */
             service_fee: number;
             /**
-             * @description Total charged, USD.
+             * @description Total charged, USD. Up to 2 decimal places.
              * @example 106
              */
             total_charged: number;
@@ -2680,7 +2694,7 @@ export interface components {
             name_on_card: string;
             status: components["schemas"]["CardStatus"];
             /**
-             * @description Card balance.
+             * @description Card balance. Up to 2 decimal places.
              * @example 75
              */
             balance: number;
@@ -3028,9 +3042,9 @@ export interface components {
                 /** @constant */
                 code: "INSUFFICIENT_BALANCE";
                 details: {
-                    /** @description Amount the operation needs, USD. */
+                    /** @description Amount the operation needs, USD. Up to 2 decimal places. */
                     required: number;
-                    /** @description Amount available, USD. */
+                    /** @description Amount available, USD. Up to 2 decimal places. */
                     available: number;
                     /** @description The balance that was too low, for example `cards_visa`; `card` when it is the card's own balance (reason `card_balance_too_low`). */
                     balance_type: string;
@@ -3111,7 +3125,7 @@ export interface components {
         /** @description Body of `POST /cards/{code}/topup` (provisional). The document names the operation and its events (`card.topup.completed` with `amount` and `fee`, `card.topup.failed`) but does not show its body. */
         TopUpCardRequest: {
             /**
-             * @description Amount to load on the card, USD. The ops balance of the card's brand is debited with this amount plus the top-up fee. On Découverte it counts towards the 5,000 USD loaded on cards per calendar month. Minimum and maximum amounts are not shown in the document.
+             * @description Amount to load on the card, USD. The ops balance of the card's brand is debited with this amount plus the top-up fee. On Découverte it counts towards the 5,000 USD loaded on cards per calendar month. Minimum and maximum amounts are not shown in the document. Up to 2 decimal places.
              * @example 50
              */
             amount: number;
@@ -3203,22 +3217,22 @@ export interface components {
             /** @description Card status after the request, `cancelled` when `status` is `completed`. */
             card_status: components["schemas"]["CardStatus"];
             /**
-             * @description Amount returned to the ops balance, USD, as in `card.terminated`. Null while pending.
+             * @description Amount returned to the ops balance, USD, as in `card.terminated`. Null while pending. Up to 2 decimal places.
              * @example 60.6
              */
             refunded_amount: number | null;
             /**
-             * @description Card balance when the card was closed, USD, as in `card.terminated`. Null while pending.
+             * @description Card balance when the card was closed, USD, as in `card.terminated`. Null while pending. Up to 2 decimal places.
              * @example 62.1
              */
             card_balance_at_closure: number | null;
             /**
-             * @description Card provider fee, USD, as in `card.terminated`. Null while pending.
+             * @description Card provider fee, USD, as in `card.terminated`. Null while pending. Up to 2 decimal places.
              * @example 0.5
              */
             provider_fee: number | null;
             /**
-             * @description Termination fee, USD, as in `card.terminated`. Null while pending.
+             * @description Termination fee, USD, as in `card.terminated`. Null while pending. Up to 2 decimal places.
              * @example 1
              */
             termination_fee: number | null;
@@ -3237,7 +3251,7 @@ export interface components {
         /** @description Body of `POST /cards/{code}/withdraw`. */
         WithdrawFromCardRequest: {
             /**
-             * @description Amount to withdraw from the card, USD. Minimum 5; at least 5 USD must remain on the card.
+             * @description Amount to withdraw from the card, USD. Minimum 5; at least 5 USD must remain on the card. Up to 2 decimal places.
              * @example 50
              */
             amount: number;
@@ -3261,17 +3275,17 @@ export interface components {
              */
             status: "completed";
             /**
-             * @description Amount withdrawn from the card, USD.
+             * @description Amount withdrawn from the card, USD. Up to 2 decimal places.
              * @example 50
              */
             amount: number;
             /**
-             * @description Card withdrawal fee of the plan, USD.
+             * @description Card withdrawal fee of the plan, USD. Up to 2 decimal places.
              * @example 1.5
              */
             fee: number;
             /**
-             * @description Amount credited to the ops balance, `amount - fee`.
+             * @description Amount credited to the ops balance, `amount - fee`. Up to 2 decimal places.
              * @example 48.5
              */
             net_amount: number;
@@ -3281,7 +3295,7 @@ export interface components {
              */
             credited_balance: "cards_visa" | "cards_mastercard";
             /**
-             * @description Card balance after the withdrawal. At least 5 USD always remains.
+             * @description Card balance after the withdrawal. At least 5 USD always remains. Up to 2 decimal places.
              * @example 75
              */
             card_balance: number;
@@ -3345,7 +3359,10 @@ export interface components {
              * @example completed
              */
             status: string;
-            /** @example 12.9 */
+            /**
+             * @description Up to 2 decimal places.
+             * @example 12.9
+             */
             amount: number;
             /** @example USD */
             currency: string;
@@ -3360,7 +3377,7 @@ export interface components {
             /** @example null */
             failure_reason: string | null;
             /**
-             * @description Card balance after the transaction.
+             * @description Card balance after the transaction. Up to 2 decimal places.
              * @example 62.1
              */
             balance_after: number;
@@ -3658,17 +3675,18 @@ export interface components {
              */
             content_type: "application/pdf" | "image/jpeg" | "image/png";
             /**
-             * @description The file, base64-encoded (standard alphabet, with padding, no line breaks). The maximum file size is not shown in the document.
+             * @description The file, base64-encoded (standard alphabet, with padding, no line breaks). Provisional: the file is at most 10 MB (10,485,760 bytes), so `content` is at most 13,981,016 characters; a larger file is refused with 422 `VALIDATION_ERROR`.
              * @example JVBERi0xLjcKJcfsj6IKMSAwIG9iago8PC9UeXBlL0NhdGFsb2c+PgplbmRvYmoK
              */
             content: string;
         };
         /**
-         * @description Proof-of-address status. `pending` is shown by `GET /poa/{customerCode}/status`; `approved` and `rejected` appear in events. The document gives these as values seen; treating them as a closed set is provisional.
+         * @description Proof-of-address status. `pending` is shown by `GET /poa/{customerCode}/status`; `approved` and `rejected` appear in events. These are the values seen; the set is open: handle a status you do not know rather than failing (see the Compatibility guide).
          * @example pending
-         * @enum {string}
+         * @example approved
+         * @example rejected
          */
-        PoaStatusValue: "pending" | "approved" | "rejected";
+        PoaStatusValue: string;
         /**
          * @description Proof-of-address status of a customer (`data` of `GET /poa/{customerCode}/status`). The fields are the
          *     document's; their nullability is provisional (see each field).
@@ -3712,7 +3730,7 @@ export interface components {
         Balance: {
             type: components["schemas"]["BalanceType"];
             /**
-             * @description Current amount of the balance, USD. Negative when debits exceeded it.
+             * @description Current amount of the balance, USD. Negative when debits exceeded it. Up to 2 decimal places.
              * @example 1250.75
              */
             balance: number;
@@ -3722,7 +3740,7 @@ export interface components {
              */
             currency: "USD";
             /**
-             * @description The document's `lowBalanceThreshold`, default 100 USD: `balance.low_balance` is sent when the balance falls below it, right after a debit that crosses it and by a check every 4 hours. The document names the threshold but not where it is read; its presence on this record (under the document's name) is provisional, and so is a per-balance value.
+             * @description The document's `lowBalanceThreshold`, default 100 USD: `balance.low_balance` is sent when the balance falls below it, right after a debit that crosses it and by a check every 4 hours. The document names the threshold but not where it is read; its presence on this record (under the document's name) is provisional, and so is a per-balance value. Up to 2 decimal places.
              * @default 100
              * @example 100
              */
@@ -3758,7 +3776,7 @@ export interface components {
              */
             direction: "debit" | "credit";
             /**
-             * @description Amount moved, USD, always positive; `direction` gives the sign.
+             * @description Amount moved, USD, always positive; `direction` gives the sign. Up to 2 decimal places.
              * @example 2.5
              */
             amount: number;
@@ -3768,7 +3786,7 @@ export interface components {
              */
             currency: "USD";
             /**
-             * @description The balance after this transaction, USD.
+             * @description The balance after this transaction, USD. Up to 2 decimal places.
              * @example 1248.25
              */
             balance_after: number;
@@ -3825,7 +3843,7 @@ export interface components {
              */
             address: string;
             /**
-             * @description Current wallet balance in `currency`, as `new_balance` in wallet events.
+             * @description Current wallet balance in `currency`, as `new_balance` in wallet events. Up to 6 decimal places.
              * @example 250
              */
             balance: number;
@@ -3869,27 +3887,27 @@ export interface components {
              */
             currency: string;
             /**
-             * @description Amount requested.
+             * @description Amount requested. Up to 6 decimal places.
              * @example 100
              */
             amount: number;
             /**
-             * @description Commission on the withdrawal.
+             * @description Commission on the withdrawal. Up to 6 decimal places.
              * @example 1
              */
             commission: number;
             /**
-             * @description Network (gas) fee.
+             * @description Network (gas) fee. Up to 6 decimal places.
              * @example 0.5
              */
             network_fee: number;
             /**
-             * @description Total fees of the withdrawal.
+             * @description Total fees of the withdrawal. Up to 6 decimal places.
              * @example 1.5
              */
             total_fee: number;
             /**
-             * @description Net amount of the withdrawal. How it is derived from the other amounts is not shown.
+             * @description Net amount of the withdrawal. How it is derived from the other amounts is not shown. Up to 6 decimal places.
              * @example 98.5
              */
             net_amount: number;
@@ -4101,11 +4119,12 @@ export interface components {
              */
             product_id: string;
             /**
-             * @description Amount, as sent in the order. Whether it is per gift card or for the order, and its currency, are not shown.
+             * @description Amount, as sent in the order. Whether it is per gift card or for the order, and its currency, are not shown. Up to 2 decimal places.
              * @example 50
              */
             amount: number;
             /**
+             * Format: int32
              * @description Number of gift cards ordered.
              * @example 2
              */
@@ -4124,7 +4143,7 @@ export interface components {
             /** @description Provisional: **sensitive.** One entry per gift card of a `delivered` order, with what the customer needs to spend it (code, PIN, URL, expiry). Only `GET /gift-cards/orders/{code}` returns it: null there until the order is `delivered` (and on a `failed` or `refunded` order); absent from lists, from the creation response and from events. Anyone who has these details can spend the card: show them only to the customer, do not log them, and do not store them in clear. */
             redemptions?: components["schemas"]["GiftCardRedemption"][] | null;
         };
-        /** @description Body of `POST /gift-cards/orders`. The four fields are the document's. It does not say which are required; requiring all four is provisional. Amount and quantity limits are not shown: the bounds below only exclude zero and negative values. */
+        /** @description Body of `POST /gift-cards/orders`. The four fields are the document's. It does not say which are required; requiring all four is provisional. Amount and quantity limits are not shown: the bounds below (provisional) exclude zero and negative values and cap the order at 100 gift cards. */
         CreateGiftCardOrderRequest: {
             /**
              * Format: uuid
@@ -4138,12 +4157,13 @@ export interface components {
              */
             product_id: string;
             /**
-             * @description Amount of the order. Provisional: the value of each gift card, in the product's `currency`: one of its `denominations` (a `fixed` product) or from its `min_amount` to its `max_amount` (a `range` product); another amount is refused with 422 `VALIDATION_ERROR` naming `amount`. The `gift_cards` ops balance is debited with the price of the `quantity` cards.
+             * @description Amount of the order. Provisional: the value of each gift card, in the product's `currency`: one of its `denominations` (a `fixed` product) or from its `min_amount` to its `max_amount` (a `range` product); another amount is refused with 422 `VALIDATION_ERROR` naming `amount`. The `gift_cards` ops balance is debited with the price of the `quantity` cards. Up to 2 decimal places.
              * @example 50
              */
             amount: number;
             /**
-             * @description Number of gift cards. Its limits are not shown.
+             * Format: int32
+             * @description Number of gift cards, 1 to 100. Provisional: at most 100 gift cards per order.
              * @example 2
              */
             quantity: number;
@@ -4226,22 +4246,22 @@ export interface components {
             customer_code: string;
             beneficiary: components["schemas"]["PayoutBeneficiary"];
             /**
-             * @description Amount of the payout, USD.
+             * @description Amount of the payout, USD. Up to 2 decimal places.
              * @example 500
              */
             amount_usd: number;
             /**
-             * @description Payout fee, USD.
+             * @description Payout fee, USD. Up to 2 decimal places.
              * @example 2.5
              */
             fee_usd: number;
             /**
-             * @description Total debited from the ops balance, USD.
+             * @description Total debited from the ops balance, USD. Up to 2 decimal places.
              * @example 502.5
              */
             total_debited_usd: number;
             /**
-             * @description Amount the beneficiary receives, in `received_currency`.
+             * @description Amount the beneficiary receives, in `received_currency`. Up to 2 decimal places.
              * @example 461.5
              */
             received_amount: number;
@@ -4251,7 +4271,7 @@ export interface components {
              */
             received_currency: string;
             /**
-             * @description Amount in EUR. Its value on an ACH payout is not shown.
+             * @description Amount in EUR. Its value on an ACH payout is not shown. Up to 2 decimal places.
              * @example 461.5
              */
             amount_eur: number;
@@ -4319,7 +4339,7 @@ export interface components {
              */
             beneficiary_code: string;
             /**
-             * @description Amount to pay out, USD (the payout's `amount_usd`). The fee is added on top.
+             * @description Amount to pay out, USD (the payout's `amount_usd`). The fee is added on top. Up to 2 decimal places.
              * @example 500
              */
             amount_usd: number;
@@ -4350,22 +4370,22 @@ export interface components {
             customer_code: string;
             beneficiary: components["schemas"]["PayoutBeneficiary"];
             /**
-             * @description Amount of the payout, USD.
+             * @description Amount of the payout, USD. Up to 2 decimal places.
              * @example 500
              */
             amount_usd: number;
             /**
-             * @description Payout fee, USD.
+             * @description Payout fee, USD. Up to 2 decimal places.
              * @example 2.5
              */
             fee_usd: number;
             /**
-             * @description Total that confirmation will debit from the ops balance, USD.
+             * @description Total that confirmation will debit from the ops balance, USD. Up to 2 decimal places.
              * @example 502.5
              */
             total_debited_usd: number;
             /**
-             * @description Amount the beneficiary will receive, in `received_currency`.
+             * @description Amount the beneficiary will receive, in `received_currency`. Up to 2 decimal places.
              * @example 461.5
              */
             received_amount: number;
@@ -4375,7 +4395,7 @@ export interface components {
              */
             received_currency: string;
             /**
-             * @description Amount in EUR.
+             * @description Amount in EUR. Up to 2 decimal places.
              * @example 461.5
              */
             amount_eur: number;
@@ -4662,6 +4682,7 @@ export interface components {
              */
             is_active: boolean;
             /**
+             * Format: int32
              * @description Number of consecutive failed deliveries. The document lists this field only; what counts as a failure here and what resets the count are not shown.
              * @example 0
              */
@@ -4812,11 +4833,13 @@ export interface components {
              */
             success: boolean;
             /**
+             * Format: int32
              * @description HTTP status the endpoint answered; null when no answer came (time-out, connection or TLS error).
              * @example 200
              */
             response_code: number | null;
             /**
+             * Format: int32
              * @description Time from sending the ping to the answer or the time-out, in milliseconds.
              * @example 184
              */
@@ -4874,16 +4897,19 @@ export interface components {
             event_type: components["schemas"]["WebhookEventName"];
             status: components["schemas"]["WebhookDeliveryStatus"];
             /**
+             * Format: int32
              * @description HTTP status the endpoint answered on the latest attempt; null when no answer came (time-out after 10 seconds, connection or TLS error) or while that attempt is in progress.
              * @example 200
              */
             response_code: number | null;
             /**
+             * Format: int32
              * @description Number of the latest attempt, 1 for the first delivery, higher for retries.
              * @example 1
              */
             attempt: number;
             /**
+             * Format: int32
              * @description Duration of the latest attempt, from sending to the answer or the time-out, in milliseconds; null while that attempt is in progress. Named `duration_ms` by this contract; the document says "duration".
              * @example 184
              */
@@ -5391,7 +5417,7 @@ export interface components {
              */
             last_four: string | null;
             /**
-             * @description Card balance.
+             * @description Card balance. Up to 2 decimal places.
              * @example 75
              */
             balance: number;
@@ -5487,7 +5513,7 @@ export interface components {
                  */
                 reason: string;
                 /**
-                 * @description Initial load and fees refunded to the `cards_visa` or `cards_mastercard` ops balance, USD.
+                 * @description Initial load and fees refunded to the `cards_visa` or `cards_mastercard` ops balance, USD. Up to 2 decimal places.
                  * @example 106
                  */
                 refunded_amount: number;
@@ -5523,7 +5549,7 @@ export interface components {
             /** @constant */
             type: "card.topup.completed";
             data: components["schemas"]["CardEventBase"] & {
-                /** @description The card's new balance, after the top-up. */
+                /** @description The card's new balance, after the top-up. Up to 2 decimal places. */
                 balance?: number;
                 /**
                  * Format: uuid
@@ -5532,12 +5558,12 @@ export interface components {
                  */
                 topup_id?: string;
                 /**
-                 * @description Amount loaded on the card, USD.
+                 * @description Amount loaded on the card, USD. Up to 2 decimal places.
                  * @example 50
                  */
                 amount: number;
                 /**
-                 * @description Top-up fee, USD.
+                 * @description Top-up fee, USD. Up to 2 decimal places.
                  * @example 1
                  */
                 fee: number;
@@ -5582,7 +5608,7 @@ export interface components {
                  */
                 topup_id?: string;
                 /**
-                 * @description Amount of the top-up that was not applied, USD.
+                 * @description Amount of the top-up that was not applied, USD. Up to 2 decimal places.
                  * @example 50
                  */
                 amount: number;
@@ -5592,7 +5618,7 @@ export interface components {
                  */
                 reason: string;
                 /**
-                 * @description Amount and fee refunded to the ops balance, USD.
+                 * @description Amount and fee refunded to the ops balance, USD. Up to 2 decimal places.
                  * @example 51
                  */
                 refunded_amount: number;
@@ -5640,7 +5666,7 @@ export interface components {
             /** @constant */
             type: "card.transaction";
             data: components["schemas"]["CardEventBase"] & {
-                /** @description The card balance after the operation. */
+                /** @description The card balance after the operation. Up to 2 decimal places. */
                 balance?: number;
                 /** @description The transaction. Its `type` is one of the documented types; the provisional `withdrawal` type of `GET /cards/{code}/transactions` is not sent in this event. */
                 transaction: {
@@ -5795,22 +5821,22 @@ export interface components {
                 /** @constant */
                 status: "cancelled";
                 /**
-                 * @description Amount returned to the ops balance, USD.
+                 * @description Amount returned to the ops balance, USD. Up to 2 decimal places.
                  * @example 60.6
                  */
                 refunded_amount: number;
                 /**
-                 * @description Card balance when the card was closed, USD.
+                 * @description Card balance when the card was closed, USD. Up to 2 decimal places.
                  * @example 62.1
                  */
                 card_balance_at_closure: number;
                 /**
-                 * @description Fee charged by the card provider at closure, USD.
+                 * @description Fee charged by the card provider at closure, USD. Up to 2 decimal places.
                  * @example 0.5
                  */
                 provider_fee: number;
                 /**
-                 * @description Termination fee, USD.
+                 * @description Termination fee, USD. Up to 2 decimal places.
                  * @example 1
                  */
                 termination_fee: number;
@@ -5855,7 +5881,7 @@ export interface components {
             data: components["schemas"]["CardEventBase"] & {
                 /** @constant */
                 status: "active";
-                /** @description The card balance after the withdrawal (the result's `card_balance`). */
+                /** @description The card balance after the withdrawal (the result's `card_balance`). Up to 2 decimal places. */
                 balance?: number;
             } & {
                 /**
@@ -5864,17 +5890,17 @@ export interface components {
                  */
                 withdrawal_id: string;
                 /**
-                 * @description Amount withdrawn from the card, USD.
+                 * @description Amount withdrawn from the card, USD. Up to 2 decimal places.
                  * @example 50
                  */
                 amount: number;
                 /**
-                 * @description Card withdrawal fee of the plan, USD.
+                 * @description Card withdrawal fee of the plan, USD. Up to 2 decimal places.
                  * @example 1.5
                  */
                 fee: number;
                 /**
-                 * @description Amount credited to the ops balance, `amount - fee`.
+                 * @description Amount credited to the ops balance, `amount - fee`. Up to 2 decimal places.
                  * @example 48.5
                  */
                 net_amount: number;
@@ -5918,7 +5944,7 @@ export interface components {
             type: "card.withdrawal.failed";
             data: components["schemas"]["CardEventBase"] & {
                 /**
-                 * @description Amount that was to be withdrawn from the card, USD.
+                 * @description Amount that was to be withdrawn from the card, USD. Up to 2 decimal places.
                  * @example 50
                  */
                 amount: number;
@@ -5977,7 +6003,7 @@ export interface components {
              */
             customer_code: string;
             /**
-             * @description Amount moved, in `currency`. Provisional type; the document does not give it.
+             * @description Amount moved, in `currency`. Provisional type; the document does not give it. Up to 6 decimal places.
              * @example 250
              */
             amount: number;
@@ -6025,7 +6051,7 @@ export interface components {
                  */
                 from_address: string;
                 /**
-                 * @description Wallet balance after the deposit, in `currency`. Provisional type; the document does not give it.
+                 * @description Wallet balance after the deposit, in `currency`. Provisional type; the document does not give it. Up to 6 decimal places.
                  * @example 250
                  */
                 new_balance: number;
@@ -6075,7 +6101,7 @@ export interface components {
                  */
                 to_address: string;
                 /**
-                 * @description Wallet balance after the withdrawal, in `currency`. Provisional type; the document does not give it.
+                 * @description Wallet balance after the withdrawal, in `currency`. Provisional type; the document does not give it. Up to 6 decimal places.
                  * @example 150
                  */
                 new_balance: number;
@@ -6150,7 +6176,7 @@ export interface components {
              */
             customer_code: string;
             /**
-             * @description Amount moved, in `currency`.
+             * @description Amount moved, in `currency`. Up to 2 decimal places.
              * @example 500
              */
             amount: number;
@@ -6324,11 +6350,12 @@ export interface components {
              */
             product_id: string;
             /**
-             * @description Amount of the order, as sent in the order. Whether it is per gift card or for the order is not shown.
+             * @description Amount of the order, as sent in the order. Whether it is per gift card or for the order is not shown. Up to 2 decimal places.
              * @example 50
              */
             amount: number;
             /**
+             * Format: int32
              * @description Number of gift cards ordered.
              * @example 2
              */
@@ -6441,7 +6468,7 @@ export interface components {
             /** @description Provisional: the document does not show this payload. */
             data: components["schemas"]["GiftCardEventBase"] & {
                 /**
-                 * @description Amount credited back to the ops balance, USD.
+                 * @description Amount credited back to the ops balance, USD. Up to 2 decimal places.
                  * @example 100
                  */
                 refunded_amount: number;
@@ -6481,20 +6508,20 @@ export interface components {
             /** @constant */
             type: "balance.deposit_confirmed";
             data: {
-                /** @description The ops balance credited. Provisional: the document does not list this field; it is added so the receiver knows which balance moved. */
-                balance_type: components["schemas"]["BalanceType"];
+                /** @description The ops balance credited. Provisional: sent when known, so you can tell which balance moved; it may be absent. */
+                balance_type?: components["schemas"]["BalanceType"];
                 /**
-                 * @description Value deposited, USD; for a gift card redemption, the gift card's value.
+                 * @description Value deposited, USD; for a gift card redemption, the gift card's value. Up to 2 decimal places.
                  * @example 500
                  */
                 gross_amount: number;
                 /**
-                 * @description Top-up fee of the balance, USD.
+                 * @description Top-up fee of the balance, USD. Up to 2 decimal places.
                  * @example 5
                  */
                 fee: number;
                 /**
-                 * @description Net amount credited to the balance, USD.
+                 * @description Net amount credited to the balance, USD. Up to 2 decimal places.
                  * @example 495
                  */
                 amount: number;
@@ -6535,13 +6562,13 @@ export interface components {
                  * @example poa_verification
                  */
                 reason: string;
-                /** @description The ops balance debited. Provisional: the document does not list this field. */
-                balance_type: components["schemas"]["BalanceType"];
+                /** @description The ops balance debited. Provisional: sent when known; it may be absent. */
+                balance_type?: components["schemas"]["BalanceType"];
                 /**
-                 * @description Amount debited, USD. Provisional: the document does not list this field.
+                 * @description Amount debited, USD. Up to 2 decimal places. Provisional: sent when known; it may be absent.
                  * @example 2.5
                  */
-                amount: number;
+                amount?: number;
                 /**
                  * Format: uuid
                  * @description The customer the debit concerns, for reasons that have one.
@@ -6591,12 +6618,12 @@ export interface components {
             data: {
                 balance_type: components["schemas"]["BalanceType"];
                 /**
-                 * @description Current amount of the balance, USD.
+                 * @description Current amount of the balance, USD. Up to 2 decimal places.
                  * @example 95.5
                  */
                 balance: number;
                 /**
-                 * @description The threshold the balance is below, USD (the document's `lowBalanceThreshold`, default 100).
+                 * @description The threshold the balance is below, USD (the document's `lowBalanceThreshold`, default 100). Up to 2 decimal places.
                  * @example 100
                  */
                 lowBalanceThreshold: number;
@@ -6607,6 +6634,9 @@ export interface components {
         /** @description 401 on every operation: no API key (`AUTHENTICATION_REQUIRED`, provisional) or a revoked or invalid key (`AUTHENTICATION_FAILED`). */
         Unauthorized: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -6616,6 +6646,9 @@ export interface components {
         /** @description 402: the product is not included in the partner's plan. */
         PlanUpgradeRequired: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -6625,6 +6658,9 @@ export interface components {
         /** @description 403 on a read: the caller's IP address is not allowed for the key, or the key may not perform the request. Both codes and their status are provisional. */
         ForbiddenRead: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -6634,6 +6670,9 @@ export interface components {
         /** @description 404: the resource does not exist. */
         NotFound: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -6643,6 +6682,9 @@ export interface components {
         /** @description 422: invalid or missing fields, in the body, the path or the query. */
         ValidationError: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -6652,11 +6694,10 @@ export interface components {
         /** @description 429 (provisional): too many requests for this API key in the current minute. */
         RateLimitExceeded: {
             headers: {
-                /**
-                 * @description Provisional. Seconds to wait before retrying. The document does not show rate limit response headers; clients should honour this header when present.
-                 * @example 30
-                 */
-                "Retry-After"?: number;
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -6666,6 +6707,9 @@ export interface components {
         /** @description 500 (provisional): unexpected server error. */
         InternalError: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -6675,6 +6719,9 @@ export interface components {
         /** @description 400: the balance is too low for the operation. Provisional: `details.reason` is `ops_balance_too_low` when an ops balance (`details.balance_type`) cannot cover it. */
         InsufficientBalance: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -6684,6 +6731,9 @@ export interface components {
         /** @description 403 on a write governed by a plan limit: the limit is reached, or any reason of a write's 403. For a restricted customer, `details.reason` is `customer_restricted` (provisional). */
         ForbiddenWritePlanLimit: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -6693,6 +6743,9 @@ export interface components {
         /** @description 422: invalid or missing fields, in the body, the path or the query; or (provisional) an `Idempotency-Key` already used with another request (`details.reason` `idempotency_key_reused`). */
         ValidationErrorPost: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -6702,6 +6755,9 @@ export interface components {
         /** @description 502 (provisional): a provider behind the service failed the operation. */
         OperationFailed: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -6711,6 +6767,9 @@ export interface components {
         /** @description 403 on a write (any method but GET): an ops balance is negative, the account or customer is restricted, the caller's IP address is not allowed, or the key may not perform the request. For a restricted customer, `details.reason` is `customer_restricted` (provisional). */
         ForbiddenWrite: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -6720,6 +6779,9 @@ export interface components {
         /** @description 421 (provisional): the request was sent to the wrong base address. */
         WrongApiHost: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -6844,8 +6906,33 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /**
+         * @description Provisional: the number of requests your API key may make per minute on your plan (30 on Découverte, 100 on Starter, Business and Premium).
+         * @example 100
+         */
+        XRateLimitLimit: number;
+        /**
+         * @description Provisional: how many requests your API key may still make in the current one-minute window, this one included.
+         * @example 99
+         */
+        XRateLimitRemaining: number;
+        /**
+         * @description Provisional: when the current one-minute window ends and the count starts again, in Unix seconds.
+         * @example 1772445390
+         */
+        XRateLimitReset: number;
+        /**
+         * @description Provisional: seconds to wait before you retry, until the current one-minute window ends. Honour it before sending the next request with this API key.
+         * @example 30
+         */
+        RetryAfter: number;
         /** @description Provisional: present, with the value `true`, only when this response is the stored response of an earlier request with the same `Idempotency-Key` (same status and body as the first time); the operation did not run again. Absent on a response to a request that ran. */
         IdempotentReplayed: "true";
+        /**
+         * @description Always `no-store`: the response holds card data that no cache may keep (PCI DSS).
+         * @example no-store
+         */
+        CacheControlNoStore: "no-store";
     };
     pathItems: never;
 }
@@ -6879,6 +6966,9 @@ export interface operations {
             /** @description A page of cards. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6916,6 +7006,9 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6953,6 +7046,9 @@ export interface operations {
             /** @description The card. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6996,6 +7092,9 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7015,6 +7114,9 @@ export interface operations {
             /** @description 422: invalid or missing fields; or (provisional) a card that is not `active` (`details.reason` `card_not_active`, with `current_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7049,6 +7151,9 @@ export interface operations {
             /** @description The top-up. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7088,6 +7193,9 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7103,6 +7211,9 @@ export interface operations {
             /** @description 422: invalid or missing fields; or (provisional) a card that is not `active`, for example one already frozen (`details.reason` `card_not_active`, with `current_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7136,6 +7247,9 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7151,6 +7265,9 @@ export interface operations {
             /** @description 422: invalid or missing fields; or (provisional) a card that is not `frozen` (`details.reason` `card_not_frozen`, with `current_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7184,6 +7301,9 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7199,6 +7319,9 @@ export interface operations {
             /** @description 422: invalid or missing fields; or (provisional) a card that is neither `active` nor `frozen` (`details.reason` `card_not_usable`, with `current_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7236,6 +7359,9 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7247,6 +7373,9 @@ export interface operations {
             /** @description 400: the card's own balance is too low for the amount: at least 5 USD must remain on the card after the withdrawal. Provisional: `details.reason` is `card_balance_too_low`, `required` and `available` are card amounts in USD (`available` is the most you can withdraw now, `balance - 5`), `balance_type` is `card`, and `card_code` names the card. */
             400: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7260,6 +7389,9 @@ export interface operations {
             /** @description 422: invalid or missing fields; or (provisional) a card that is not `active` (`details.reason` `card_not_active`, with `current_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7286,9 +7418,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The card's sensitive data. */
+            /** @description The card's sensitive data: cardholder data under PCI DSS. It is sent with `Cache-Control: no-store`; never log or store it, and never keep the CVV. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7304,6 +7440,9 @@ export interface operations {
             /** @description 422: invalid or missing fields; or (provisional) a card that is neither `active` nor `frozen` (`details.reason` `card_not_usable`, with `current_status`). */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7348,6 +7487,9 @@ export interface operations {
             /** @description A page of the card's transactions, most recent first. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7403,6 +7545,9 @@ export interface operations {
             /** @description A page of customers, most recent first. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7438,6 +7583,9 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7451,6 +7599,9 @@ export interface operations {
             /** @description 422: invalid or missing fields; or (provisional) no active webhook endpoint exists (`details.reason` `webhook_endpoint_required`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7479,6 +7630,9 @@ export interface operations {
             /** @description The customer. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7517,6 +7671,9 @@ export interface operations {
             /** @description The customer, updated. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7555,6 +7712,9 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7592,6 +7752,9 @@ export interface operations {
             /** @description The customer is inactive. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7636,6 +7799,9 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7651,6 +7817,9 @@ export interface operations {
             /** @description 422: invalid or missing fields; or (provisional) a customer whose KYC is already approved (`details.reason` `kyc_already_approved`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7684,6 +7853,9 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7699,6 +7871,9 @@ export interface operations {
             /** @description 422: invalid or missing fields; or (provisional) a customer that is not restricted for an identity mismatch (`details.reason` `identity_not_mismatched`, with `current_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7727,6 +7902,9 @@ export interface operations {
             /** @description The KYC status. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7770,6 +7948,9 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7785,6 +7966,9 @@ export interface operations {
             /** @description 422: invalid or missing fields; or (provisional) a customer not at level `verified` (`details.reason` `verification_level_too_low`), or with a document already under review (`poa_under_review`, with `current_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7814,6 +7998,9 @@ export interface operations {
             /** @description The POA status. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7843,6 +8030,9 @@ export interface operations {
             /** @description All ops balances. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7875,6 +8065,9 @@ export interface operations {
             /** @description The balance. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7924,6 +8117,9 @@ export interface operations {
             /** @description A page of transactions, most recent first. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7968,6 +8164,9 @@ export interface operations {
             /** @description A page of wallets. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8005,6 +8204,9 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8046,6 +8248,9 @@ export interface operations {
             /** @description A page of wallet withdrawals, most recent first. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8090,6 +8295,9 @@ export interface operations {
             /** @description A page of virtual accounts. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8127,6 +8335,9 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8143,6 +8354,9 @@ export interface operations {
             /** @description 422: invalid or missing fields; or (provisional) a customer below the `full` verification level (`details.reason` `verification_level_too_low`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8172,6 +8386,9 @@ export interface operations {
             /** @description The virtual account. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8217,6 +8434,9 @@ export interface operations {
             /** @description A page of gift card products, sorted by name. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8252,6 +8472,9 @@ export interface operations {
             /** @description The gift card product. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8298,6 +8521,9 @@ export interface operations {
             /** @description A page of gift card orders. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8336,6 +8562,9 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8379,6 +8608,9 @@ export interface operations {
                      * @example no-store
                      */
                     "Cache-Control"?: "no-store";
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8434,6 +8666,9 @@ export interface operations {
             /** @description A page of payouts, most recent first. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8471,6 +8706,9 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8487,6 +8725,9 @@ export interface operations {
             /** @description 422: invalid or missing fields; or (provisional) a quote that expired or was already confirmed (`details.reason` `quote_expired` or `quote_already_confirmed`, with `current_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8518,6 +8759,9 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8553,6 +8797,9 @@ export interface operations {
             /** @description The payout. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8598,6 +8845,9 @@ export interface operations {
             /** @description A page of beneficiaries. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8636,6 +8886,9 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8671,6 +8924,9 @@ export interface operations {
             /** @description The beneficiary. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8706,6 +8962,9 @@ export interface operations {
             /** @description The beneficiary was deleted. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8735,6 +8994,9 @@ export interface operations {
             /** @description Every endpoint of the account. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8769,6 +9031,9 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8782,6 +9047,9 @@ export interface operations {
             /** @description 422: invalid or missing fields, in particular a `url` that does not start with `https://`; or (provisional) a `url` whose ping did not answer 2xx (`details.reason` `webhook_ping_failed`, with `ping_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8810,6 +9078,9 @@ export interface operations {
             /** @description The endpoint, without its secret. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8844,6 +9115,9 @@ export interface operations {
             /** @description The endpoint was deleted. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8882,6 +9156,9 @@ export interface operations {
             /** @description The endpoint is updated (after a 2xx ping when the url changed). */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8896,6 +9173,9 @@ export interface operations {
             /** @description 422: invalid fields or path parameter, in particular a `url` that does not start with `https://`, or (provisional) a new `url` whose ping did not answer 2xx (`details.reason` `webhook_ping_failed`, with `ping_status`). */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8928,6 +9208,9 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8966,6 +9249,9 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9004,6 +9290,9 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9042,6 +9331,9 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9091,6 +9383,9 @@ export interface operations {
             /** @description One page of the endpoint's deliveries, most recent first. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9139,6 +9434,9 @@ export interface operations {
             /** @description One page of events, most recent first. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9172,6 +9470,9 @@ export interface operations {
             /** @description The event. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9213,6 +9514,9 @@ export interface operations {
             /** @description The new deliveries, `pending` until the endpoint answers. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9228,6 +9532,9 @@ export interface operations {
             /** @description 422: invalid fields or path parameter; or (provisional) an endpoint that is disabled (`details.reason` `webhook_endpoint_inactive`, with `current_status`) or not subscribed to the event's type (`webhook_endpoint_not_subscribed`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {

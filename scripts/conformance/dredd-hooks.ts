@@ -43,6 +43,8 @@ export interface TransactionRecord {
   outcome: 'passed' | 'failed' | 'skipped';
   actualStatus?: number;
   message?: string;
+  /** Fields of the response body the contract does not document (JSON Pointers): warnings, not failures. */
+  undocumented?: string[];
 }
 
 /** The parts of a Dredd transaction the hooks use. */
@@ -657,6 +659,11 @@ export function afterEach(state: HookState, t: DreddTransaction): void {
     ...state.validator.validate(t.request.method, c.path, t.real.statusCode, t.real.body, contentType),
     ...state.validator.validateHeaders(t.request.method, c.path, t.real.statusCode, t.real.headers),
   ];
+  if (errors.length === 0) {
+    // Responses are open: an undocumented field is a warning, not a failure.
+    const undocumented = state.validator.undocumented(t.request.method, c.path, t.real.statusCode, t.real.body, contentType);
+    if (undocumented.length) record.undocumented = undocumented;
+  }
   if (errors.length) problems.push(formatErrors(errors));
   else if (c.expectCode && String(t.real.statusCode) === c.status) {
     const got = (parseBody(t.real.body) as { error?: { code?: string } } | undefined)?.error?.code;

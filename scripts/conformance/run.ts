@@ -13,7 +13,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT } from '../lib/paths.ts';
 import type { ConformanceConfig, TransactionRecord } from './dredd-hooks.ts';
-import { finalLine, summarise, totals } from './summary.ts';
+import { finalLine, summarise, totals, warningCount } from './summary.ts';
 import { createResponseValidator, type OpenApiBundle } from './validate-response.ts';
 
 const DREDD_BIN = path.join(ROOT, 'node_modules', 'dredd', 'bin', 'dredd');
@@ -145,7 +145,10 @@ export async function main(argv: string[]): Promise<number> {
       console.error(`\nDredd exited with ${dreddExit}:\n${(hookErrors.length ? hookErrors : log.split('\n').slice(-20)).join('\n')}`);
       t.failed += 1;
     }
-    console.log(`\nTook ${seconds} s.`);
+    const warnings = warningCount(records);
+    const noun = `undocumented field${warnings === 1 ? ' (warning)' : 's (warnings)'}`;
+    console.log(`\n${warnings} ${noun}${warnings ? ': see Warnings above; they do not fail the run' : ''}.`);
+    console.log(`Took ${seconds} s.`);
     console.log(finalLine(t));
     return t.failed > 0 ? 1 : 0;
   } finally {

@@ -22,6 +22,11 @@ export function finalLine(t: Totals): string {
   return `${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped`;
 }
 
+/** Number of undocumented fields reported as warnings. */
+export function warningCount(records: TransactionRecord[]): number {
+  return records.reduce((n, r) => n + (r.undocumented?.length ?? 0), 0);
+}
+
 function cell(status: string, rs: TransactionRecord[]): string {
   const n = (o: TransactionRecord['outcome']) => rs.filter((r) => r.outcome === o).length;
   const parts: string[] = [];
@@ -70,6 +75,13 @@ export function summarise(records: TransactionRecord[], validator?: ResponseVali
     for (const r of failed) {
       lines.push(`  ${r.method} ${r.path} ${r.status}${r.example ? ` (${r.example})` : ''}: ${r.name}`);
       for (const m of (r.message ?? '').split('\n')) lines.push(`      ${m}`);
+    }
+  }
+  const warned = records.filter((r) => r.undocumented?.length);
+  if (warned.length) {
+    lines.push('', 'Warnings (fields the contract does not document; responses are open, so these do not fail the run):');
+    for (const r of warned) {
+      for (const field of r.undocumented ?? []) lines.push(`  WARNING ${r.method} ${r.path} ${r.actualStatus ?? r.status}: undocumented field ${field}`);
     }
   }
   const skipped = records.filter((r) => r.outcome === 'skipped');

@@ -1,14 +1,15 @@
 // Strict validation of an HTTP response against the OpenAPI 3.1 bundle (generated/openapi.json), with
 // Ajv's JSON Schema 2020-12 dialect: the status must be documented for the operation, the body must match
-// the response schema exactly (our schemas are closed), and an error must use the failure envelope with a
-// code the operation documents for that status.
+// the response schema, and an error must use the failure envelope with a code the operation documents for
+// that status. Response schemas are open (docs/compatibility.md): a field the contract does not document is
+// not an error; `undocumented()` lists such fields, and the suite reports each one as a warning.
 //
 // Reusable outside Dredd (the sandbox, tests, other tools):
 //   const errors = validateResponse(bundle, 'GET', '/cards/{code}', 200, body);
 //   errors: [{ pointer: '/data/status', message: "must be one of: ... (got 'exploded')" }]
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { escape, get, isObject, type Json, type JsonObject } from '../lib/pointer.ts';
-import { bundleAjv } from '../lib/schema.ts';
+import { bundleAjv, undocumentedFields } from '../lib/schema.ts';
 
 export type OpenApiBundle = JsonObject;
 
@@ -136,6 +137,11 @@ export interface ResponseValidator {
     body: unknown,
     contentType?: string,
   ): ResponseError[];
+  /**
+   * The fields of a response body that the contract does not document for this status (JSON Pointers into
+   * the body: '/data/internal_id'). Empty when the status or the body is not documented.
+   */
+  undocumented(method: string, pathTemplate: string, status: number | string, body: unknown, contentType?: string): string[];
   /** Response headers: required ones present, present ones matching their schema. */
   validateHeaders(method: string, pathTemplate: string, status: number | string, headers: Record<string, string | string[] | undefined>): ResponseError[];
   /** Documented response headers for this status: name -> required. */
@@ -329,6 +335,31 @@ export function createResponseValidator(bundle: OpenApiBundle): ResponseValidato
     return fn(data) ? [] : formatAjvErrors(fn.errors, data);
   };
 
+  const undocumented = (method: string, pathTemplate: string, status: number | string, body: unknown, contentType?: string): string[] => {
+    const key = responseKey(method, pathTemplate, status);
+    if (!key) return [];
+    const { node, pointer } = response(method, pathTemplate, key);
+    const content = node && isObject(node.content) ? node.content : {};
+    const mediaType = contentType !== undefined ? normaliseContentType(contentType) : 'application/json';
+    if (!(mediaType in content) || !mediaType.includes('json')) return [];
+    let data: unknown = body;
+    if (typeof body === 'string') {
+      try {
+        data = JSON.parse(body);
+      } catch {
+        return [];
+      }
+    }
+    const schemaPointer = `${pointer}/content/${escape(mediaType)}/schema`;
+    if (get(bundle, schemaPointer) === undefined) return [];
+    // An error: the schema of its code, as validate() does.
+    const code = isObject(data) && isObject(data.error) ? data.error.code : undefined;
+    const branch = Number(status) >= 400 ? errorBranches(schemaPointer).find((b) => b.code === code) : undefined;
+    const matches = (ptr: string, value: unknown) => compile(ptr.startsWith('#') ? ptr : `#${ptr}`)(value) === true;
+    const start = (branch?.pointer ?? schemaPointer).replace(/^#/, '');
+    return undocumentedFields(bundle, start, data, (ptr, value) => matches(ptr, value));
+  };
+
   const headerDefs = (method: string, pathTemplate: string, status: number | string) => {
     const key = responseKey(method, pathTemplate, status);
     const out: { name: string; required: boolean; schemaPointer?: string }[] = [];
@@ -380,7 +411,7 @@ export function createResponseValidator(bundle: OpenApiBundle): ResponseValidato
       METHODS.map((m) => operation(m, p)).filter((o): o is OperationInfo => o !== undefined),
     );
 
-  return { bundle, operations, operation, responseKey, errorCodes, examples, validate, validateHeaders, documentedHeaders };
+  return { bundle, operations, operation, responseKey, errorCodes, examples, validate, undocumented, validateHeaders, documentedHeaders };
 }
 
 const cache = new WeakMap<object, ResponseValidator>();

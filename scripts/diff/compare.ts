@@ -25,10 +25,11 @@ const code = (v: unknown) => '`' + (typeof v === 'string' ? v : json(v)) + '`';
 const typesOf = (s: Schema): string[] | null => (s.type === undefined ? null : [s.type].flat());
 const covers = (set: string[], t: string) => set.includes(t) || (t === 'integer' && set.includes('number'));
 
-const MAX = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties'];
+// `x-decimal-places` (docs/extensions.md) reads like a maximum: fewer places accept fewer amounts.
+const MAX = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties', 'x-decimal-places'];
 const MIN = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties', 'multipleOf'];
 const EXACT = ['pattern', 'format', 'contentEncoding', 'contentMediaType', 'uniqueItems'];
-const DOCS = ['description', 'title', 'examples', 'example', 'x-provisional'];
+const DOCS = ['description', 'title', 'examples', 'example', 'x-provisional', 'x-provisional-note'];
 
 type Emit = (c: Omit<RawChange, 'location' | 'where' | 'direction'>) => void;
 

@@ -1,6 +1,7 @@
 // Reading schemas of a bundled document by JSON Pointer: properties through $ref/allOf/oneOf/anyOf,
 // and Ajv (JSON Schema 2020-12) validators for any schema of the document.
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { Ajv2020, type FuncKeywordDefinition, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { DataValidateFunction } from 'ajv/dist/types/index.js';
 import addFormats from 'ajv-formats';
 import { escape, get, isObject, type Json, type JsonObject } from './pointer.ts';
 
@@ -70,6 +71,25 @@ export function itemsOrSelf(doc: JsonObject, ptr: string): string {
 }
 
 /**
+ * `x-decimal-places: n` (docs/extensions.md): a number has at most n decimal places, so 10.001 is refused
+ * where 2 are allowed and 19.99 or 0.07 are accepted. `toFixed(n)` rounds to n places; a number with at most
+ * n places reads back as itself (a binary-exact test such as `value * 100 % 1` would refuse 0.07).
+ */
+export const decimalPlaces: FuncKeywordDefinition = {
+  keyword: 'x-decimal-places',
+  type: 'number',
+  schemaType: 'number',
+  errors: true,
+  validate: function check(places: number, value: number): boolean {
+    const ok = Number.isFinite(value) && Number(value.toFixed(places)) === value;
+    (check as unknown as DataValidateFunction).errors = ok
+      ? []
+      : [{ keyword: 'x-decimal-places', params: { places }, message: `must have at most ${places} decimal places` }];
+    return ok;
+  },
+};
+
+/**
  * An Ajv (JSON Schema 2020-12, with ajv-formats) holding one bundled document under `id`, so any of its
  * schemas compiles as `{ $ref: '<id>#<pointer>' }`. Strict mode is off: OpenAPI and AsyncAPI schemas carry
  * `example`, `x-*`, `discriminator` ... OpenAPI formats JSON Schema does not define accept any value.
@@ -78,6 +98,7 @@ export function bundleAjv(doc: JsonObject, id: string): Ajv2020 {
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false, logger: false });
   addFormats.default(ajv); // CommonJS module: `.default` is the plugin
   for (const format of ['int32', 'int64', 'float', 'double', 'byte', 'binary', 'password']) ajv.addFormat(format, true);
+  ajv.addKeyword(decimalPlaces);
   ajv.addSchema(doc as object, id);
   return ajv;
 }
@@ -102,4 +123,64 @@ export class SchemaValidator {
     const validate = this.at(ptr);
     return validate(value) ? undefined : this.ajv.errorsText(validate.errors, { dataVar: 'example' });
   }
+}
+
+/** Tells whether a value matches the schema at a pointer (chooses the `oneOf`/`anyOf` branches that apply). */
+export type SchemaMatcher = (ptr: string, value: unknown) => boolean;
+
+/**
+ * The fields of `value` that the schema at `ptr` does not document, as JSON Pointers into the value
+ * (`/data/fees/extra`). Follows `$ref`, every `allOf` member, the `oneOf`/`anyOf` branches the value matches
+ * (all branches when none does), `properties` into nested objects and `items` into arrays. A field is
+ * documented when a schema that applies lists it in `properties` or `patternProperties`, or declares the object
+ * a map (`additionalProperties` a schema, which is then followed, or an explicit `true`).
+ * Response and event schemas are open (docs/compatibility.md), so validation accepts such fields; this
+ * is how the example checks and the conformance suite still see them.
+ */
+export function undocumentedFields(doc: JsonObject, ptr: string, value: unknown, matches: SchemaMatcher): string[] {
+  const found: string[] = [];
+  /** The schemas that apply to `v`: the pointers themselves, their allOf members and matching branches. */
+  const expand = (ptrs: string[], v: unknown): string[] => {
+    const out: string[] = [];
+    const visit = (at: string, depth: number): void => {
+      if (depth > 30) return;
+      const resolved = resolvePointer(doc, at);
+      const node = get(doc, resolved);
+      if (!isObject(node) || out.includes(resolved)) return;
+      out.push(resolved);
+      if (Array.isArray(node['allOf'])) node['allOf'].forEach((_, i) => visit(`${resolved}/allOf/${i}`, depth + 1));
+      for (const key of ['oneOf', 'anyOf']) {
+        const list = node[key];
+        if (!Array.isArray(list)) continue;
+        const branches = list.map((_, i) => `${resolved}/${key}/${i}`);
+        const matching = branches.filter((b) => matches(b, v));
+        (matching.length > 0 ? matching : branches).forEach((b) => visit(b, depth + 1));
+      }
+    };
+    ptrs.forEach((p) => visit(p, 0));
+    return out;
+  };
+  const walk = (ptrs: string[], v: unknown, at: string): void => {
+    const schemas = expand(ptrs, v).map((p) => ({ p, node: get(doc, p) as JsonObject }));
+    if (Array.isArray(v)) {
+      const items = schemas.filter((s) => isObject(s.node['items'])).map((s) => `${s.p}/items`);
+      if (items.length > 0) v.forEach((item, i) => walk(items, item, `${at}/${i}`));
+      return;
+    }
+    if (!isObject(v)) return;
+    for (const [name, child] of Object.entries(v)) {
+      const props = schemas.filter((s) => isObject(s.node['properties']) && name in s.node['properties']).map((s) => `${s.p}/properties/${escape(name)}`);
+      const patterns = schemas.flatMap((s) =>
+        isObject(s.node['patternProperties'])
+          ? Object.keys(s.node['patternProperties']).filter((re) => new RegExp(re, 'u').test(name)).map((re) => `${s.p}/patternProperties/${escape(re)}`)
+          : [],
+      );
+      const maps = schemas.filter((s) => isObject(s.node['additionalProperties'])).map((s) => `${s.p}/additionalProperties`);
+      const childPtrs = [...props, ...patterns, ...(props.length + patterns.length === 0 ? maps : [])];
+      if (childPtrs.length > 0) walk(childPtrs, child, `${at}/${escape(name)}`);
+      else if (!schemas.some((s) => s.node['additionalProperties'] === true)) found.push(`${at}/${escape(name)}`);
+    }
+  };
+  walk([ptr], value, '');
+  return found;
 }

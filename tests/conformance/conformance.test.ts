@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFreePort } from '../../scripts/lib/port-check.ts';
 import { API_KEY, defaultSpec, startExampleServer, type ExampleServer, type Mutation } from './broken-servers/example-server.ts';
 import * as errorOutsideEnvelope from './broken-servers/error-outside-envelope.ts';
+import * as leakedField from './broken-servers/leaked-field.ts';
 import * as missingField from './broken-servers/missing-field.ts';
 import * as undocumentedStatus from './broken-servers/undocumented-status.ts';
 import * as unknownEnum from './broken-servers/unknown-enum.ts';
@@ -72,6 +73,8 @@ describe.skipIf(!existsSync(spec)).concurrent('conformance suite', () => {
     expect(run.skipped).toBe(0);
     expect(run.passed).toBeGreaterThan(300);
     expect(run.code).toBe(0);
+    expect(run.output).not.toContain('WARNING');
+    expect(run.output).toMatch(/^0 undocumented fields \(warnings\)/m);
   });
 
   it('passes in real mode: sets up state, provokes 401/404/422 and skips the rest with reasons', async () => {
@@ -113,6 +116,15 @@ describe.skipIf(!existsSync(spec)).concurrent('conformance suite', () => {
       expect(failures).toContain(server.problem.message);
     });
   }
+
+  it('passes against a server that leaks an undocumented field, with a warning that names it', async () => {
+    const run = await runSuite(await serve(leakedField.mutate), '--mock');
+    expect(run.failed, run.output).toBe(0);
+    expect(run.code).toBe(0);
+    const { operation, status, pointer } = leakedField.problem;
+    expect(run.output).toContain(`WARNING ${operation} ${status}: undocumented field ${pointer}`);
+    expect(run.output).toMatch(/^1 undocumented field \(warning\)/m);
+  });
 
   it('fails in real mode too: a provoked 404 outside the envelope', async () => {
     const run = await runSuite(await serve(errorOutsideEnvelope.mutate), '--real');

@@ -8,6 +8,9 @@ import { parse, stringify } from 'yaml';
 import { BuildError, buildToTemp, readBundle } from '../../scripts/build/build.ts';
 import { checkErrors, checkEvents } from './checklist.ts';
 import { checkExamples } from './examples.ts';
+import { unboundedSchemas } from './bounds.ts';
+import { checkOpenness } from './policy.ts';
+import { spectralLint } from '../../scripts/lib/spectral.ts';
 import type { JsonObject } from '../../scripts/lib/pointer.ts';
 import { lint } from '../../scripts/lib/redocly.ts';
 import { validateAsyncApi, validateOpenApi } from '../../scripts/build/validate.ts';
@@ -135,5 +138,42 @@ describe.concurrent('a broken spec is reported', { timeout: 180_000 }, () => {
     ]) {
       expect(linted.output).toContain(rule);
     }
+  });
+  it('an example with a field its schema does not document: the example check names the field', async () => {
+    const ws = workspace();
+    edit(ws, WITHDRAW, (t) => t.replace(/(\n(\s+)withdrawal_id: txn_01HQ2ZK7W4\n)/, '$1$2withdrawl_fee: 1\n'));
+    const { openapi } = await build(ws);
+    const problems = checkExamples(openapi, 'openapi');
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/responses\/200\/content\/application~1json\/examples\/.*: example has a field its schema .* does not document: \/data\/withdrawl_fee$/);
+  });
+
+  it('a closed response object or event payload, or an open request body: the policy check names it', async () => {
+    const ws = workspace();
+    edit(ws, 'spec/components/schemas/CardWithdrawal.yaml', (t) => t.replace(/^type: object\n/, 'type: object\nadditionalProperties: false\n'));
+    edit(ws, 'spec/components/schemas/WithdrawFromCardRequest.yaml', (t) => t.replace('additionalProperties: false\n', ''));
+    edit(ws, 'spec/events/card.frozen.yaml', (t) => t.replace('      data:\n        allOf:\n', '      data:\n        unevaluatedProperties: false\n        allOf:\n'));
+    const { openapi } = await build(ws);
+    const problems = checkOpenness(openapi);
+    expect(problems).toContainEqual(expect.stringMatching(/^\/components\/schemas\/card\.frozen\/examples\/0: an event refuses an unknown field at \/data \(/));
+    expect(problems.some((p) => /withdraw\/post\/responses\/200\/.*: a response refuses an unknown field at \/data \(responses and events are open/.test(p))).toBe(true);
+    expect(problems.some((p) => /withdraw\/post\/requestBody\/.*: a request body accepts an unknown field at \/ \(request bodies are closed/.test(p))).toBe(true);
+  });
+
+  it('an unbounded string and a money amount without precision: Spectral and the bounds check name them', async () => {
+    const ws = workspace();
+    edit(ws, 'spec/components/schemas/CardWithdrawal.yaml', (t) =>
+      t.replace(/(\n  withdrawal_id:\n    type: string\n)    maxLength: \d+\n/, '$1').replace(/(\n  fee:\n(?:    .*\n)*?)    x-decimal-places: 2\n/, '$1'),
+    );
+    const { dir } = await buildToTemp(ws);
+    temps.push(dir);
+    const found = unboundedSchemas(readBundle(dir, 'openapi') as JsonObject);
+    expect(found.strings).toEqual(['/components/schemas/CardWithdrawal/properties/withdrawal_id']);
+    expect(found.numbers).toEqual(['/components/schemas/CardWithdrawal/properties/fee']);
+    const linted = await spectralLint(path.join(dir, 'openapi.json'), ['--format', 'json', '--quiet']);
+    expect(linted.code).not.toBe(0);
+    const results = (JSON.parse(linted.output) as { code: string; path: string[] }[]).map((r) => `${r.code} ${r.path.join('/')}`);
+    expect(results).toContain('owasp:api4:2023-string-limit components/schemas/CardWithdrawal/properties/withdrawal_id');
+    expect(results).toContainEqual(expect.stringMatching(/^money-bounds components\/schemas\/CardWithdrawal\/properties\/fee\b/));
   });
 });

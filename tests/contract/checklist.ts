@@ -42,8 +42,11 @@ export interface Checklist {
   error_details: Record<string, string[]>;
   global_errors: ErrorRule[];
   enums: { source: string; schema: string; property?: string; match: 'exact' | 'includes'; values: Json[] }[];
-  events: Record<string, { data: string[]; values?: Record<string, Json> }>;
+  /** `payload_shown: false`: the document gives only the base fields of the category, not the payload. */
+  events: Record<string, { data: string[]; values?: Record<string, Json>; payload_shown?: boolean }>;
   delivery_headers: string[];
+  /** Objects of resources and payloads the document shows, with the fields it lists for them. */
+  objects?: { source: string; schema: string; property?: string; fields: string[] }[];
 }
 
 /** An error every operation of a kind documents. */

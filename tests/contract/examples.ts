@@ -1,11 +1,13 @@
-// Every example in a bundled document must validate against its schema (Ajv, JSON Schema 2020-12).
+// Every example in a bundled document must validate against its schema (Ajv, JSON Schema 2020-12) and use
+// only the fields its schema documents (response and event schemas are open, so validation alone would not
+// catch a misspelt field).
 //
 // Examples checked, with the schema each is checked against:
 // - schema `examples` (array) and `example`     -> that schema (any depth: properties, allOf ...)
 // - media type `examples.*.value` and `example` -> the media type's `schema` (OpenAPI)
 // - parameter / header `examples.*.value`, `example` -> its `schema` (OpenAPI)
 // - message `examples[].payload` / `.headers`   -> the message's `payload` / `headers` (AsyncAPI)
-import { SchemaValidator } from '../../scripts/lib/schema.ts';
+import { SchemaValidator, undocumentedFields } from '../../scripts/lib/schema.ts';
 import { deref, escape, isObject, type Json, type JsonObject } from '../../scripts/lib/pointer.ts';
 
 /** Keywords whose value is a schema, a list of schemas or a map of schemas. */
@@ -107,11 +109,16 @@ export function collectExamples(doc: JsonObject): ExampleCase[] {
 /** Validates every example of a bundle; returns one message per example that does not match. */
 export function checkExamples(doc: JsonObject, name: string): string[] {
   const validator = new SchemaValidator(doc, name);
+  const matches = (ptr: string, value: unknown) => validator.check(ptr, value) === undefined;
   const problems: string[] = [];
   for (const c of collectExamples(doc)) {
     try {
       const errors = validator.check(c.schema, c.value);
       if (errors) problems.push(`${name}#${c.where}: example does not match its schema (${c.schema}): ${errors}`);
+      // Open schemas accept any field, so a misspelt one would pass: an example uses documented fields only.
+      else for (const field of undocumentedFields(doc, c.schema, c.value, matches)) {
+        problems.push(`${name}#${c.where}: example has a field its schema (${c.schema}) does not document: ${field}`);
+      }
     } catch (error) {
       problems.push(`${name}#${c.where}: its schema ${c.schema} does not compile: ${(error as Error).message}`);
     }

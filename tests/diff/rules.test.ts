@@ -143,6 +143,25 @@ const cases: Record<string, { required: string; ok: boolean; changes: string[] }
       'non-breaking | variant-added | POST /payouts | request body (application/json)',
     ],
   },
+  extensibility: {
+    // docs/compatibility.md: responses and events are open and may grow; requests are closed and may not narrow.
+    required: 'major',
+    ok: false,
+    changes: [
+      'non-breaking | additional-properties-opened | GET /cards/{code} | response 200 (application/json)', // opening a closed response
+      'non-breaking | property-added-optional | GET /cards/{code} | response 200 (application/json) | product_code', // a new response field
+      'docs | docs-changed | GET /cards/{code} | response 200 (application/json) | status', // a new value in an open set (examples)
+      'non-breaking | constraint-tightened | GET /cards/{code} | response 200 (application/json) | balance', // x-decimal-places on a response
+      'breaking | property-removed | GET /cards/{code} | response 200 (application/json) | nickname', // a removed response field
+      'breaking | additional-properties-closed | POST /cards | request body (application/json)', // closing a request body further
+      'breaking | property-added-required | POST /cards | request body (application/json) | customer_code', // a new required request field
+      'breaking | type-narrowed | POST /cards | request body (application/json) | label', // a narrowed type
+      'breaking | constraint-tightened | POST /cards | request body (application/json) | amount', // x-decimal-places on a request
+      'non-breaking | property-added-optional | event card.frozen | payload | data.frozen_at', // a new event field
+      'non-breaking | additional-properties-opened | event card.frozen | payload | data', // an event payload opened
+      'non-breaking | event-added | event card.unfrozen | webhook', // a new event type
+    ],
+  },
   keywords: {
     // The same schema edits, once in a request body (POST) and once in a response (GET): the
     // classification flips with the direction, except where a value changes outright.

@@ -179,3 +179,22 @@ describe.each(operations.map((op) => [label(op), op] as const))('%s', (_, op) =>
     }
   });
 });
+
+// Money amounts carry `x-decimal-places`, not `multipleOf`, so Prism (which does not know the extension)
+// accepts every valid amount, and the closed request bodies still refuse unknown fields.
+describe('amounts and closed request bodies (Prism)', () => {
+  const byId = (id: string) => operations.find((o) => o.operationId === id)!;
+
+  it('accepts amounts with two decimal places: withdraw 19.99, top-up 0.07', async () => {
+    const withdraw = await call(byId('withdrawFromCard'), { body: { amount: 19.99 } });
+    expect(withdraw.status, withdraw.text).toBe(200);
+    const topUp = await call(byId('topUpCard'), { body: { amount: 0.07 } });
+    expect(topUp.status, topUp.text).toBe(200);
+  });
+
+  it('refuses an unknown field in a request body with the VALIDATION_ERROR envelope', async () => {
+    const res = await call(byId('withdrawFromCard'), { body: { amount: 19.99, amout: 19.99 } });
+    expect(res.status, res.text).toBe(422);
+    expect(res.body).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR' } });
+  });
+});

@@ -13,7 +13,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createResponseValidator, matchPathTemplate, type OpenApiBundle } from '../../../scripts/conformance/validate-response.ts';
-import { deref, isObject, type Json } from '../../../scripts/lib/pointer.ts';
+import { deref, get, isObject, type Json } from '../../../scripts/lib/pointer.ts';
 
 export interface Answer {
   status: number;
@@ -151,12 +151,31 @@ export function startExampleServer(options: { spec?: string; mutate?: Mutation; 
     return { template, answer: { status: Number(success), body: example(method, template, success)?.value } };
   };
 
+  /** The documented response headers of a status, with their example values (as Prism sends them). */
+  const headerExamples = (method: string, template: string, status: number): Record<string, string> => {
+    const key = validator.responseKey(method, template, status);
+    const deref = (node: unknown): Record<string, unknown> | undefined => {
+      let n = node as Record<string, unknown> | undefined;
+      for (let i = 0; i < 10 && n && typeof n.$ref === 'string'; i++) n = get(bundle, n.$ref) as Record<string, unknown> | undefined;
+      return n;
+    };
+    const operation = (bundle.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>)[template]?.[method.toLowerCase()];
+    const response = key ? deref(operation?.responses[key]) : undefined;
+    const out: Record<string, string> = {};
+    for (const [name, header] of Object.entries((response?.headers as Record<string, unknown> | undefined) ?? {})) {
+      const h = deref(header);
+      if (h && h.example !== undefined) out[name] = String(h.example);
+    }
+    return out;
+  };
+
   const server = createServer((req, res) => {
     answer(req)
       .then(({ template, answer: a }) => {
         const final = template && options.mutate ? options.mutate({ method: req.method ?? 'GET', path: template, answer: a }) : a;
         const body = final.body === undefined ? '' : typeof final.body === 'string' ? final.body : JSON.stringify(final.body);
-        res.writeHead(final.status, body ? { 'Content-Type': final.contentType ?? 'application/json; charset=utf-8' } : {});
+        const headers = template ? headerExamples(req.method ?? 'GET', template, final.status) : {};
+        res.writeHead(final.status, body ? { ...headers, 'Content-Type': final.contentType ?? 'application/json; charset=utf-8' } : headers);
         res.end(body);
       })
       .catch((e: unknown) => {
