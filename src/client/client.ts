@@ -1,8 +1,9 @@
 // The partner API client: openapi-fetch typed by the contract, plus what openapi-fetch leaves out —
-// the bearer key and its mode, the gift card base address, a timeout, GET retries, typed errors with a
-// data-or-throw call, and pagination.
+// the bearer key and its mode, the gift card base address, a timeout, idempotency keys on POST, retries,
+// typed errors with a data-or-throw call, and pagination.
 
 import createClient, {
+  defaultBodySerializer,
   type Client,
   type FetchResponse,
   type HeadersOptions,
@@ -10,8 +11,8 @@ import createClient, {
   type Middleware,
 } from 'openapi-fetch';
 import type { paths } from '../../generated/openapi.js';
-import { errorFromResponse, PartnerResponseError, PartnerTimeoutError } from './errors.js';
-import { MAX_TIMER_MS, withRetries, type FetchLike, type RetryOptions } from './retry.js';
+import { errorFromResponse, PartnerConnectionError, PartnerResponseError, PartnerTimeoutError } from './errors.js';
+import { MAX_TIMER_MS, retryPolicy, sendWithRetries, type FetchInit, type FetchLike, type RetryOptions } from './retry.js';
 import type { FetchResult, HttpMethod, PageItem, PaginatedPath, PathsWithMethod } from './types.js';
 
 export type Mode = 'test' | 'live';
@@ -33,8 +34,17 @@ export interface PartnerClientOptions {
    * 0 turns the timeout off. On expiry the call throws `PartnerTimeoutError`.
    */
   timeoutMs?: number;
-  /** GET retry settings, or `false` for no retries. See `RetryOptions`. */
+  /**
+   * Retry settings, or `false` for no retries. See `RetryOptions`. A GET is retried, and so is a POST that
+   * carries an `Idempotency-Key` (every POST, with the default `idempotencyKeys`).
+   */
   retry?: RetryOptions | false;
+  /**
+   * Send an `Idempotency-Key` (a fresh UUID v4) with every POST that has none, and the same key on its
+   * retries. Default true. Your own key, set as a header of the call, is always kept. With `false`, a POST
+   * carries a key only when you set one, and a POST without a key is never retried.
+   */
+  idempotencyKeys?: boolean;
   /** Extra headers sent with every request (the client sets `Authorization` itself). */
   headers?: HeadersOptions;
 }
@@ -151,17 +161,18 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
   if (!Number.isFinite(timeoutMs) || timeoutMs < 0 || timeoutMs > MAX_TIMER_MS) {
     throw new TypeError(`Partner API client: timeoutMs must be a number of ms from 0 (no timeout) to ${MAX_TIMER_MS}, got ${String(timeoutMs)}.`);
   }
-  const baseFetch: FetchLike = options.fetch ?? ((request) => globalThis.fetch(request));
-  const fetch = options.retry === false ? baseFetch : withRetries(baseFetch, options.retry);
+  const baseFetch: FetchLike = options.fetch ?? ((request, init) => globalThis.fetch(request, init));
+  const retry = retryPolicy(options.retry === false ? { retries: 0 } : options.retry);
+  const sendsKeys = options.idempotencyKeys ?? true;
 
   const raw = createClient<paths, Media>({
     baseUrl,
-    fetch,
+    fetch: baseFetch,
     headers: { ...headersObject(options.headers), Authorization: `Bearer ${options.apiKey}` },
   });
 
-  // Method and path template of each response, for the errors `unwrap` builds.
-  const origins = new WeakMap<Response, { method: string; path: string }>();
+  // Method, path template and URL of each error response, for the errors `unwrap` builds.
+  const origins = new WeakMap<Response, { method: string; path: string; url: string }>();
 
   async function send(method: UpperMethod, path: string, init: Record<string, unknown> | undefined): Promise<FetchResult> {
     let options = init ?? {};
@@ -174,38 +185,65 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
       }
       options = { ...options, baseUrl: giftCardBaseUrl };
     }
-    if (timeoutMs === 0) return remember(await raw.request(lower(method), path as never, options as never), method, path);
 
-    const controller = new AbortController();
-    const callerSignal = options.signal as AbortSignal | undefined | null;
-    const signal = callerSignal ? AbortSignal.any([callerSignal, controller.signal]) : controller.signal;
+    // The call's signal (timeout and caller's) goes to fetch as `init.signal`, not on openapi-fetch's Request:
+    // linking a signal to a Request costs about as much as the rest of the client's work.
+    const callerSignal = (options.signal as AbortSignal | undefined | null) ?? undefined;
+    let signal = callerSignal;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort(new PartnerTimeoutError({ method, path, timeoutMs }));
-    }, timeoutMs);
+    if (timeoutMs > 0) {
+      const controller = new AbortController();
+      signal = callerSignal ? AbortSignal.any([callerSignal, controller.signal]) : controller.signal;
+      timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort(new PartnerTimeoutError({ method, path, timeoutMs }));
+      }, timeoutMs);
+    }
+    const fetchInit: FetchInit | undefined = signal ? { signal } : undefined;
+    const fetch = (options.fetch as FetchLike | undefined) ?? baseFetch;
+    let url = '';
+    // The serialised body, kept to build the Request of a retry (a sent Request's body is consumed).
+    let sentBody: unknown;
+    // (openapi-fetch calls it with the merged headers too, as declared by BodySerializer.)
+    const serialise = (options.bodySerializer ?? defaultBodySerializer) as (body: unknown, headers?: unknown) => unknown;
+
+    let sent: Promise<Response> | undefined;
+    const transport = (request: Request): Promise<Response> => {
+      if (sendsKeys && request.method === 'POST' && !request.headers.has('idempotency-key')) {
+        request.headers.set('Idempotency-Key', globalThis.crypto.randomUUID());
+      }
+      url = request.url;
+      const resend = sentBody === undefined ? undefined : () => new Request(request, { body: sentBody as RequestInit['body'] });
+      return (sent = sendWithRetries(fetch, retry, request, fetchInit, resend));
+    };
+    const callInit: Record<string, unknown> = { ...options, fetch: transport };
+    if (method === 'POST' && options.body !== undefined) {
+      callInit.bodySerializer = (body: unknown, headers?: unknown) => (sentBody = serialise(body, headers));
+    }
+
     try {
-      const result = await raw.request(lower(method), path as never, { ...options, signal } as never);
-      return remember(result, method, path);
+      const result = await raw.request(lower(method), path as never, callInit as never);
+      // Only what unwrap turns into an error needs its origin.
+      if (!result.response.ok || result.data === undefined) origins.set(result.response, { method, path, url });
+      return result;
     } catch (error) {
       if (timedOut && !callerSignal?.aborted) throw new PartnerTimeoutError({ method, path, timeoutMs });
+      // fetch itself failed (after its retries), not an abort: the server could not be reached.
+      const fromFetch = sent !== undefined && (await sent.then(() => false, (rejection: unknown) => rejection === error));
+      if (fromFetch && !signal?.aborted) throw new PartnerConnectionError({ method, path, url, cause: error });
       throw error;
     } finally {
       clearTimeout(timer);
     }
   }
 
-  function remember(result: FetchResult, method: string, path: string): FetchResult {
-    origins.set(result.response, { method, path });
-    return result;
-  }
-
   function unwrap<R extends FetchResult>(result: R): Exclude<R['data'], undefined> {
     const { response } = result;
-    const origin = origins.get(response) ?? { method: '', path: response.url };
+    const origin = origins.get(response) ?? { method: '', path: response.url, url: response.url };
     if (response.ok && result.data !== undefined) return result.data as Exclude<R['data'], undefined>;
     if (response.ok) throw new PartnerResponseError({ status: response.status, ...origin, body: undefined, response });
-    throw errorFromResponse(result.error, response, origin.method, origin.path);
+    throw errorFromResponse(result.error, response, origin.method, origin.path, origin.url);
   }
 
   const method = (m: UpperMethod) => (path: string, init?: Record<string, unknown>) => send(m, path, init);
