@@ -28,7 +28,11 @@ export interface PartnerClientOptions {
    * there. No default: without it, gift card calls throw before sending anything.
    */
   giftCardBaseUrl?: string;
-  /** A fetch to use instead of `globalThis.fetch` (tests, proxies, instrumentation). */
+  /**
+   * A fetch to use instead of `globalThis.fetch` (tests, proxies, instrumentation), called as
+   * `fetch(request, { signal })`. Pass `init.signal` on, so that a timeout or your signal aborts the request;
+   * the call throws `PartnerTimeoutError` at its deadline either way.
+   */
   fetch?: FetchLike;
   /**
    * Time allowed for a whole call, retries and their waits included, in ms. Default 30,000.
@@ -162,6 +166,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
   if (!Number.isFinite(timeoutMs) || timeoutMs < 0 || timeoutMs > MAX_TIMER_MS) {
     throw new TypeError(`Partner API client: timeoutMs must be a number of ms from 0 (no timeout) to ${MAX_TIMER_MS}, got ${String(timeoutMs)}.`);
   }
+  const defaultFetch = options.fetch === undefined;
   const baseFetch: FetchLike = options.fetch ?? ((request, init) => globalThis.fetch(request, init));
   const retry = retryPolicy(options.retry === false ? { retries: 0 } : options.retry);
   const sendsKeys = options.idempotencyKeys ?? true;
@@ -194,16 +199,22 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     let signal = callerSignal;
     let deadline: Deadline | undefined;
     let timedOut = false;
+    let expire: ((reason: unknown) => void) | undefined;
     if (deadlines !== undefined) {
       const controller = new AbortController();
       signal = callerSignal ? AbortSignal.any([callerSignal, controller.signal]) : controller.signal;
       deadline = deadlines.add(() => {
         timedOut = true;
-        controller.abort(new PartnerTimeoutError({ method, path, timeoutMs }));
+        const reason = new PartnerTimeoutError({ method, path, timeoutMs });
+        controller.abort(reason);
+        expire?.(reason);
       });
     }
     const fetchInit: FetchInit | undefined = signal ? { signal } : undefined;
     const fetch = (options.fetch as FetchLike | undefined) ?? baseFetch;
+    // globalThis.fetch honours init.signal, body included; a fetch of yours may not (one written for a
+    // Request alone drops init), so the call then also races its deadline.
+    const raceDeadline = deadline !== undefined && (options.fetch !== undefined || !defaultFetch);
     let sentRequest: Request | undefined; // its URL is read only for an error (the getter serialises it)
     // The serialised body, kept to build the Request of a retry (a sent Request's body is consumed).
     let sentBody: unknown;
@@ -214,17 +225,29 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     const transport = (request: Request): Promise<Response> => {
       sentRequest = request;
       const resend = sentBody === undefined ? undefined : () => new Request(request, { body: sentBody as RequestInit['body'] });
-      return (sent = sendWithRetries(fetch, retry, request, fetchInit, resend));
+      return (sent = sendWithRetries(fetch, retry, request, fetchInit, resend, retryable));
     };
     const callInit: Record<string, unknown> = { ...options, fetch: transport };
+    // A GET, or a POST with a key, may be sent again; undefined: let the Request say (a middleware's key).
+    let retryable: boolean | undefined = method === 'GET' || (method !== 'POST' ? false : undefined);
     if (method === 'POST') {
-      // Set before openapi-fetch builds the Request: a header set on a built Request costs ~3 µs.
-      if (sendsKeys && !hasIdempotencyKey(options)) callInit.headers = withHeader(options.headers, IDEMPOTENCY_KEY, globalThis.crypto.randomUUID());
+      if (hasIdempotencyKey(options)) retryable = true;
+      else if (sendsKeys) {
+        // Set before openapi-fetch builds the Request: a header set on a built Request costs ~3 µs.
+        callInit.headers = withHeader(options.headers, IDEMPOTENCY_KEY, globalThis.crypto.randomUUID());
+        retryable = true;
+      }
       if (options.body !== undefined) callInit.bodySerializer = (body: unknown, headers?: unknown) => (sentBody = serialise(body, headers));
     }
 
     try {
-      const result = await raw.request(lower(method), path as never, callInit as never);
+      const pending = raw.request(lower(method), path as never, callInit as never);
+      const result = raceDeadline
+        ? await new Promise<FetchResult>((resolve, reject) => {
+            expire = reject;
+            pending.then(resolve, reject);
+          })
+        : await pending;
       // Only what unwrap turns into an error needs its origin.
       if (!result.response.ok || result.data === undefined) {
         origins.set(result.response, { method, path, url: sentRequest?.url ?? result.response.url });

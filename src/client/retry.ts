@@ -113,6 +113,7 @@ const NEVER_ABORTED = new AbortController().signal;
  * response's `Retry-After` when present, else a full-jitter exponential backoff:
  * random() * min(maxDelayMs, baseDelayMs * 2^n). An aborted signal stops at once, also during a wait.
  * `resend` gives the Request of each retry (the first was consumed); by default a clone taken before sending.
+ * `retryable` overrides `isRetryableRequest(request)` when the caller already knows.
  */
 export function sendWithRetries(
   fetch: FetchLike,
@@ -120,8 +121,9 @@ export function sendWithRetries(
   request: Request,
   init?: FetchInit,
   resend?: () => Request,
+  retryable?: boolean,
 ): Promise<Response> {
-  if (policy.retries === 0 || !isRetryableRequest(request)) return fetch(request, init);
+  if (policy.retries === 0 || !(retryable ?? isRetryableRequest(request))) return fetch(request, init);
   return retryLoop(fetch, policy, request, init, resend);
 }
 

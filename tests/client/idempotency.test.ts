@@ -123,3 +123,14 @@ describe('Idempotency-Key on POST', () => {
     expect(keys()).toEqual(['mine-1', 'mine-1']);
   });
 });
+
+describe('a key added by a middleware', () => {
+  it('makes the POST retryable with idempotencyKeys: false', async () => {
+    script = [{ status: 503 }];
+    const { client: c } = client({ idempotencyKeys: false });
+    c.use({ onRequest: ({ request }) => void request.headers.set('Idempotency-Key', 'from-middleware') });
+    const { response } = await c.POST('/cards/{code}/withdraw', withdraw);
+    expect(response.status).toBe(200);
+    expect(keys()).toEqual(['from-middleware', 'from-middleware']);
+  });
+});
