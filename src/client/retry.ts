@@ -108,7 +108,7 @@ export function retryPolicy(options: RetryOptions = {}): RetryPolicy {
 const NEVER_ABORTED = new AbortController().signal;
 
 /**
- * Sends `request`, and sends it again while it fails with 429, a 5xx or a network error, up to
+ * Sends `request`, and sends it again while it fails with 408, 429, a 5xx or a network error, up to
  * `policy.retries` more times, if `isRetryableRequest(request)`. The wait before retry n (0-based) is the
  * response's `Retry-After` when present, else a full-jitter exponential backoff:
  * random() * min(maxDelayMs, baseDelayMs * 2^n). An aborted signal stops at once, also during a wait.
@@ -164,8 +164,8 @@ function backoff(policy: RetryPolicy, attempt: number): number {
 }
 
 /**
- * Wraps `fetch` with `sendWithRetries`: a GET, or a POST with an `Idempotency-Key`, answered 429 or 5xx or
- * failing with a network error is sent again, up to `retries` times.
+ * Wraps `fetch` with `sendWithRetries`: a GET, or a POST with an `Idempotency-Key`, answered 408, 429 or 5xx
+ * or failing with a network error is sent again, up to `retries` times.
  */
 export function withRetries(fetch: FetchLike, options: RetryOptions = {}): FetchLike {
   const policy = retryPolicy(options);
