@@ -378,12 +378,24 @@ function skip(t: DreddTransaction, reason: string): void {
   t.conformance!.skipReason = reason;
 }
 
+/** Sends a transaction to the gift card base address ({alt_base_url}) instead of --server. */
+function sendToAltServer(t: DreddTransaction, altServer: string): void {
+  const url = new URL(altServer);
+  const prefix = url.pathname.replace(/\/$/, '');
+  t.protocol = url.protocol;
+  t.host = url.hostname;
+  t.port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  t.fullPath = prefix + t.request.uri;
+}
+
 function planMock(state: HookState, transactions: DreddTransaction[]): void {
   const out: DreddTransaction[] = [];
   for (const t of transactions) {
     const { method } = t.request;
     const path = t.origin.resourceName;
     const status = t.expected.statusCode;
+    // Gift card operations go to --alt-server when given (the 421 wrong_api_host stays on --server).
+    if (isGiftCards(path) && state.config.altServer && status !== '421') sendToAltServer(t, state.config.altServer);
     const examples = state.validator.examples(method, path, status);
     const variants = examples.length ? examples : [{ name: undefined, value: undefined }];
     const copies = variants.map((ex, i) => (i === 0 ? t : clone(t, ex.name!)));
@@ -499,14 +511,7 @@ function planReal(state: HookState, transactions: DreddTransaction[]): void {
     t.conformance = { path, status };
     setHeader(t, 'Authorization', `Bearer ${config.apiKey}`);
     const gift = isGiftCards(path);
-    if (gift && config.altServer && status !== '421') {
-      const url = new URL(config.altServer);
-      const prefix = url.pathname.replace(/\/$/, '');
-      t.protocol = url.protocol;
-      t.host = url.hostname;
-      t.port = url.port || (url.protocol === 'https:' ? '443' : '80');
-      t.fullPath = prefix + t.request.uri;
-    }
+    if (gift && config.altServer && status !== '421') sendToAltServer(t, config.altServer);
     out.push(t);
     if (gift && !config.altServer && status !== '421') {
       skip(t, 'gift card operations are served at {alt_base_url}: pass --alt-server <url>');

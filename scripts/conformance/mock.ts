@@ -1,10 +1,10 @@
-// `npm run conformance:mock`: starts the Prism mock of the bundle on a free 127.0.0.1 port (with the
-// project's mock start code, scripts/mock/prism.ts), runs the conformance suite against it in mock
-// mode, and stops Prism. Other arguments go to the suite (e.g. --spec <file>, --verbose).
+// `npm run conformance:mock`: starts the mock API of the bundle on a free 127.0.0.1 port (with the
+// project's mock start code, scripts/mock/server.ts: Prism behind a front at /v1 and /api/v1), runs the
+// conformance suite against it in mock mode, and stops it. Other arguments go to the suite (e.g. --spec <file>, --verbose).
 import path from 'node:path';
 import { findFreePort } from '../lib/port-check.ts';
 import { ROOT } from '../lib/paths.ts';
-import { startPrism } from '../mock/prism.ts';
+import { startMock } from '../mock/server.ts';
 import { main } from './run.ts';
 
 const args = process.argv.slice(2);
@@ -14,13 +14,15 @@ const spec = path.resolve(
 );
 const rest = specAt >= 0 ? args.filter((_, i) => i !== specAt && i !== specAt + 1) : args;
 
-const prism = await startPrism({ spec, port: await findFreePort('127.0.0.1'), output: 'ignore' });
-console.log(`Prism mock of ${path.relative(ROOT, spec) || spec} on ${prism.url}`);
+const mock = await startMock({ spec, port: await findFreePort('127.0.0.1'), output: 'ignore' });
+console.log(`Mock of ${path.relative(ROOT, spec) || spec} at ${mock.baseUrl} (gift cards at ${mock.giftCardBaseUrl})`);
 let code = 1;
 try {
-  code = await main(['--server', prism.url, '--api-key', 'sk_test_conformance', '--mock', '--spec', spec, ...rest]);
+  code = await main([
+    '--server', mock.baseUrl, '--alt-server', mock.giftCardBaseUrl, '--api-key', 'sk_test_conformance', '--mock', '--spec', spec, ...rest,
+  ]);
 } finally {
-  await prism.stop();
+  await mock.stop();
 }
 // exitCode, not exit(): exit() would cut the report short when stdout is a pipe.
 process.exitCode = code;

@@ -28,7 +28,7 @@ const USAGE = `Usage: npm run conformance -- --server <url> --api-key <key> [opt
   --real                the server is a real implementation: set up state and provoke errors
                         (default: detected; a server that honours Prefer: code=... is taken for the mock)
   --spec <file>         the bundled contract (default: generated/openapi.json)
-  --alt-server <url>    base URL of the gift card operations ({alt_base_url}); real mode only
+  --alt-server <url>    base URL of the gift card operations ({alt_base_url})
   --webhook-url <url>   https URL answering the webhook ping with 2xx, used to create the webhook
                         endpoint that customer creation needs; real mode only
   --verbose             print Dredd's own output

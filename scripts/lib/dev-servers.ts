@@ -18,16 +18,17 @@ export function choosePort(flag: string | undefined, flagName: string, envName: 
   return fallback;
 }
 
-/** The lines printed once the mock listens: its address, how to pick errors, and a sample curl. */
-export function mockBanner(specFile: string, mockUrl: string): string {
+/** The lines printed once the mock listens: its addresses, how to pick errors, and a sample curl. */
+export function mockBanner(specFile: string, mock: { baseUrl: string; giftCardBaseUrl: string }): string {
   const doc = JSON.parse(fs.readFileSync(specFile, 'utf8')) as JsonObject;
   const operations = exampleOperations(doc);
   const sample = operations.find((op) => op.operationId === 'withdrawFromCard') ?? operations[0];
   const lines = [
-    `Mock API (Prism)  ${mockUrl}   paths at the root, without /v1; any bearer token is accepted (use a test key)`,
+    `Mock API          ${mock.baseUrl}   ({base_url}; any bearer token is accepted: use a test key)`,
+    `  gift cards      ${mock.giftCardBaseUrl}   ({alt_base_url})`,
   ];
   if (sample) {
-    lines.push('', 'Try it:', `  ${curlCommand(sample, mockUrl)}`, '');
+    lines.push('', 'Try it:', `  ${curlCommand(sample, sample.path.startsWith('/gift-cards') ? mock.giftCardBaseUrl : mock.baseUrl)}`, '');
     lines.push(
       `  Documented errors: add -H 'Prefer: code=404', or -H 'Prefer: code=403, example=ACCOUNT_SUSPENDED_NEGATIVE_BALANCE'`,
     );

@@ -1,5 +1,5 @@
 // npm start: build the contract, build the docs site, then serve both on 127.0.0.1 until Ctrl-C:
-//   the Prism mock of generated/openapi.json   --mock-port <n> or MOCK_PORT (default 4010)
+//   the mock API of generated/openapi.json     --mock-port <n> or MOCK_PORT (default 4010), at /v1 and /api/v1
 //   the rendered docs (site/)                   --docs-port <n> or DOCS_PORT (default 8080)
 //   --skip-build                                serve what generated/ and site/ hold (no build step)
 import { spawn } from 'node:child_process';
@@ -11,7 +11,7 @@ import { choosePort, DEFAULT_DOCS_PORT, DEFAULT_MOCK_PORT, HOST, MOCK_SPEC, mock
 import { buildSite, SITE_DIR } from '../docs/site.ts';
 import { ROOT } from '../lib/paths.ts';
 import { assertPortFree } from '../lib/port-check.ts';
-import { startPrism, type PrismServer } from '../mock/prism.ts';
+import { startMock, type MockServer } from '../mock/server.ts';
 import { serveStatic } from '../docs/static-site.ts';
 
 function npmRunBuild(): Promise<void> {
@@ -24,7 +24,7 @@ function npmRunBuild(): Promise<void> {
   });
 }
 
-let prism: PrismServer | undefined;
+let prism: MockServer | undefined;
 let docs: Server | undefined;
 
 async function stopAll(): Promise<void> {
@@ -59,13 +59,13 @@ try {
 
   onShutdown(stopAll);
   [prism, docs] = await Promise.all([
-    startPrism({ spec: MOCK_SPEC, port: mockPort, host: HOST, output: 'inherit' }),
+    startMock({ spec: MOCK_SPEC, port: mockPort, host: HOST, output: 'inherit' }),
     serveStatic(SITE_DIR, HOST, docsPort),
   ]);
   console.log(
     [
       '',
-      mockBanner(MOCK_SPEC, prism.url),
+      mockBanner(MOCK_SPEC, prism),
       '',
       `Docs              http://${HOST}:${docsPort}/   (API reference and guides; events: /asyncapi.html)`,
       '',

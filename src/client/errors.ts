@@ -1,6 +1,6 @@
 // The errors the client throws. `PartnerApiError` is an answer of the API in its error envelope;
 // `PartnerResponseError` an error answer without that envelope (a proxy page, an empty body);
-// `PartnerTimeoutError` a call that ran out of time.
+// `PartnerTimeoutError` a call that ran out of time; `PartnerConnectionError` a server that could not be reached.
 
 import type { ErrorCode, ErrorDetails, HttpMethod, Meta, PathErrorCode, PathsWithMethod } from './types.js';
 
@@ -64,19 +64,84 @@ export class PartnerResponseError extends Error {
   readonly status: number;
   readonly method: string;
   readonly path: string;
+  /** The URL the request was sent to, when known. */
+  readonly url: string;
   /** The body: parsed JSON, text, or undefined when empty. */
   readonly body: unknown;
   declare readonly response: Response;
 
-  constructor(init: { status: number; method: string; path: string; body: unknown; response: Response }) {
-    const what = init.body === undefined || init.body === '' ? 'an empty body' : 'a body that is not the API envelope';
-    super(`${init.method} ${init.path} answered HTTP ${init.status} with ${what}.`);
+  constructor(init: { status: number; method: string; path: string; url?: string; body: unknown; response: Response }) {
+    const url = init.url || init.response.url;
+    const empty = init.body === undefined || init.body === '';
+    const what = empty ? 'an empty body' : `a body that is not the API envelope: ${bodyExcerpt(init.body)}`;
+    super(`${init.method} ${init.path} answered HTTP ${init.status} with ${what}${url ? ` (${init.method} ${url})` : ''}.`);
     this.status = init.status;
     this.method = init.method;
     this.path = init.path;
+    this.url = url;
     this.body = init.body;
     Object.defineProperty(this, 'response', { value: init.response, enumerable: false });
   }
+}
+
+const EXCERPT_LENGTH = 200;
+
+/** The start of a body, on one line and quoted: enough to recognise a proxy page or another API. */
+export function bodyExcerpt(body: unknown): string {
+  const text = (typeof body === 'string' ? body : JSON.stringify(body) ?? String(body)).replace(/\s+/g, ' ').trim();
+  return JSON.stringify(text.length > EXCERPT_LENGTH ? `${text.slice(0, EXCERPT_LENGTH)}...` : text);
+}
+
+/** The server could not be reached (refused, unknown host, reset before an answer), after any retries. */
+export class PartnerConnectionError extends Error {
+  override readonly name = 'PartnerConnectionError';
+  readonly method: string;
+  readonly path: string;
+  /** The URL of the request. */
+  readonly url: string;
+  /** `host:port` of that URL: the server that could not be reached. */
+  readonly host: string;
+  /** The system error code when fetch gave one (`ECONNREFUSED`, `ENOTFOUND`, `ECONNRESET`...). */
+  readonly code: string | undefined;
+
+  constructor(init: { method: string; path: string; url: string; cause: unknown }) {
+    const host = hostOf(init.url);
+    const code = systemCode(init.cause);
+    const reason = code ?? causeMessage(init.cause);
+    super(
+      `${init.method} ${init.path}: could not reach ${host}${reason ? ` (${reason})` : ''}. Check baseUrl (and ` +
+        `giftCardBaseUrl), and that the server at ${host} is up and reachable from here.`,
+      { cause: init.cause },
+    );
+    this.method = init.method;
+    this.path = init.path;
+    this.url = init.url;
+    this.host = host;
+    this.code = code;
+  }
+}
+
+function hostOf(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return parsed.port ? parsed.host : `${parsed.hostname}:${parsed.protocol === 'https:' ? 443 : 80}`;
+  } catch {
+    return url;
+  }
+}
+
+/** The `code` of the error or of one of its causes (undici wraps it: TypeError "fetch failed" -> cause). */
+function systemCode(error: unknown): string | undefined {
+  for (let e = error, depth = 0; typeof e === 'object' && e !== null && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && code !== '') return code;
+  }
+  return undefined;
+}
+
+function causeMessage(error: unknown): string | undefined {
+  const cause = (error as { cause?: unknown } | null)?.cause ?? error;
+  return cause instanceof Error ? cause.message : undefined;
 }
 
 /** The call did not complete within `timeoutMs` (retries and their waits included). */
@@ -135,6 +200,7 @@ export function errorFromResponse(
   response: Response,
   method: string,
   path: string,
+  url?: string,
 ): PartnerApiError | PartnerResponseError {
   if (isErrorEnvelope(body)) {
     return new PartnerApiError({
@@ -148,5 +214,5 @@ export function errorFromResponse(
       response,
     });
   }
-  return new PartnerResponseError({ status: response.status, method, path, body, response });
+  return new PartnerResponseError({ status: response.status, method, path, url, body, response });
 }

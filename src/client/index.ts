@@ -12,13 +12,22 @@ export {
 } from './client.js';
 export {
   PartnerApiError,
+  PartnerConnectionError,
   PartnerResponseError,
   PartnerTimeoutError,
   isPartnerApiError,
   type PartnerApiErrorFor,
   type PartnerApiErrorOf,
 } from './errors.js';
-export { DEFAULT_RETRY, parseRetryAfter, withRetries, type FetchLike, type RetryOptions } from './retry.js';
+export {
+  DEFAULT_RETRY,
+  isRetryableRequest,
+  parseRetryAfter,
+  withRetries,
+  type FetchInit,
+  type FetchLike,
+  type RetryOptions,
+} from './retry.js';
 export type {
   ErrorCode,
   ErrorDetails,

@@ -1,5 +1,7 @@
-// Internal helpers shared by verify and sign. Web Crypto and TextEncoder only: no `node:` import, so the
-// module runs unchanged on Node (>= 20), Deno, Bun, Cloudflare Workers, Vercel Edge and browsers.
+// Internal helpers shared by verify and sign. No `node:` import, so the module runs unchanged on Node (>= 20),
+// Deno, Bun, Cloudflare Workers, Vercel Edge and browsers. Where the runtime offers node:crypto (through
+// `process.getBuiltinModule`: Node >= 20.16, Bun, Deno) the HMAC is computed with it, synchronously; elsewhere
+// with Web Crypto (`crypto.subtle`, async).
 
 import { WebhookVerificationError } from './errors.js';
 
@@ -8,6 +10,11 @@ export type RawBody = string | Uint8Array | ArrayBuffer | ArrayBufferView;
 
 const encoder = new TextEncoder();
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+/** The body as given when it is a string (hashed and parsed as is), else its bytes; see `bodyBytes`. */
+export function rawPayload(body: unknown): string | Uint8Array {
+  return typeof body === 'string' ? body : bodyBytes(body);
+}
 
 /** The body as bytes, without copying; throws `body_not_raw` for anything but a string or bytes. */
 export function bodyBytes(body: unknown): Uint8Array {
@@ -77,4 +84,47 @@ export function timingSafeEqual(a: string, b: string): boolean {
   let diff = 0;
   for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
   return diff === 0;
+}
+
+// --- node:crypto, when the runtime has it -------------------------------------------------------------
+
+interface NodeHmac {
+  update(data: string | Uint8Array): NodeHmac;
+  digest(encoding: 'hex'): string;
+}
+interface NodeCrypto {
+  createHmac(algorithm: 'sha256', key: string): NodeHmac;
+}
+
+function loadNodeCrypto(): NodeCrypto | undefined {
+  try {
+    const runtime = globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } };
+    const crypto = runtime.process?.getBuiltinModule?.('node:crypto') as NodeCrypto | undefined;
+    return typeof crypto?.createHmac === 'function' ? crypto : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const nodeCrypto = loadNodeCrypto();
+let webCryptoForced = false;
+
+/** Computes the `v1=` signature of `<timestamp>.<body>` synchronously. */
+export type SyncSigner = (secret: string, timestamp: string, body: string | Uint8Array) => string;
+
+const nodeSigner: SyncSigner | undefined =
+  nodeCrypto &&
+  ((secret, timestamp, body) => nodeCrypto.createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest('hex'));
+
+/** The node:crypto signer, or undefined on a runtime without node:crypto (then use `hmacSha256Hex`). */
+export function syncSigner(): SyncSigner | undefined {
+  return webCryptoForced ? undefined : nodeSigner;
+}
+
+/**
+ * Tests and benchmarks only (not exported by the package): `true` makes this module behave as on a runtime
+ * without node:crypto, so that the Web Crypto path runs on Node too; `false` restores the default.
+ */
+export function forceWebCrypto(on: boolean): void {
+  webCryptoForced = on;
 }

@@ -1,5 +1,6 @@
 // Receive and verify the service's signed webhooks; sign test deliveries; deduplicate retries.
-// Web Crypto only: runs on Node >= 20 and on Web-standard runtimes. See docs/webhooks.md.
+// node:crypto where the runtime has it, Web Crypto elsewhere: runs on Node >= 20 and on Web-standard runtimes.
+// See docs/webhooks.md.
 
 export { WebhookVerificationError, isWebhookVerificationError, type WebhookVerificationErrorCode } from './errors.js';
 export { WEBHOOK_HEADERS, getHeader, type HeadersLike } from './headers.js';
@@ -9,6 +10,7 @@ export {
   parseSignatureHeader,
   verifyWebhook,
   verifyWebhookRequest,
+  verifyWebhookSync,
   type ParsedSignatureHeader,
   type VerifyOptions,
 } from './verify.js';

@@ -1,4 +1,4 @@
-import { bodyBytes, hmacSha256Hex, signedContent, type RawBody } from './crypto.js';
+import { bodyBytes, hmacSha256Hex, rawPayload, signedContent, syncSigner, type RawBody } from './crypto.js';
 import { WEBHOOK_HEADERS } from './headers.js';
 
 /**
@@ -32,7 +32,9 @@ export async function computeSignature(secret: string, timestamp: number | strin
   const t = String(timestamp);
   if (!/^[0-9]{1,15}$/.test(t)) throw new RangeError(`timestamp must be whole Unix seconds, got ${t}`);
   if (typeof secret !== 'string' || secret === '') throw new TypeError('secret must be a non-empty string');
-  return hmacSha256Hex(secret, signedContent(t, bodyBytes(body)));
+  const payload = rawPayload(body);
+  const sign = syncSigner();
+  return sign ? sign(secret, t, payload) : hmacSha256Hex(secret, signedContent(t, bodyBytes(payload)));
 }
 
 /**

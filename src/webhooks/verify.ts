@@ -1,4 +1,4 @@
-import { bodyBytes, hmacSha256Hex, signedContent, timingSafeEqual, type RawBody } from './crypto.js';
+import { bodyBytes, hmacSha256Hex, rawPayload, signedContent, syncSigner, timingSafeEqual, type RawBody } from './crypto.js';
 import { WebhookVerificationError } from './errors.js';
 import type { WebhookEvent } from './events.js';
 import { getHeader, WEBHOOK_HEADERS, type HeadersLike } from './headers.js';
@@ -92,8 +92,9 @@ export function parseSignatureHeader(header: string): ParsedSignatureHeader {
  * timestamp must lie within ±`tolerance` seconds of `now`. When `X-Service-Timestamp` is present it must equal
  * `t=` (it is not required: `t=` is the signed value).
  *
- * It is async because it uses Web Crypto (`crypto.subtle`), which is what makes it run on Node and on
- * Web-standard runtimes alike.
+ * It returns a promise so that one call works on every runtime: where node:crypto exists (Node, Bun, Deno)
+ * the work is done synchronously with it and the promise is already settled; elsewhere (Workers, browsers)
+ * it uses Web Crypto, which is async. On Node, `verifyWebhookSync` gives the same result without a promise.
  *
  * @param body The raw request body, exactly as received: a string, Buffer, Uint8Array or ArrayBuffer. Never
  *   a parsed object (throws `body_not_raw`).
@@ -102,18 +103,75 @@ export function parseSignatureHeader(header: string): ParsedSignatureHeader {
  * @param options `tolerance` (seconds, default 300) and `now` (Unix seconds).
  * @typeParam E The event type returned. Default: the union of every documented event, keyed by `type`.
  *   The body is parsed, not validated against the schema: validate it yourself if you need that guarantee.
- * @throws WebhookVerificationError with a `code` naming the cause.
+ * @throws WebhookVerificationError with a `code` naming the cause (as a rejection).
  */
-export async function verifyWebhook<E = WebhookEvent>(
+export function verifyWebhook<E = WebhookEvent>(
   body: RawBody,
   headers: HeadersLike,
   secret: string | readonly string[],
   options: VerifyOptions = {},
 ): Promise<E> {
+  if (syncSigner() === undefined) return verifyWithWebCrypto<E>(body, headers, secret, options);
+  try {
+    return Promise.resolve(verifyWebhookSync<E>(body, headers, secret, options));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/**
+ * `verifyWebhook` without a promise, for runtimes with node:crypto (Node >= 20.16, Bun, Deno): returns the
+ * event or throws `WebhookVerificationError`. On a runtime without node:crypto it throws an `Error` that says
+ * to use `await verifyWebhook(...)`.
+ */
+export function verifyWebhookSync<E = WebhookEvent>(
+  body: RawBody,
+  headers: HeadersLike,
+  secret: string | readonly string[],
+  options: VerifyOptions = {},
+): E {
+  const sign = syncSigner();
+  if (sign === undefined) {
+    throw new Error('verifyWebhookSync needs node:crypto, which this runtime does not have: use `await verifyWebhook(...)`.');
+  }
+  const delivery = readDelivery(body, headers, secret, options);
+  const matched = delivery.secrets.some((key) => matchesAny(delivery.signatures, sign(key, delivery.timestamp, delivery.payload)));
+  return acceptDelivery<E>(delivery, matched, options);
+}
+
+async function verifyWithWebCrypto<E>(
+  body: RawBody,
+  headers: HeadersLike,
+  secret: string | readonly string[],
+  options: VerifyOptions,
+): Promise<E> {
+  const delivery = readDelivery(body, headers, secret, options);
+  const content = signedContent(delivery.timestamp, bodyBytes(delivery.payload));
+  let matched = false;
+  for (const key of delivery.secrets) {
+    if (matchesAny(delivery.signatures, await hmacSha256Hex(key, content))) {
+      matched = true;
+      break;
+    }
+  }
+  return acceptDelivery<E>(delivery, matched, options);
+}
+
+/** What a delivery carries once its inputs are checked and its signature header parsed. */
+interface Delivery extends ParsedSignatureHeader {
+  body: RawBody;
+  /** The body as it is hashed and parsed: the string given, or the bytes. */
+  payload: string | Uint8Array;
+  secrets: readonly string[];
+  tolerance: number;
+}
+
+/** Checks the inputs and headers, in the order the errors are reported; no cryptography. */
+function readDelivery(body: RawBody, headers: HeadersLike, secret: string | readonly string[], options: VerifyOptions): Delivery {
   const secrets = normaliseSecrets(secret);
   const tolerance = options.tolerance ?? DEFAULT_TOLERANCE_SECONDS;
   if (!(tolerance >= 0)) throw new RangeError(`tolerance must be a number of seconds >= 0, got ${String(tolerance)}`);
-  const bytes = bodyBytes(body);
+  const payload = rawPayload(body);
 
   const header = getHeader(headers, WEBHOOK_HEADERS.signature);
   if (header === undefined || header.trim() === '') {
@@ -133,17 +191,17 @@ export async function verifyWebhook<E = WebhookEvent>(
         `${WEBHOOK_HEADERS.signature}; the two are always equal in a genuine delivery.`,
     );
   }
+  return { body, payload, secrets, tolerance, timestamp, signatures };
+}
 
-  const content = signedContent(timestamp, bytes);
-  let matched = false;
-  for (const key of secrets) {
-    const expected = await hmacSha256Hex(key, content);
-    if (signatures.some((candidate) => timingSafeEqual(candidate, expected))) {
-      matched = true;
-      break;
-    }
-  }
-  if (!matched) throw new WebhookVerificationError('signature_mismatch', mismatchMessage(secrets, body));
+function matchesAny(signatures: readonly string[], expected: string): boolean {
+  return signatures.some((candidate) => timingSafeEqual(candidate, expected));
+}
+
+/** Refuses a mismatch or a timestamp out of tolerance, else parses the event. */
+function acceptDelivery<E>(delivery: Delivery, matched: boolean, options: VerifyOptions): E {
+  const { timestamp, tolerance } = delivery;
+  if (!matched) throw new WebhookVerificationError('signature_mismatch', mismatchMessage(delivery.secrets, delivery.body));
 
   const now = options.now ? options.now() : Math.floor(Date.now() / 1000);
   const age = now - Number(timestamp);
@@ -162,7 +220,7 @@ export async function verifyWebhook<E = WebhookEvent>(
     );
   }
 
-  return parseEvent<E>(bytes);
+  return parseEvent<E>(delivery.payload);
 }
 
 /**
@@ -209,10 +267,10 @@ function mismatchMessage(secrets: readonly string[], body: unknown): string {
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-function parseEvent<E>(bytes: Uint8Array): E {
+function parseEvent<E>(payload: string | Uint8Array): E {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(decoder.decode(bytes));
+    parsed = JSON.parse(typeof payload === 'string' ? payload : decoder.decode(payload));
   } catch (cause) {
     throw new WebhookVerificationError(
       'invalid_json',

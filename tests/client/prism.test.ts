@@ -1,4 +1,5 @@
-// The client against the Prism mock of the contract (generated/openapi.json), over real HTTP.
+// The client against the mock API of the contract (generated/openapi.json), over real HTTP, with the
+// documented base addresses: {base_url} ends in /v1, {alt_base_url} in /api/v1.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createPartnerClient,
@@ -6,24 +7,24 @@ import {
   PartnerApiError,
   type PartnerClient,
 } from '../../src/index.js';
-import type { PrismServer } from '../../scripts/mock/prism.ts';
+import type { MockServer } from '../../scripts/mock/server.ts';
 import { startMock, TEST_KEY } from './support.js';
 
 const CARD = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-let prism: PrismServer;
+let prism: MockServer;
 let client: PartnerClient;
 
 beforeAll(async () => {
   prism = await startMock();
-  client = createPartnerClient({ apiKey: TEST_KEY, baseUrl: prism.url, giftCardBaseUrl: prism.url, retry: false });
+  client = createPartnerClient({ apiKey: TEST_KEY, baseUrl: prism.baseUrl, giftCardBaseUrl: prism.giftCardBaseUrl, retry: false });
 });
 afterAll(async () => {
   await prism?.stop();
 });
 
-describe('against the Prism mock', () => {
+describe('against the mock API', () => {
   it('returns the success envelope in data, with the raw openapi-fetch shape', async () => {
     const { data, error, response } = await client.GET('/cards', { params: { query: { limit: 20 } } });
     expect(error).toBeUndefined();
@@ -35,8 +36,8 @@ describe('against the Prism mock', () => {
     for (const card of data?.data ?? []) expect(card.code).toMatch(UUID);
   });
 
-  it('sends the bearer key: without it Prism answers 401', async () => {
-    const anonymous = await fetch(`${prism.url}/cards`);
+  it('sends the bearer key: without it the mock answers 401', async () => {
+    const anonymous = await fetch(`${prism.baseUrl}/cards`);
     expect(anonymous.status).toBe(401);
     const { response } = await client.GET('/cards');
     expect(response.status).toBe(200);
@@ -132,5 +133,28 @@ describe('against the Prism mock', () => {
     for await (const card of client.paginate('/cards', { params: { query: { limit: 100 } } })) cards.push(card);
     expect(cards.length).toBeGreaterThan(0);
     expect(cards[0]?.code).toMatch(UUID);
+  });
+});
+
+describe('the client against the mock, when something is wrong', () => {
+  it('a baseUrl without /v1 gets the 404 envelope, which names the prefixes', async () => {
+    const wrong = createPartnerClient({ apiKey: TEST_KEY, baseUrl: prism.url, retry: false });
+    const error = await wrong.call.GET('/cards').catch((e: unknown) => e);
+    expect(isPartnerApiError(error)).toBe(true);
+    expect(error).toMatchObject({ status: 404, code: 'RESOURCE_NOT_FOUND' });
+    expect((error as Error).message).toContain('under /v1');
+  });
+
+  it('a gift card call at {base_url} gets 421 wrong_api_host', async () => {
+    const wrong = createPartnerClient({ apiKey: TEST_KEY, baseUrl: prism.baseUrl, giftCardBaseUrl: prism.baseUrl, retry: false });
+    const error = await wrong.call.GET('/gift-cards/orders').catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 421, code: 'wrong_api_host' });
+  });
+
+  it('a validation failure names the field and the rule', async () => {
+    const error = await client.call
+      .POST('/cards/{code}/withdraw', { params: { path: { code: CARD } }, body: { amount: 'twenty' as unknown as number } })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 422, code: 'VALIDATION_ERROR', details: { fields: [{ field: 'amount', message: 'must be number (type)' }] } });
   });
 });

@@ -48,12 +48,13 @@ beforeEach(() => {
   script = [];
 });
 
-function setup(retry: RetryOptions = {}) {
+function setup(retry: RetryOptions = {}, idempotencyKeys?: boolean) {
   const { delays, sleep } = recordingSleep();
   const client = createPartnerClient({
     apiKey: TEST_KEY,
     baseUrl: server.url,
     retry: { random: () => 0.5, sleep, ...retry },
+    ...(idempotencyKeys === undefined ? {} : { idempotencyKeys }),
   });
   return { client, delays };
 }
@@ -145,10 +146,10 @@ describe('GET retries', () => {
   });
 });
 
-describe('non-GET requests are never retried', () => {
-  it('sends a POST once on 429, even with Retry-After', async () => {
+describe('requests without an idempotency key are never retried', () => {
+  it('sends a POST without a key (idempotencyKeys: false) once on 429, even with Retry-After', async () => {
     script = [{ status: 429, headers: { 'Retry-After': '1' } }];
-    const { client, delays } = setup({ retries: 5 });
+    const { client, delays } = setup({ retries: 5 }, false);
     const { error, response } = await client.POST('/cards/{code}/withdraw', {
       params: { path: { code: '7c9e6679-7425-40de-944b-e07fc1f90ae7' } },
       body: { amount: 20 },
@@ -159,8 +160,8 @@ describe('non-GET requests are never retried', () => {
     expect(delays).toEqual([]);
   });
 
-  it('sends a POST once on 5xx and on a network error', async () => {
-    const { client, delays } = setup({ retries: 5 });
+  it('sends a POST without a key (idempotencyKeys: false) once on 5xx and on a network error', async () => {
+    const { client, delays } = setup({ retries: 5 }, false);
     script = [{ status: 502 }];
     const init = { params: { path: { code: '7c9e6679-7425-40de-944b-e07fc1f90ae7' } }, body: { amount: 20 } };
     expect((await client.POST('/cards/{code}/withdraw', init)).response.status).toBe(502);
@@ -168,6 +169,7 @@ describe('non-GET requests are never retried', () => {
     await expect(client.POST('/cards/{code}/withdraw', init)).rejects.toThrow();
     expect(server.requests).toHaveLength(2);
     expect(server.requests.every((r) => r.method === 'POST' && r.body === '{"amount":20}')).toBe(true);
+    expect(server.requests.map((r) => r.headers['idempotency-key'])).toEqual([undefined, undefined]);
     expect(delays).toEqual([]);
   });
 
@@ -197,7 +199,7 @@ describe('withRetries and parseRetryAfter', () => {
     for (const s of seen) expect(s).toEqual({ url: original.url, auth: 'Bearer k', signal: original.signal });
   });
 
-  it('passes non-GET requests through untouched, once', async () => {
+  it('passes requests that are neither a GET nor a keyed POST through untouched, once', async () => {
     const seen: Request[] = [];
     const fetch = async (request: Request) => {
       seen.push(request);

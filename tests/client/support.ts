@@ -1,10 +1,10 @@
-// Test support for the client suites: a Prism mock of the contract and small local HTTP servers.
+// Test support for the client suites: the mock API of the contract and small local HTTP servers.
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { findFreePort } from '../../scripts/lib/port-check.ts';
-import { startPrism, type PrismServer } from '../../scripts/mock/prism.ts';
+import { startMock as startMockServer, type MockServer } from '../../scripts/mock/server.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -23,9 +23,9 @@ export function cardExample(): Record<string, unknown> {
   return first;
 }
 
-/** Starts the Prism mock of the contract on a free port of 127.0.0.1 (scripts/mock/prism.ts). */
-export async function startMock(spec = OPENAPI_JSON): Promise<PrismServer> {
-  return startPrism({ spec, port: await findFreePort(), host: '127.0.0.1', output: 'ignore' });
+/** Starts the mock API of the contract (scripts/mock/server.ts) on a free port of 127.0.0.1. */
+export async function startMock(spec = OPENAPI_JSON): Promise<MockServer> {
+  return startMockServer({ spec, port: await findFreePort(), host: '127.0.0.1', output: 'ignore' });
 }
 
 export interface Recorded {

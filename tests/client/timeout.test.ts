@@ -69,6 +69,29 @@ describe('timeoutMs', () => {
     expect(error).toMatchObject({ message: 'user went away' });
   });
 
+  it('holds with a fetch of yours that ignores the signal (written for a Request alone)', async () => {
+    const never = (_request: Request) => new Promise<Response>(() => {});
+    const forwardsRequestOnly = (request: Request) => globalThis.fetch(request);
+    for (const fetch of [never, forwardsRequestOnly]) {
+      const client = createPartnerClient({ apiKey: TEST_KEY, baseUrl: server.url, timeoutMs: 100, retry: false, fetch });
+      const started = performance.now();
+      await expect(client.GET('/cards', delayed(3000))).rejects.toBeInstanceOf(PartnerTimeoutError);
+      expect(performance.now() - started).toBeLessThan(1500);
+    }
+  });
+
+  it('passes the signal to fetch as init.signal, which aborts on timeout', async () => {
+    let seen: AbortSignal | undefined;
+    const fetch = (request: Request, init?: { signal?: AbortSignal }) => {
+      seen = init?.signal;
+      return globalThis.fetch(request, init);
+    };
+    const client = createPartnerClient({ apiKey: TEST_KEY, baseUrl: server.url, timeoutMs: 100, retry: false, fetch });
+    await expect(client.GET('/cards', delayed(3000))).rejects.toBeInstanceOf(PartnerTimeoutError);
+    expect(seen?.aborted).toBe(true);
+    expect(seen?.reason).toBeInstanceOf(PartnerTimeoutError);
+  });
+
   it('timeoutMs: 0 turns the timeout off; a bad value is refused', async () => {
     const client = createPartnerClient({ apiKey: TEST_KEY, baseUrl: server.url, timeoutMs: 0 });
     expect((await client.GET('/cards', delayed(50))).response.status).toBe(200);

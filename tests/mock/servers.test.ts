@@ -66,13 +66,15 @@ describe.skipIf(!fs.existsSync(path.join(ROOT, 'generated', 'openapi.json')))('m
     }
   });
 
-  it('npm run mock: SIGINT stops Prism and exits 0', async () => {
+  it('npm run mock: prints both base addresses and a curl at /v1; SIGINT stops it and exits 0', async () => {
     const port = await findFreePort();
     const mock = run('scripts/mock/cli.ts', ['--port', String(port)]);
     await mock.waitFor('Press Ctrl-C');
-    expect(mock.output()).toContain(`curl -X POST 'http://127.0.0.1:${port}/cards/`);
+    expect(mock.output()).toContain(`http://127.0.0.1:${port}/v1 `);
+    expect(mock.output()).toContain(`http://127.0.0.1:${port}/api/v1 `);
+    expect(mock.output()).toContain(`curl -X POST 'http://127.0.0.1:${port}/v1/cards/`);
     expect(mock.output()).toContain("Authorization: Bearer sk_test_");
-    const res = await fetch(`http://127.0.0.1:${port}/balance`, { headers: { Authorization: 'Bearer sk_test_x' } });
+    const res = await fetch(`http://127.0.0.1:${port}/v1/balance`, { headers: { Authorization: 'Bearer sk_test_x' } });
     expect(res.status).toBe(200);
     mock.child.kill('SIGINT');
     expect(await mock.exited).toBe(0);
@@ -89,11 +91,11 @@ describe.skipIf(!fs.existsSync(path.join(ROOT, 'generated', 'openapi.json')))('m
       while (docsPort === mockPort) docsPort = await findFreePort();
       const start = run('scripts/start/cli.ts', ['--skip-build', '--mock-port', String(mockPort)], { DOCS_PORT: String(docsPort) });
       await start.waitFor('Press Ctrl-C');
-      expect(start.output()).toContain(`http://127.0.0.1:${mockPort}`);
+      expect(start.output()).toContain(`http://127.0.0.1:${mockPort}/v1`);
       expect(start.output()).toContain(`http://127.0.0.1:${docsPort}/`);
       expect((await fetch(`http://127.0.0.1:${docsPort}/`)).status).toBe(200);
       expect((await fetch(`http://127.0.0.1:${docsPort}/asyncapi.html`)).status).toBe(200);
-      expect((await fetch(`http://127.0.0.1:${mockPort}/balance`, { headers: { Authorization: 'Bearer sk_test_x' } })).status).toBe(200);
+      expect((await fetch(`http://127.0.0.1:${mockPort}/v1/balance`, { headers: { Authorization: 'Bearer sk_test_x' } })).status).toBe(200);
       start.child.kill('SIGINT');
       expect(await start.exited).toBe(0);
       await assertPortFree('127.0.0.1', mockPort, '');
