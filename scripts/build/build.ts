@@ -3,10 +3,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { APIS, type ApiName } from '../lib/paths.ts';
-import { bundle, lint } from '../lib/redocly.ts';
-import { externalRefs, validateAsyncApi, validateOpenApi } from './validate.ts';
-import { generateTypes, typesOutput } from './types.ts';
+import { APIS, GENERATED_DIR, type ApiName } from '../lib/paths.ts';
+import { bundleAll, lint, type RunResult } from '../lib/redocly.ts';
+import { startAsyncApiValidator } from './asyncapi-worker.ts';
+import { SourceMap } from './source-location.ts';
+import type { BundleProblem } from './validate.ts';
+import { yamlSyntaxErrors } from './yaml-syntax.ts';
 
 export interface BuildOptions {
   /** Directory holding redocly.yaml and spec/. */
@@ -33,23 +35,43 @@ export class BuildError extends Error {
 /** Builds a workspace into outDir. Returns the files written, relative to outDir. */
 export async function build(options: BuildOptions): Promise<string[]> {
   const { workspace, outDir, echo = false } = options;
-  const log = (message: string) => echo && console.log(message);
   fs.mkdirSync(outDir, { recursive: true });
-  const written: string[] = [];
+  // Lint and bundle run side by side, one Redocly process each (the bundle writes both APIs), while the
+  // AsyncAPI validator loads in its worker and the other validators and the type generator load here.
+  if (echo) console.log(options.lint ?? true ? 'Linting and bundling spec/openapi.yaml and spec/asyncapi.yaml ...' : 'Bundling ...');
+  const linting = (options.lint ?? true) ? lint(workspace, APIS) : null;
+  const bundling = bundleAll(workspace, APIS, outDir);
+  const asyncapiValidator = (options.validate ?? true) ? startAsyncApiValidator() : null;
+  try {
+    return await afterRedocly(options, linting, bundling, asyncapiValidator);
+  } finally {
+    await asyncapiValidator?.close();
+  }
+}
 
-  if (options.lint ?? true) {
-    log('Linting spec/openapi.yaml and spec/asyncapi.yaml ...');
-    const result = await lint(workspace, APIS, [], echo);
-    if (result.code !== 0) throw new BuildError('redocly lint', [result.output.trim() || 'see the lint output above']);
+/** The steps after Redocly: check lint and bundle, write the JSON bundles, validate them, generate types. */
+async function afterRedocly(
+  options: BuildOptions,
+  linting: Promise<RunResult> | null,
+  bundling: Promise<RunResult>,
+  asyncapiValidator: ReturnType<typeof startAsyncApiValidator> | null,
+): Promise<string[]> {
+  const { workspace, outDir, echo = false } = options;
+  const log = (message: string) => echo && console.log(message);
+  const loading = Promise.all([import('./validate.ts'), import('./types.ts')]);
+  const [linted, bundled] = await Promise.all([linting, bundling]);
+  const [{ externalRefs, openApiProblems }, { generateTypes, typesOutput }] = await loading;
+  if ((linted && linted.code !== 0) || bundled.code !== 0) {
+    const syntax = yamlSyntaxErrors(workspace);
+    if (syntax.length > 0) throw new BuildError('YAML parsing', syntax);
+    if (linted && linted.code !== 0) throw new BuildError('redocly lint', [linted.output.trim()]);
+    throw new BuildError('redocly bundle', [bundled.output.trim()]);
   }
 
+  const written: string[] = [];
   for (const api of APIS) {
-    log(`Bundling ${api} ...`);
     const yamlFile = path.join(outDir, `${api}.yaml`);
-    const result = await bundle(workspace, api, yamlFile, false);
-    if (result.code !== 0 || !fs.existsSync(yamlFile)) {
-      throw new BuildError(`redocly bundle ${api}`, [result.output.trim()]);
-    }
+    if (!fs.existsSync(yamlFile)) throw new BuildError(`redocly bundle ${api}`, [`no ${api}.yaml written`, bundled.output.trim()]);
     const doc: unknown = parse(fs.readFileSync(yamlFile, 'utf8'));
     const unresolved = externalRefs(doc);
     if (unresolved.length > 0) throw new BuildError(`redocly bundle ${api}`, unresolved.map((p) => `${api}: ${p}`));
@@ -57,20 +79,66 @@ export async function build(options: BuildOptions): Promise<string[]> {
     written.push(`${api}.json`, `${api}.yaml`);
   }
 
+  const dts = path.basename(typesOutput(workspace));
+  const types = generateTypes(path.join(outDir, 'openapi.json'));
   if (options.validate ?? true) {
     log('Validating the bundles ...');
+    const [openapi, asyncapi] = await Promise.all([
+      openApiProblems(path.join(outDir, 'openapi.json')),
+      asyncapiValidator!.problems(path.join(outDir, 'asyncapi.json')),
+    ]);
+    const sources = new SourceMap(workspace);
     const problems = [
-      ...(await validateOpenApi(path.join(outDir, 'openapi.json'))),
-      ...(await validateAsyncApi(path.join(outDir, 'asyncapi.json'))),
+      ...openapi.map((p) => atSource(sources, workspace, 'openapi', p)),
+      ...asyncapi.map((p) => atSource(sources, workspace, 'asyncapi', p)),
     ];
-    if (problems.length > 0) throw new BuildError('validation', problems);
+    if (problems.length > 0) {
+      types.catch(() => {}); // the validation failure is the one to report
+      throw new BuildError('validation', problems);
+    }
   }
-
   log('Generating TypeScript types ...');
-  const dts = path.basename(typesOutput(workspace));
-  fs.writeFileSync(path.join(outDir, dts), await generateTypes(path.join(outDir, 'openapi.json')));
+  fs.writeFileSync(path.join(outDir, dts), await types);
   written.push(dts);
   return written;
+}
+
+/** `spec/<file>:<line>: <message>` for a problem found in a bundle, from the bundle pointer's source. */
+function atSource(sources: SourceMap, workspace: string, api: ApiName, problem: BundleProblem): string {
+  const where = problem.pointer === undefined ? null : sources.locate(rootFile(workspace, api), problem.pointer);
+  const bundled = `generated/${api}.json${problem.pointer ? `#${problem.pointer}` : ''}`;
+  return where ? `${where.file}:${where.line}: ${problem.message} (in ${bundled})` : `${bundled}: ${problem.message}`;
+}
+
+/** The root file of an API, from the workspace's redocly.yaml (`apis.<api>.root`). */
+function rootFile(workspace: string, api: ApiName): string {
+  const config = parse(fs.readFileSync(path.join(workspace, 'redocly.yaml'), 'utf8')) as { apis?: Record<string, { root?: string }> };
+  return config.apis?.[api]?.root ?? `spec/${api}.yaml`;
+}
+
+/**
+ * `npm run build`: builds a workspace into a temporary directory, then replaces the files of its
+ * generated/ only when every step passed; a failed build leaves generated/ as it was.
+ */
+export async function buildAndInstall(workspace: string, echo = false): Promise<string[]> {
+  const { dir, files } = await buildToTemp(workspace, { lint: true, validate: true, echo });
+  try {
+    installOutputs(dir, path.join(workspace, GENERATED_DIR), files);
+    return files;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Replaces the files of `dir` with those of `from`, once every file is ready: copies, then renames each. */
+export function installOutputs(from: string, dir: string, files: readonly string[]): void {
+  fs.mkdirSync(dir, { recursive: true });
+  const staged = files.map((f) => {
+    const tmp = path.join(dir, `.${f}.${process.pid}.tmp`);
+    fs.copyFileSync(path.join(from, f), tmp);
+    return [tmp, path.join(dir, f)] as const;
+  });
+  for (const [tmp, target] of staged) fs.renameSync(tmp, target);
 }
 
 /** Builds a workspace into a fresh temporary directory (bundles and types only, by default). */
