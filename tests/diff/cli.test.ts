@@ -115,9 +115,11 @@ describe('npm run diff (CLI)', () => {
   });
 
   it('rejects an unknown ref and an unknown format', () => {
-    expect(run('no-such-ref').stderr).toContain('Unknown git ref: no-such-ref');
+    const ref = run('no-such-ref');
+    expect(ref.code).toBe(2);
+    expect(ref.stderr).toBe('contract diff: Unknown git ref: no-such-ref\n');
     const r = run('HEAD', '--format', 'xml');
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('Unknown --format xml');
+    expect(r.stderr).toMatch(/^contract diff: unknown --format xml \(expected text, markdown, json, changelog\)\nUsage: /);
   });
 });
