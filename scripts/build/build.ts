@@ -4,10 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { APIS, GENERATED_DIR, type ApiName } from '../lib/paths.ts';
-import { bundleAll, lint, type RunResult } from '../lib/redocly.ts';
+import { bundleAll, lint } from '../lib/redocly.ts';
 import { startAsyncApiValidator } from './asyncapi-worker.ts';
+import { recall, remember, stepKey } from './cache.ts';
 import { SourceMap } from './source-location.ts';
-import type { BundleProblem } from './validate.ts';
+import { generateTypes, typesOutput } from './types.ts';
+import { externalRefs, openApiProblems, type BundleProblem } from './validate.ts';
 import { yamlSyntaxErrors } from './yaml-syntax.ts';
 
 export interface BuildOptions {
@@ -35,32 +37,11 @@ export class BuildError extends Error {
 /** Builds a workspace into outDir. Returns the files written, relative to outDir. */
 export async function build(options: BuildOptions): Promise<string[]> {
   const { workspace, outDir, echo = false } = options;
-  fs.mkdirSync(outDir, { recursive: true });
-  // Lint and bundle run side by side, one Redocly process each (the bundle writes both APIs), while the
-  // AsyncAPI validator loads in its worker and the other validators and the type generator load here.
-  if (echo) console.log(options.lint ?? true ? 'Linting and bundling spec/openapi.yaml and spec/asyncapi.yaml ...' : 'Bundling ...');
-  const linting = (options.lint ?? true) ? lint(workspace, APIS) : null;
-  const bundling = bundleAll(workspace, APIS, outDir);
-  const asyncapiValidator = (options.validate ?? true) ? startAsyncApiValidator() : null;
-  try {
-    return await afterRedocly(options, linting, bundling, asyncapiValidator);
-  } finally {
-    await asyncapiValidator?.close();
-  }
-}
-
-/** The steps after Redocly: check lint and bundle, write the JSON bundles, validate them, generate types. */
-async function afterRedocly(
-  options: BuildOptions,
-  linting: Promise<RunResult> | null,
-  bundling: Promise<RunResult>,
-  asyncapiValidator: ReturnType<typeof startAsyncApiValidator> | null,
-): Promise<string[]> {
-  const { workspace, outDir, echo = false } = options;
   const log = (message: string) => echo && console.log(message);
-  const loading = Promise.all([import('./validate.ts'), import('./types.ts')]);
-  const [linted, bundled] = await Promise.all([linting, bundling]);
-  const [{ externalRefs, openApiProblems }, { generateTypes, typesOutput }] = await loading;
+  fs.mkdirSync(outDir, { recursive: true });
+  // Lint and bundle run side by side, one Redocly process each (the bundle writes both APIs).
+  log(options.lint ?? true ? 'Linting and bundling spec/openapi.yaml and spec/asyncapi.yaml ...' : 'Bundling ...');
+  const [linted, bundled] = await Promise.all([(options.lint ?? true) ? lint(workspace, APIS) : null, bundleAll(workspace, APIS, outDir)]);
   if ((linted && linted.code !== 0) || bundled.code !== 0) {
     const syntax = yamlSyntaxErrors(workspace);
     if (syntax.length > 0) throw new BuildError('YAML parsing', syntax);
@@ -79,28 +60,44 @@ async function afterRedocly(
     written.push(`${api}.json`, `${api}.yaml`);
   }
 
-  const dts = path.basename(typesOutput(workspace));
-  const types = generateTypes(path.join(outDir, 'openapi.json'));
-  if (options.validate ?? true) {
-    log('Validating the bundles ...');
-    const [openapi, asyncapi] = await Promise.all([
-      openApiProblems(path.join(outDir, 'openapi.json')),
-      asyncapiValidator!.problems(path.join(outDir, 'asyncapi.json')),
-    ]);
-    const sources = new SourceMap(workspace);
-    const problems = [
-      ...openapi.map((p) => atSource(sources, workspace, 'openapi', p)),
-      ...asyncapi.map((p) => atSource(sources, workspace, 'asyncapi', p)),
-    ];
-    if (problems.length > 0) {
-      types.catch(() => {}); // the validation failure is the one to report
-      throw new BuildError('validation', problems);
+  // The slow steps run only on a bundle they have not already passed (cache.ts), side by side: the
+  // AsyncAPI validator in a worker thread, the OpenAPI validator and the type generator here.
+  const openapiFile = path.join(outDir, 'openapi.json');
+  const asyncapiFile = path.join(outDir, 'asyncapi.json');
+  const keys = { openapi: stepKey('openapi-valid', openapiFile), asyncapi: stepKey('asyncapi-valid', asyncapiFile), types: stepKey('types', openapiFile) };
+  const validate = options.validate ?? true;
+  const asyncapiValidator = validate && recall(keys.asyncapi) !== 'valid' ? startAsyncApiValidator() : null;
+  try {
+    const cachedTypes = recall(keys.types);
+    const types = cachedTypes !== undefined ? Promise.resolve(cachedTypes) : generateTypes(openapiFile);
+    if (validate) {
+      log('Validating the bundles ...');
+      const [openapi, asyncapi] = await Promise.all([
+        recall(keys.openapi) === 'valid' ? [] : openApiProblems(openapiFile),
+        asyncapiValidator ? asyncapiValidator.problems(asyncapiFile) : [],
+      ]);
+      const sources = new SourceMap(workspace);
+      const problems = [
+        ...openapi.map((p) => atSource(sources, workspace, 'openapi', p)),
+        ...asyncapi.map((p) => atSource(sources, workspace, 'asyncapi', p)),
+      ];
+      if (problems.length > 0) {
+        types.catch(() => {}); // the validation failure is the one to report
+        throw new BuildError('validation', problems);
+      }
+      remember(keys.openapi, 'valid');
+      remember(keys.asyncapi, 'valid');
     }
+    log('Generating TypeScript types ...');
+    const dts = path.basename(typesOutput(workspace));
+    const text = await types;
+    if (cachedTypes === undefined) remember(keys.types, text);
+    fs.writeFileSync(path.join(outDir, dts), text);
+    written.push(dts);
+    return written;
+  } finally {
+    await asyncapiValidator?.close();
   }
-  log('Generating TypeScript types ...');
-  fs.writeFileSync(path.join(outDir, dts), await types);
-  written.push(dts);
-  return written;
 }
 
 /** `spec/<file>:<line>: <message>` for a problem found in a bundle, from the bundle pointer's source. */

@@ -1,6 +1,5 @@
 // Validation of the bundles with the reference parsers of each format.
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { Parser, fromFile } from '@asyncapi/parser';
 
 interface AjvErrorLike {
   instancePath: string;
@@ -61,6 +60,9 @@ export async function openApiProblems(file: string): Promise<BundleProblem[]> {
 
 /** Error diagnostics of an AsyncAPI 3.0 bundle; empty when valid. */
 export async function asyncApiProblems(file: string): Promise<BundleProblem[]> {
+  // Loaded here, not at the top: the build runs this in a worker (asyncapi-worker.ts), and the main
+  // thread, which imports this module for the OpenAPI checks, need not load the parser too.
+  const { Parser, fromFile } = await import('@asyncapi/parser');
   const { diagnostics } = await fromFile(new Parser(), file).parse();
   // DiagnosticSeverity.Error is 0; warnings, information and hints (1-3) do not fail the build.
   return diagnostics
