@@ -2,6 +2,7 @@
 // a YAML typo is one line, and an unknown flag is a usage error.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildAndInstall, BuildError } from '../../scripts/build/build.ts';
@@ -90,5 +91,28 @@ describe('npm run build (CLI)', () => {
     expect(first).toBe('build: unknown option --chek (did you mean --check?)');
     expect(rest[0]).toMatch(/^Usage: npm run build/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('the cache of the slow steps', () => {
+  it('keys a step by the content of its input, and is off with CONTRACT_BUILD_CACHE=off', async () => {
+    const { recall, remember, stepKey } = await import('../../scripts/build/cache.ts');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'build-cache-'));
+    temps.push(dir);
+    const file = path.join(dir, 'bundle.json');
+    fs.writeFileSync(file, `{"n":${process.pid},"t":${Date.now()}}`);
+    const key = stepKey('test-step', file);
+    expect(recall(key)).toBeUndefined();
+    remember(key, 'valid');
+    expect(recall(key)).toBe('valid');
+    expect(stepKey('other-step', file)).not.toBe(key);
+    fs.appendFileSync(file, ' ');
+    expect(stepKey('test-step', file)).not.toBe(key);
+    process.env['CONTRACT_BUILD_CACHE'] = 'off';
+    try {
+      expect(recall(key)).toBeUndefined();
+    } finally {
+      delete process.env['CONTRACT_BUILD_CACHE'];
+    }
   });
 });
