@@ -21,7 +21,7 @@ export interface BuildOptions {
   lint?: boolean;
   /** Validate the bundles with swagger-parser and @asyncapi/parser (default true). */
   validate?: boolean;
-  /** Print the tools' output and each step as it runs (default false). */
+  /** Print each step as it runs (default false); a failing tool's output is in the BuildError. */
   echo?: boolean;
 }
 
@@ -130,11 +130,13 @@ export async function buildAndInstall(workspace: string, echo = false): Promise<
 /** Replaces the files of `dir` with those of `from`, once every file is ready: copies, then renames each. */
 export function installOutputs(from: string, dir: string, files: readonly string[]): void {
   fs.mkdirSync(dir, { recursive: true });
-  const staged = files.map((f) => {
-    const tmp = path.join(dir, `.${f}.${process.pid}.tmp`);
-    fs.copyFileSync(path.join(from, f), tmp);
-    return [tmp, path.join(dir, f)] as const;
-  });
+  const staged = files.map((f) => [path.join(dir, `.${f}.${process.pid}.tmp`), path.join(dir, f), path.join(from, f)] as const);
+  try {
+    for (const [tmp, , source] of staged) fs.copyFileSync(source, tmp);
+  } catch (error) {
+    for (const [tmp] of staged) fs.rmSync(tmp, { force: true });
+    throw error;
+  }
   for (const [tmp, target] of staged) fs.renameSync(tmp, target);
 }
 
