@@ -77,10 +77,10 @@ export async function build(options: BuildOptions): Promise<string[]> {
         asyncapiValidator ? asyncapiValidator.problems(asyncapiFile) : [],
       ]);
       const sources = new SourceMap(workspace);
-      const problems = [
-        ...openapi.map((p) => atSource(sources, workspace, 'openapi', p)),
-        ...asyncapi.map((p) => atSource(sources, workspace, 'asyncapi', p)),
-      ];
+      const problems = atSources(sources, workspace, [
+        ...openapi.map((p) => ({ api: 'openapi' as const, ...p })),
+        ...asyncapi.map((p) => ({ api: 'asyncapi' as const, ...p })),
+      ]);
       if (problems.length > 0) {
         types.catch(() => {}); // the validation failure is the one to report
         throw new BuildError('validation', problems);
@@ -100,11 +100,20 @@ export async function build(options: BuildOptions): Promise<string[]> {
   }
 }
 
-/** `spec/<file>:<line>: <message>` for a problem found in a bundle, from the bundle pointer's source. */
-function atSource(sources: SourceMap, workspace: string, api: ApiName, problem: BundleProblem): string {
-  const where = problem.pointer === undefined ? null : sources.locate(rootFile(workspace, api), problem.pointer);
-  const bundled = `generated/${api}.json${problem.pointer ? `#${problem.pointer}` : ''}`;
-  return where ? `${where.file}:${where.line}: ${problem.message} (in ${bundled})` : `${bundled}: ${problem.message}`;
+/**
+ * `spec/<file>:<line>: <message>` for each problem found in a bundle, from its pointer's source. A problem
+ * in a shared schema is found at every place the bundle reaches it (a validator walks the resolved document):
+ * it is reported once per source line, with the first bundle place it was found at.
+ */
+function atSources(sources: SourceMap, workspace: string, problems: (BundleProblem & { api: ApiName })[]): string[] {
+  const lines = new Map<string, string>();
+  for (const problem of problems) {
+    const where = problem.pointer === undefined ? null : sources.locate(rootFile(workspace, problem.api), problem.pointer);
+    const bundled = `generated/${problem.api}.json${problem.pointer ? `#${problem.pointer}` : ''}`;
+    const key = where ? `${where.file}:${where.line}: ${problem.message}` : `${bundled}: ${problem.message}`;
+    if (!lines.has(key)) lines.set(key, where ? `${key} (in ${bundled})` : key);
+  }
+  return [...lines.values()];
 }
 
 /** The root file of an API, from the workspace's redocly.yaml (`apis.<api>.root`). */

@@ -63,11 +63,17 @@ export async function asyncApiProblems(file: string): Promise<BundleProblem[]> {
   // Loaded here, not at the top: the build runs this in a worker (asyncapi-worker.ts), and the main
   // thread, which imports this module for the OpenAPI checks, need not load the parser too.
   const { Parser, fromFile } = await import('@asyncapi/parser');
-  const { diagnostics } = await fromFile(new Parser(), file).parse();
+  // validate(), not parse(): the same rules and diagnostics, without building the document model after.
+  const diagnostics = await fromFile(new Parser(), file).validate();
   // DiagnosticSeverity.Error is 0; warnings, information and hints (1-3) do not fail the build.
-  return diagnostics
-    .filter((d) => d.severity === 0)
-    .map((d) => ({ message: `${d.message} (${d.code})`, pointer: `/${d.path.map((s) => String(s).replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}` }));
+  const errors = diagnostics.filter((d) => d.severity === 0);
+  // `"x" property must match "else" schema` only wraps a deeper error of the same walk: keep the deeper ones.
+  const wrapper = (message: string) => /property must match "(then|else)" schema$/.test(message);
+  const useful = errors.some((d) => !wrapper(d.message)) ? errors.filter((d) => !wrapper(d.message)) : errors;
+  return useful.map((d) => ({
+    message: `${d.message} (${d.code})`,
+    pointer: `/${d.path.map((s) => String(s).replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`,
+  }));
 }
 
 const asText = (file: string, problems: BundleProblem[]) =>

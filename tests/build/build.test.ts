@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildAndInstall, BuildError } from '../../scripts/build/build.ts';
+import { buildAndInstall, BuildError, buildToTemp } from '../../scripts/build/build.ts';
 import { SourceMap } from '../../scripts/build/source-location.ts';
 import { ROOT } from '../../scripts/lib/paths.ts';
 import { copyWorkspace, edit } from '../contract/helpers.ts';
@@ -39,6 +39,17 @@ describe.concurrent('npm run build fails well', { timeout: 180_000 }, () => {
     ]);
     expect(snapshot(ws)).toEqual(before);
     expect(fs.readdirSync(path.join(ws, 'generated')).filter((f) => f.startsWith('.'))).toEqual([]);
+  });
+
+  it('an error in a shared schema, found by the validator at every place it is used, is one line at its source', async () => {
+    const ws = workspace();
+    edit(ws, 'spec/components/schemas/VerificationLevel.yaml', (t) => t.replace(/^type: string$/m, 'type: 42'));
+    // Without the lint, which would report it first: this is what the bundle validators see.
+    const error = await buildToTemp(ws, { lint: false, validate: true }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BuildError);
+    expect((error as BuildError).problems).toEqual([
+      expect.stringMatching(/^spec\/components\/schemas\/VerificationLevel\.yaml:1: "type" property must be equal to one of the allowed values: .* \(asyncapi-document-resolved\) \(in generated\/asyncapi\.json#\/components\/schemas\/VerificationLevel\/type\)$/),
+    ]);
   });
 
   it('a YAML typo in a component is one line naming the file, line and column', async () => {
