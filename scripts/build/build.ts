@@ -3,10 +3,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { APIS, type ApiName } from '../lib/paths.ts';
-import { bundle, lint } from '../lib/redocly.ts';
-import { externalRefs, validateAsyncApi, validateOpenApi } from './validate.ts';
+import { APIS, GENERATED_DIR, type ApiName } from '../lib/paths.ts';
+import { bundleAll, lint } from '../lib/redocly.ts';
+import { startAsyncApiValidator } from './asyncapi-worker.ts';
+import { recall, remember, stepKey } from './cache.ts';
+import { SourceMap } from './source-location.ts';
 import { generateTypes, typesOutput } from './types.ts';
+import { externalRefs, openApiProblems, type BundleProblem } from './validate.ts';
+import { yamlSyntaxErrors } from './yaml-syntax.ts';
 
 export interface BuildOptions {
   /** Directory holding redocly.yaml and spec/. */
@@ -17,7 +21,7 @@ export interface BuildOptions {
   lint?: boolean;
   /** Validate the bundles with swagger-parser and @asyncapi/parser (default true). */
   validate?: boolean;
-  /** Print the tools' output and each step as it runs (default false). */
+  /** Print each step as it runs (default false); a failing tool's output is in the BuildError. */
   echo?: boolean;
 }
 
@@ -35,21 +39,20 @@ export async function build(options: BuildOptions): Promise<string[]> {
   const { workspace, outDir, echo = false } = options;
   const log = (message: string) => echo && console.log(message);
   fs.mkdirSync(outDir, { recursive: true });
-  const written: string[] = [];
-
-  if (options.lint ?? true) {
-    log('Linting spec/openapi.yaml and spec/asyncapi.yaml ...');
-    const result = await lint(workspace, APIS, [], echo);
-    if (result.code !== 0) throw new BuildError('redocly lint', [result.output.trim() || 'see the lint output above']);
+  // Lint and bundle run side by side, one Redocly process each (the bundle writes both APIs).
+  log(options.lint ?? true ? 'Linting and bundling spec/openapi.yaml and spec/asyncapi.yaml ...' : 'Bundling ...');
+  const [linted, bundled] = await Promise.all([(options.lint ?? true) ? lint(workspace, APIS) : null, bundleAll(workspace, APIS, outDir)]);
+  if ((linted && linted.code !== 0) || bundled.code !== 0) {
+    const syntax = yamlSyntaxErrors(workspace);
+    if (syntax.length > 0) throw new BuildError('YAML parsing', syntax);
+    if (linted && linted.code !== 0) throw new BuildError('redocly lint', [linted.output.trim()]);
+    throw new BuildError('redocly bundle', [bundled.output.trim()]);
   }
 
+  const written: string[] = [];
   for (const api of APIS) {
-    log(`Bundling ${api} ...`);
     const yamlFile = path.join(outDir, `${api}.yaml`);
-    const result = await bundle(workspace, api, yamlFile, false);
-    if (result.code !== 0 || !fs.existsSync(yamlFile)) {
-      throw new BuildError(`redocly bundle ${api}`, [result.output.trim()]);
-    }
+    if (!fs.existsSync(yamlFile)) throw new BuildError(`redocly bundle ${api}`, [`no ${api}.yaml written`, bundled.output.trim()]);
     const doc: unknown = parse(fs.readFileSync(yamlFile, 'utf8'));
     const unresolved = externalRefs(doc);
     if (unresolved.length > 0) throw new BuildError(`redocly bundle ${api}`, unresolved.map((p) => `${api}: ${p}`));
@@ -57,20 +60,93 @@ export async function build(options: BuildOptions): Promise<string[]> {
     written.push(`${api}.json`, `${api}.yaml`);
   }
 
-  if (options.validate ?? true) {
-    log('Validating the bundles ...');
-    const problems = [
-      ...(await validateOpenApi(path.join(outDir, 'openapi.json'))),
-      ...(await validateAsyncApi(path.join(outDir, 'asyncapi.json'))),
-    ];
-    if (problems.length > 0) throw new BuildError('validation', problems);
+  // The slow steps run only on a bundle they have not already passed (cache.ts), side by side: the
+  // AsyncAPI validator in a worker thread, the OpenAPI validator and the type generator here.
+  const openapiFile = path.join(outDir, 'openapi.json');
+  const asyncapiFile = path.join(outDir, 'asyncapi.json');
+  const keys = { openapi: stepKey('openapi-valid', openapiFile), asyncapi: stepKey('asyncapi-valid', asyncapiFile), types: stepKey('types', openapiFile) };
+  const validate = options.validate ?? true;
+  const asyncapiValidator = validate && recall(keys.asyncapi) !== 'valid' ? startAsyncApiValidator() : null;
+  try {
+    const cachedTypes = recall(keys.types);
+    const types = cachedTypes !== undefined ? Promise.resolve(cachedTypes) : generateTypes(openapiFile);
+    if (validate) {
+      log('Validating the bundles ...');
+      const [openapi, asyncapi] = await Promise.all([
+        recall(keys.openapi) === 'valid' ? [] : openApiProblems(openapiFile),
+        asyncapiValidator ? asyncapiValidator.problems(asyncapiFile) : [],
+      ]);
+      const sources = new SourceMap(workspace);
+      const problems = atSources(sources, workspace, [
+        ...openapi.map((p) => ({ api: 'openapi' as const, ...p })),
+        ...asyncapi.map((p) => ({ api: 'asyncapi' as const, ...p })),
+      ]);
+      if (problems.length > 0) {
+        types.catch(() => {}); // the validation failure is the one to report
+        throw new BuildError('validation', problems);
+      }
+      remember(keys.openapi, 'valid');
+      remember(keys.asyncapi, 'valid');
+    }
+    log('Generating TypeScript types ...');
+    const dts = path.basename(typesOutput(workspace));
+    const text = await types;
+    if (cachedTypes === undefined) remember(keys.types, text);
+    fs.writeFileSync(path.join(outDir, dts), text);
+    written.push(dts);
+    return written;
+  } finally {
+    await asyncapiValidator?.close();
   }
+}
 
-  log('Generating TypeScript types ...');
-  const dts = path.basename(typesOutput(workspace));
-  fs.writeFileSync(path.join(outDir, dts), await generateTypes(path.join(outDir, 'openapi.json')));
-  written.push(dts);
-  return written;
+/**
+ * `spec/<file>:<line>: <message>` for each problem found in a bundle, from its pointer's source. A problem
+ * in a shared schema is found at every place the bundle reaches it (a validator walks the resolved document):
+ * it is reported once per source line, with the first bundle place it was found at.
+ */
+function atSources(sources: SourceMap, workspace: string, problems: (BundleProblem & { api: ApiName })[]): string[] {
+  const lines = new Map<string, string>();
+  for (const problem of problems) {
+    const where = problem.pointer === undefined ? null : sources.locate(rootFile(workspace, problem.api), problem.pointer);
+    const bundled = `generated/${problem.api}.json${problem.pointer ? `#${problem.pointer}` : ''}`;
+    const key = where ? `${where.file}:${where.line}: ${problem.message}` : `${bundled}: ${problem.message}`;
+    if (!lines.has(key)) lines.set(key, where ? `${key} (in ${bundled})` : key);
+  }
+  return [...lines.values()];
+}
+
+/** The root file of an API, from the workspace's redocly.yaml (`apis.<api>.root`). */
+function rootFile(workspace: string, api: ApiName): string {
+  const config = parse(fs.readFileSync(path.join(workspace, 'redocly.yaml'), 'utf8')) as { apis?: Record<string, { root?: string }> };
+  return config.apis?.[api]?.root ?? `spec/${api}.yaml`;
+}
+
+/**
+ * `npm run build`: builds a workspace into a temporary directory, then replaces the files of its
+ * generated/ only when every step passed; a failed build leaves generated/ as it was.
+ */
+export async function buildAndInstall(workspace: string, echo = false): Promise<string[]> {
+  const { dir, files } = await buildToTemp(workspace, { lint: true, validate: true, echo });
+  try {
+    installOutputs(dir, path.join(workspace, GENERATED_DIR), files);
+    return files;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Replaces the files of `dir` with those of `from`, once every file is ready: copies, then renames each. */
+export function installOutputs(from: string, dir: string, files: readonly string[]): void {
+  fs.mkdirSync(dir, { recursive: true });
+  const staged = files.map((f) => [path.join(dir, `.${f}.${process.pid}.tmp`), path.join(dir, f), path.join(from, f)] as const);
+  try {
+    for (const [tmp, , source] of staged) fs.copyFileSync(source, tmp);
+  } catch (error) {
+    for (const [tmp] of staged) fs.rmSync(tmp, { force: true });
+    throw error;
+  }
+  for (const [tmp, target] of staged) fs.renameSync(tmp, target);
 }
 
 /** Builds a workspace into a fresh temporary directory (bundles and types only, by default). */

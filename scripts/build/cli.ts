@@ -1,38 +1,44 @@
-// npm run build             lint, bundle, validate, generate types into generated/
+// npm run build             lint, bundle, validate, generate types; replace generated/ only when all passed
 // npm run build -- --check  build into a temporary directory and fail if generated/ differs (drift)
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { build, BuildError } from './build.ts';
+import { buildAndInstall, buildToTemp, BuildError } from './build.ts';
 import { compareOutputs } from './drift.ts';
+import { CliError, parseCli, runCli } from '../lib/cli-args.ts';
 import { GENERATED_DIR, ROOT } from '../lib/paths.ts';
 
-const check = process.argv.includes('--check');
+const USAGE = `Usage: npm run build [-- --check]
+  (no option)  lint and bundle spec/, validate the bundles, generate the types, then replace generated/
+               (generated/ is left as it was when any step fails)
+  --check      build into a temporary directory and fail, naming the files, when generated/ differs`;
+
 const started = performance.now();
 const seconds = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
 
-try {
-  if (check) {
-    const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'contract-check-'));
-    try {
-      const files = await build({ workspace: ROOT, outDir, echo: true });
-      const drift = compareOutputs(outDir, path.join(ROOT, GENERATED_DIR), files);
-      if (drift.length > 0) {
-        console.error(`generated/ is out of date:\n${drift.map((d) => `  - ${d}`).join('\n')}`);
-        process.exitCode = 1;
-      } else {
-        console.log(`generated/ is up to date (${files.length} files) in ${seconds()}`);
-      }
-    } finally {
-      fs.rmSync(outDir, { recursive: true, force: true });
-    }
-  } else {
-    const outDir = path.join(ROOT, GENERATED_DIR);
-    const files = await build({ workspace: ROOT, outDir, echo: true });
-    console.log(`Built ${files.map((f) => `${GENERATED_DIR}/${f}`).join(', ')} in ${seconds()}`);
+async function check(): Promise<number> {
+  const { dir, files } = await buildToTemp(ROOT, { lint: true, validate: true, echo: true });
+  try {
+    const drift = compareOutputs(dir, path.join(ROOT, GENERATED_DIR), files);
+    if (drift.length > 0) throw new CliError(`generated/ is out of date:\n${drift.map((d) => `  - ${d}`).join('\n')}`);
+    console.log(`generated/ is up to date (${files.length} files) in ${seconds()}`);
+    return 0;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
   }
-} catch (error) {
-  console.error(error instanceof BuildError ? error.message : error);
-  console.error(`Build failed after ${seconds()}`);
-  process.exitCode = 1;
 }
+
+async function main(): Promise<number> {
+  const args = parseCli(process.argv.slice(2), { usage: USAGE, options: { check: { type: 'boolean' } } });
+  if (!args) return 0;
+  try {
+    if (args.values.check) return await check();
+    const files = await buildAndInstall(ROOT, true);
+    console.log(`Built ${files.map((f) => `${GENERATED_DIR}/${f}`).join(', ')} in ${seconds()}`);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof BuildError)) throw error;
+    throw new CliError(`${error.message}\nBuild failed after ${seconds()}${args.values.check ? '' : '; generated/ was not changed'}.`);
+  }
+}
+
+await runCli('build', USAGE, main);

@@ -5,7 +5,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import openapiTS, { astToString, COMMENT_HEADER } from 'openapi-typescript';
 import { parse } from 'yaml';
 
 const CLI_DEFAULTS = {
@@ -45,6 +44,8 @@ export function typesOutput(workspace: string): string {
 /** Generates the .d.ts text of an OpenAPI bundle (the same text `openapi-typescript` writes). */
 export async function generateTypes(bundleFile: string): Promise<string> {
   // The CLI passes every boolean flag, unset flags as false (yargs-parser); do the same so the text is identical.
+  // Loaded on use: a build whose types are cached (cache.ts) does not load openapi-typescript at all.
+  const { default: openapiTS, astToString, COMMENT_HEADER } = await import('openapi-typescript');
   const ast = await openapiTS(pathToFileURL(bundleFile), { ...CLI_DEFAULTS, silent: true });
   return `${COMMENT_HEADER}${astToString(ast)}`;
 }

@@ -1,7 +1,7 @@
 // Conformance suite: checks that a server answers as the contract says.
 //
 //   npm run conformance -- --server <url> --api-key <key> [--mock | --real] [--spec generated/openapi.json]
-//                          [--alt-server <url>] [--webhook-url <https url>] [--verbose]
+//                          [--only <operationId|path>,...] [--alt-server <url>] [--webhook-url <https url>] [--verbose]
 //
 // Runs Dredd over the contract with the hooks of hooks.cjs (strict Ajv validation of every response, set-up
 // of the state a real server needs, errors provoked or requested from the mock), then prints a summary per
@@ -10,10 +10,11 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { CliError, parseCli, runCli, UsageError } from '../lib/cli-args.ts';
 import { ROOT } from '../lib/paths.ts';
 import type { ConformanceConfig, TransactionRecord } from './dredd-hooks.ts';
 import { finalLine, summarise, totals, warningCount } from './summary.ts';
+import { listValues, selectOperations } from './select.ts';
 import { createResponseValidator, type OpenApiBundle } from './validate-response.ts';
 
 const DREDD_BIN = path.join(ROOT, 'node_modules', 'dredd', 'bin', 'dredd');
@@ -28,11 +29,25 @@ const USAGE = `Usage: npm run conformance -- --server <url> --api-key <key> [opt
   --real                the server is a real implementation: set up state and provoke errors
                         (default: detected; a server that honours Prefer: code=... is taken for the mock)
   --spec <file>         the bundled contract (default: generated/openapi.json)
+  --only <ids|paths>    check only these operations: operationIds (listCards) or paths (/cards/{code}),
+                        comma-separated or repeated
   --alt-server <url>    base URL of the gift card operations ({alt_base_url})
   --webhook-url <url>   https URL answering the webhook ping with 2xx, used to create the webhook
                         endpoint that customer creation needs; real mode only
   --verbose             print Dredd's own output
-`;
+Exits 1 when a check fails, 2 on bad arguments or a server that cannot be reached.`;
+
+/** Fails in one line when nothing answers at the server's URL (any HTTP answer, even a 404, will do). */
+export async function assertReachable(server: string): Promise<void> {
+  try {
+    const res = await fetch(server, { signal: AbortSignal.timeout(10_000) });
+    await res.body?.cancel();
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    const reason = (error as Error).name === 'TimeoutError' ? 'no answer within 10 s' : (cause?.code ?? cause?.message ?? (error as Error).message);
+    throw new CliError(`cannot reach ${server} (${reason}): is the server running?`, 2);
+  }
+}
 
 /** True when the server honours Prism's `Prefer: code=...` header (a real server ignores it). */
 export async function looksLikeMock(bundle: OpenApiBundle, server: string, apiKey: string): Promise<boolean> {
@@ -75,37 +90,38 @@ function runDredd(spec: string, server: string, configFile: string, logFile: str
 }
 
 export async function main(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
+  const args = parseCli(argv, {
+    usage: USAGE,
     options: {
       server: { type: 'string' },
       'api-key': { type: 'string' },
       mock: { type: 'boolean', default: false },
       real: { type: 'boolean', default: false },
       spec: { type: 'string' },
+      only: { type: 'string', multiple: true },
       'alt-server': { type: 'string' },
       'webhook-url': { type: 'string' },
       verbose: { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
     },
+    required: ['server', 'api-key'],
   });
-  if (values.help || !values.server || !values['api-key']) {
-    process.stdout.write(USAGE);
-    return values.help ? 0 : 2;
-  }
+  if (!args) return 0;
+  const { values } = args;
+  if (values.mock && values.real) throw new UsageError('give --mock or --real, not both');
+  const server = values.server!;
+  if (!URL.canParse(server) || !/^https?:$/.test(new URL(server).protocol)) throw new UsageError(`--server ${server} is not an http:// or https:// URL`);
+  const apiKey = values['api-key']!;
   const spec = path.resolve(values.spec ?? process.env.CONFORMANCE_SPEC ?? path.join(ROOT, 'generated', 'openapi.json'));
-  if (!existsSync(spec)) {
-    console.error(`The contract bundle ${spec} does not exist: run \`npm run build\` first, or pass --spec.`);
-    return 2;
-  }
-  const bundle = JSON.parse(readFileSync(spec, 'utf8')) as OpenApiBundle;
-  const server = values.server;
-  const apiKey = values['api-key'];
+  if (!existsSync(spec)) throw new UsageError(`the contract bundle ${spec} does not exist: run \`npm run build\` first, or pass --spec`);
+  const full = JSON.parse(readFileSync(spec, 'utf8')) as OpenApiBundle;
+  const only = values.only ? listValues(values.only) : [];
+  const { bundle, selected } = only.length ? selectOperations(full, only) : { bundle: full, selected: [] };
+  await assertReachable(server);
   let mode: 'mock' | 'real';
   if (values.mock) mode = 'mock';
   else if (values.real) mode = 'real';
   else {
-    mode = (await looksLikeMock(bundle, server, apiKey)) ? 'mock' : 'real';
+    mode = (await looksLikeMock(full, server, apiKey)) ? 'mock' : 'real';
     console.log(`Server ${server} ${mode === 'mock' ? 'honours Prefer: code=... -> mock mode' : 'ignores Prefer: code=... -> real mode'} (force with --mock or --real).`);
   }
 
@@ -123,9 +139,12 @@ export async function main(argv: string[]): Promise<number> {
     const configFile = path.join(dir, 'config.json');
     writeFileSync(configFile, JSON.stringify(config));
     const logFile = path.join(dir, 'dredd.log');
+    // Dredd reads the selected operations only; the hooks keep the whole contract for their set-up.
+    const dreddSpec = only.length ? path.join(dir, 'selected.json') : spec;
+    if (only.length) writeFileSync(dreddSpec, JSON.stringify(bundle));
     const started = Date.now();
-    console.log(`Conformance of ${server} (${mode} mode) against ${path.relative(ROOT, spec) || spec} ...`);
-    const dreddExit = await runDredd(spec, server, configFile, logFile, values.verbose);
+    console.log(`Conformance of ${server} (${mode} mode) against ${path.relative(ROOT, spec) || spec}${only.length ? `, only ${selected.join(', ')}` : ''} ...`);
+    const dreddExit = await runDredd(dreddSpec, server, configFile, logFile, values.verbose ?? false);
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     if (!existsSync(config.results)) {
       console.error(readFileSync(logFile, 'utf8').split('\n').slice(-40).join('\n'));
@@ -156,13 +175,4 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-if (import.meta.main) {
-  // exitCode, not exit(): exit() would cut the report short when stdout is a pipe.
-  main(process.argv.slice(2)).then(
-    (code) => (process.exitCode = code),
-    (error: unknown) => {
-      console.error(error);
-      process.exitCode = 1;
-    },
-  );
-}
+if (import.meta.main) await runCli('conformance', USAGE, () => main(process.argv.slice(2)));

@@ -1,5 +1,6 @@
 // Compare two normalised models and list what changed, as facts (a rule id and a direction).
 // Whether a change breaks consumers is decided in classify.ts, not here.
+import { createHash } from 'node:crypto';
 import type { EventDef, Model, Operation, Parameter, Schema } from './normalise.ts';
 
 /** request: what clients send (and webhook receivers answer); response: what clients/receivers get. */
@@ -17,6 +18,8 @@ export interface RawChange {
   message: string;
   before?: unknown;
   after?: unknown;
+  /** For a property removed or added: a signature of its schema without the docs, to pair a likely rename. */
+  shape?: string;
 }
 
 const json = (v: unknown) => JSON.stringify(v);
@@ -30,6 +33,20 @@ const MAX = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxPropert
 const MIN = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties', 'multipleOf'];
 const EXACT = ['pattern', 'format', 'contentEncoding', 'contentMediaType', 'uniqueItems'];
 const DOCS = ['description', 'title', 'examples', 'example', 'x-provisional', 'x-provisional-note'];
+
+/** A short signature of a schema's shape (docs keywords left out, cycles cut), equal for equal shapes. */
+export function shapeOf(schema: Schema): string {
+  const seen = new WeakSet<object>();
+  const text = JSON.stringify(schema, (key, value) => {
+    if (DOCS.includes(key) || key === 'deprecated') return undefined;
+    if (value && typeof value === 'object') {
+      if (seen.has(value)) return '[cycle]';
+      seen.add(value);
+    }
+    return value;
+  });
+  return createHash('sha256').update(text ?? '').digest('hex').slice(0, 12);
+}
 
 type Emit = (c: Omit<RawChange, 'location' | 'where' | 'direction'>) => void;
 
@@ -98,11 +115,11 @@ function compareNode(a: Schema, b: Schema, emit: Emit, path: string, seen: Set<S
   const ra: string[] = a.required ?? [], rb: string[] = b.required ?? [];
   const sub = (p: string) => (path ? `${path}.${p}` : p);
   for (const p of Object.keys(pa)) {
-    if (!(p in pb)) emit({ rule: 'property-removed', path: sub(p), message: `${sub(p)}: property removed` });
+    if (!(p in pb)) emit({ rule: 'property-removed', path: sub(p), message: `${sub(p)}: property removed`, shape: shapeOf(pa[p]) });
   }
   for (const p of Object.keys(pb)) {
     if (!(p in pa)) {
-      emit({ rule: rb.includes(p) ? 'property-added-required' : 'property-added-optional', path: sub(p), message: `${sub(p)}: ${rb.includes(p) ? 'required' : 'optional'} property added` });
+      emit({ rule: rb.includes(p) ? 'property-added-required' : 'property-added-optional', path: sub(p), message: `${sub(p)}: ${rb.includes(p) ? 'required' : 'optional'} property added`, shape: shapeOf(pb[p]) });
       continue;
     }
     if (!ra.includes(p) && rb.includes(p)) emit({ rule: 'property-became-required', path: sub(p), message: `${sub(p)}: now required` });

@@ -1,10 +1,14 @@
 // Render a diff report as terminal text, a markdown PR comment, JSON, or a draft changelog entry.
 import type { Bump, Change, Severity } from './classify.ts';
+import { reachSummary, type ChangeGroup } from './group.ts';
 
 export interface Report {
   base: { label: string; version: string };
   head: { label: string; version: string };
+  /** Every change, once per operation and event it reaches (what the rules classify). */
   changes: Change[];
+  /** The changes as a reviewer reads them: one group per change, with what it reaches. */
+  groups: ChangeGroup[];
   required: Bump;
   /** How info.version moved; null when one side is not semver. */
   bump: Bump | null;
@@ -16,8 +20,8 @@ export interface Report {
 const TITLES: Record<Severity, string> = { breaking: 'Breaking changes', 'non-breaking': 'Non-breaking changes', docs: 'Documentation changes' };
 const SEVERITIES: Severity[] = ['breaking', 'non-breaking', 'docs'];
 
-const by = (changes: Change[], s: Severity) => changes.filter((c) => c.severity === s);
-const count = (r: Report, s: Severity) => by(r.changes, s).length;
+const by = (groups: ChangeGroup[], s: Severity) => groups.filter((g) => g.severity === s);
+const count = (r: Report, s: Severity) => by(r.groups, s).length;
 const plain = (s: string) => s.replace(/`/g, '');
 
 export function verdict(r: Report): string {
@@ -30,9 +34,6 @@ export function verdict(r: Report): string {
   return `No breaking change. ${version}; suggested bump: ${r.required}${enough ? '' : ' (not yet applied)'}.`;
 }
 
-function line(c: Change): string {
-  return `${c.location}${c.where ? ` — ${c.where}` : ''}: ${c.message}`;
-}
 
 export function formatText(r: Report, color = false): string {
   const paint = (code: number, s: string) => (color ? `\x1b[${code}m${s}\x1b[0m` : s);
@@ -41,10 +42,13 @@ export function formatText(r: Report, color = false): string {
   for (const w of r.warnings) out.push(paint(33, `warning: ${w}`));
   if (r.warnings.length) out.push('');
   for (const s of SEVERITIES) {
-    const list = by(r.changes, s);
+    const list = by(r.groups, s);
     if (!list.length) continue;
     out.push(`${TITLES[s]} (${list.length})`);
-    for (const c of list) out.push(`  ${marks[s]} ${plain(line(c))}  [${c.rule}]`);
+    for (const g of list) {
+      out.push(`  ${marks[s]} ${plain(g.message)}  [${g.rule}]`);
+      for (const place of reachSummary(g.reaches)) out.push(`      in ${plain(place)}`);
+    }
     out.push('');
   }
   out.push((r.ok ? paint(32, 'OK: ') : paint(31, 'FAIL: ')) + verdict(r));
@@ -69,9 +73,10 @@ export function formatMarkdown(r: Report): string {
   ];
   for (const w of r.warnings) out.push(`> [!WARNING]\n> ${w}\n`);
   for (const s of SEVERITIES) {
-    const list = by(r.changes, s);
+    const list = by(r.groups, s);
     if (!list.length) continue;
-    const body = [`| where | change | rule |`, `|---|---|---|`, ...list.map((c) => `| \`${cell(c.location)}\`${c.where ? ` ${cell(c.where)}` : ''} | ${cell(c.message)} | \`${c.rule}\` |`)];
+    const reached = (g: ChangeGroup) => reachSummary(g.reaches, (x) => `\`${cell(x)}\``).map(cell).join('<br>');
+    const body = [`| change | reaches | rule |`, `|---|---|---|`, ...list.map((g) => `| ${cell(g.message)} | ${reached(g)} | \`${cell(g.rule)}\` |`)];
     if (s === 'breaking') out.push(`### ${TITLES[s]} (${list.length})`, '', ...body, '');
     else out.push(`<details><summary>${TITLES[s]} (${list.length})</summary>`, '', ...body, '', '</details>', '');
   }
@@ -86,14 +91,15 @@ export function formatJson(r: Report): string {
 /** A draft Keep a Changelog entry; the version is the head's if it was bumped enough, else the suggested one. */
 export function formatChangelog(r: Report, version: string, date = new Date().toISOString().slice(0, 10)): string {
   const sections = { Added: [] as string[], Changed: [] as string[], Deprecated: [] as string[], Removed: [] as string[] };
-  for (const c of r.changes) {
-    if (c.severity === 'docs') continue;
+  for (const g of r.groups) {
+    if (g.severity === 'docs') continue;
     const section: keyof typeof sections =
-      c.rule === 'deprecated' ? 'Deprecated'
-      : /-removed$/.test(c.rule) ? 'Removed'
-      : c.severity === 'non-breaking' && /-added(-optional)?$/.test(c.rule) ? 'Added'
+      g.rename ? 'Changed'
+      : g.rule === 'deprecated' ? 'Deprecated'
+      : /-removed$/.test(g.rule) ? 'Removed'
+      : g.severity === 'non-breaking' && /-added(-optional)?$/.test(g.rule) ? 'Added'
       : 'Changed';
-    sections[section].push(`- ${c.severity === 'breaking' ? '**Breaking:** ' : ''}\`${c.location}\`${c.where ? ` ${c.where}` : ''}: ${c.message}`);
+    sections[section].push(`- ${g.severity === 'breaking' ? '**Breaking:** ' : ''}${g.message} (${reachSummary(g.reaches, (x) => `\`${x}\``).join('; ')})`);
   }
   const docs = count(r, 'docs');
   if (docs) sections.Changed.push(`- Documentation: ${docs} description/example change(s).`);

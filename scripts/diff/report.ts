@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { classify, requiredBump, versionBump } from './classify.ts';
 import { compareModels } from './compare.ts';
+import { groupChanges } from './group.ts';
 import type { Report } from './format.ts';
 import { loadAtRef, loadSpecDir, type LoadedContract } from './load.ts';
 import { normalise } from './normalise.ts';
@@ -32,6 +33,7 @@ export function diffContracts(base: LoadedContract, head: LoadedContract): Repor
     base: { label: base.label, version: a.version },
     head: { label: head.label, version: b.version },
     changes,
+    groups: groupChanges(changes),
     required,
     bump,
     ok: !breaking || bump === 'major',

@@ -34,7 +34,8 @@ export function lint(cwd: string, apis: readonly ApiName[], extraArgs: string[] 
   return redocly(['lint', ...apis, ...extraArgs], cwd, echo);
 }
 
-/** `redocly bundle <api> -o <file>`: resolves every external $ref into components. */
-export function bundle(cwd: string, api: ApiName, outFile: string, echo = false) {
-  return redocly(['bundle', api, '--output', outFile], cwd, echo);
+/** `redocly bundle <apis...> -o <dir>`: every API in one process, each external $ref resolved into
+ * components, into `<dir>/<api>.yaml`. */
+export function bundleAll(cwd: string, apis: readonly ApiName[], outDir: string, echo = false) {
+  return redocly(['bundle', ...apis, '--output', outDir, '--ext', 'yaml'], cwd, echo);
 }

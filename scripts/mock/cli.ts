@@ -4,13 +4,19 @@
 //   --spec <file>  another OpenAPI bundle (default generated/openapi.json)
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { choosePort, DEFAULT_MOCK_PORT, HOST, MOCK_SPEC, mockBanner, onShutdown, shuttingDown } from '../lib/dev-servers.ts';
+import { parseCli, reportCliError } from '../lib/cli-args.ts';
 import { assertPortFree } from '../lib/port-check.ts';
 import { startMock } from './server.ts';
 
+const USAGE = `Usage: npm run mock [-- --port <n>] [--spec <file>]
+  --port <n>     the port on 127.0.0.1 (or MOCK_PORT; default ${DEFAULT_MOCK_PORT})
+  --spec <file>  the OpenAPI bundle to mock (default generated/openapi.json)`;
+
 try {
-  const { values } = parseArgs({ options: { port: { type: 'string' }, spec: { type: 'string' } } });
+  const args = parseCli(process.argv.slice(2), { usage: USAGE, options: { port: { type: 'string' }, spec: { type: 'string' } } });
+  if (!args) process.exit(0);
+  const { values } = args;
   const port = choosePort(values.port, 'port', 'MOCK_PORT', DEFAULT_MOCK_PORT);
   const spec = values.spec ? path.resolve(values.spec) : MOCK_SPEC;
   if (!fs.existsSync(spec)) throw new Error(`${spec} is missing: run \`npm run build\` first`);
@@ -24,6 +30,5 @@ try {
   console.error(`Prism exited unexpectedly (${code}).`);
   process.exit(1);
 } catch (error) {
-  console.error(`mock: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
+  process.exit(reportCliError('mock', USAGE, error));
 }

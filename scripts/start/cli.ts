@@ -6,10 +6,10 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import type { Server } from 'node:http';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { choosePort, DEFAULT_DOCS_PORT, DEFAULT_MOCK_PORT, HOST, MOCK_SPEC, mockBanner, onShutdown, shuttingDown } from '../lib/dev-servers.ts';
 import { buildSite, SITE_DIR } from '../docs/site.ts';
 import { ROOT } from '../lib/paths.ts';
+import { parseCli, reportCliError } from '../lib/cli-args.ts';
 import { assertPortFree } from '../lib/port-check.ts';
 import { startMock, type MockServer } from '../mock/server.ts';
 import { serveStatic } from '../docs/static-site.ts';
@@ -37,10 +37,18 @@ async function stopAll(): Promise<void> {
   ]);
 }
 
+const USAGE = `Usage: npm start [-- --mock-port <n>] [--docs-port <n>] [--skip-build]
+  --mock-port <n>  the Prism mock's port on 127.0.0.1 (or MOCK_PORT; default ${DEFAULT_MOCK_PORT})
+  --docs-port <n>  the docs site's port on 127.0.0.1 (or DOCS_PORT; default ${DEFAULT_DOCS_PORT})
+  --skip-build     serve what generated/ and site/ hold (no build step)`;
+
 try {
-  const { values } = parseArgs({
+  const args = parseCli(process.argv.slice(2), {
+    usage: USAGE,
     options: { 'mock-port': { type: 'string' }, 'docs-port': { type: 'string' }, 'skip-build': { type: 'boolean' } },
   });
+  if (!args) process.exit(0);
+  const { values } = args;
   const mockPort = choosePort(values['mock-port'], 'mock-port', 'MOCK_PORT', DEFAULT_MOCK_PORT);
   const docsPort = choosePort(values['docs-port'], 'docs-port', 'DOCS_PORT', DEFAULT_DOCS_PORT);
   if (mockPort === docsPort) throw new Error(`the mock and the docs cannot share port ${mockPort}; set MOCK_PORT or DOCS_PORT`);
@@ -79,7 +87,7 @@ try {
   await stopAll();
   process.exit(1);
 } catch (error) {
-  console.error(`start: ${error instanceof Error ? error.message : String(error)}`);
+  const code = reportCliError('start', USAGE, error);
   await stopAll();
-  process.exit(1);
+  process.exit(code);
 }

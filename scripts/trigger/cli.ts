@@ -4,57 +4,41 @@
 //
 // Sends the example event of each type (from generated/openapi.json `webhooks`) to a receiver, signed as
 // the service signs, with the three X-Service-* headers, and prints the receiver's status and time.
-// Exits 1 when a delivery is not acknowledged with 2xx, 2 on bad input.
-//   --secret may come from WEBHOOK_SECRET; --spec <file> reads another bundle; --timeout <ms> (default 10000).
+// Exits 1 when a delivery is not acknowledged with 2xx, 2 on bad input or a receiver that cannot be reached.
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { exampleEvents, type JsonObject } from '../lib/openapi-examples.ts';
+import { closest, CliError, parseCli, runCli, UsageError } from '../lib/cli-args.ts';
 import { ROOT } from '../lib/paths.ts';
-import { deliver, formatDelivery, receiverUrl } from './deliver.ts';
+import { deliver, formatDelivery, receiverUrl, unreachable } from './deliver.ts';
 
-const USAGE = `usage: npm run trigger -- <event.type> --url <receiver> --secret <whsec_...>
+const USAGE = `Usage: npm run trigger -- <event.type> --url <receiver> --secret <whsec_...>
        npm run trigger -- --all --url <receiver> --secret <whsec_...>
-       npm run trigger -- --list`;
-
-class UsageError extends Error {}
-
-/** Levenshtein distance, for "did you mean". */
-function distance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) {
-      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    row = next;
-  }
-  return row[b.length]!;
-}
+       npm run trigger -- --list
+  <event.type>      the event to send (its example in the contract), e.g. card.frozen
+  --all             send the example of every event, one after the other
+  --list            list the event types
+  --url <url>       the receiver's http:// or https:// URL
+  --secret <key>    the endpoint secret to sign with (whsec_...); or set WEBHOOK_SECRET
+  --timeout <ms>    how long to wait for each answer (default 10000, as the service)
+  --spec <file>     the OpenAPI bundle to read the events from (default generated/openapi.json)
+Exits 1 when a delivery is not acknowledged with 2xx, 2 on bad input or a receiver that cannot be reached.`;
 
 async function main(): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      allowPositionals: true,
-      options: {
-        url: { type: 'string' },
-        secret: { type: 'string' },
-        all: { type: 'boolean' },
-        list: { type: 'boolean' },
-        spec: { type: 'string' },
-        timeout: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const { values, positionals } = parsed;
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  const args = parseCli(process.argv.slice(2), {
+    usage: USAGE,
+    options: {
+      url: { type: 'string' },
+      secret: { type: 'string' },
+      all: { type: 'boolean' },
+      list: { type: 'boolean' },
+      spec: { type: 'string' },
+      timeout: { type: 'string' },
+    },
+    positionals: { max: 1, name: 'event type' },
+  });
+  if (!args) return 0;
+  const { values, positionals } = args;
   const specFile = path.resolve(values.spec ?? path.join(ROOT, 'generated', 'openapi.json'));
   if (!fs.existsSync(specFile)) throw new UsageError(`${specFile} is missing: run \`npm run build\` first`);
   const events = exampleEvents(JSON.parse(fs.readFileSync(specFile, 'utf8')) as JsonObject);
@@ -64,17 +48,22 @@ async function main(): Promise<number> {
   }
 
   if (values.all && positionals.length > 0) throw new UsageError('give one event type or --all, not both');
-  if (!values.all && positionals.length !== 1) throw new UsageError('give exactly one event type (or --all)');
+  if (!values.all && positionals.length !== 1) throw new UsageError('missing the event type: give exactly one event type (or --all)');
   const type = positionals[0];
   if (type !== undefined && !events.some((e) => e.type === type)) {
-    const near = events.map((e) => e.type).filter((t) => distance(t, type) <= 3);
+    const near = closest(type, events.map((e) => e.type));
     throw new UsageError(
       `unknown event type "${type}". ${near.length > 0 ? `Did you mean: ${near.join(', ')}? ` : ''}` +
         'List them with: npm run trigger -- --list',
     );
   }
   if (!values.url) throw new UsageError('--url <receiver> is required (e.g. --url http://127.0.0.1:3000/webhooks)');
-  const url = receiverUrl(values.url);
+  let url: URL;
+  try {
+    url = receiverUrl(values.url);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
   const secret = values.secret ?? process.env.WEBHOOK_SECRET;
   if (!secret) throw new UsageError('--secret <whsec_...> is required (or set WEBHOOK_SECRET): the endpoint secret to sign with');
   if (secret !== secret.trim()) throw new UsageError('--secret has leading or trailing whitespace');
@@ -91,6 +80,9 @@ async function main(): Promise<number> {
   let failed = 0;
   for (const { type: eventType, event } of chosen) {
     const delivery = await deliver(url, eventType, event, secret, timeoutMs);
+    // A receiver that cannot be reached is said once, not once per event.
+    const cannotReach = unreachable(delivery);
+    if (cannotReach) throw new CliError(`cannot reach ${url.href} (${cannotReach}): is the receiver running?`, 2);
     if (!delivery.ok) failed++;
     console.log(formatDelivery(delivery, width));
   }
@@ -98,13 +90,4 @@ async function main(): Promise<number> {
   return failed > 0 ? 1 : 0;
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    console.error(`trigger: ${error instanceof Error ? error.message : String(error)}`);
-    if (error instanceof UsageError) console.error(USAGE);
-    process.exitCode = 2;
-  },
-);
+await runCli('trigger', USAGE, main);

@@ -63,6 +63,14 @@ export async function deliver(url: URL, type: string, event: Json, secret: strin
   }
 }
 
+/** Connection errors that mean nothing listens at the URL: the same for every event, so said once. */
+const UNREACHABLE = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'bad port'];
+
+/** The reason a delivery got no answer because the receiver cannot be reached at all, or undefined. */
+export function unreachable(d: Delivery): string | undefined {
+  return d.status === undefined && UNREACHABLE.includes(d.error ?? '') ? d.error : undefined;
+}
+
 /** One line for a delivery: "card.frozen  200 OK  12 ms". */
 export function formatDelivery(d: Delivery, width = 0): string {
   const name = d.type.padEnd(width);

@@ -43,14 +43,17 @@ describe('npm run diff (CLI)', () => {
     expect(r.stdout).toContain('No contract changes');
   });
 
-  it('fails on a breaking change in a shared schema, seen in the operation and the event', () => {
+  it('fails on a breaking change in a shared schema: one row, listing the operation and the event it reaches', () => {
     edit('spec/components/schemas/Card.yaml', 'enum: [active, frozen]', 'enum: [active, frozen, terminated]');
     const r = run('HEAD');
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('Breaking changes (2)');
-    expect(r.stdout).toMatch(/GET \/cards\/\{code\} — response 200 \(application\/json\): status: enum value terminated added/);
-    expect(r.stdout).toMatch(/event card\.frozen — payload: data\.status: enum value terminated added/);
-    expect(r.stdout).toContain('FAIL: 2 breaking change(s) without a major version bump');
+    expect(r.stdout).toContain(
+      'Breaking changes (1)\n' +
+        '  ✗ status: enum value terminated added  [enum-value-added]\n' +
+        '      in response 200 (application/json) of GET /cards/{code}\n' +
+        '      in payload of event card.frozen\n',
+    );
+    expect(r.stdout).toContain('FAIL: 1 breaking change(s) without a major version bump');
   });
 
   it('passes the same change once info.version has a major bump, and drafts a changelog entry', () => {
@@ -59,10 +62,40 @@ describe('npm run diff (CLI)', () => {
     edit('spec/openapi.yaml', 'version: 1.0.0', 'version: 2.0.0');
     const r = run('HEAD', '--changelog');
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('OK: 2 breaking change(s), allowed by the major version bump');
+    expect(r.stdout).toContain('OK: 1 breaking change(s), allowed by the major version bump');
     expect(r.stdout).toMatch(/## \[2\.0\.0\] - \d{4}-\d{2}-\d{2}/);
-    expect(r.stdout).toContain('### Removed\n\n- **Breaking:** `GET /cards/{code}` response 200 (application/json): balance: property removed\n');
-    expect(r.stdout).toContain('- **Breaking:** `event card.frozen` payload: data.balance: property removed\n');
+    expect(r.stdout).toContain(
+      '### Removed\n\n- **Breaking:** balance: property removed (response 200 (application/json) of `GET /cards/{code}`; payload of event `card.frozen`)\n',
+    );
+  });
+
+  it('reports a property renamed with the same schema as one likely rename, not a removal and an addition', () => {
+    edit('spec/components/schemas/Card.yaml', '  balance:\n', '  available_balance:\n');
+    edit('spec/components/schemas/Card.yaml', 'required: [card_code, status, balance]', 'required: [card_code, status, available_balance]');
+    const json = JSON.parse(run('HEAD', '--format', 'json').stdout);
+    // The rules still see two changes in each place; the reviewer reads one.
+    expect(json.changes).toHaveLength(4);
+    expect(json.groups).toEqual([
+      {
+        severity: 'breaking',
+        rule: 'property-removed + property-added-required',
+        message: 'balance → available_balance: likely renamed (balance removed, available_balance added with the same schema, required)',
+        reaches: [
+          { location: 'GET /cards/{code}', where: 'response 200 (application/json)', path: 'balance' },
+          { location: 'event card.frozen', where: 'payload', path: 'data.balance' },
+        ],
+        rename: { from: 'balance', to: 'available_balance' },
+      },
+    ]);
+    expect(json.summary).toEqual({ breaking: 1, 'non-breaking': 0, docs: 0 });
+  });
+
+  it('keeps a removal and an addition of different shapes apart', () => {
+    edit('spec/components/schemas/Card.yaml', '  balance:\n    type: number\n', '  nickname:\n    type: string\n');
+    const r = run('HEAD');
+    expect(r.stdout).toMatch(/✗ balance: property removed {2}\[property-removed\]/);
+    expect(r.stdout).toMatch(/\+ nickname: optional property added {2}\[property-added-optional\]/);
+    expect(r.stdout).not.toContain('likely renamed');
   });
 
   it('reports additive changes as non-breaking, in JSON and markdown', () => {
@@ -70,7 +103,7 @@ describe('npm run diff (CLI)', () => {
     const json = run('HEAD', '--format', 'json');
     expect(json.code).toBe(0);
     const report = JSON.parse(json.stdout);
-    expect(report.summary).toEqual({ breaking: 0, 'non-breaking': 2, docs: 0 });
+    expect(report.summary).toEqual({ breaking: 0, 'non-breaking': 1, docs: 0 });
     expect(report.required).toBe('minor');
     expect(report.changes.map((c: { rule: string; location: string }) => `${c.rule} ${c.location}`).sort()).toEqual([
       'property-added-optional GET /cards/{code}',
@@ -80,9 +113,13 @@ describe('npm run diff (CLI)', () => {
     expect(md.code).toBe(0);
     expect(md.stdout).toContain('## Contract diff');
     expect(md.stdout).toContain(':white_check_mark: **No breaking change.');
-    expect(md.stdout).toContain('<details><summary>Non-breaking changes (2)</summary>');
+    expect(md.stdout).toContain(
+      '<details><summary>Non-breaking changes (1)</summary>\n\n' +
+        '| change | reaches | rule |\n|---|---|---|\n' +
+        '| nickname: optional property added | response 200 (application/json) of `GET /cards/{code}`<br>payload of event `card.frozen` | `property-added-optional` |\n',
+    );
     const cl = run('HEAD', '--format', 'changelog');
-    expect(cl.stdout).toMatch(/^## \[1\.1\.0\] - .*\n\n### Added\n\n- `GET \/cards\/\{code\}` response 200 \(application\/json\): nickname: optional property added\n/);
+    expect(cl.stdout).toMatch(/^## \[1\.1\.0\] - .*\n\n### Added\n\n- nickname: optional property added \(response 200 \(application\/json\) of `GET \/cards\/\{code\}`; payload of event `card\.frozen`\)\n/);
   });
 
   it('compares with the merge base of main by default', () => {
@@ -115,9 +152,11 @@ describe('npm run diff (CLI)', () => {
   });
 
   it('rejects an unknown ref and an unknown format', () => {
-    expect(run('no-such-ref').stderr).toContain('Unknown git ref: no-such-ref');
+    const ref = run('no-such-ref');
+    expect(ref.code).toBe(2);
+    expect(ref.stderr).toBe('contract diff: Unknown git ref: no-such-ref\n');
     const r = run('HEAD', '--format', 'xml');
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('Unknown --format xml');
+    expect(r.stderr).toMatch(/^contract diff: unknown --format xml \(expected text, markdown, json, changelog\)\nUsage: /);
   });
 });

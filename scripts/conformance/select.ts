@@ -1,0 +1,42 @@
+// `--only`: the operations to check, by operationId or by path (every operation of that path). The suite
+// then runs Dredd on a copy of the bundle that keeps only those operations.
+import { closest, UsageError } from '../lib/cli-args.ts';
+import { isObject, type JsonObject } from '../lib/pointer.ts';
+import { METHODS, type OpenApiBundle } from './validate-response.ts';
+
+/** Splits repeated and comma-separated values: ['a,b', 'c'] → ['a', 'b', 'c']. */
+export function listValues(values: readonly string[]): string[] {
+  return values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+}
+
+/**
+ * The bundle with only the operations named in `only` (operationIds or path templates such as
+ * `/cards/{code}`). Throws a UsageError naming each unknown value, with the nearest known ones.
+ */
+export function selectOperations(bundle: OpenApiBundle, only: readonly string[]): { bundle: OpenApiBundle; selected: string[] } {
+  const paths = isObject(bundle.paths) ? bundle.paths : {};
+  const operations = Object.entries(paths).flatMap(([p, item]) =>
+    METHODS.filter((m) => isObject(item) && isObject(item[m])).map((m) => ({
+      path: p,
+      method: m,
+      id: ((item as JsonObject)[m] as JsonObject).operationId as string | undefined,
+    })),
+  );
+  const known = [...new Set([...operations.flatMap((o) => (o.id ? [o.id] : [])), ...Object.keys(paths)])];
+  const unknown = only.filter((v) => !known.includes(v));
+  if (unknown.length) {
+    const hints = unknown.map((v) => {
+      const near = closest(v, known);
+      return `${v}${near.length ? ` (did you mean ${near.slice(0, 3).join(', ')}?)` : ''}`;
+    });
+    throw new UsageError(`--only: unknown operation or path ${hints.join(', ')}; give operationIds (listCards) or paths (/cards)`);
+  }
+  const chosen = operations.filter((o) => only.includes(o.path) || (o.id !== undefined && only.includes(o.id)));
+  const kept: JsonObject = {};
+  for (const o of chosen) {
+    const item = paths[o.path] as JsonObject;
+    const copy = (kept[o.path] ??= Object.fromEntries(Object.entries(item).filter(([k]) => !(METHODS as readonly string[]).includes(k)))) as JsonObject;
+    copy[o.method] = item[o.method]!;
+  }
+  return { bundle: { ...bundle, paths: kept }, selected: chosen.map((o) => `${o.method.toUpperCase()} ${o.path}`) };
+}

@@ -1,0 +1,124 @@
+// Every CLI fails in one line: a mistake on the command line names itself, then the usage, exit 2, and no
+// stack trace; a server or receiver that cannot be reached is said once.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { closest, parseCli, UsageError } from '../../scripts/lib/cli-args.ts';
+import { ROOT } from '../../scripts/lib/paths.ts';
+import { listValues, selectOperations } from '../../scripts/conformance/select.ts';
+import type { OpenApiBundle } from '../../scripts/conformance/validate-response.ts';
+
+const TSX = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+const ENTRY: Record<string, string[]> = {
+  build: ['scripts/build/cli.ts'],
+  diff: ['scripts/diff/cli.ts'],
+  conformance: ['scripts/conformance/run.ts'],
+  'conformance:mock': ['scripts/conformance/mock.ts'],
+  trigger: [TSX, 'scripts/trigger/cli.ts'],
+  mock: ['scripts/mock/cli.ts'],
+  start: ['scripts/start/cli.ts'],
+};
+
+function run(tool: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...ENTRY[tool]!, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** A 127.0.0.1 port nothing listens on: bound, then closed. */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+function expectUsageError(r: { code: number | null; stdout: string; stderr: string }, tool: string, line: string): void {
+  expect(r.code).toBe(2);
+  const lines = r.stderr.trimEnd().split('\n');
+  expect(lines[0]).toBe(`${tool}: ${line}`);
+  expect(lines[1]).toMatch(/^Usage: /);
+  expect(r.stderr).not.toMatch(/\n\s+at |Error:|node:internal/);
+}
+
+describe.concurrent('an unknown flag or a missing argument: one line naming it, the usage, exit 2', () => {
+  it.each([
+    ['build', ['--chek'], 'unknown option --chek (did you mean --check?)'],
+    ['diff', ['--bogus'], 'unknown option --bogus'],
+    ['diff', ['--format'], '--format needs a value'],
+    ['diff', ['--format', 'xml'], 'unknown --format xml (expected text, markdown, json, changelog)'],
+    ['diff', ['main', 'HEAD'], 'too many arguments: HEAD (at most 1 base-ref)'],
+    ['conformance', ['--only', '/cards'], 'missing --server and --api-key'],
+    ['conformance', ['--server', 'http://127.0.0.1:1'], 'missing --api-key'],
+    ['conformance', ['--server', 'localhost', '--api-key', 'k'], '--server localhost is not an http:// or https:// URL'],
+    ['conformance', ['--server', 'http://127.0.0.1:1', '--api-key', 'k', '--only', 'listCardz'], "--only: unknown operation or path listCardz (did you mean listCards?); give operationIds (listCards) or paths (/cards)"],
+    ['conformance:mock', ['--bogus'], 'unknown option --bogus'],
+    ['trigger', ['--bogus'], 'unknown option --bogus'],
+    ['trigger', ['--url', 'http://127.0.0.1:1/', '--secret', 'whsec_x'], 'missing the event type: give exactly one event type (or --all)'],
+    ['mock', ['--prot', '4010'], 'unknown option --prot (did you mean --port?)'],
+    ['mock', ['--port'], '--port needs a value'],
+    ['start', ['--skip-bild'], 'unknown option --skip-bild (did you mean --skip-build?)'],
+  ])('%s %j', { timeout: 60_000 }, async (tool, args, line) => {
+    expectUsageError(await run(tool, ...args), tool === 'diff' ? 'contract diff' : tool, line);
+  });
+});
+
+describe.concurrent('an unreachable server or receiver: one line, exit 2', () => {
+  it('conformance names the URL it could not reach and runs nothing', { timeout: 60_000 }, async () => {
+    const url = `http://127.0.0.1:${await closedPort()}/v1`;
+    const r = await run('conformance', '--server', url, '--api-key', 'sk_test_x');
+    expect(r.code).toBe(2);
+    expect(r.stderr.trimEnd()).toBe(`conformance: cannot reach ${url} (ECONNREFUSED): is the server running?`);
+    expect(r.stdout).toBe('');
+  });
+
+  it('trigger --all says it once, not once per event', { timeout: 60_000 }, async () => {
+    const url = `http://127.0.0.1:${await closedPort()}/webhooks`;
+    const r = await run('trigger', '--all', '--url', url, '--secret', 'whsec_x');
+    expect(r.code).toBe(2);
+    expect(r.stderr.trimEnd()).toBe(`trigger: cannot reach ${url} (ECONNREFUSED): is the receiver running?`);
+    expect(r.stdout).not.toMatch(/FAILED/);
+  });
+
+  it('trigger --help lists --timeout, --spec and WEBHOOK_SECRET', { timeout: 60_000 }, async () => {
+    const r = await run('trigger', '--help');
+    expect(r.code).toBe(0);
+    for (const word of ['--timeout', '--spec', 'WEBHOOK_SECRET', '--all', '--list']) expect(r.stdout).toContain(word);
+  });
+});
+
+describe('parseCli', () => {
+  const spec = { usage: 'Usage: x', options: { only: { type: 'string' as const, multiple: true }, check: { type: 'boolean' as const } } };
+  it('reads repeated options, and rejects a value on a flag and a stray argument', () => {
+    expect(parseCli(['--only', 'a', '--only', 'b,c'], spec)?.values.only).toEqual(['a', 'b,c']);
+    expect(() => parseCli(['--check=yes'], spec)).toThrow(new UsageError('--check takes no value'));
+    expect(() => parseCli(['extra'], spec)).toThrow(new UsageError('unexpected argument extra'));
+  });
+  it('suggests the closest names', () => {
+    expect(closest('chek', ['check', 'spec', 'only'])).toEqual(['check']);
+    expect(closest('zzzz', ['check'])).toEqual([]);
+  });
+});
+
+describe('conformance --only', () => {
+  const bundle = JSON.parse(fs.readFileSync(path.join(ROOT, 'generated', 'openapi.json'), 'utf8')) as OpenApiBundle;
+  it('keeps the operations named by operationId or path, and nothing else', () => {
+    const { bundle: picked, selected } = selectOperations(bundle, listValues(['listCards', '/cards/{code}/freeze']));
+    expect(selected).toEqual(['GET /cards', 'POST /cards/{code}/freeze']);
+    expect(Object.keys(picked.paths as object).sort()).toEqual(['/cards', '/cards/{code}/freeze']);
+    expect(Object.keys((picked.paths as Record<string, object>)['/cards']!)).not.toContain('post');
+    expect(picked.components).toBe(bundle.components);
+  });
+  it('names every unknown value', () => {
+    expect(() => selectOperations(bundle, ['listCards', '/nope', 'frezeCard'])).toThrow(/unknown operation or path \/nope, frezeCard \(did you mean freezeCard\?\)/);
+  });
+});
