@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+// npm run sandbox -- [--port 4020] [--host 127.0.0.1] [--db FILE] [--seed examples] [--config FILE] [--manual] [--no-rate-limit]
+import fs from 'node:fs';
+import { parseArgs } from 'node:util';
+import { startSandbox } from './index.js';
+
+export const USAGE =
+  'usage: sandbox [--port 4020] [--host 127.0.0.1] [--db FILE] [--seed examples] [--config FILE] [--manual] [--no-rate-limit]';
+
+export function parseCli(argv: string[]) {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      port: { type: 'string', default: '4020' },
+      host: { type: 'string', default: '127.0.0.1' },
+      db: { type: 'string' },
+      seed: { type: 'string' },
+      config: { type: 'string' },
+      manual: { type: 'boolean', default: false },
+      'no-rate-limit': { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be an integer from 0 to 65535, got "${values.port}"`);
+  if (values.seed !== undefined && values.seed !== 'examples') throw new Error(`--seed accepts only "examples", got "${values.seed}"`);
+  return { ...values, port };
+}
+
+async function main(): Promise<void> {
+  let args: ReturnType<typeof parseCli>;
+  try {
+    args = parseCli(process.argv.slice(2));
+  } catch (error) {
+    const message = (error as Error).message.split('\n')[0]!.replace(/\. To specify.*$/, '');
+    console.error(`sandbox: ${message}\n${USAGE}`);
+    process.exit(2);
+  }
+  if (args.help) {
+    console.log(USAGE);
+    return;
+  }
+  if (args.seed) console.error('sandbox: --seed examples is not implemented yet; starting empty.');
+  const config = args.config ? JSON.parse(fs.readFileSync(args.config, 'utf8')) : undefined;
+  const sandbox = await startSandbox({ port: args.port, host: args.host, db: args.db, manual: args.manual, rateLimit: !args['no-rate-limit'], config });
+  console.log(`Sandbox of the partner API on ${sandbox.baseUrl} (gift cards: ${sandbox.giftCardBaseUrl}; simulation: ${sandbox.simulationUrl})`);
+  console.log(`Try: curl -H "Authorization: Bearer sk_test_sandbox" ${sandbox.baseUrl}/balance`);
+  const stop = () => void sandbox.close().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+await main();
