@@ -124,8 +124,10 @@ export interface Receiver {
   url: string;
   /** The secret deliveries are verified with (set after the endpoint is created). */
   secret: string | undefined;
-  /** Status to answer (200 by default). */
+  /** Status to answer events with (200 by default). */
   status: number;
+  /** Status to answer pings with (200 by default). */
+  pingStatus: number;
   events: ReceivedEvent[];
   pings: number;
   /** Deliveries whose signature did not verify, and events that do not match the contract. */
@@ -140,6 +142,7 @@ export async function startReceiver(): Promise<Receiver> {
     url: '',
     secret: undefined,
     status: 200,
+    pingStatus: 200,
     events: [],
     pings: 0,
     problems: [],
@@ -164,7 +167,7 @@ export async function startReceiver(): Promise<Receiver> {
             receiver.problems.push(`${parsed.type}: ${(error as Error).message}`);
           }
         }
-        res.writeHead(parsed.type === 'webhook.ping' ? 200 : receiver.status).end();
+        res.writeHead(parsed.type === 'webhook.ping' ? receiver.pingStatus : receiver.status).end();
       })();
     });
   });
