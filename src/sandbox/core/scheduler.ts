@@ -22,6 +22,7 @@ export class Scheduler {
   private readonly inflight = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private draining = false;
+  private stopped = false;
   /** Called with any error a job throws (the job's row is kept for an async job, deleted for a sync one). */
   onError: (error: unknown, kind: string) => void = () => {};
 
@@ -53,7 +54,9 @@ export class Scheduler {
     this.timer.unref();
   }
 
+  /** Stops running jobs (before the store closes); rows stay for the next start. */
   stop(): void {
+    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
   }
@@ -70,7 +73,7 @@ export class Scheduler {
 
   /** Runs every job due at or before `until` that is not running; starts async ones without waiting. */
   runDue(until: number): void {
-    if (this.draining) return;
+    if (this.draining || this.stopped) return;
     this.draining = true;
     try {
       for (let job = this.nextDue(until); job; job = this.nextDue(until)) {
