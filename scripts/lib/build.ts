@@ -38,7 +38,7 @@ export async function build(options: BuildOptions): Promise<string[]> {
   const written: string[] = [];
 
   if (options.lint ?? true) {
-    log('Linting spec/openapi.yaml and spec/asyncapi.yaml ...');
+    log('Linting spec/openapi.yaml, spec/asyncapi.yaml and spec/sandbox.yaml ...');
     const result = await lint(workspace, APIS, [], echo);
     if (result.code !== 0) throw new BuildError('redocly lint', [result.output.trim() || 'see the lint output above']);
   }
@@ -62,6 +62,7 @@ export async function build(options: BuildOptions): Promise<string[]> {
     const problems = [
       ...(await validateOpenApi(path.join(outDir, 'openapi.json'))),
       ...(await validateAsyncApi(path.join(outDir, 'asyncapi.json'))),
+      ...(await validateOpenApi(path.join(outDir, 'sandbox.json'))),
     ];
     if (problems.length > 0) throw new BuildError('validation', problems);
   }
@@ -70,6 +71,9 @@ export async function build(options: BuildOptions): Promise<string[]> {
   const dts = path.basename(typesOutput(workspace));
   fs.writeFileSync(path.join(outDir, dts), await generateTypes(path.join(outDir, 'openapi.json')));
   written.push(dts);
+  // The sandbox's simulation API (spec/sandbox.yaml), typed for src/sandbox/simulation.
+  fs.writeFileSync(path.join(outDir, 'sandbox.d.ts'), await generateTypes(path.join(outDir, 'sandbox.json')));
+  written.push('sandbox.d.ts');
   return written;
 }
 

@@ -77,7 +77,7 @@ describe('create', () => {
     await sandbox.advance(60);
     expect((await api().call.GET('/cards/{code}', { params: { path: { code: card.code } } })).data.status).toBe('pending');
     const chosen = await sandbox.simulate('POST', `/cards/${card.code}/issuance`, { outcome: 'failed', reason: 'kyc_incomplete' });
-    expect(chosen.body.data).toBe('failed');
+    expect(chosen.body.data).toMatchObject({ code: card.code, status: 'failed', balance: 0 });
     expect(await balance('cards_mastercard')).toBe(before);
     await until(() => receiver.of('card.creation_failed').length > 0);
     expect(receiver.of('card.creation_failed')[0]!.data).toMatchObject({ card_code: card.code, status: 'failed', last_four: null, reason: 'kyc_incomplete', refunded_amount: 56 });

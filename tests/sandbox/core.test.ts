@@ -9,7 +9,7 @@ import { createAjv, hasDecimalPlaces } from '../../src/sandbox/core/ajv.ts';
 import { Clock } from '../../src/sandbox/core/clock.ts';
 import { Scheduler } from '../../src/sandbox/core/scheduler.ts';
 import { SqliteDb } from '../../src/sandbox/core/store.ts';
-import { USAGE, parseCli } from '../../src/sandbox/cli.ts';
+import { USAGE, parseCli } from '../../src/sandbox/cli-args.ts';
 import { checkConfig } from '../../src/sandbox/core/sandbox.ts';
 import { toAmount, toMinor } from '../../src/sandbox/core/money.ts';
 

@@ -4,7 +4,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createPartnerClient } from '../../src/client/index.ts';
-import { sandboxDocument } from '../../src/sandbox/core/contract.ts';
+import { sandboxDocument, simulationDocument } from '../../src/sandbox/core/contract.ts';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.ts';
 import { verifyWebhook } from '../../src/webhooks/index.ts';
 import { createResponseValidator, formatErrors, matchPathTemplate } from '../../scripts/conformance/validate-response.ts';
@@ -14,6 +14,9 @@ import type { JsonObject } from '../../scripts/lib/pointer.ts';
 /** The contract as the sandbox serves it (generated/openapi.json, loopback webhook urls allowed). */
 export const DOCUMENT = structuredClone(sandboxDocument()) as JsonObject;
 const responses = createResponseValidator(DOCUMENT);
+/** The simulation API (generated/sandbox.json). */
+export const SIMULATION_DOCUMENT = structuredClone(simulationDocument()) as JsonObject;
+const simulationResponses = createResponseValidator(SIMULATION_DOCUMENT);
 const EVENTS_ID = 'https://sandbox.test/openapi.json';
 const eventsAjv = bundleAjv(DOCUMENT, EVENTS_ID);
 
@@ -101,7 +104,11 @@ export async function startTestSandbox(options: SandboxOptions = {}): Promise<Te
         headers: { Authorization: `Bearer ${key}`, ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
-      return { status: response.status, body: await response.json() };
+      const parsed = await response.json();
+      const template = matchPathTemplate(SIMULATION_DOCUMENT, method, path);
+      const errors = template ? simulationResponses.validate(method, template, response.status, parsed) : [{ pointer: '', message: `no simulation operation ${method} ${path}` }];
+      if (errors.length > 0) problems.push(`simulation ${method} ${path} ${response.status}:\n${formatErrors(errors)}`);
+      return { status: response.status, body: parsed };
     },
     async advance(seconds: number, key = KEY) {
       const r = await test.simulate('POST', '/clock/advance', { seconds }, key);

@@ -9,7 +9,7 @@ import { toAmount } from '../core/money.js';
 export const LOW_BALANCE_CHECK_JOB = 'balance.low_balance_check';
 export const LOW_BALANCE_CHECK_EVERY_MS = 4 * 3_600_000;
 
-function balanceOf(core: SandboxCore, r: BalanceRow): components['schemas']['Balance'] {
+export function balanceOf(core: SandboxCore, r: BalanceRow): components['schemas']['Balance'] {
   return {
     type: r.type,
     balance: toAmount(r.minor),

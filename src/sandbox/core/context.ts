@@ -22,7 +22,7 @@ export interface SandboxCore {
 }
 
 export type OperationId = keyof operations;
-type Op<Id extends OperationId> = operations[Id];
+type Op<Id extends keyof Ops, Ops = operations> = Ops[Id];
 type PathOf<O> = O extends { parameters: { path: infer P } } ? ([P] extends [never | undefined] ? Record<string, never> : P) : Record<string, never>;
 type QueryOf<O> = O extends { parameters: { query?: infer Q } } ? ([Q] extends [never | undefined] ? Record<string, never> : NonNullable<Q>) : Record<string, never>;
 type BodyOf<O> = O extends { requestBody: { content: { 'application/json': infer B } } }
@@ -30,24 +30,25 @@ type BodyOf<O> = O extends { requestBody: { content: { 'application/json': infer
   : O extends { requestBody?: { content: { 'application/json': infer B } } }
     ? B | undefined
     : undefined;
-export type DataOf<Id extends OperationId> = Op<Id> extends { responses: { 200: { content: { 'application/json': { data: infer D } } } } } ? D : never;
+export type DataOf<Id extends keyof Ops, Ops = operations> = Op<Id, Ops> extends { responses: { 200: { content: { 'application/json': { data: infer D } } } } } ? D : never;
 
-export interface Call<Id extends OperationId> {
+/** A call of an operation of `Ops` (the partner API's by default; the simulation API's too). */
+export interface Call<Id extends keyof Ops, Ops = operations> {
   account: Account;
-  params: PathOf<Op<Id>>;
-  query: QueryOf<Op<Id>>;
-  body: BodyOf<Op<Id>>;
+  params: PathOf<Op<Id, Ops>>;
+  query: QueryOf<Op<Id, Ops>>;
+  body: BodyOf<Op<Id, Ops>>;
   core: SandboxCore;
 }
 
-export interface Result<Id extends OperationId> {
-  data: DataOf<Id>;
+export interface Result<Id extends keyof Ops, Ops = operations> {
+  data: DataOf<Id, Ops>;
   pagination?: components['schemas']['Pagination'];
   headers?: Record<string, string>;
 }
 
-export type Handler<Id extends OperationId> = (call: Call<Id>) => Result<Id> | Promise<Result<Id>>;
-export type Handlers = { [Id in OperationId]?: Handler<Id> };
+export type Handler<Id extends keyof Ops, Ops = operations> = (call: Call<Id, Ops>) => Result<Id, Ops> | Promise<Result<Id, Ops>>;
+export type Handlers<Ops = operations> = { [Id in keyof Ops]?: Handler<Id, Ops> };
 
 /** A page of a list: `{ data, pagination }` from a total and the rows of the page. */
 export function page<T>(rows: T[], total: number, query: { page?: number; limit?: number }): { data: T[]; pagination: components['schemas']['Pagination'] } {

@@ -42,6 +42,13 @@ function allowLoopbackWebhookUrls(doc: JsonObject): void {
 }
 
 let cached: JsonObject | undefined;
+let cachedSimulation: JsonObject | undefined;
+
+/** generated/sandbox.json: the simulation API (spec/sandbox.yaml). */
+export function simulationDocument(): JsonObject {
+  cachedSimulation ??= readJson('generated/sandbox.json');
+  return cachedSimulation;
+}
 
 /** generated/openapi.json as the sandbox serves it (a fresh parse; the loopback deviation applied). */
 export function sandboxDocument(): JsonObject {

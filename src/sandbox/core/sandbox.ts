@@ -89,7 +89,7 @@ export function checkConfig(config: unknown): SandboxConfig {
   return c;
 }
 
-export async function createSandbox(options: SandboxOptions, modules: ModuleRegistration[], simulation: (core: SandboxCore) => (app: FastifyInstance) => void): Promise<RunningSandbox> {
+export async function createSandbox(options: SandboxOptions, modules: ModuleRegistration[], simulation: (core: SandboxCore) => (app: FastifyInstance) => Promise<void> | void): Promise<RunningSandbox> {
   const config = checkConfig(options.config ?? {});
   const db = new SqliteDb(options.db);
   const clock = new Clock(db);
