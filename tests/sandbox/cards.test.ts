@@ -225,3 +225,36 @@ describe('an active card', () => {
     await sandbox.simulate('PATCH', '/account', { manual: false });
   });
 });
+
+describe('the simulation API', () => {
+  it('validates its requests from spec/sandbox.yaml and answers in the envelope', async () => {
+    const code = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
+    const bad = await sandbox.simulate('POST', `/cards/${code}/issuance`, { outcome: 'exploded' });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.details.fields).toEqual([{ field: 'outcome', message: 'must be one of "activated", "failed" (enum)' }]);
+    const decimals = await sandbox.simulate('POST', `/cards/${code}/transactions`, { type: 'settle', amount: 1.001 });
+    expect(decimals.body.error.details.fields).toEqual([{ field: 'amount', message: 'has too many decimal places (x-decimal-places)' }]);
+    const unknown = await sandbox.simulate('POST', `/cards/${code}/issuance`, { outcome: 'failed' });
+    expect(unknown.status).toBe(404);
+    const back = await sandbox.simulate('POST', '/clock/advance', { to: '2000-01-01T00:00:00Z' });
+    expect(back.status).toBe(422);
+    expect(back.body.error.message).toMatch(/forward only/);
+    const noKey = await fetch(`${sandbox.simulationUrl}/clock`);
+    expect(noKey.status).toBe(401);
+    const clock = await sandbox.simulate('GET', '/clock');
+    expect(clock.body.data).toMatchObject({ now: sandbox.core.clock.iso(), frozen: true });
+  });
+
+  it('a zero auto-complete time issues cards right after the request', async () => {
+    const quick = await startTestSandbox({ config: { defaults: { auto_complete_seconds: 0 } } });
+    const r = await startReceiver();
+    await connect(quick, r);
+    const owner = await newCustomer(quick);
+    const card = (await quick.client().call.POST('/cards', { body: { customer_code: owner, brand: 'VISA', category: 'virtual', amount: 10 } })).data;
+    expect(card.status).toBe('pending');
+    await until(() => r.of('card.activated').length === 1);
+    expect((await quick.client().call.GET('/cards/{code}', { params: { path: { code: card.code } } })).data.status).toBe('active');
+    await quick.close();
+    await r.close();
+  });
+});

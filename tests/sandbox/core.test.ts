@@ -140,6 +140,7 @@ describe('command line', () => {
     expect(() => checkConfig({ accounts: { pk_nope: {} } })).toThrow(/not an sk_test_/);
     expect(() => checkConfig({ accounts: { sk_test_a: { plan: 'gold' } } })).toThrow(/plan/);
     expect(() => checkConfig({ accounts: { sk_test_a: { balances: { bitcoin: 1 } } } })).toThrow(/bitcoin/);
+    expect(() => checkConfig({ defaults: { auto_complete_seconds: -1 } })).toThrow(/auto_complete_seconds/);
     expect(checkConfig({ accounts: { sk_test_a: { plan: 'premium', balances: { cards_visa: 5 } } } })).toBeTruthy();
   });
 });

@@ -26,7 +26,15 @@ export interface AccountConfig {
 }
 
 export interface SandboxConfig {
-  defaults?: { plan?: Plan; opening_balance?: number; low_balance_threshold?: number; allowed_ips?: string[]; manual?: boolean };
+  defaults?: {
+    plan?: Plan;
+    opening_balance?: number;
+    low_balance_threshold?: number;
+    allowed_ips?: string[];
+    manual?: boolean;
+    /** Seconds of the clock an automatic (happy) outcome takes. Default 2. */
+    auto_complete_seconds?: number;
+  };
   accounts?: Record<string, AccountConfig>;
   retry?: Partial<RetrySchedule>;
 }
@@ -86,6 +94,8 @@ export function checkConfig(config: unknown): SandboxConfig {
     }
   }
   if (c.defaults?.plan !== undefined && !PLANS.includes(c.defaults.plan)) throw new Error(`config defaults.plan: must be one of ${PLANS.join(', ')}`);
+  const auto = c.defaults?.auto_complete_seconds;
+  if (auto !== undefined && (!Number.isInteger(auto) || auto < 0 || auto > 86_400)) throw new Error('config defaults.auto_complete_seconds: an integer from 0 to 86400');
   return c;
 }
 
@@ -99,7 +109,7 @@ export async function createSandbox(options: SandboxOptions, modules: ModuleRegi
   const delivery = new Delivery(db, clock, scheduler, { ...DEFAULT_RETRY_SCHEDULE, ...config.retry });
   const ledger = new Ledger(db, clock, outbox);
   const accounts = new Accounts(db, clock, accountDefaults(config, options.manual ?? false));
-  const core: SandboxCore = { db, clock, scheduler, outbox, delivery, ledger, accounts, autoCompleteMs: options.autoCompleteMs ?? 2_000 };
+  const core: SandboxCore = { db, clock, scheduler, outbox, delivery, ledger, accounts, autoCompleteMs: options.autoCompleteMs ?? (config.defaults?.auto_complete_seconds ?? 2) * 1000 };
 
   const handlers: Handlers = {};
   for (const register of modules) Object.assign(handlers, register(core));
