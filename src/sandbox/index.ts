@@ -11,6 +11,7 @@ import { webhookEndpoints } from './webhooks/handlers.js';
 
 export type { RunningSandbox, SandboxConfig, SandboxOptions, AccountConfig } from './core/sandbox.js';
 export { DEFAULT_RETRY_SCHEDULE, retryDelay, type RetrySchedule } from './core/delivery.js';
+export { createSimulationClient, type SimulationClientOptions, type SimulationPaths } from './client.js';
 
 /** Starts a sandbox: it listens on `options.port` (4020; 0 for a free port) of `options.host` (127.0.0.1). */
 export function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {

@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createPartnerClient } from '../../src/client/index.ts';
 import { sandboxDocument, simulationDocument } from '../../src/sandbox/core/contract.ts';
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.ts';
+import { createSimulationClient, startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.ts';
 import { verifyWebhook } from '../../src/webhooks/index.ts';
 import { createResponseValidator, formatErrors, matchPathTemplate } from '../../scripts/conformance/validate-response.ts';
 import { bundleAjv } from '../../scripts/lib/schema.ts';
@@ -111,8 +111,10 @@ export async function startTestSandbox(options: SandboxOptions = {}): Promise<Te
       return { status: response.status, body: parsed };
     },
     async advance(seconds: number, key = KEY) {
-      const r = await test.simulate('POST', '/clock/advance', { seconds }, key);
-      if (r.status !== 200) throw new Error(`advance failed: ${JSON.stringify(r.body)}`);
+      // The package's typed client of the simulation API.
+      const { data, error } = await createSimulationClient({ apiKey: key, baseUrl: sandbox.simulationUrl }).POST('/clock/advance', { body: { seconds } });
+      if (!data) throw new Error(`advance failed: ${JSON.stringify(error)}`);
+      problems.push(...simulationResponses.validate('POST', '/clock/advance', 200, data).map((e) => `simulation advance: ${e.pointer} ${e.message}`));
     },
   });
   return test;
