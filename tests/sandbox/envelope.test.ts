@@ -96,6 +96,14 @@ describe('request validation from the contract', () => {
     expect(query.body.error.details.fields).toEqual([{ field: 'limit', message: 'must be <= 100 (maximum)' }]);
   });
 
+  it('an amount with more than 2 decimal places: 422 naming amount (x-decimal-places, Contract 1.1)', async () => {
+    for (const amount of ['5.001', '5e-324']) {
+      const r = await sandbox.request('POST', `/v1/cards/${CARD}/withdraw`, { body: `{"amount":${amount}}`, key: 'sk_test_decimals' });
+      if (amount === '5e-324') expect(r.status).toBe(422); // below the minimum of 5
+      else expect(r.body.error.details.fields).toEqual([{ field: 'amount', message: 'has too many decimal places (x-decimal-places)' }]);
+    }
+  });
+
   it('a well-formed but unknown card: 404', async () => {
     const r = await sandbox.client().GET('/cards/{code}', { params: { path: { code: CARD } } });
     expect(r.response.status).toBe(404);

@@ -6,7 +6,7 @@ import type { Account } from '../core/accounts.js';
 import type { Handlers, SandboxCore } from '../core/context.js';
 import { page, pageWindow } from '../core/context.js';
 import { ApiError, notFound, planLimitReached, planUpgradeRequired, stateError } from '../core/errors.js';
-import { toAmount, toMinor } from '../core/money.js';
+import { requestAmountMinor, toAmount } from '../core/money.js';
 import { addUsage, periodOf, usage } from '../core/usage.js';
 import { findCustomer } from '../customers/handlers.js';
 import {
@@ -58,6 +58,7 @@ export function cards(core: SandboxCore): Handlers {
 
   return {
     createCard({ account, body }) {
+      const amount = requestAmountMinor('amount', body.amount);
       return db.transaction(() => {
         const customer = findCustomer(core, account.id, body.customer_code);
         if (!customer) throw notFound('Customer');
@@ -66,7 +67,6 @@ export function cards(core: SandboxCore): Handlers {
         }
         if (account.plan === 'decouverte' && body.category === 'physical') throw planUpgradeRequired('The plan Découverte gives virtual cards only.');
         const period = periodOf(clock.now());
-        const amount = toMinor(body.amount);
         if (account.plan === 'decouverte') {
           const created = usage(db, account.id, period, 'cards_created');
           if (created >= DECOUVERTE_CARDS_PER_MONTH) {
@@ -120,10 +120,10 @@ export function cards(core: SandboxCore): Handlers {
     },
 
     topUpCard({ account, params, body }) {
+      const amount = requestAmountMinor('amount', body.amount);
       return db.transaction(() => {
         const card = lifecycle.find(account, params.code);
         if (card.status !== 'active') throw notActive(card, 'topped up');
-        const amount = toMinor(body.amount);
         checkLoadedLimit(core, account, amount);
         const fee = topUpFeeMinor(amount);
         const balanceType = balanceTypeOf(card.brand);
@@ -166,10 +166,10 @@ export function cards(core: SandboxCore): Handlers {
     },
 
     withdrawFromCard({ account, params, body }) {
+      const amount = requestAmountMinor('amount', body.amount);
       return db.transaction(() => {
         const card = lifecycle.find(account, params.code);
         if (card.status !== 'active') throw notActive(card, 'withdrawn from');
-        const amount = toMinor(body.amount);
         if (card.balance_minor - amount < CARD_FLOOR_MINOR) {
           throw new ApiError(400, 'INSUFFICIENT_BALANCE', `At least 5 USD must remain on the card: you can withdraw up to ${toAmount(Math.max(0, card.balance_minor - CARD_FLOOR_MINOR))} USD.`, {
             required: toAmount(amount + CARD_FLOOR_MINOR),

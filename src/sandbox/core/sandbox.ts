@@ -65,6 +65,8 @@ export interface RunningSandbox {
   simulationUrl: string;
   core: SandboxCore;
   server: FastifyInstance;
+  /** operationIds of the partner API that the sandbox implements (the others answer 501). */
+  implemented: string[];
   close(): Promise<void>;
 }
 
@@ -140,6 +142,7 @@ export async function createSandbox(options: SandboxOptions, modules: ModuleRegi
     simulationUrl: `${url}/sandbox`,
     core,
     server,
+    implemented: Object.keys(handlers).sort(),
     async close() {
       scheduler.stop();
       await server.close();
