@@ -36,7 +36,7 @@ interface RouteConfig {
 interface RequestState {
   account?: Account;
   mode: 'test' | 'live';
-  idempotency?: { key: string; fingerprint: string; end: () => void; replayed: boolean };
+  idempotency?: { key: string; fingerprint: string; end: () => void; replayed: boolean; kept?: boolean };
 }
 
 declare module 'fastify' {
@@ -209,7 +209,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   app.addHook('onSend', async (request, reply, payload) => {
     const idem = request.sandbox?.idempotency;
     const account = request.sandbox?.account;
-    if (idem && !idem.replayed && account && reply.statusCode < 500 && typeof payload === 'string') {
+    if (idem && !idem.replayed && !idem.kept && account && reply.statusCode < 500 && typeof payload === 'string') {
       idempotency.keep(account.id, idem.key, { fingerprint: idem.fingerprint, status: reply.statusCode, body: payload }, core.clock.now());
     }
     return payload;
@@ -278,20 +278,31 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
             not_implemented: true,
           });
         }
-        const result = (await handler({
-          account: request.sandbox.account!,
-          params: request.params,
-          query: request.query,
-          body: request.body,
-          core,
-        } as Call<OperationId>)) as { data: unknown; pagination?: unknown; headers?: Record<string, string> };
-        for (const [name, value] of Object.entries(result.headers ?? {})) reply.header(name, value);
-        return reply.code(200).send({
+        const call = { account: request.sandbox.account!, params: request.params, query: request.query, body: request.body, core } as Call<OperationId>;
+        type Outcome = { data: unknown; pagination?: unknown; headers?: Record<string, string> };
+        const envelope = (result: Outcome) => ({
           success: true,
           data: result.data,
           meta: meta(core, request),
           ...(result.pagination ? { pagination: result.pagination } : {}),
         });
+        // A synchronous handler's change and the idempotent answer to it commit in one transaction, so a crash
+        // cannot keep the one without the other. (An asynchronous handler's answer is kept when it is sent.)
+        const idem = request.sandbox.idempotency;
+        let body: ReturnType<typeof envelope> | undefined;
+        const started = core.db.transaction(() => {
+          const value = handler(call) as Outcome | Promise<Outcome>;
+          if (value instanceof Promise) return { later: value };
+          body = envelope(value);
+          if (idem && !idem.replayed) {
+            idempotency.keep(call.account.id, idem.key, { fingerprint: idem.fingerprint, status: 200, body: JSON.stringify(body) }, core.clock.now());
+            idem.kept = true;
+          }
+          return { now: value };
+        });
+        const result: Outcome = started.later ? await started.later : started.now!;
+        for (const [name, value] of Object.entries(result.headers ?? {})) reply.header(name, value);
+        return reply.code(200).send(body ?? envelope(result));
       },
     };
   };
