@@ -188,6 +188,18 @@ describe('an active card', () => {
     expect(await failure(api().call.POST('/cards/{code}/withdraw', { params: { path: { code } }, body: { amount: 5 } }))).toMatchObject({ status: 400 });
   });
 
+  it('idempotency: parallel requests with one key run once; the others wait and replay the answer', async () => {
+    const code = await activeCard(100);
+    // In-process requests (no sockets) interleave as closely as the event loop allows.
+    const send = () =>
+      sandbox.server.inject({ method: 'POST', url: `/v1/cards/${code}/withdraw`, payload: { amount: 10 }, headers: { authorization: `Bearer ${KEY}`, 'idempotency-key': `parallel-${code}` } });
+    const answers = await Promise.all(Array.from({ length: 5 }, send));
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200, 200]);
+    expect(answers.filter((a) => a.headers['idempotent-replayed'] === 'true')).toHaveLength(4);
+    expect(new Set(answers.map((a) => a.json().data.withdrawal_id)).size).toBe(1);
+    expect((await api().call.GET('/cards/{code}', { params: { path: { code } } })).data.balance).toBe(90);
+  });
+
   it('card transactions (simulation): payment, decline, refund, 3-D Secure', async () => {
     const code = await activeCard(40);
     const paid = await sandbox.simulate('POST', `/cards/${code}/transactions`, { type: 'settle', amount: 12.9, merchant_name: 'COFFEE HOUSE', merchant_city: 'Paris', merchant_country: 'FR' });

@@ -24,7 +24,7 @@ import {
 import { CardLifecycle, ISSUE_JOB, TOPUP_JOB, cardEventBase } from './lifecycle.js';
 import { balanceTypeOf, cardOf, newTransactionId, transactionOf, type CardRow } from './repository.js';
 
-let shared: WeakMap<SandboxCore, CardLifecycle> = new WeakMap();
+const shared = new WeakMap<SandboxCore, CardLifecycle>();
 
 /** The card lifecycle of a sandbox (one per core), also used by the simulation API. */
 export function cardLifecycle(core: SandboxCore): CardLifecycle {

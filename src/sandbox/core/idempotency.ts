@@ -26,22 +26,24 @@ export class IdempotencyStore {
     return createHash('sha256').update(`${method} ${url}\n${JSON.stringify(body ?? null)}`).digest('hex');
   }
 
-  /** Waits while a request with this key runs; then returns the kept response, if any. */
-  async find(accountId: number, key: string, now: number): Promise<StoredResponse | undefined> {
+  /**
+   * Waits while a request with this key runs; then returns the kept response, or marks the key as running
+   * (checked and marked with no await in between, so two requests with one key never both run) and returns
+   * the function that ends the run.
+   */
+  async acquire(accountId: number, key: string, now: number): Promise<{ kept: StoredResponse } | { end: () => void }> {
     const slot = `${accountId}:${key}`;
     while (this.running.has(slot)) await this.running.get(slot);
     this.db.run('DELETE FROM idempotency_keys WHERE account_id = ? AND key = ? AND created_at <= ?', accountId, key, now - IDEMPOTENCY_TTL_MS);
-    return this.db.get<StoredResponse>('SELECT fingerprint, status, body FROM idempotency_keys WHERE account_id = ? AND key = ?', accountId, key);
-  }
-
-  /** Marks the key as running; the returned function ends the run. */
-  begin(accountId: number, key: string): () => void {
-    const slot = `${accountId}:${key}`;
+    const kept = this.db.get<StoredResponse>('SELECT fingerprint, status, body FROM idempotency_keys WHERE account_id = ? AND key = ?', accountId, key);
+    if (kept) return { kept };
     let end!: () => void;
     this.running.set(slot, new Promise<void>((resolve) => (end = resolve)));
-    return () => {
-      this.running.delete(slot);
-      end();
+    return {
+      end: () => {
+        this.running.delete(slot);
+        end();
+      },
     };
   }
 

@@ -180,18 +180,18 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
         });
       }
       const fingerprint = IdempotencyStore.fingerprint(request.method, request.url, request.body);
-      const kept = await idempotency.find(account.id, key, core.clock.now());
-      if (kept && kept.fingerprint !== fingerprint) {
+      const slot = await idempotency.acquire(account.id, key, core.clock.now());
+      if ('kept' in slot && slot.kept.fingerprint !== fingerprint) {
         throw new ApiError(422, 'VALIDATION_ERROR', 'This Idempotency-Key was used with another method, path or body.', {
           fields: [{ field: 'Idempotency-Key', message: 'was used for another request' }],
           reason: 'idempotency_key_reused',
         });
       }
-      if (kept) {
+      if ('kept' in slot) {
         request.sandbox.idempotency = { key, fingerprint, end: () => {}, replayed: true };
-        return reply.code(kept.status).header('Idempotent-Replayed', 'true').type('application/json').serializer((p: unknown) => String(p)).send(kept.body);
+        return reply.code(slot.kept.status).header('Idempotent-Replayed', 'true').type('application/json').serializer((p: unknown) => String(p)).send(slot.kept.body);
       }
-      request.sandbox.idempotency = { key, fingerprint, end: idempotency.begin(account.id, key), replayed: false };
+      request.sandbox.idempotency = { key, fingerprint, end: slot.end, replayed: false };
     }
     if (account.plan === 'decouverte' && DECOUVERTE_EXCLUDED_TAGS.has(operation.tag)) {
       throw new ApiError(402, 'PLAN_UPGRADE_REQUIRED', `${operation.tag} are not included in the plan Découverte.`, null);

@@ -61,10 +61,13 @@ export function customers(core: SandboxCore): Handlers {
     listCustomers({ account, query }) {
       const where = ['account_id = ?'];
       const args: SqlValue[] = [account.id];
-      const q = query as { status?: string; verification_level?: string; external_reference?: string };
-      if (q.status) (where.push('status = ?'), args.push(q.status));
-      if (q.verification_level) (where.push('verification_level = ?'), args.push(q.verification_level));
-      if (q.external_reference) (where.push('external_reference = ?'), args.push(q.external_reference));
+      const filters = query as { status?: string; verification_level?: string; external_reference?: string };
+      for (const column of ['status', 'verification_level', 'external_reference'] as const) {
+        const value = filters[column];
+        if (value === undefined) continue;
+        where.push(`${column} = ?`);
+        args.push(value);
+      }
       const [limit, offset] = pageWindow(query);
       const rows = db.all<CustomerRow>(`SELECT * FROM customers WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT ? OFFSET ?`, ...args, limit, offset);
       const total = db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM customers WHERE ${where.join(' AND ')}`, ...args)!.n;
