@@ -19,7 +19,8 @@ afterAll(() => {
 });
 
 async function start(db: string, config: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'src/sandbox/cli.ts', '--port', '0', '--db', db, '--config', config, '--no-rate-limit'], {
+  // tsx as a loader of this very process: the pid is the server's, so SIGKILL kills the server itself.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/cli.ts', '--port', '0', '--db', db, '--config', config, '--no-rate-limit'], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -72,6 +73,8 @@ it('kill -9 under load, then a restart: no acknowledged change lost, pending del
   child.kill('SIGKILL');
   stop = true;
   await workers;
+  await new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(undefined) : child.once('exit', resolve)));
+  expect(child.signalCode).toBe('SIGKILL');
   const eventsBefore = receiver.events.map((e) => ({ id: e.id, key: e.idempotencyKey }));
   expect(acknowledged.size).toBeGreaterThanOrEqual(150);
   expect(eventsBefore.length).toBeGreaterThan(0);
@@ -103,5 +106,6 @@ it('kill -9 under load, then a restart: no acknowledged change lost, pending del
   for (const e of eventsBefore) expect(after().find((a) => a.id === e.id)!.idempotencyKey).toBe(e.key);
   expect(receiver.problems).toEqual([]);
   child.kill('SIGTERM');
+  await new Promise((resolve) => child.once('exit', resolve));
   await receiver.close();
 }, 180_000);
