@@ -162,6 +162,18 @@ describe('keys, addresses, plans, limits', () => {
     expect(after.headers.get('x-ratelimit-remaining')).toBe('29');
   });
 
+  it('with defaults.known_keys_only, a key the config does not list is unknown: 401 AUTHENTICATION_FAILED', async () => {
+    const closed = await startTestSandbox({ config: { defaults: { known_keys_only: true }, accounts: { sk_test_listed: { plan: 'business' } } } });
+    expect((await closed.request('GET', '/v1/balance', { key: 'sk_test_listed' })).status).toBe(200);
+    const unknown = await closed.request('GET', '/v1/balance', { key: 'sk_test_unlisted' });
+    expect(unknown.status).toBe(401);
+    expect(unknown.body.error.code).toBe('AUTHENTICATION_FAILED');
+    await closed.simulate('PATCH', '/account', { plan: 'starter' }, 'sk_test_unlisted');
+    expect((await closed.request('GET', '/v1/balance', { key: 'sk_test_unlisted' })).status).toBe(200);
+    expect(closed.problems).toEqual([]);
+    await closed.close();
+  });
+
   it('100 per minute on the other plans', async () => {
     const r = await sandbox.request('GET', '/v1/balance', { key: 'sk_test_starter' });
     expect(r.headers.get('x-ratelimit-limit')).toBe('100');

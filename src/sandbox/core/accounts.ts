@@ -22,6 +22,8 @@ export interface AccountDefaults {
   lowThresholdMinor: number;
   allowedIps: string[];
   manual: boolean;
+  /** Only keys already known (from the config or the simulation API) are accepted; others are unknown. */
+  knownKeysOnly: boolean;
 }
 
 export const DEFAULT_ACCOUNT: AccountDefaults = {
@@ -30,6 +32,7 @@ export const DEFAULT_ACCOUNT: AccountDefaults = {
   lowThresholdMinor: 10_000,
   allowedIps: LOOPBACK_IPS,
   manual: false,
+  knownKeysOnly: false,
 };
 
 export interface Account {
@@ -84,6 +87,13 @@ export class Accounts {
     this.db = db;
     this.clock = clock;
     this.defaults = defaults;
+  }
+
+  /** The account of a well-formed key, or undefined when only known keys are accepted and this one is not. */
+  known(apiKey: string): Account | undefined {
+    if (this.cache.has(apiKey) || !this.defaults.knownKeysOnly) return this.resolve(apiKey);
+    const row = this.db.get<AccountRow>('SELECT * FROM accounts WHERE api_key = ?', apiKey);
+    return row ? this.resolve(apiKey) : undefined;
   }
 
   /** The account of a well-formed key, created with the defaults on first use. */

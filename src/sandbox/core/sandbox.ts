@@ -34,6 +34,8 @@ export interface SandboxConfig {
     manual?: boolean;
     /** Seconds of the clock an automatic (happy) outcome takes. Default 2. */
     auto_complete_seconds?: number;
+    /** Accept only the keys listed in `accounts` (and those the simulation API set up): others get 401. */
+    known_keys_only?: boolean;
   };
   accounts?: Record<string, AccountConfig>;
   retry?: Partial<RetrySchedule>;
@@ -81,6 +83,7 @@ function accountDefaults(config: SandboxConfig, manual: boolean): AccountDefault
     lowThresholdMinor: d.low_balance_threshold !== undefined ? toMinor(d.low_balance_threshold) : DEFAULT_ACCOUNT.lowThresholdMinor,
     allowedIps: d.allowed_ips ?? DEFAULT_ACCOUNT.allowedIps,
     manual: d.manual ?? manual,
+    knownKeysOnly: d.known_keys_only ?? false,
   };
 }
 

@@ -137,7 +137,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     if (!token || !API_KEY.test(token)) {
       throw new ApiError(401, 'AUTHENTICATION_FAILED', 'The API key is invalid: expected `Bearer sk_test_…` or `Bearer sk_live_…`.', null);
     }
-    const account = core.accounts.resolve(token);
+    const account = core.accounts.known(token);
+    if (!account) throw new ApiError(401, 'AUTHENTICATION_FAILED', 'This API key is not known to the sandbox (it accepts only the keys of its config).', null);
     request.sandbox.account = account;
     if (account.revoked) throw new ApiError(401, 'AUTHENTICATION_FAILED', 'This API key has been revoked.', null);
     if (!account.allowedIps.includes(request.ip)) {
