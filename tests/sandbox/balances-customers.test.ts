@@ -68,6 +68,23 @@ describe('ops balances', () => {
     expect(receiver.of('balance.low_balance')).toHaveLength(before + 1);
   });
 
+  it('filter the history by created_from (inclusive) and created_to (exclusive); a bad date is a 422', async () => {
+    const first = sandbox.core.clock.now();
+    await sandbox.simulate('PUT', '/balances/gift_cards', { balance: 9000 }, KEY);
+    await sandbox.advance(60, KEY);
+    const second = sandbox.core.clock.now();
+    await sandbox.simulate('PUT', '/balances/gift_cards', { balance: 8000 }, KEY);
+    const list = async (query: Record<string, string>) =>
+      (await sandbox.request('GET', `/v1/balance/gift_cards/transactions?${new URLSearchParams(query)}`, { key: KEY })).body.data.map((t: { balance_after: number }) => t.balance_after);
+    expect(await list({})).toEqual([8000, 9000]);
+    expect(await list({ created_from: new Date(second).toISOString() })).toEqual([8000]);
+    expect(await list({ created_to: new Date(second).toISOString() })).toEqual([9000]);
+    expect(await list({ created_from: new Date(first).toISOString(), created_to: new Date(first + 1).toISOString() })).toEqual([9000]);
+    const bad = await sandbox.request('GET', '/v1/balance/gift_cards/transactions?created_from=yesterday', { key: KEY });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.details.fields).toEqual([{ field: 'created_from', message: 'must match format "date-time" (format)' }]);
+  });
+
   it('an unknown balance type is a validation error', async () => {
     const r = await sandbox.request('GET', '/v1/balance/bitcoin', { key: KEY });
     expect(r.status).toBe(422);

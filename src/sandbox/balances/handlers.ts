@@ -2,7 +2,7 @@
 import type { components } from '../../../generated/openapi.js';
 import type { BalanceType } from '../core/accounts.js';
 import type { Handlers, SandboxCore } from '../core/context.js';
-import { page, pageWindow } from '../core/context.js';
+import { createdRange, page, pageWindow } from '../core/context.js';
 import type { BalanceRow } from '../core/ledger.js';
 import { toAmount } from '../core/money.js';
 
@@ -55,12 +55,11 @@ export function balances(core: SandboxCore): Handlers {
       return { data: balanceOf(core, ledger.balance(account.id, params.type as BalanceType)) };
     },
     listBalanceTransactions({ account, params, query }) {
+      const [from, to] = createdRange(query);
       const [limit, offset] = pageWindow(query);
-      const rows = db.all<TransactionRow>(
-        'SELECT * FROM balance_transactions WHERE account_id = ? AND balance_type = ? ORDER BY seq DESC LIMIT ? OFFSET ?',
-        account.id, params.type, limit, offset,
-      );
-      const total = db.get<{ n: number }>('SELECT COUNT(*) AS n FROM balance_transactions WHERE account_id = ? AND balance_type = ?', account.id, params.type)!.n;
+      const where = 'account_id = ? AND balance_type = ? AND created_at >= ? AND created_at < ?';
+      const rows = db.all<TransactionRow>(`SELECT * FROM balance_transactions WHERE ${where} ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?`, account.id, params.type, from, to, limit, offset);
+      const total = db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM balance_transactions WHERE ${where}`, account.id, params.type, from, to)!.n;
       return page(
         rows.map((r) => ({
           id: r.id,

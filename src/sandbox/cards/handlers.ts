@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Account } from '../core/accounts.js';
 import type { Handlers, SandboxCore } from '../core/context.js';
-import { page, pageWindow } from '../core/context.js';
+import { createdRange, page, pageWindow } from '../core/context.js';
 import { ApiError, notFound, planLimitReached, planUpgradeRequired, stateError } from '../core/errors.js';
 import { requestAmountMinor, toAmount } from '../core/money.js';
 import { addUsage, periodOf, usage } from '../core/usage.js';
@@ -230,9 +230,9 @@ export function cards(core: SandboxCore): Handlers {
 
     listCardTransactions({ account, params, query }) {
       const card = lifecycle.find(account, params.code);
-      const q = query as { created_from?: string; created_to?: string };
+      const [from, to] = createdRange(query);
       const [limit, offset] = pageWindow(query);
-      const { rows, total } = repo.transactions(account.id, card.code, limit, offset, q.created_from ? Date.parse(q.created_from) : undefined, q.created_to ? Date.parse(q.created_to) : undefined);
+      const { rows, total } = repo.transactions(account.id, card.code, limit, offset, from, to);
       return page(rows.map((r) => transactionOf(clock, r)), total, query);
     },
   };

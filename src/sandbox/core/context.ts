@@ -8,6 +8,7 @@ import type { Outbox } from './events.js';
 import type { Ledger } from './ledger.js';
 import type { Scheduler } from './scheduler.js';
 import type { Db } from './store.js';
+import { validationError } from './errors.js';
 
 export interface SandboxCore {
   db: Db;
@@ -60,4 +61,20 @@ export function page<T>(rows: T[], total: number, query: { page?: number; limit?
 export function pageWindow(query: { page?: number; limit?: number }): [number, number] {
   const limit = query.limit ?? 20;
   return [limit, ((query.page ?? 1) - 1) * limit];
+}
+
+/**
+ * `created_from` (inclusive) and `created_to` (exclusive) of a list (Contract 1.1), as clock milliseconds;
+ * the whole range when absent. A value that is not a date-time is refused with 422 naming it.
+ */
+export function createdRange(query: object): [number, number] {
+  const q = query as { created_from?: unknown; created_to?: unknown };
+  const read = (field: 'created_from' | 'created_to', fallback: number): number => {
+    const value = q[field];
+    if (value === undefined) return fallback;
+    const ms = typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : Number.NaN;
+    if (Number.isNaN(ms)) throw validationError(`${field} must be a date-time (ISO 8601).`, [{ field, message: 'must match format "date-time" (format)' }]);
+    return ms;
+  };
+  return [read('created_from', 0), read('created_to', Number.MAX_SAFE_INTEGER)];
 }

@@ -4,7 +4,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Account } from '../core/accounts.js';
 import type { Handlers, SandboxCore } from '../core/context.js';
-import { page, pageWindow } from '../core/context.js';
+import { createdRange, page, pageWindow } from '../core/context.js';
 import { postSigned } from '../core/delivery.js';
 import { ApiError, notFound, planLimitReached } from '../core/errors.js';
 import { EndpointRepository, deliveryOf, endpointOf, type EndpointRow } from './repository.js';
@@ -136,8 +136,9 @@ export function webhookEndpoints(core: SandboxCore): Handlers {
     },
     listWebhookEndpointDeliveries({ account, params, query }) {
       find(account, params.code);
+      const [from, to] = createdRange(query);
       const [limit, offset] = pageWindow(query);
-      const { rows, total } = repo.deliveries(account.id, params.code, limit, offset);
+      const { rows, total } = repo.deliveries(account.id, params.code, limit, offset, from, to);
       return page(rows.map((r) => deliveryOf(clock, r)), total, query);
     },
   };

@@ -93,12 +93,13 @@ export class EndpointRepository {
       change.url, change.events, change.description, change.is_active, change.secret, change.updated_at, code,
     );
   }
-  deliveries(accountId: number, endpointCode: string, limit: number, offset: number): { rows: DeliveryRow[]; total: number } {
+  deliveries(accountId: number, endpointCode: string, limit: number, offset: number, from = 0, to = Number.MAX_SAFE_INTEGER): { rows: DeliveryRow[]; total: number } {
+    const where = 'd.account_id = ? AND d.endpoint_code = ? AND d.created_at >= ? AND d.created_at < ?';
     const rows = this.db.all<DeliveryRow>(
-      `SELECT d.*, e.type FROM deliveries d JOIN events e ON e.id = d.event_id WHERE d.account_id = ? AND d.endpoint_code = ? ORDER BY d.seq DESC LIMIT ? OFFSET ?`,
-      accountId, endpointCode, limit, offset,
+      `SELECT d.*, e.type FROM deliveries d JOIN events e ON e.id = d.event_id WHERE ${where} ORDER BY d.created_at DESC, d.seq DESC LIMIT ? OFFSET ?`,
+      accountId, endpointCode, from, to, limit, offset,
     );
-    const total = this.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM deliveries WHERE account_id = ? AND endpoint_code = ?', accountId, endpointCode)!.n;
+    const total = this.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM deliveries d WHERE ${where}`, accountId, endpointCode, from, to)!.n;
     return { rows, total };
   }
 }
