@@ -2931,6 +2931,12 @@ export interface components {
          */
         CardProductCode: string;
         /**
+         * CardBrandChoice
+         * @description The brand of the card to issue. It selects the ops balance debited: `cards_visa` for `VISA`, `cards_mastercard` for `MASTERCARD`. Provisional: a request accepts exactly these two brands.
+         * @enum {string}
+         */
+        CardBrandChoice: "VISA" | "MASTERCARD";
+        /**
          * @description Initial load, USD, debited from the ops balance with the card fees. Up to 2 decimal places. On Découverte it counts towards the 5,000 USD loaded on cards per calendar month. Provisional: the maximum of 100,000 USD per request.
          * @example 100
          */
@@ -2952,8 +2958,7 @@ export interface components {
         CreateVirtualCardRequest: {
             customer_code: components["schemas"]["CardCustomerCode"];
             product_code?: components["schemas"]["CardProductCode"];
-            /** @description Card brand. It selects the ops balance debited: `cards_visa` for `VISA`, `cards_mastercard` for `MASTERCARD`. */
-            brand: components["schemas"]["CardBrand"];
+            brand: components["schemas"]["CardBrandChoice"];
             /**
              * @description `virtual`: a card without a plastic, available on every plan.
              * @constant
@@ -3002,8 +3007,7 @@ export interface components {
         CreatePhysicalCardRequest: {
             customer_code: components["schemas"]["CardCustomerCode"];
             product_code?: components["schemas"]["CardProductCode"];
-            /** @description Card brand. It selects the ops balance debited: `cards_visa` for `VISA`, `cards_mastercard` for `MASTERCARD`. */
-            brand: components["schemas"]["CardBrand"];
+            brand: components["schemas"]["CardBrandChoice"];
             /**
              * @description `physical`: a plastic card sent by post. Not on the plan Découverte (402 `PLAN_UPGRADE_REQUIRED`).
              * @constant

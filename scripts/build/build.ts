@@ -40,7 +40,7 @@ export async function build(options: BuildOptions): Promise<string[]> {
   const log = (message: string) => echo && console.log(message);
   fs.mkdirSync(outDir, { recursive: true });
   // Lint and bundle run side by side, one Redocly process each (the bundle writes both APIs).
-  log(options.lint ?? true ? 'Linting and bundling spec/openapi.yaml and spec/asyncapi.yaml ...' : 'Bundling ...');
+  log(options.lint ?? true ? 'Linting and bundling spec/openapi.yaml, spec/asyncapi.yaml and spec/sandbox.yaml ...' : 'Bundling ...');
   const [linted, bundled] = await Promise.all([(options.lint ?? true) ? lint(workspace, APIS) : null, bundleAll(workspace, APIS, outDir)]);
   if ((linted && linted.code !== 0) || bundled.code !== 0) {
     const syntax = yamlSyntaxErrors(workspace);
@@ -64,29 +64,43 @@ export async function build(options: BuildOptions): Promise<string[]> {
   // AsyncAPI validator in a worker thread, the OpenAPI validator and the type generator here.
   const openapiFile = path.join(outDir, 'openapi.json');
   const asyncapiFile = path.join(outDir, 'asyncapi.json');
-  const keys = { openapi: stepKey('openapi-valid', openapiFile), asyncapi: stepKey('asyncapi-valid', asyncapiFile), types: stepKey('types', openapiFile) };
+  // The sandbox's simulation API (spec/sandbox.yaml), validated and typed like the contract.
+  const sandboxFile = path.join(outDir, 'sandbox.json');
+  const keys = {
+    openapi: stepKey('openapi-valid', openapiFile),
+    asyncapi: stepKey('asyncapi-valid', asyncapiFile),
+    sandbox: stepKey('openapi-valid', sandboxFile),
+    types: stepKey('types', openapiFile),
+    sandboxTypes: stepKey('types', sandboxFile),
+  };
   const validate = options.validate ?? true;
   const asyncapiValidator = validate && recall(keys.asyncapi) !== 'valid' ? startAsyncApiValidator() : null;
   try {
     const cachedTypes = recall(keys.types);
     const types = cachedTypes !== undefined ? Promise.resolve(cachedTypes) : generateTypes(openapiFile);
+    const cachedSandboxTypes = recall(keys.sandboxTypes);
+    const sandboxTypes = cachedSandboxTypes !== undefined ? Promise.resolve(cachedSandboxTypes) : generateTypes(sandboxFile);
     if (validate) {
       log('Validating the bundles ...');
-      const [openapi, asyncapi] = await Promise.all([
+      const [openapi, asyncapi, sandbox] = await Promise.all([
         recall(keys.openapi) === 'valid' ? [] : openApiProblems(openapiFile),
         asyncapiValidator ? asyncapiValidator.problems(asyncapiFile) : [],
+        recall(keys.sandbox) === 'valid' ? [] : openApiProblems(sandboxFile),
       ]);
       const sources = new SourceMap(workspace);
       const problems = atSources(sources, workspace, [
         ...openapi.map((p) => ({ api: 'openapi' as const, ...p })),
         ...asyncapi.map((p) => ({ api: 'asyncapi' as const, ...p })),
+        ...sandbox.map((p) => ({ api: 'sandbox' as const, ...p })),
       ]);
       if (problems.length > 0) {
         types.catch(() => {}); // the validation failure is the one to report
+        sandboxTypes.catch(() => {});
         throw new BuildError('validation', problems);
       }
       remember(keys.openapi, 'valid');
       remember(keys.asyncapi, 'valid');
+      remember(keys.sandbox, 'valid');
     }
     log('Generating TypeScript types ...');
     const dts = path.basename(typesOutput(workspace));
@@ -94,6 +108,10 @@ export async function build(options: BuildOptions): Promise<string[]> {
     if (cachedTypes === undefined) remember(keys.types, text);
     fs.writeFileSync(path.join(outDir, dts), text);
     written.push(dts);
+    const sandboxText = await sandboxTypes;
+    if (cachedSandboxTypes === undefined) remember(keys.sandboxTypes, sandboxText);
+    fs.writeFileSync(path.join(outDir, 'sandbox.d.ts'), sandboxText);
+    written.push('sandbox.d.ts');
     return written;
   } finally {
     await asyncapiValidator?.close();

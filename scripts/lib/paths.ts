@@ -9,7 +9,7 @@ export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const GENERATED_DIR = 'generated';
 
 /** API names in redocly.yaml (`apis:`) and the bundles each one produces. */
-export const APIS = ['openapi', 'asyncapi'] as const;
+export const APIS = ['openapi', 'asyncapi', 'sandbox'] as const;
 export type ApiName = (typeof APIS)[number];
 
 /** Every file `npm run build` writes into the output directory, in build order. */
@@ -19,6 +19,9 @@ export const OUTPUTS = [
   'asyncapi.json',
   'asyncapi.yaml',
   'openapi.d.ts',
+  'sandbox.json',
+  'sandbox.yaml',
+  'sandbox.d.ts',
 ] as const;
 
 /** The Redocly CLI entry point, run with the current Node (24 under npm scripts). */

@@ -1,8 +1,8 @@
 // Reading schemas of a bundled document by JSON Pointer: properties through $ref/allOf/oneOf/anyOf,
 // and Ajv (JSON Schema 2020-12) validators for any schema of the document.
-import { Ajv2020, type FuncKeywordDefinition, type ValidateFunction } from 'ajv/dist/2020.js';
-import type { DataValidateFunction } from 'ajv/dist/types/index.js';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { decimalPlacesKeyword } from '../../src/contract/decimal-places.ts';
 import { escape, get, isObject, type Json, type JsonObject } from './pointer.ts';
 
 /** Follows a `$ref` chain from a pointer to the pointer of the node that has no `$ref`. */
@@ -71,25 +71,6 @@ export function itemsOrSelf(doc: JsonObject, ptr: string): string {
 }
 
 /**
- * `x-decimal-places: n` (docs/extensions.md): a number has at most n decimal places, so 10.001 is refused
- * where 2 are allowed and 19.99 or 0.07 are accepted. `toFixed(n)` rounds to n places; a number with at most
- * n places reads back as itself (a binary-exact test such as `value * 100 % 1` would refuse 0.07).
- */
-export const decimalPlaces: FuncKeywordDefinition = {
-  keyword: 'x-decimal-places',
-  type: 'number',
-  schemaType: 'number',
-  errors: true,
-  validate: function check(places: number, value: number): boolean {
-    const ok = Number.isFinite(value) && Number(value.toFixed(places)) === value;
-    (check as unknown as DataValidateFunction).errors = ok
-      ? []
-      : [{ keyword: 'x-decimal-places', params: { places }, message: `must have at most ${places} decimal places` }];
-    return ok;
-  },
-};
-
-/**
  * An Ajv (JSON Schema 2020-12, with ajv-formats) holding one bundled document under `id`, so any of its
  * schemas compiles as `{ $ref: '<id>#<pointer>' }`. Strict mode is off: OpenAPI and AsyncAPI schemas carry
  * `example`, `x-*`, `discriminator` ... OpenAPI formats JSON Schema does not define accept any value.
@@ -98,7 +79,7 @@ export function bundleAjv(doc: JsonObject, id: string): Ajv2020 {
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false, logger: false });
   addFormats.default(ajv); // CommonJS module: `.default` is the plugin
   for (const format of ['int32', 'int64', 'float', 'double', 'byte', 'binary', 'password']) ajv.addFormat(format, true);
-  ajv.addKeyword(decimalPlaces);
+  ajv.addKeyword(decimalPlacesKeyword);
   ajv.addSchema(doc as object, id);
   return ajv;
 }

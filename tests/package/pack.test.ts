@@ -2,7 +2,7 @@
 // a temporary project, type-check a consumer with the project's TypeScript, then run it (a client call
 // against a local node:http server, and a signed webhook verified with the ./webhooks export).
 // openapi-fetch is installed from the registry.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -103,6 +103,19 @@ console.log(JSON.stringify({
 }));
 `;
 
+// The sandbox from the tarball: started in-process through the `./sandbox` export, called with the client.
+const SANDBOX_CONSUMER = `
+import { createPartnerClient } from '${NAME}';
+import { startSandbox, type RunningSandbox } from '${NAME}/sandbox';
+
+const sandbox: RunningSandbox = await startSandbox({ port: 0 });
+const client = createPartnerClient({ apiKey: 'sk_test_packed', baseUrl: sandbox.baseUrl, retry: false });
+const balances = await client.call.GET('/balance');
+const missing = await client.GET('/cards/{code}', { params: { path: { code: '7c9e6679-7425-40de-944b-e07fc1f90ae7' } } });
+await sandbox.close();
+console.log(JSON.stringify({ balances: balances.data.length, mode: balances.meta.mode, missing: missing.error?.error.code }));
+`;
+
 const TSCONFIG = {
   compilerOptions: {
     target: 'ES2023',
@@ -115,7 +128,7 @@ const TSCONFIG = {
     types: ['node'],
     typeRoots: [path.join(ROOT, 'node_modules', '@types')],
   },
-  files: ['consumer.ts'],
+  files: ['consumer.ts', 'sandbox.ts'],
 };
 
 let work: string;
@@ -143,6 +156,7 @@ beforeAll(() => {
   fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', tarball], app);
   fs.writeFileSync(path.join(app, 'consumer.ts'), CONSUMER);
+  fs.writeFileSync(path.join(app, 'sandbox.ts'), SANDBOX_CONSUMER);
   fs.writeFileSync(path.join(app, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
 }, 300_000);
 
@@ -161,6 +175,10 @@ describe('npm package', () => {
       'dist/webhooks/index.d.ts',
       'dist/types.d.ts',
       'generated/openapi.d.ts',
+      'generated/openapi.json',
+      'dist/sandbox/index.js',
+      'dist/sandbox/index.d.ts',
+      'dist/sandbox/cli.js',
     ]) {
       expect(files).toContain(f);
     }
@@ -198,5 +216,36 @@ describe('npm package', () => {
       frozen: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
       rejected: true,
     });
+  });
+
+  it('starts the sandbox in-process from the ./sandbox export', () => {
+    const app = path.join(work, 'app');
+    const stdout = run(process.execPath, ['sandbox.ts'], app);
+    expect(JSON.parse(stdout.trim().split('\n').pop() ?? '{}')).toEqual({ balances: 5, mode: 'test', missing: 'RESOURCE_NOT_FOUND' });
+  });
+
+  it('runs the sandbox bin: it serves until stopped, and an unknown flag exits 2', async () => {
+    const app = path.join(work, 'app');
+    const bin = path.join(app, 'node_modules', '.bin', 'partner-api-sandbox');
+    const bad = spawnSync(process.execPath, [bin, '--nope'], { cwd: app, encoding: 'utf8' });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain("Unknown option '--nope'");
+    const child = spawn(process.execPath, [bin, '--port', '0'], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const baseUrl = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          const match = /(http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(out);
+          if (match) resolve(match[1]!);
+        });
+        child.once('exit', (code) => reject(new Error(`the sandbox exited with ${code}`)));
+      });
+      const response = await fetch(`${baseUrl}/balance`, { headers: { Authorization: 'Bearer sk_test_bin' } });
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as { data: unknown[] }).data).toHaveLength(5);
+    } finally {
+      child.kill('SIGTERM');
+    }
   });
 });

@@ -1,0 +1,239 @@
+// Cards (tag "Cards"): create, list, get, top-up, freeze, unfreeze, withdraw, terminate, sensitive data,
+// transactions. Each operation's rules are in its spec file (spec/paths/cards*.yaml); the fees and limits
+// the document does not give are in ./fees.ts.
+import { randomUUID } from 'node:crypto';
+import type { Account } from '../core/accounts.js';
+import type { Handlers, SandboxCore } from '../core/context.js';
+import { createdRange, page, pageWindow } from '../core/context.js';
+import { ApiError, notFound, planLimitReached, planUpgradeRequired, stateError } from '../core/errors.js';
+import { requestAmountMinor, toAmount } from '../core/money.js';
+import { addUsage, periodOf, usage } from '../core/usage.js';
+import { findCustomer } from '../customers/handlers.js';
+import {
+  CARD_FEE_MINOR,
+  CARD_FLOOR_MINOR,
+  DECOUVERTE_CARDS_PER_MONTH,
+  DECOUVERTE_LOADED_PER_MONTH_MINOR,
+  PRODUCT_CODES,
+  PROVIDER_FEE_MINOR,
+  SERVICE_FEE_MINOR,
+  TERMINATION_FEE_MINOR,
+  WITHDRAWAL_FEE_MINOR,
+  topUpFeeMinor,
+} from './fees.js';
+import { CardLifecycle, ISSUE_JOB, TOPUP_JOB, cardEventBase } from './lifecycle.js';
+import { balanceTypeOf, cardOf, newTransactionId, transactionOf, type CardRow } from './repository.js';
+
+const shared = new WeakMap<SandboxCore, CardLifecycle>();
+
+/** The card lifecycle of a sandbox (one per core), also used by the simulation API. */
+export function cardLifecycle(core: SandboxCore): CardLifecycle {
+  let lifecycle = shared.get(core);
+  if (!lifecycle) {
+    lifecycle = new CardLifecycle(core);
+    shared.set(core, lifecycle);
+  }
+  return lifecycle;
+}
+
+/** Découverte: at most 5,000 USD loaded on cards per calendar month. */
+function checkLoadedLimit(core: SandboxCore, account: Account, minor: number): void {
+  if (account.plan !== 'decouverte') return;
+  const loaded = usage(core.db, account.id, periodOf(core.clock.now()), 'usd_loaded_minor');
+  if (loaded + minor > DECOUVERTE_LOADED_PER_MONTH_MINOR) {
+    throw planLimitReached('The plan Découverte allows 5,000 USD loaded on cards per calendar month.', {
+      limit: 'usd_loaded_per_month',
+      allowed: toAmount(DECOUVERTE_LOADED_PER_MONTH_MINOR),
+      used: toAmount(loaded),
+    });
+  }
+}
+
+const notActive = (card: CardRow, action: string) => stateError('card_not_active', `Only an active card can be ${action}; this card is ${card.status}.`, card.status);
+
+export function cards(core: SandboxCore): Handlers {
+  const lifecycle = cardLifecycle(core);
+  const { repo } = lifecycle;
+  const { db, clock, ledger, outbox } = core;
+
+  return {
+    createCard({ account, body }) {
+      const amount = requestAmountMinor('amount', body.amount);
+      return db.transaction(() => {
+        const customer = findCustomer(core, account.id, body.customer_code);
+        if (!customer) throw notFound('Customer');
+        if (customer.status === 'restricted') {
+          throw new ApiError(403, 'ACCOUNT_RESTRICTED', 'The customer is restricted.', { reason: 'customer_restricted', current_status: 'restricted' });
+        }
+        if (account.plan === 'decouverte' && body.category === 'physical') throw planUpgradeRequired('The plan Découverte gives virtual cards only.');
+        const period = periodOf(clock.now());
+        if (account.plan === 'decouverte') {
+          const created = usage(db, account.id, period, 'cards_created');
+          if (created >= DECOUVERTE_CARDS_PER_MONTH) {
+            throw planLimitReached('The plan Découverte allows 25 cards created per calendar month.', { limit: 'cards_created_per_month', allowed: DECOUVERTE_CARDS_PER_MONTH, used: created });
+          }
+          checkLoadedLimit(core, account, amount);
+        }
+        const card: CardRow = {
+          code: randomUUID(),
+          account_id: account.id,
+          customer_code: customer.code,
+          product_code: PRODUCT_CODES[body.brand][body.category],
+          brand: body.brand,
+          category: body.category,
+          name_on_card: body.name_on_card ?? `${customer.first_name} ${customer.last_name}`.toUpperCase(),
+          status: 'pending',
+          balance_minor: 0,
+          initial_load_minor: amount,
+          card_fee_minor: CARD_FEE_MINOR[body.category],
+          service_fee_minor: SERVICE_FEE_MINOR,
+          last_four: null,
+          expiry: null,
+          pan: null,
+          cvv: null,
+          created_at: clock.now(),
+        };
+        const total = amount + card.card_fee_minor + card.service_fee_minor;
+        ledger.debit(account, balanceTypeOf(card.brand), total, {
+          reason: 'card_issuance',
+          description: `Card ${card.code}: initial load and fees`,
+          customerCode: customer.code,
+          eventFields: { brand: card.brand, product: card.category },
+        });
+        repo.insert(card);
+        addUsage(db, account.id, period, 'cards_created', 1);
+        addUsage(db, account.id, period, 'usd_loaded_minor', amount);
+        lifecycle.scheduleAuto(account, ISSUE_JOB, { card: card.code });
+        return { data: cardOf(clock, card) };
+      });
+    },
+
+    listCards({ account, query }) {
+      if (query.customer_code && !findCustomer(core, account.id, query.customer_code)) throw notFound('Customer');
+      const [limit, offset] = pageWindow(query);
+      const { rows, total } = repo.list(account.id, query.customer_code, limit, offset);
+      return page(rows.map((r) => cardOf(clock, r)), total, query);
+    },
+
+    getCard({ account, params }) {
+      return { data: cardOf(clock, lifecycle.find(account, params.code)) };
+    },
+
+    topUpCard({ account, params, body }) {
+      const amount = requestAmountMinor('amount', body.amount);
+      return db.transaction(() => {
+        const card = lifecycle.find(account, params.code);
+        if (card.status !== 'active') throw notActive(card, 'topped up');
+        checkLoadedLimit(core, account, amount);
+        const fee = topUpFeeMinor(amount);
+        const balanceType = balanceTypeOf(card.brand);
+        ledger.debit(account, balanceType, amount + fee, {
+          reason: 'card_topup',
+          description: `Top-up of card ${card.code}`,
+          customerCode: card.customer_code,
+          eventFields: { brand: card.brand },
+        });
+        const id = randomUUID();
+        repo.insertTopUp({ id, account_id: account.id, card_code: card.code, amount_minor: amount, fee_minor: fee, status: 'pending', created_at: clock.now() });
+        addUsage(db, account.id, periodOf(clock.now()), 'usd_loaded_minor', amount);
+        lifecycle.scheduleAuto(account, TOPUP_JOB, { topup: id });
+        return {
+          data: { card_code: card.code, topup_id: id, status: 'pending' as const, amount: toAmount(amount), fee: toAmount(fee), total_debited: toAmount(amount + fee), debited_balance: balanceType, currency: 'USD' as const, failure_reason: null, refunded_amount: null, created_at: clock.iso(clock.now()) },
+        };
+      });
+    },
+
+    freezeCard({ account, params }) {
+      return db.transaction(() => {
+        const card = lifecycle.find(account, params.code);
+        if (card.status !== 'active') throw notActive(card, 'frozen');
+        repo.setStatus(card.code, 'frozen');
+        const frozen = repo.byCode(card.code)!;
+        outbox.emit(account, 'card.frozen', cardEventBase(core, frozen));
+        return { data: cardOf(clock, frozen) };
+      });
+    },
+
+    unfreezeCard({ account, params }) {
+      return db.transaction(() => {
+        const card = lifecycle.find(account, params.code);
+        if (card.status !== 'frozen') throw stateError('card_not_frozen', `Only a frozen card can be unfrozen; this card is ${card.status}.`, card.status);
+        repo.setStatus(card.code, 'active');
+        const active = repo.byCode(card.code)!;
+        outbox.emit(account, 'card.unfrozen', cardEventBase(core, active));
+        return { data: cardOf(clock, active) };
+      });
+    },
+
+    withdrawFromCard({ account, params, body }) {
+      const amount = requestAmountMinor('amount', body.amount);
+      return db.transaction(() => {
+        const card = lifecycle.find(account, params.code);
+        if (card.status !== 'active') throw notActive(card, 'withdrawn from');
+        if (card.balance_minor - amount < CARD_FLOOR_MINOR) {
+          throw new ApiError(400, 'INSUFFICIENT_BALANCE', `At least 5 USD must remain on the card: you can withdraw up to ${toAmount(Math.max(0, card.balance_minor - CARD_FLOOR_MINOR))} USD.`, {
+            required: toAmount(amount + CARD_FLOOR_MINOR),
+            available: toAmount(card.balance_minor),
+            balance_type: 'card',
+            card_code: card.code,
+            reason: 'card_balance_too_low',
+          });
+        }
+        const fee = WITHDRAWAL_FEE_MINOR[account.plan];
+        const net = amount - fee;
+        const after = card.balance_minor - amount;
+        const id = newTransactionId();
+        const credited = balanceTypeOf(card.brand);
+        repo.setBalance(card.code, after);
+        repo.insertTransaction(account.id, {
+          id, card_code: card.code, type: 'withdrawal', direction: 'debit', status: 'completed', amount_minor: amount, currency: 'USD',
+          merchant_name: 'CARD WITHDRAWAL', merchant_city: null, merchant_country: null, description: `Withdrawal to the ${credited} balance`,
+          failure_reason: null, balance_after_minor: after, date: clock.now(),
+        });
+        ledger.credit(account, credited, net, { reason: 'card_withdrawal', description: `Withdrawal ${id} from card ${card.code}, net of the ${toAmount(fee)} USD fee`, customerCode: card.customer_code });
+        const updated = repo.byCode(card.code)!;
+        outbox.emit(account, 'card.withdrawal.completed', {
+          ...cardEventBase(core, updated),
+          withdrawal_id: id, amount: toAmount(amount), fee: toAmount(fee), net_amount: toAmount(net), credited_balance: credited,
+        });
+        return {
+          data: { card_code: card.code, withdrawal_id: id, status: 'completed' as const, amount: toAmount(amount), fee: toAmount(fee), net_amount: toAmount(net), credited_balance: credited, card_balance: toAmount(after), currency: 'USD' as const },
+        };
+      });
+    },
+
+    terminateCard({ account, params }) {
+      return db.transaction(() => {
+        const card = lifecycle.find(account, params.code);
+        if (card.status !== 'active' && card.status !== 'frozen') throw stateError('card_not_usable', `Only an active or frozen card can be terminated; this card is ${card.status}.`, card.status);
+        const credited = balanceTypeOf(card.brand);
+        for (const topUp of repo.pendingTopUps(card.code)) lifecycle.failTopUp(account, card, topUp, 'card_terminated');
+        const closing = card.balance_minor;
+        const providerFee = Math.min(closing, PROVIDER_FEE_MINOR);
+        const terminationFee = Math.min(closing - providerFee, TERMINATION_FEE_MINOR);
+        const refunded = closing - providerFee - terminationFee;
+        repo.setBalance(card.code, 0);
+        repo.setStatus(card.code, 'cancelled');
+        if (refunded > 0) ledger.credit(account, credited, refunded, { reason: 'card_termination', description: `Balance of terminated card ${card.code}`, customerCode: card.customer_code });
+        const closed = repo.byCode(card.code)!;
+        const amounts = { refunded_amount: toAmount(refunded), card_balance_at_closure: toAmount(closing), provider_fee: toAmount(providerFee), termination_fee: toAmount(terminationFee) };
+        outbox.emit(account, 'card.terminated', { ...cardEventBase(core, closed), ...amounts });
+        return { data: { card_code: card.code, status: 'completed' as const, card_status: 'cancelled' as const, ...amounts, credited_balance: credited, currency: 'USD' as const } };
+      });
+    },
+
+    getCardSensitiveData({ account, params }) {
+      const card = lifecycle.find(account, params.code);
+      if (card.status !== 'active' && card.status !== 'frozen') throw stateError('card_not_usable', `Sensitive data exists only for an active or frozen card; this card is ${card.status}.`, card.status);
+      return { data: { card_code: card.code, number: card.pan!, cvv: card.cvv!, expiry: card.expiry! }, headers: { 'Cache-Control': 'no-store' } };
+    },
+
+    listCardTransactions({ account, params, query }) {
+      const card = lifecycle.find(account, params.code);
+      const [from, to] = createdRange(query);
+      const [limit, offset] = pageWindow(query);
+      const { rows, total } = repo.transactions(account.id, card.code, limit, offset, from, to);
+      return page(rows.map((r) => transactionOf(clock, r)), total, query);
+    },
+  };
+}

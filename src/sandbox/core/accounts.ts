@@ -1,0 +1,155 @@
+// Partner accounts: zero setup. Any well-formed `sk_test_…` or `sk_live_…` key gets its own account on first
+// use, with the default plan, funded ops balances and the loopback as its allowed addresses.
+import type { Clock } from './clock.js';
+import type { Db } from './store.js';
+
+export const PLANS = ['decouverte', 'starter', 'business', 'premium'] as const;
+export type Plan = (typeof PLANS)[number];
+export type Mode = 'test' | 'live';
+
+export const BALANCE_TYPES = ['cards_visa', 'cards_mastercard', 'gift_cards', 'payout_sepa', 'others'] as const;
+export type BalanceType = (typeof BALANCE_TYPES)[number];
+
+/** `sk_test_` or `sk_live_` and 1 to 200 letters, digits or underscores. */
+export const API_KEY = /^sk_(test|live)_[A-Za-z0-9_]{1,200}$/;
+
+export const LOOPBACK_IPS = ['127.0.0.1', '::1', '::ffff:127.0.0.1'];
+
+export interface AccountDefaults {
+  plan: Plan;
+  /** Opening amount of each ops balance, minor units. */
+  openingMinor: Record<BalanceType, number>;
+  lowThresholdMinor: number;
+  allowedIps: string[];
+  manual: boolean;
+  /** Only keys already known (from the config or the simulation API) are accepted; others are unknown. */
+  knownKeysOnly: boolean;
+}
+
+export const DEFAULT_ACCOUNT: AccountDefaults = {
+  plan: 'starter',
+  openingMinor: { cards_visa: 1_000_000, cards_mastercard: 1_000_000, gift_cards: 1_000_000, payout_sepa: 1_000_000, others: 1_000_000 },
+  lowThresholdMinor: 10_000,
+  allowedIps: LOOPBACK_IPS,
+  manual: false,
+  knownKeysOnly: false,
+};
+
+export interface Account {
+  id: number;
+  apiKey: string;
+  mode: Mode;
+  plan: Plan;
+  revoked: boolean;
+  allowedIps: string[];
+  /** Requests per minute, or null for the plan's (30 on Découverte, 100 otherwise). */
+  rateLimit: number | null;
+  /** Asynchronous outcomes wait to be chosen through the simulation API. */
+  manual: boolean;
+}
+
+interface AccountRow {
+  id: number;
+  api_key: string;
+  mode: string;
+  plan: string;
+  revoked: number;
+  allowed_ips: string;
+  rate_limit: number | null;
+  manual: number;
+}
+
+const fromRow = (r: AccountRow): Account => ({
+  id: r.id,
+  apiKey: r.api_key,
+  mode: r.mode as Mode,
+  plan: r.plan as Plan,
+  revoked: r.revoked === 1,
+  allowedIps: JSON.parse(r.allowed_ips) as string[],
+  rateLimit: r.rate_limit,
+  manual: r.manual === 1,
+});
+
+/** The plan's requests per minute per key. */
+export const planRateLimit = (plan: Plan): number => (plan === 'decouverte' ? 30 : 100);
+
+export function modeOfKey(key: string): Mode {
+  return key.startsWith('sk_live_') ? 'live' : 'test';
+}
+
+export class Accounts {
+  private readonly db: Db;
+  private readonly clock: Clock;
+  readonly defaults: AccountDefaults;
+  private readonly cache = new Map<string, Account>();
+
+  constructor(db: Db, clock: Clock, defaults: AccountDefaults) {
+    this.db = db;
+    this.clock = clock;
+    this.defaults = defaults;
+  }
+
+  /** The account of a well-formed key, or undefined when only known keys are accepted and this one is not. */
+  known(apiKey: string): Account | undefined {
+    if (this.cache.has(apiKey) || !this.defaults.knownKeysOnly) return this.resolve(apiKey);
+    const row = this.db.get<AccountRow>('SELECT * FROM accounts WHERE api_key = ?', apiKey);
+    return row ? this.resolve(apiKey) : undefined;
+  }
+
+  /** The account of a well-formed key, created with the defaults on first use. */
+  resolve(apiKey: string): Account {
+    const cached = this.cache.get(apiKey);
+    if (cached) return cached;
+    const account = this.db.transaction(() => {
+      const row = this.db.get<AccountRow>('SELECT * FROM accounts WHERE api_key = ?', apiKey);
+      if (row) return fromRow(row);
+      const now = this.clock.now();
+      this.db.run(
+        'INSERT INTO accounts (api_key, mode, plan, revoked, allowed_ips, rate_limit, manual, created_at) VALUES (?, ?, ?, 0, ?, NULL, ?, ?)',
+        apiKey,
+        modeOfKey(apiKey),
+        this.defaults.plan,
+        JSON.stringify(this.defaults.allowedIps),
+        this.defaults.manual ? 1 : 0,
+        now,
+      );
+      const created = fromRow(this.db.get<AccountRow>('SELECT * FROM accounts WHERE api_key = ?', apiKey)!);
+      for (const type of BALANCE_TYPES) {
+        const opening = this.defaults.openingMinor[type];
+        this.db.run(
+          'INSERT INTO balances (account_id, type, minor, low_threshold_minor, negative_since, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+          created.id,
+          type,
+          opening,
+          this.defaults.lowThresholdMinor,
+          opening < 0 ? now : null,
+          now,
+        );
+      }
+      return created;
+    });
+    this.cache.set(apiKey, account);
+    return account;
+  }
+
+  byId(id: number): Account {
+    return fromRow(this.db.get<AccountRow>('SELECT * FROM accounts WHERE id = ?', id)!);
+  }
+
+  /** Changes settings of an account (simulation API, --config). */
+  update(apiKey: string, change: Partial<Pick<Account, 'plan' | 'revoked' | 'allowedIps' | 'rateLimit' | 'manual'>>): Account {
+    const account = this.resolve(apiKey);
+    const next = { ...account, ...change };
+    this.db.run(
+      'UPDATE accounts SET plan = ?, revoked = ?, allowed_ips = ?, rate_limit = ?, manual = ? WHERE id = ?',
+      next.plan,
+      next.revoked ? 1 : 0,
+      JSON.stringify(next.allowedIps),
+      next.rateLimit,
+      next.manual ? 1 : 0,
+      account.id,
+    );
+    this.cache.set(apiKey, next);
+    return next;
+  }
+}

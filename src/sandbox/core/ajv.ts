@@ -1,0 +1,41 @@
+// The sandbox's request validators: Ajv (JSON Schema 2020-12), one instance for bodies (no coercion, no
+// stripping: `{"amount":"50","foo":1}` is refused) and one for path, query and header parameters (strings
+// coerced to the declared types, single values to arrays). Every `x-` keyword of the contract is known
+// vocabulary; `x-decimal-places` validates (an amount with more decimals than it allows is refused).
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { decimalPlacesKeyword } from '../../contract/decimal-places.js';
+import type { JsonObject } from './contract.js';
+
+/** Every `x-` key used anywhere in the document. */
+export function extensionKeywords(doc: JsonObject): string[] {
+  const found = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(visit);
+    else if (node && typeof node === 'object') {
+      for (const [key, value] of Object.entries(node)) {
+        if (key.startsWith('x-')) found.add(key);
+        visit(value);
+      }
+    }
+  };
+  visit(doc);
+  found.delete('x-decimal-places');
+  return [...found].sort();
+}
+
+export function createAjv(doc: JsonObject, kind: 'body' | 'params'): Ajv2020 {
+  const ajv = new Ajv2020({
+    strict: false,
+    allErrors: true,
+    coerceTypes: kind === 'params' ? 'array' : false,
+    removeAdditional: false,
+    useDefaults: kind === 'params',
+    logger: false,
+  });
+  addFormats.default(ajv);
+  for (const format of ['int32', 'int64', 'float', 'double', 'byte', 'binary', 'password']) ajv.addFormat(format, true);
+  ajv.addVocabulary(['example', 'discriminator', 'xml', 'externalDocs', ...extensionKeywords(doc)]);
+  ajv.addKeyword(decimalPlacesKeyword);
+  return ajv;
+}

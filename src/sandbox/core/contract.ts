@@ -1,0 +1,94 @@
+// The contract the sandbox serves: generated/openapi.json (shipped with the package), read once, with the
+// one sandbox deviation applied (a loopback `http://` webhook url is accepted), and what the server needs
+// to know about each operation.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+/** src/sandbox/core and dist/sandbox/core are both three levels under the package root. */
+export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+/** A loopback `http://` URL (127.0.0.1, ::1 or localhost), which the sandbox accepts for webhook endpoints. */
+export const LOOPBACK_HTTP_URL = '^(https://|http://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]{1,5})?(/|$))';
+
+export interface OperationInfo {
+  operationId: string;
+  method: string;
+  /** The contract's path template: `/cards/{code}/withdraw`. */
+  path: string;
+  tag: string;
+  bodyRequired: boolean;
+  /** The operation documents a 421 `wrong_api_host`: it is served at `{alt_base_url}` (`/api/v1`). */
+  altHost: boolean;
+}
+
+function readJson(file: string): JsonObject {
+  return JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, file), 'utf8')) as JsonObject;
+}
+
+/** Replaces every `pattern: ^https://` of the webhook url request fields by LOOPBACK_HTTP_URL. */
+function allowLoopbackWebhookUrls(doc: JsonObject): void {
+  const schemas = (doc.components as JsonObject).schemas as JsonObject;
+  for (const name of ['CreateWebhookEndpointRequest', 'UpdateWebhookEndpointRequest', 'WebhookEndpoint', 'CreatedWebhookEndpoint', 'WebhookTestResult']) {
+    const props = ((schemas[name] as JsonObject | undefined)?.properties ?? {}) as JsonObject;
+    const url = props.url as JsonObject | undefined;
+    if (url) url.pattern = LOOPBACK_HTTP_URL;
+  }
+}
+
+let cached: JsonObject | undefined;
+let cachedSimulation: JsonObject | undefined;
+
+/** generated/sandbox.json: the simulation API (spec/sandbox.yaml). */
+export function simulationDocument(): JsonObject {
+  cachedSimulation ??= readJson('generated/sandbox.json');
+  return cachedSimulation;
+}
+
+/** generated/openapi.json as the sandbox serves it (a fresh parse; the loopback deviation applied). */
+export function sandboxDocument(): JsonObject {
+  if (!cached) {
+    cached = readJson('generated/openapi.json');
+    allowLoopbackWebhookUrls(cached);
+  }
+  return cached;
+}
+
+function resolveRef(doc: JsonObject, node: Json | undefined): Json | undefined {
+  let at = node;
+  for (let i = 0; i < 20 && at && typeof at === 'object' && !Array.isArray(at) && typeof at.$ref === 'string'; i++) {
+    const ref = at.$ref as string;
+    at = ref
+      .slice(2)
+      .split('/')
+      .reduce<Json | undefined>((n, seg) => (n && typeof n === 'object' && !Array.isArray(n) ? n[seg.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), doc);
+  }
+  return at;
+}
+
+/** Every operation of a document: id, method, path, tag and whether its body is required. */
+export function operationsOf(doc: JsonObject): OperationInfo[] {
+  const out: OperationInfo[] = [];
+  for (const [p, item] of Object.entries((doc.paths ?? {}) as JsonObject)) {
+    for (const method of HTTP_METHODS) {
+      const op = (item as JsonObject)[method] as JsonObject | undefined;
+      if (!op || typeof op.operationId !== 'string') continue;
+      const body = resolveRef(doc, op.requestBody) as JsonObject | undefined;
+      const responses = (op.responses ?? {}) as JsonObject;
+      out.push({
+        operationId: op.operationId,
+        method: method.toUpperCase(),
+        path: p,
+        tag: Array.isArray(op.tags) ? String(op.tags[0]) : '',
+        bodyRequired: body?.required === true,
+        altHost: '421' in responses,
+      });
+    }
+  }
+  return out;
+}

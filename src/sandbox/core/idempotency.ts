@@ -1,0 +1,61 @@
+// Idempotency keys (Contract 1.1): a POST with `Idempotency-Key` is answered once; a retry with the same key
+// within 24 hours gets the first status and body with `Idempotent-Replayed: true`; the same key with another
+// method, path or body is refused (422, `idempotency_key_reused`); a retry while the first request runs
+// waits for it. 5xx answers are not kept. Keys are scoped to the API key.
+import { createHash } from 'node:crypto';
+import type { Db } from './store.js';
+
+export const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{1,255}$/;
+export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+
+export interface StoredResponse {
+  fingerprint: string;
+  status: number;
+  body: string;
+}
+
+export class IdempotencyStore {
+  private readonly db: Db;
+  private readonly running = new Map<string, Promise<void>>();
+
+  constructor(db: Db) {
+    this.db = db;
+  }
+
+  static fingerprint(method: string, url: string, body: unknown): string {
+    return createHash('sha256').update(`${method} ${url}\n${JSON.stringify(body ?? null)}`).digest('hex');
+  }
+
+  /**
+   * Waits while a request with this key runs; then returns the kept response, or marks the key as running
+   * (checked and marked with no await in between, so two requests with one key never both run) and returns
+   * the function that ends the run.
+   */
+  async acquire(accountId: number, key: string, now: number): Promise<{ kept: StoredResponse } | { end: () => void }> {
+    const slot = `${accountId}:${key}`;
+    while (this.running.has(slot)) await this.running.get(slot);
+    this.db.run('DELETE FROM idempotency_keys WHERE account_id = ? AND key = ? AND created_at <= ?', accountId, key, now - IDEMPOTENCY_TTL_MS);
+    const kept = this.db.get<StoredResponse>('SELECT fingerprint, status, body FROM idempotency_keys WHERE account_id = ? AND key = ?', accountId, key);
+    if (kept) return { kept };
+    let end!: () => void;
+    this.running.set(slot, new Promise<void>((resolve) => (end = resolve)));
+    return {
+      end: () => {
+        this.running.delete(slot);
+        end();
+      },
+    };
+  }
+
+  keep(accountId: number, key: string, response: StoredResponse, now: number): void {
+    this.db.run(
+      'INSERT OR REPLACE INTO idempotency_keys (account_id, key, fingerprint, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+      accountId,
+      key,
+      response.fingerprint,
+      response.status,
+      response.body,
+      now,
+    );
+  }
+}

@@ -1,0 +1,32 @@
+// Per-key rate limit: a fixed one-minute window of the sandbox clock, 30 requests on Découverte and 100 on
+// other plans (or the account's own limit). Counts are kept in memory.
+export interface RateLimitState {
+  limit: number;
+  remaining: number;
+  /** Unix seconds at which the current window ends. */
+  reset: number;
+  exceeded: boolean;
+  retryAfter: number;
+}
+
+export class RateLimiter {
+  private readonly windows = new Map<string, { window: number; count: number }>();
+
+  hit(key: string, limit: number, nowMs: number): RateLimitState {
+    const window = Math.floor(nowMs / 60_000);
+    let entry = this.windows.get(key);
+    if (!entry || entry.window !== window) {
+      entry = { window, count: 0 };
+      this.windows.set(key, entry);
+    }
+    entry.count++;
+    const endMs = (window + 1) * 60_000;
+    return {
+      limit,
+      remaining: Math.max(0, limit - entry.count),
+      reset: endMs / 1000,
+      exceeded: entry.count > limit,
+      retryAfter: Math.max(1, Math.ceil((endMs - nowMs) / 1000)),
+    };
+  }
+}

@@ -1,0 +1,157 @@
+// Assembles the sandbox: store, clock, scheduler, outbox, delivery, ledger, accounts, the product modules
+// and the simulation API, on one HTTP server.
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { Accounts, BALANCE_TYPES, DEFAULT_ACCOUNT, PLANS, type AccountDefaults, type Plan } from './accounts.js';
+import { Clock } from './clock.js';
+import type { Handlers, SandboxCore } from './context.js';
+import { sandboxDocument } from './contract.js';
+import { DEFAULT_RETRY_SCHEDULE, Delivery, type RetrySchedule } from './delivery.js';
+import { Outbox } from './events.js';
+import { Ledger } from './ledger.js';
+import { toMinor } from './money.js';
+import { Scheduler } from './scheduler.js';
+import { buildServer } from './server.js';
+import { SqliteDb } from './store.js';
+
+/** One account's settings in a --config file or `accounts` option, keyed by its API key. */
+export interface AccountConfig {
+  plan?: Plan;
+  revoked?: boolean;
+  allowed_ips?: string[];
+  rate_limit?: number;
+  manual?: boolean;
+  /** Ops balances, USD: `{ "cards_visa": 250 }`. */
+  balances?: Partial<Record<(typeof BALANCE_TYPES)[number], number>>;
+}
+
+export interface SandboxConfig {
+  defaults?: {
+    plan?: Plan;
+    opening_balance?: number;
+    low_balance_threshold?: number;
+    allowed_ips?: string[];
+    manual?: boolean;
+    /** Seconds of the clock an automatic (happy) outcome takes. Default 2. */
+    auto_complete_seconds?: number;
+    /** Accept only the keys listed in `accounts` (and those the simulation API set up): others get 401. */
+    known_keys_only?: boolean;
+  };
+  accounts?: Record<string, AccountConfig>;
+  retry?: Partial<RetrySchedule>;
+}
+
+export interface SandboxOptions {
+  port?: number;
+  host?: string;
+  /** SQLite file; in memory when omitted. */
+  db?: string;
+  /** Outcomes wait to be chosen through the simulation API. */
+  manual?: boolean;
+  /** false turns the per-key rate limit off. */
+  rateLimit?: boolean;
+  config?: SandboxConfig;
+  /** Freeze the clock at start (tests): it then moves only when advanced. */
+  freezeClock?: boolean;
+  /** Clock milliseconds an automatic (happy) outcome takes. Default 2,000. */
+  autoCompleteMs?: number;
+}
+
+export interface RunningSandbox {
+  url: string;
+  /** `http://HOST:PORT/v1` */
+  baseUrl: string;
+  /** `http://HOST:PORT/api/v1` */
+  giftCardBaseUrl: string;
+  /** `http://HOST:PORT/sandbox` */
+  simulationUrl: string;
+  core: SandboxCore;
+  server: FastifyInstance;
+  /** operationIds of the partner API that the sandbox implements (the others answer 501). */
+  implemented: string[];
+  close(): Promise<void>;
+}
+
+export type ModuleRegistration = (core: SandboxCore) => Handlers;
+
+function accountDefaults(config: SandboxConfig, manual: boolean): AccountDefaults {
+  const d = config.defaults ?? {};
+  const opening = d.opening_balance !== undefined ? toMinor(d.opening_balance) : undefined;
+  return {
+    plan: d.plan ?? DEFAULT_ACCOUNT.plan,
+    openingMinor: opening === undefined ? DEFAULT_ACCOUNT.openingMinor : Object.fromEntries(BALANCE_TYPES.map((t) => [t, opening])) as AccountDefaults['openingMinor'],
+    lowThresholdMinor: d.low_balance_threshold !== undefined ? toMinor(d.low_balance_threshold) : DEFAULT_ACCOUNT.lowThresholdMinor,
+    allowedIps: d.allowed_ips ?? DEFAULT_ACCOUNT.allowedIps,
+    manual: d.manual ?? manual,
+    knownKeysOnly: d.known_keys_only ?? false,
+  };
+}
+
+/** Checks a --config object; throws an Error naming the first problem. */
+export function checkConfig(config: unknown): SandboxConfig {
+  if (!config || typeof config !== 'object' || Array.isArray(config)) throw new Error('the config must be a JSON object');
+  const c = config as SandboxConfig;
+  for (const [key, account] of Object.entries(c.accounts ?? {})) {
+    if (!/^sk_(test|live)_[A-Za-z0-9_]{1,200}$/.test(key)) throw new Error(`config accounts: "${key}" is not an sk_test_… or sk_live_… key`);
+    if (account.plan !== undefined && !PLANS.includes(account.plan)) throw new Error(`config accounts.${key}.plan: must be one of ${PLANS.join(', ')}`);
+    for (const type of Object.keys(account.balances ?? {})) {
+      if (!(BALANCE_TYPES as readonly string[]).includes(type)) throw new Error(`config accounts.${key}.balances: unknown balance type "${type}"`);
+    }
+  }
+  if (c.defaults?.plan !== undefined && !PLANS.includes(c.defaults.plan)) throw new Error(`config defaults.plan: must be one of ${PLANS.join(', ')}`);
+  const auto = c.defaults?.auto_complete_seconds;
+  if (auto !== undefined && (!Number.isInteger(auto) || auto < 0 || auto > 86_400)) throw new Error('config defaults.auto_complete_seconds: an integer from 0 to 86400');
+  return c;
+}
+
+export async function createSandbox(options: SandboxOptions, modules: ModuleRegistration[], simulation: (core: SandboxCore) => (app: FastifyInstance) => Promise<void> | void): Promise<RunningSandbox> {
+  const config = checkConfig(options.config ?? {});
+  const db = new SqliteDb(options.db);
+  const clock = new Clock(db);
+  if (options.freezeClock) clock.freeze();
+  const scheduler = new Scheduler(db, clock);
+  const outbox = new Outbox(db, clock, scheduler);
+  const delivery = new Delivery(db, clock, scheduler, { ...DEFAULT_RETRY_SCHEDULE, ...config.retry });
+  const ledger = new Ledger(db, clock, outbox);
+  const accounts = new Accounts(db, clock, accountDefaults(config, options.manual ?? false));
+  const core: SandboxCore = { db, clock, scheduler, outbox, delivery, ledger, accounts, autoCompleteMs: options.autoCompleteMs ?? (config.defaults?.auto_complete_seconds ?? 2) * 1000 };
+
+  const handlers: Handlers = {};
+  for (const register of modules) Object.assign(handlers, register(core));
+
+  for (const [key, account] of Object.entries(config.accounts ?? {})) {
+    const a = accounts.update(key, {
+      ...(account.plan !== undefined ? { plan: account.plan } : {}),
+      ...(account.revoked !== undefined ? { revoked: account.revoked } : {}),
+      ...(account.allowed_ips !== undefined ? { allowedIps: account.allowed_ips } : {}),
+      ...(account.rate_limit !== undefined ? { rateLimit: account.rate_limit } : {}),
+      ...(account.manual !== undefined ? { manual: account.manual } : {}),
+    });
+    db.transaction(() => {
+      for (const [type, amount] of Object.entries(account.balances ?? {})) ledger.set(a, type as (typeof BALANCE_TYPES)[number], toMinor(amount));
+    });
+  }
+
+  const server = await buildServer({ core, document: sandboxDocument(), handlers, rateLimit: options.rateLimit ?? true, extra: simulation(core) });
+  await server.listen({ port: options.port ?? 4020, host: options.host ?? '127.0.0.1' });
+  scheduler.start();
+  const address = server.server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}`;
+  return {
+    url,
+    baseUrl: `${url}/v1`,
+    giftCardBaseUrl: `${url}/api/v1`,
+    simulationUrl: `${url}/sandbox`,
+    core,
+    server,
+    implemented: Object.keys(handlers).sort(),
+    async close() {
+      scheduler.stop();
+      await server.close();
+      await scheduler.settle();
+      clock.persist();
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,325 @@
+// The HTTP server: fastify 5 with fastify-openapi-glue reading the contract (routes, parameters and request
+// validation from generated/openapi.json), the checks every operation shares (key, IP allow-list, rate
+// limit, plan product access, negative balance, idempotency), and every answer in the API's envelope.
+import { randomBytes } from 'node:crypto';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import openapiGlue from 'fastify-openapi-glue';
+import type { Account } from './accounts.js';
+import { API_KEY, modeOfKey, planRateLimit } from './accounts.js';
+import { createAjv } from './ajv.js';
+import type { Call, Handlers, OperationId, SandboxCore } from './context.js';
+import { operationsOf, type JsonObject, type OperationInfo } from './contract.js';
+import { ApiError, type FieldError } from './errors.js';
+import { IDEMPOTENCY_KEY, IdempotencyStore } from './idempotency.js';
+import { RateLimiter } from './ratelimit.js';
+
+export const BODY_LIMIT_BYTES = 1_048_576;
+
+/** Tags of the products the plan Découverte does not include (402 PLAN_UPGRADE_REQUIRED). */
+const DECOUVERTE_EXCLUDED_TAGS = new Set(['Wallets', 'Virtual accounts', 'Gift cards']);
+
+export interface ServerOptions {
+  core: SandboxCore;
+  document: JsonObject;
+  handlers: Handlers;
+  rateLimit: boolean;
+  /** Extra route registrations (the simulation API). */
+  extra?: (app: FastifyInstance) => Promise<void> | void;
+}
+
+interface RouteConfig {
+  operation?: OperationInfo;
+  /** The operation was called at the wrong base address (`/v1` for a gift card operation). */
+  wrongHost?: boolean;
+}
+
+interface RequestState {
+  account?: Account;
+  mode: 'test' | 'live';
+  idempotency?: { key: string; fingerprint: string; end: () => void; replayed: boolean; kept?: boolean };
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    sandbox: RequestState;
+  }
+}
+
+const newRequestId = (): string => `req_${randomBytes(8).toString('hex')}`;
+
+function meta(core: SandboxCore, request: FastifyRequest) {
+  return { request_id: String(request.id), mode: request.sandbox?.mode ?? 'test', timestamp: core.clock.iso() };
+}
+
+/** Sends an error in the failure envelope. */
+export function sendError(core: SandboxCore, request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
+  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+  return reply
+    .code(error.status)
+    .type('application/json')
+    .send({ success: false, error: { code: error.code, message: error.message, details: error.details }, meta: meta(core, request) });
+}
+
+/** `/amount` -> `amount`, `/events/0` -> `events.0`; the missing or extra property for those keywords. */
+function fieldOf(error: { instancePath: string; keyword: string; params: Record<string, unknown> }, context: string): string {
+  const base = error.instancePath.split('/').slice(1).join('.');
+  const extra = error.keyword === 'required' ? error.params.missingProperty : error.keyword === 'additionalProperties' ? error.params.additionalProperty : undefined;
+  const name = [base, extra].filter((s) => s !== undefined && s !== '').join('.');
+  if (name !== '') return name;
+  return context === 'body' ? 'body' : context;
+}
+
+function messageOf(error: { keyword: string; message?: string; params: Record<string, unknown> }): string {
+  switch (error.keyword) {
+    case 'required':
+      return 'is required (required)';
+    case 'additionalProperties':
+      return 'is not a field of this request (additionalProperties)';
+    case 'x-decimal-places':
+      return 'has too many decimal places (x-decimal-places)';
+    case 'enum':
+      return `must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')} (enum)`;
+    default:
+      return `${error.message ?? 'is invalid'} (${error.keyword})`;
+  }
+}
+
+function validationFields(error: FastifyError & { validation?: unknown[]; validationContext?: string }): FieldError[] {
+  const fields: FieldError[] = [];
+  const seen = new Set<string>();
+  for (const e of (error.validation ?? []) as { instancePath: string; keyword: string; message?: string; params: Record<string, unknown> }[]) {
+    if (['oneOf', 'anyOf', 'allOf', 'if', 'not'].includes(e.keyword) && (error.validation?.length ?? 0) > 1) continue;
+    const item = { field: fieldOf(e, error.validationContext ?? 'body'), message: messageOf(e) };
+    const key = `${item.field} ${item.message}`;
+    if (!seen.has(key)) fields.push({ field: item.field.slice(0, 255), message: item.message.slice(0, 1000) });
+    seen.add(key);
+  }
+  return fields.slice(0, 100); // the contract's bounds on details.fields
+}
+
+/** The message of a validation failure: the first violations, then how many more `details.fields` lists. */
+function validationMessage(fields: FieldError[]): string {
+  const shown = fields.slice(0, 3).map((f) => `${f.field} ${f.message}`.slice(0, 200));
+  const more = fields.length > shown.length ? ` (and ${fields.length - shown.length} more in details.fields)` : '';
+  return `The request is invalid: ${shown.join('; ')}${more}.`;
+}
+
+/** The contract's path templates as regular expressions, to tell a wrong method from an unknown path. */
+function methodsByPath(operations: OperationInfo[]): { re: RegExp; methods: Set<string> }[] {
+  const byTemplate = new Map<string, Set<string>>();
+  for (const op of operations) {
+    const set = byTemplate.get(op.path) ?? new Set<string>();
+    set.add(op.method);
+    byTemplate.set(op.path, set);
+  }
+  return [...byTemplate].map(([template, methods]) => ({
+    re: new RegExp(`^/(v1|api/v1)${template.split(/\{[^}]+\}/).map((s) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('[^/]+')}/?$`),
+    methods,
+  }));
+}
+
+export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
+  const { core, document, handlers } = options;
+  const operations = operationsOf(document);
+  const limiter = new RateLimiter();
+  const idempotency = new IdempotencyStore(core.db);
+  const bodyAjv = createAjv(document, 'body');
+  const paramsAjv = createAjv(document, 'params');
+
+  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES, genReqId: newRequestId, return503OnClosing: false });
+  app.decorateRequest('sandbox', null as unknown as RequestState);
+  app.removeContentTypeParser('text/plain');
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : paramsAjv).compile(schema as object));
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+
+  app.addHook('onRequest', async (request, reply) => {
+    const header = request.headers.authorization;
+    const token = typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
+    request.sandbox = { mode: token && API_KEY.test(token) ? modeOfKey(token) : 'test' };
+    const config = request.routeOptions.config as RouteConfig;
+    if (!config.operation) return; // not an operation of the API (404, the simulation API)
+    if (header === undefined || header === '') {
+      throw new ApiError(401, 'AUTHENTICATION_REQUIRED', 'Send your API key as `Authorization: Bearer <API_KEY>`.', null);
+    }
+    if (!token || !API_KEY.test(token)) {
+      throw new ApiError(401, 'AUTHENTICATION_FAILED', 'The API key is invalid: expected `Bearer sk_test_…` or `Bearer sk_live_…`.', null);
+    }
+    const account = core.accounts.known(token);
+    if (!account) throw new ApiError(401, 'AUTHENTICATION_FAILED', 'This API key is not known to the sandbox (it accepts only the keys of its config).', null);
+    request.sandbox.account = account;
+    if (account.revoked) throw new ApiError(401, 'AUTHENTICATION_FAILED', 'This API key has been revoked.', null);
+    if (!account.allowedIps.includes(request.ip)) {
+      throw new ApiError(403, 'IP_NOT_ALLOWED', `Requests from ${request.ip} are not allowed for this key.`, { ip: request.ip });
+    }
+    if (options.rateLimit) {
+      const state = limiter.hit(account.apiKey, account.rateLimit ?? planRateLimit(account.plan), core.clock.now());
+      reply.header('X-RateLimit-Limit', String(state.limit));
+      reply.header('X-RateLimit-Remaining', String(state.remaining));
+      reply.header('X-RateLimit-Reset', String(state.reset));
+      if (state.exceeded) {
+        throw new ApiError(429, 'RATE_LIMIT_EXCEEDED', `Rate limit of ${state.limit} requests per minute reached for this key.`, null, {
+          'Retry-After': String(state.retryAfter),
+        });
+      }
+    }
+  });
+
+  app.addHook('preValidation', async (request) => {
+    const operation = (request.routeOptions.config as RouteConfig).operation;
+    if (operation?.bodyRequired && (request.body === undefined || request.body === null)) {
+      throw new ApiError(422, 'VALIDATION_ERROR', 'A JSON request body is required.', { fields: [{ field: 'body', message: 'is required (required)' }] });
+    }
+  });
+
+  app.addHook('preHandler', async (request, reply) => {
+    const config = request.routeOptions.config as RouteConfig;
+    const operation = config.operation;
+    const account = request.sandbox.account;
+    if (!operation || !account) return;
+    if (config.wrongHost) {
+      throw new ApiError(421, 'wrong_api_host', 'Gift card operations are served at the gift card address `{alt_base_url}` (`/api/v1`), not at `/v1`.', null);
+    }
+    // Idempotency first: every answer from here on is the operation's and is kept.
+    const key = request.headers['idempotency-key'];
+    if (operation.method === 'POST' && key !== undefined) {
+      if (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key)) {
+        throw new ApiError(422, 'VALIDATION_ERROR', 'Idempotency-Key must be 1 to 255 letters, digits, `_`, `.`, `:` or `-`.', {
+          fields: [{ field: 'Idempotency-Key', message: 'must match ^[A-Za-z0-9_.:-]{1,255}$ (pattern)' }],
+        });
+      }
+      const fingerprint = IdempotencyStore.fingerprint(request.method, request.url, request.body);
+      const slot = await idempotency.acquire(account.id, key, core.clock.now());
+      if ('kept' in slot && slot.kept.fingerprint !== fingerprint) {
+        throw new ApiError(422, 'VALIDATION_ERROR', 'This Idempotency-Key was used with another method, path or body.', {
+          fields: [{ field: 'Idempotency-Key', message: 'was used for another request' }],
+          reason: 'idempotency_key_reused',
+        });
+      }
+      if ('kept' in slot) {
+        request.sandbox.idempotency = { key, fingerprint, end: () => {}, replayed: true };
+        return reply.code(slot.kept.status).header('Idempotent-Replayed', 'true').type('application/json').serializer((p: unknown) => String(p)).send(slot.kept.body);
+      }
+      request.sandbox.idempotency = { key, fingerprint, end: slot.end, replayed: false };
+    }
+    if (account.plan === 'decouverte' && DECOUVERTE_EXCLUDED_TAGS.has(operation.tag)) {
+      throw new ApiError(402, 'PLAN_UPGRADE_REQUIRED', `${operation.tag} are not included in the plan Découverte.`, null);
+    }
+    if (operation.method !== 'GET') {
+      const since = core.ledger.negativeSince(account.id);
+      if (since !== undefined) {
+        throw new ApiError(403, 'ACCOUNT_SUSPENDED_NEGATIVE_BALANCE', 'An ops balance is negative: only GET requests are accepted until it is funded.', {
+          negative_balance_since: core.clock.iso(since),
+        });
+      }
+    }
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const idem = request.sandbox?.idempotency;
+    const account = request.sandbox?.account;
+    if (idem && !idem.replayed && !idem.kept && account && reply.statusCode < 500 && typeof payload === 'string') {
+      idempotency.keep(account.id, idem.key, { fingerprint: idem.fingerprint, status: reply.statusCode, body: payload }, core.clock.now());
+    }
+    return payload;
+  });
+
+  app.addHook('onResponse', async (request) => {
+    request.sandbox?.idempotency?.end();
+  });
+
+  app.setErrorHandler((error: FastifyError & { validation?: unknown[]; validationContext?: string }, request, reply) => {
+    if (!request.sandbox) request.sandbox = { mode: 'test' };
+    if (error instanceof ApiError) return sendError(core, request, reply, error);
+    // A body sent to no operation: the path or method is what is wrong.
+    if (request.routeOptions.url === undefined) return noOperation(request, reply);
+    if (error.validation) {
+      const fields = validationFields(error);
+      return sendError(core, request, reply, new ApiError(422, 'VALIDATION_ERROR', validationMessage(fields), { fields }));
+    }
+    switch (error.code) {
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return sendError(core, request, reply, new ApiError(415, 'VALIDATION_ERROR', `Content-Type ${String(request.headers['content-type'])} is not accepted: send application/json.`, {
+          fields: [{ field: 'Content-Type', message: 'must be application/json' }],
+        }));
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return sendError(core, request, reply, new ApiError(413, 'VALIDATION_ERROR', `The request body is larger than ${BODY_LIMIT_BYTES} bytes.`, {
+          fields: [{ field: 'body', message: `must be at most ${BODY_LIMIT_BYTES} bytes` }],
+        }));
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+        return sendError(core, request, reply, new ApiError(422, 'VALIDATION_ERROR', 'The request body is not valid JSON.', { fields: [{ field: 'body', message: 'is not valid JSON' }] }));
+    }
+    if (error instanceof SyntaxError || error.statusCode === 400) {
+      return sendError(core, request, reply, new ApiError(422, 'VALIDATION_ERROR', `The request body is not valid JSON: ${error.message}`, { fields: [{ field: 'body', message: 'is not valid JSON' }] }));
+    }
+    return sendError(core, request, reply, new ApiError(500, 'INTERNAL_ERROR', `The sandbox failed: ${error.message}`, null));
+  });
+
+  const routes = methodsByPath(operations);
+  const noOperation = (request: FastifyRequest, reply: FastifyReply) => {
+    if (!request.sandbox) request.sandbox = { mode: 'test' };
+    const path = request.url.split('?')[0]!;
+    const match = routes.find((r) => r.re.test(path));
+    if (match && !match.methods.has(request.method)) {
+      const allowed = [...match.methods].join(', ');
+      reply.header('Allow', allowed);
+      return sendError(core, request, reply, new ApiError(405, 'RESOURCE_NOT_FOUND', `${request.method} is not an operation of ${path}; it accepts ${allowed}.`, {
+        method: request.method,
+        allowed_methods: [...match.methods],
+      }));
+    }
+    return sendError(core, request, reply, new ApiError(404, 'RESOURCE_NOT_FOUND', `No operation at ${request.method} ${path}.`, null));
+  };
+  app.setNotFoundHandler(noOperation);
+
+  // glue's types want full RouteOptions; it spreads what the resolver returns over its own (method, url, schema).
+  const resolver = (prefix: string) => (operationId: string, method: string, openapiPath: string) => {
+    const operation = operations.find((o) => o.operationId === operationId)!;
+    const config: RouteConfig = { operation, wrongHost: prefix === '/v1' && operation.altHost };
+    const handler = handlers[operationId as OperationId] as ((call: Call<OperationId>) => unknown) | undefined;
+    return {
+      config,
+      handler: async (request: FastifyRequest, reply: FastifyReply) => {
+        if (!handler) {
+          throw new ApiError(501, 'INTERNAL_ERROR', `${method.toUpperCase()} ${openapiPath} (${operationId}) is not implemented in the sandbox yet.`, {
+            operation_id: operationId,
+            not_implemented: true,
+          });
+        }
+        const call = { account: request.sandbox.account!, params: request.params, query: request.query, body: request.body, core } as Call<OperationId>;
+        type Outcome = { data: unknown; pagination?: unknown; headers?: Record<string, string> };
+        const envelope = (result: Outcome) => ({
+          success: true,
+          data: result.data,
+          meta: meta(core, request),
+          ...(result.pagination ? { pagination: result.pagination } : {}),
+        });
+        // A synchronous handler's change and the idempotent answer to it commit in one transaction, so a crash
+        // cannot keep the one without the other. (An asynchronous handler's answer is kept when it is sent.)
+        const idem = request.sandbox.idempotency;
+        let body: ReturnType<typeof envelope> | undefined;
+        const started = core.db.transaction(() => {
+          const value = handler(call) as Outcome | Promise<Outcome>;
+          if (value instanceof Promise) return { later: value };
+          body = envelope(value);
+          if (idem && !idem.replayed) {
+            idempotency.keep(call.account.id, idem.key, { fingerprint: idem.fingerprint, status: 200, body: JSON.stringify(body) }, core.clock.now());
+            idem.kept = true;
+          }
+          return { now: value };
+        });
+        const result: Outcome = started.later ? await started.later : started.now!;
+        for (const [name, value] of Object.entries(result.headers ?? {})) reply.header(name, value);
+        return reply.code(200).send(body ?? envelope(result));
+      },
+    };
+  };
+
+  await app.register(openapiGlue, { specification: structuredClone(document), operationResolver: resolver('/v1') as never, prefix: '/v1' });
+  const alt = structuredClone(document);
+  const altPaths = new Set(operations.filter((o) => o.altHost).map((o) => o.path));
+  alt.paths = Object.fromEntries(Object.entries(alt.paths as JsonObject).filter(([p]) => altPaths.has(p)));
+  await app.register(openapiGlue, { specification: alt, operationResolver: resolver('/api/v1') as never, prefix: '/api/v1' });
+  if (options.extra) await app.register(async (scope) => options.extra!(scope));
+  return app;
+}

@@ -1,0 +1,251 @@
+// The sandbox's storage: a small SQL interface (run / get / all / transaction) that the repositories of the
+// product modules use, and its node:sqlite implementation (in memory by default, a file with --db, WAL,
+// STRICT tables, money in INTEGER minor units with CHECK constraints). It is synchronous: a transaction
+// never awaits, so a state change and the events it causes commit together or not at all.
+import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
+
+export type SqlValue = SQLInputValue;
+export type Row = Record<string, SqlValue>;
+
+/** What the repositories need from an SQL engine. Another engine can implement it. */
+export interface Db {
+  run(sql: string, ...params: SqlValue[]): { changes: number };
+  get<T = Row>(sql: string, ...params: SqlValue[]): T | undefined;
+  all<T = Row>(sql: string, ...params: SqlValue[]): T[];
+  /** Runs `fn` in one transaction (nested calls join the outer one). `fn` must not await. */
+  transaction<T>(fn: () => T): T;
+  close(): void;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS clock (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  now_ms INTEGER NOT NULL,
+  offset_ms INTEGER NOT NULL,
+  frozen INTEGER NOT NULL CHECK (frozen IN (0, 1))
+) STRICT;
+CREATE TABLE IF NOT EXISTS accounts (
+  id INTEGER PRIMARY KEY,
+  api_key TEXT NOT NULL UNIQUE,
+  mode TEXT NOT NULL CHECK (mode IN ('test', 'live')),
+  plan TEXT NOT NULL CHECK (plan IN ('decouverte', 'starter', 'business', 'premium')),
+  revoked INTEGER NOT NULL DEFAULT 0 CHECK (revoked IN (0, 1)),
+  allowed_ips TEXT NOT NULL,
+  rate_limit INTEGER CHECK (rate_limit IS NULL OR rate_limit > 0),
+  manual INTEGER NOT NULL DEFAULT 0 CHECK (manual IN (0, 1)),
+  created_at INTEGER NOT NULL
+) STRICT;
+CREATE TABLE IF NOT EXISTS balances (
+  account_id INTEGER NOT NULL REFERENCES accounts(id),
+  type TEXT NOT NULL,
+  minor INTEGER NOT NULL,
+  low_threshold_minor INTEGER NOT NULL CHECK (low_threshold_minor >= 0),
+  negative_since INTEGER,
+  updated_at INTEGER NOT NULL,
+  PRIMARY KEY (account_id, type),
+  CHECK ((minor < 0) = (negative_since IS NOT NULL))
+) STRICT;
+CREATE TABLE IF NOT EXISTS balance_transactions (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,
+  account_id INTEGER NOT NULL,
+  balance_type TEXT NOT NULL,
+  direction TEXT NOT NULL CHECK (direction IN ('debit', 'credit')),
+  amount_minor INTEGER NOT NULL CHECK (amount_minor > 0),
+  balance_after_minor INTEGER NOT NULL,
+  reason TEXT NOT NULL,
+  description TEXT NOT NULL,
+  customer_code TEXT,
+  created_at INTEGER NOT NULL
+) STRICT;
+CREATE TABLE IF NOT EXISTS usage (
+  account_id INTEGER NOT NULL,
+  period TEXT NOT NULL,
+  metric TEXT NOT NULL,
+  value INTEGER NOT NULL CHECK (value >= 0),
+  PRIMARY KEY (account_id, period, metric)
+) STRICT;
+CREATE TABLE IF NOT EXISTS customers (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  code TEXT NOT NULL UNIQUE,
+  account_id INTEGER NOT NULL,
+  external_reference TEXT NOT NULL,
+  first_name TEXT NOT NULL,
+  last_name TEXT NOT NULL,
+  date_of_birth TEXT NOT NULL,
+  email TEXT,
+  phone TEXT,
+  status TEXT NOT NULL CHECK (status IN ('active', 'restricted', 'inactive')),
+  restriction_reason TEXT,
+  verification_level TEXT NOT NULL CHECK (verification_level IN ('basic', 'verified', 'full')),
+  created_at INTEGER NOT NULL
+) STRICT;
+CREATE TABLE IF NOT EXISTS cards (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  code TEXT NOT NULL UNIQUE,
+  account_id INTEGER NOT NULL,
+  customer_code TEXT NOT NULL,
+  product_code TEXT NOT NULL,
+  brand TEXT NOT NULL CHECK (brand IN ('VISA', 'MASTERCARD')),
+  category TEXT NOT NULL CHECK (category IN ('virtual', 'physical')),
+  name_on_card TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('pending', 'active', 'frozen', 'failed', 'cancelled')),
+  balance_minor INTEGER NOT NULL CHECK (balance_minor >= 0),
+  initial_load_minor INTEGER NOT NULL CHECK (initial_load_minor > 0),
+  card_fee_minor INTEGER NOT NULL CHECK (card_fee_minor >= 0),
+  service_fee_minor INTEGER NOT NULL CHECK (service_fee_minor >= 0),
+  last_four TEXT,
+  expiry TEXT,
+  pan TEXT,
+  cvv TEXT,
+  created_at INTEGER NOT NULL
+) STRICT;
+CREATE TABLE IF NOT EXISTS card_topups (
+  id TEXT PRIMARY KEY,
+  account_id INTEGER NOT NULL,
+  card_code TEXT NOT NULL,
+  amount_minor INTEGER NOT NULL CHECK (amount_minor > 0),
+  fee_minor INTEGER NOT NULL CHECK (fee_minor >= 0),
+  status TEXT NOT NULL CHECK (status IN ('pending', 'completed', 'failed')),
+  created_at INTEGER NOT NULL
+) STRICT;
+CREATE TABLE IF NOT EXISTS card_transactions (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,
+  account_id INTEGER NOT NULL,
+  card_code TEXT NOT NULL,
+  type TEXT NOT NULL,
+  direction TEXT NOT NULL CHECK (direction IN ('debit', 'credit')),
+  status TEXT NOT NULL,
+  amount_minor INTEGER NOT NULL CHECK (amount_minor >= 0),
+  currency TEXT NOT NULL,
+  merchant_name TEXT NOT NULL,
+  merchant_city TEXT,
+  merchant_country TEXT,
+  description TEXT NOT NULL,
+  failure_reason TEXT,
+  balance_after_minor INTEGER NOT NULL CHECK (balance_after_minor >= 0),
+  date INTEGER NOT NULL
+) STRICT;
+CREATE TABLE IF NOT EXISTS webhook_endpoints (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  code TEXT NOT NULL UNIQUE,
+  account_id INTEGER NOT NULL,
+  url TEXT NOT NULL,
+  secret TEXT NOT NULL,
+  events TEXT NOT NULL,
+  description TEXT,
+  is_active INTEGER NOT NULL CHECK (is_active IN (0, 1)),
+  consecutive_failures INTEGER NOT NULL DEFAULT 0 CHECK (consecutive_failures >= 0),
+  last_success_at INTEGER,
+  last_failure_at INTEGER,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+) STRICT;
+CREATE TABLE IF NOT EXISTS events (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,
+  account_id INTEGER NOT NULL,
+  type TEXT NOT NULL,
+  body TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+) STRICT;
+CREATE TABLE IF NOT EXISTS deliveries (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  code TEXT NOT NULL UNIQUE,
+  account_id INTEGER NOT NULL,
+  endpoint_code TEXT NOT NULL,
+  event_id TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'failed')),
+  response_code INTEGER,
+  attempt INTEGER NOT NULL CHECK (attempt >= 0),
+  duration_ms INTEGER,
+  idempotency_key TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  last_attempt_at INTEGER,
+  next_retry_at INTEGER
+) STRICT;
+CREATE TABLE IF NOT EXISTS jobs (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  run_at INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  payload TEXT NOT NULL
+) STRICT;
+CREATE INDEX IF NOT EXISTS jobs_due ON jobs (run_at, id);
+CREATE TABLE IF NOT EXISTS idempotency_keys (
+  account_id INTEGER NOT NULL,
+  key TEXT NOT NULL,
+  fingerprint TEXT NOT NULL,
+  status INTEGER NOT NULL,
+  body TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  PRIMARY KEY (account_id, key)
+) STRICT;
+`;
+
+export class SqliteDb implements Db {
+  private readonly db: DatabaseSync;
+  private depth = 0;
+  private readonly statements = new Map<string, ReturnType<DatabaseSync['prepare']>>();
+
+  /** `file` undefined or ':memory:' keeps everything in memory. */
+  constructor(file?: string) {
+    this.db = new DatabaseSync(file ?? ':memory:');
+    if (file && file !== ':memory:') {
+      this.db.exec('PRAGMA journal_mode = WAL');
+      this.db.exec('PRAGMA synchronous = NORMAL');
+    }
+    this.db.exec('PRAGMA foreign_keys = ON');
+    this.db.exec(SCHEMA);
+  }
+
+  private statement(sql: string) {
+    let stmt = this.statements.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      this.statements.set(sql, stmt);
+    }
+    return stmt;
+  }
+
+  run(sql: string, ...params: SqlValue[]): { changes: number } {
+    const result = this.statement(sql).run(...params);
+    return { changes: Number(result.changes) };
+  }
+
+  get<T = Row>(sql: string, ...params: SqlValue[]): T | undefined {
+    return this.statement(sql).get(...params) as T | undefined;
+  }
+
+  all<T = Row>(sql: string, ...params: SqlValue[]): T[] {
+    return this.statement(sql).all(...params) as T[];
+  }
+
+  transaction<T>(fn: () => T): T {
+    if (this.depth > 0) {
+      this.depth++;
+      try {
+        return fn();
+      } finally {
+        this.depth--;
+      }
+    }
+    this.db.exec('BEGIN IMMEDIATE');
+    this.depth = 1;
+    try {
+      const result = fn();
+      if (result instanceof Promise) throw new Error('a transaction must not await');
+      this.db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      this.db.exec('ROLLBACK');
+      throw error;
+    } finally {
+      this.depth = 0;
+    }
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

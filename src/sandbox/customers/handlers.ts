@@ -1,0 +1,97 @@
+// Customers (tag "Customers"): create (at least one active webhook endpoint first), list, get, activate.
+import { randomUUID } from 'node:crypto';
+import type { components } from '../../../generated/openapi.js';
+import type { Handlers, SandboxCore } from '../core/context.js';
+import { page, pageWindow } from '../core/context.js';
+import { ApiError, notFound, stateError } from '../core/errors.js';
+import type { SqlValue } from '../core/store.js';
+
+export interface CustomerRow {
+  code: string;
+  account_id: number;
+  external_reference: string;
+  first_name: string;
+  last_name: string;
+  date_of_birth: string;
+  email: string | null;
+  phone: string | null;
+  status: 'active' | 'restricted' | 'inactive';
+  restriction_reason: string | null;
+  verification_level: 'basic' | 'verified' | 'full';
+  created_at: number;
+}
+
+export function findCustomer(core: SandboxCore, accountId: number, code: string): CustomerRow | undefined {
+  return core.db.get<CustomerRow>('SELECT * FROM customers WHERE account_id = ? AND code = ?', accountId, code);
+}
+
+function customerOf(core: SandboxCore, r: CustomerRow): components['schemas']['Customer'] {
+  return {
+    customer_code: r.code,
+    external_reference: r.external_reference,
+    first_name: r.first_name,
+    last_name: r.last_name,
+    date_of_birth: r.date_of_birth,
+    email: r.email,
+    phone: r.phone,
+    status: r.status,
+    restriction_reason: r.restriction_reason,
+    verification_level: r.verification_level,
+    created_at: core.clock.iso(r.created_at),
+  };
+}
+
+export function customers(core: SandboxCore): Handlers {
+  const { db, clock } = core;
+  const find = (accountId: number, code: string): CustomerRow => {
+    const row = findCustomer(core, accountId, code);
+    if (!row) throw notFound('Customer');
+    return row;
+  };
+  return {
+    createCustomer({ account, body }) {
+      return db.transaction(() => {
+        const active = db.get<{ n: number }>('SELECT COUNT(*) AS n FROM webhook_endpoints WHERE account_id = ? AND is_active = 1', account.id)!.n;
+        if (active === 0) throw stateError('webhook_endpoint_required', 'Register an active webhook endpoint (POST /webhooks) before creating customers.');
+        const code = randomUUID();
+        db.run(
+          `INSERT INTO customers (code, account_id, external_reference, first_name, last_name, date_of_birth, email, phone, status, restriction_reason, verification_level, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', NULL, 'basic', ?)`,
+          code, account.id, body.external_reference, body.first_name, body.last_name, body.date_of_birth, body.email ?? null, body.phone ?? null, clock.now(),
+        );
+        return { data: customerOf(core, find(account.id, code)) };
+      });
+    },
+    listCustomers({ account, query }) {
+      const where = ['account_id = ?'];
+      const args: SqlValue[] = [account.id];
+      const filters = query as { status?: string; verification_level?: string; external_reference?: string };
+      for (const column of ['status', 'verification_level', 'external_reference'] as const) {
+        const value = filters[column];
+        if (value === undefined) continue;
+        where.push(`${column} = ?`);
+        args.push(value);
+      }
+      const [limit, offset] = pageWindow(query);
+      const rows = db.all<CustomerRow>(`SELECT * FROM customers WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT ? OFFSET ?`, ...args, limit, offset);
+      const total = db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM customers WHERE ${where.join(' AND ')}`, ...args)!.n;
+      return page(rows.map((r) => customerOf(core, r)), total, query);
+    },
+    getCustomer({ account, params }) {
+      return { data: customerOf(core, find(account.id, params.customerCode)) };
+    },
+    activateCustomer({ account, params }) {
+      return db.transaction(() => {
+        const row = find(account.id, params.customerCode);
+        if (row.status === 'restricted') {
+          throw new ApiError(403, 'ACCOUNT_RESTRICTED', 'The customer is restricted; activation does not lift a restriction.', {
+            reason: 'customer_restricted',
+            current_status: 'restricted',
+          });
+        }
+        db.run("UPDATE customers SET status = 'active' WHERE code = ?", row.code);
+        return { data: customerOf(core, find(account.id, row.code)) };
+      });
+    },
+  };
+}

@@ -1,0 +1,19 @@
+// The stateful sandbox of the partner API (`<package>/sandbox`): start one in-process for your own tests.
+//   const sandbox = await startSandbox({ port: 0 });
+//   const client = createPartnerClient({ apiKey: 'sk_test_me', baseUrl: sandbox.baseUrl });
+// See docs/sandbox.md.
+import { createSandbox, type RunningSandbox, type SandboxOptions } from './core/sandbox.js';
+import { balances } from './balances/handlers.js';
+import { cards } from './cards/handlers.js';
+import { customers } from './customers/handlers.js';
+import { simulationRoutes } from './simulation/routes.js';
+import { webhookEndpoints } from './webhooks/handlers.js';
+
+export type { RunningSandbox, SandboxConfig, SandboxOptions, AccountConfig } from './core/sandbox.js';
+export { DEFAULT_RETRY_SCHEDULE, retryDelay, type RetrySchedule } from './core/delivery.js';
+export { createSimulationClient, type SimulationClientOptions, type SimulationPaths } from './client.js';
+
+/** Starts a sandbox: it listens on `options.port` (4020; 0 for a free port) of `options.host` (127.0.0.1). */
+export function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  return createSandbox(options, [webhookEndpoints, balances, customers, cards], simulationRoutes);
+}

@@ -1,0 +1,152 @@
+// The simulation API under /sandbox (spec/sandbox.yaml, bundled to generated/sandbox.json): move the clock,
+// choose asynchronous outcomes (card issuance, top-ups), make card transactions and 3-D Secure requests, set
+// balances, revoke a key, set a plan. It acts on the account of the bearer key, like the partner API, but
+// has no rate limit, plan or negative balance checks, and accepts revoked keys (so they can be restored).
+import { randomInt } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import openapiGlue from 'fastify-openapi-glue';
+import type { components as simulation, operations } from '../../../generated/sandbox.js';
+import { API_KEY, modeOfKey, type BalanceType } from '../core/accounts.js';
+import type { Call, Handlers, SandboxCore } from '../core/context.js';
+import { simulationDocument } from '../core/contract.js';
+import { ApiError, notFound, stateError } from '../core/errors.js';
+import { toAmount, toMinor } from '../core/money.js';
+import { cardLifecycle } from '../cards/handlers.js';
+import { cardEventBase } from '../cards/lifecycle.js';
+import { cardOf, newTransactionId, transactionOf } from '../cards/repository.js';
+import { balanceOf } from '../balances/handlers.js';
+
+export const SIMULATION_PREFIX = '/sandbox';
+
+export function simulationHandlers(core: SandboxCore): Handlers<operations> {
+  const lifecycle = cardLifecycle(core);
+  const { clock, scheduler, db, outbox, ledger, accounts } = core;
+  const clockState = (): simulation['schemas']['ClockState'] => ({
+    now: clock.iso(),
+    frozen: clock.frozen,
+    pending_jobs: scheduler.pending().map((j) => ({ run_at: clock.iso(j.run_at), kind: j.kind })),
+  });
+
+  return {
+    getClock: () => ({ data: clockState() }),
+    async advanceClock({ body }) {
+      const target = body.to !== undefined ? Date.parse(body.to) : clock.now() + (body.seconds ?? 0) * 1000;
+      if (target < clock.now()) {
+        throw new ApiError(422, 'VALIDATION_ERROR', `The clock moves forward only: it is ${clock.iso()}.`, {
+          fields: [{ field: 'to', message: 'must not be before the current time of the clock' }],
+        });
+      }
+      await scheduler.advanceTo(target);
+      return { data: clockState() };
+    },
+    freezeClock() {
+      clock.freeze();
+      return { data: clockState() };
+    },
+    resumeClock() {
+      clock.resume();
+      return { data: clockState() };
+    },
+    simulateCardIssuance({ account, params, body }) {
+      const card = lifecycle.find(account, params.code);
+      return { data: cardOf(clock, lifecycle.issue(card, body)) };
+    },
+    simulateTopUpOutcome({ account, params, body }) {
+      const topUp = lifecycle.repo.topUp(params.topup_id);
+      if (!topUp || topUp.account_id !== account.id) throw notFound('Top-up');
+      const done = lifecycle.completeTopUp(topUp, body);
+      return { data: { topup_id: done.id, status: done.status } };
+    },
+    simulateCardTransaction({ account, params, body }) {
+      return db.transaction(() => {
+        const card = lifecycle.find(account, params.code);
+        if (card.status !== 'active' && card.status !== 'frozen') throw stateError('card_not_usable', `This card is ${card.status}.`, card.status);
+        const amount = toMinor(body.amount);
+        let type: string = body.type;
+        let failure: string | null = body.type === 'decline' ? (body.failure_reason ?? 'declined_by_issuer') : null;
+        const payment = type === 'auth' || type === 'settle';
+        if (payment && card.status === 'frozen') (type = 'decline'), (failure = 'card_frozen');
+        else if (payment && amount > card.balance_minor) (type = 'decline'), (failure = 'insufficient_funds');
+        const delta = type === 'auth' || type === 'settle' ? -amount : type === 'refund' ? amount : 0;
+        const after = card.balance_minor + delta;
+        const merchant = body.merchant_name ?? 'SANDBOX MERCHANT';
+        const row = {
+          id: newTransactionId(),
+          card_code: card.code,
+          type,
+          direction: type === 'refund' ? ('credit' as const) : ('debit' as const),
+          status: type === 'decline' ? 'declined' : 'completed',
+          amount_minor: amount,
+          currency: 'USD',
+          merchant_name: merchant,
+          merchant_city: body.merchant_city ?? null,
+          merchant_country: body.merchant_country ?? null,
+          description: type === 'refund' ? `Refund from ${merchant}` : type === 'decline' ? `Declined payment at ${merchant}` : `Card payment at ${merchant}`,
+          failure_reason: failure,
+          balance_after_minor: after,
+          date: clock.now(),
+        };
+        lifecycle.repo.setBalance(card.code, after);
+        lifecycle.repo.insertTransaction(account.id, row);
+        const transaction = transactionOf(clock, row);
+        outbox.emit(account, 'card.transaction', { ...cardEventBase(core, lifecycle.repo.byCode(card.code)!), transaction });
+        return { data: transaction };
+      });
+    },
+    simulateCard3dsRequest({ account, params, body }) {
+      return db.transaction(() => {
+        const card = lifecycle.find(account, params.code);
+        if (card.status !== 'active') throw stateError('card_not_active', `This card is ${card.status}.`, card.status);
+        const otp = String(randomInt(1_000_000)).padStart(6, '0');
+        outbox.emit(account, 'card.3ds_request', {
+          ...cardEventBase(core, card),
+          otp,
+          merchant_name: body.merchant_name ?? 'SANDBOX MERCHANT',
+          amount: toAmount(toMinor(body.amount)).toFixed(2),
+          transaction_currency: body.currency ?? 'USD',
+        });
+        return { data: { otp } };
+      });
+    },
+    setBalance({ account, params, body }) {
+      const type = params.type as BalanceType;
+      db.transaction(() => {
+        if (body.low_balance_threshold !== undefined) ledger.setThreshold(account.id, type, toMinor(body.low_balance_threshold));
+        if (body.balance !== undefined) ledger.set(account, type, toMinor(body.balance));
+      });
+      return { data: balanceOf(core, ledger.balance(account.id, type)) };
+    },
+    updateSandboxAccount({ account, body }) {
+      const next = accounts.update(account.apiKey, {
+        ...(body.plan !== undefined ? { plan: body.plan } : {}),
+        ...(body.revoked !== undefined ? { revoked: body.revoked } : {}),
+        ...(body.manual !== undefined ? { manual: body.manual } : {}),
+        ...(body.allowed_ips !== undefined ? { allowedIps: body.allowed_ips } : {}),
+        ...(body.rate_limit !== undefined ? { rateLimit: body.rate_limit } : {}),
+      });
+      return { data: { mode: next.mode, plan: next.plan, revoked: next.revoked, manual: next.manual, allowed_ips: next.allowedIps, rate_limit: next.rateLimit } };
+    },
+  };
+}
+
+/** Registers the simulation API on the sandbox's server. */
+export function simulationRoutes(core: SandboxCore) {
+  const handlers = simulationHandlers(core);
+  return async (app: FastifyInstance): Promise<void> => {
+    const resolver = (operationId: string) => ({
+      handler: async (request: FastifyRequest, reply: FastifyReply) => {
+        const header = request.headers.authorization;
+        const token = typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
+        if (!header) throw new ApiError(401, 'AUTHENTICATION_REQUIRED', 'Send the API key of the account to simulate for: `Authorization: Bearer sk_test_…`.', null);
+        if (!token || !API_KEY.test(token)) throw new ApiError(401, 'AUTHENTICATION_FAILED', 'The API key is invalid.', null);
+        request.sandbox = { mode: modeOfKey(token) };
+        const account = core.accounts.resolve(token);
+        request.sandbox.account = account;
+        const handler = handlers[operationId as keyof operations] as (call: Call<keyof operations, operations>) => unknown;
+        const result = (await handler({ account, params: request.params, query: request.query, body: request.body, core } as Call<keyof operations, operations>)) as { data: unknown };
+        return reply.send({ success: true, data: result.data, meta: { request_id: String(request.id), mode: account.mode, timestamp: core.clock.iso() } });
+      },
+    });
+    await app.register(openapiGlue, { specification: structuredClone(simulationDocument()), operationResolver: resolver as never, prefix: SIMULATION_PREFIX });
+  };
+}

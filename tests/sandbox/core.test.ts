@@ -1,0 +1,147 @@
+// The sandbox's core pieces on their own: the clock (persisted, forward only), the scheduler (due rows in
+// run_at order with the clock at each row's time), the store (transactions roll back, CHECK constraints),
+// the x-decimal-places keyword, and the command line.
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { hasDecimalPlaces } from '../../src/contract/decimal-places.ts';
+import { createAjv } from '../../src/sandbox/core/ajv.ts';
+import { Clock } from '../../src/sandbox/core/clock.ts';
+import { Scheduler } from '../../src/sandbox/core/scheduler.ts';
+import { SqliteDb } from '../../src/sandbox/core/store.ts';
+import { USAGE, parseCli } from '../../src/sandbox/cli-args.ts';
+import { checkConfig } from '../../src/sandbox/core/sandbox.ts';
+import { toAmount, toMinor } from '../../src/sandbox/core/money.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+describe('clock', () => {
+  it('is forward only and persisted', () => {
+    const db = new SqliteDb();
+    const clock = new Clock(db);
+    clock.freeze();
+    const t = clock.now();
+    expect(() => clock.set(t - 1)).toThrow(/forward only/);
+    clock.set(t + 5_000);
+    expect(clock.now()).toBe(t + 5_000);
+    expect(new Clock(db).now()).toBe(t + 5_000);
+    clock.resume();
+    expect(clock.now()).toBeGreaterThanOrEqual(t + 5_000);
+    db.close();
+  });
+});
+
+describe('scheduler', () => {
+  it('runs due rows in run_at order with the clock set to each row time, and nothing after the target', async () => {
+    const db = new SqliteDb();
+    const clock = new Clock(db);
+    clock.freeze();
+    const start = clock.now();
+    const scheduler = new Scheduler(db, clock);
+    const seen: [string, number][] = [];
+    scheduler.register('note', (p) => {
+      seen.push([String(p.name), clock.now()]);
+    });
+    db.transaction(() => {
+      scheduler.schedule('note', start + 3_000, { name: 'c' });
+      scheduler.schedule('note', start + 1_000, { name: 'a' });
+      scheduler.schedule('note', start + 2_000, { name: 'b' });
+      scheduler.schedule('note', start + 9_000, { name: 'later' });
+    });
+    await scheduler.advanceTo(start + 5_000);
+    expect(seen).toEqual([
+      ['a', start + 1_000],
+      ['b', start + 2_000],
+      ['c', start + 3_000],
+    ]);
+    expect(clock.now()).toBe(start + 5_000);
+    await expect(scheduler.advanceTo(start)).rejects.toThrow(/forward only/);
+    expect(scheduler.pending()).toEqual([{ run_at: start + 9_000, kind: 'note' }]);
+    scheduler.stop();
+    db.close();
+  });
+
+  it('a job that throws is reported and its changes roll back', async () => {
+    const db = new SqliteDb();
+    const clock = new Clock(db);
+    clock.freeze();
+    const scheduler = new Scheduler(db, clock);
+    const errors: string[] = [];
+    scheduler.onError = (e) => errors.push((e as Error).message);
+    scheduler.register('boom', () => {
+      db.run("INSERT INTO usage (account_id, period, metric, value) VALUES (1, '2026-01', 'x', 1)");
+      throw new Error('boom');
+    });
+    scheduler.schedule('boom', clock.now(), {});
+    await scheduler.advanceTo(clock.now() + 1);
+    expect(errors).toEqual(['boom']);
+    expect(db.get('SELECT * FROM usage')).toBeUndefined();
+    expect(scheduler.pending()).toEqual([]);
+    scheduler.stop();
+    db.close();
+  });
+});
+
+describe('store', () => {
+  it('refuses a negative card balance (CHECK) and rolls the whole transaction back', () => {
+    const db = new SqliteDb();
+    expect(() =>
+      db.transaction(() => {
+        db.run("INSERT INTO usage (account_id, period, metric, value) VALUES (1, '2026-01', 'x', 1)");
+        db.run("INSERT INTO usage (account_id, period, metric, value) VALUES (1, '2026-01', 'y', -1)");
+      }),
+    ).toThrow(/CHECK/);
+    expect(db.all('SELECT * FROM usage')).toEqual([]);
+    expect(() => db.transaction(() => Promise.resolve(1))).toThrow(/must not await/);
+    db.close();
+  });
+});
+
+describe('money', () => {
+  it('converts at the edge without float drift', () => {
+    expect(toMinor(0.07)).toBe(7);
+    expect(toMinor(1234.56)).toBe(123456);
+    expect(toAmount(toMinor(60.6) + toMinor(0.5) + toMinor(1))).toBe(62.1);
+  });
+
+  it('x-decimal-places validates amounts', () => {
+    expect(hasDecimalPlaces(12.34, 2)).toBe(true);
+    expect(hasDecimalPlaces(0.07, 2)).toBe(true);
+    expect(hasDecimalPlaces(12.345, 2)).toBe(false);
+    expect(hasDecimalPlaces(1e-7, 6)).toBe(false);
+    const ajv = createAjv({ paths: {} }, 'body');
+    const validate = ajv.compile({ type: 'number', 'x-decimal-places': 2, 'x-provisional': true });
+    expect(validate(5.01)).toBe(true);
+    expect(validate(5.001)).toBe(false);
+    expect(validate.errors?.[0]?.keyword).toBe('x-decimal-places');
+  });
+});
+
+describe('command line', () => {
+  it('parses the documented flags', () => {
+    expect(parseCli(['--port', '0', '--db', 'x.sqlite', '--manual', '--no-rate-limit', '--seed', 'examples'])).toMatchObject({
+      port: 0, host: '127.0.0.1', db: 'x.sqlite', manual: true, 'no-rate-limit': true, seed: 'examples',
+    });
+    expect(() => parseCli(['--port', 'abc'])).toThrow(/--port/);
+    expect(() => parseCli(['--seed', 'random'])).toThrow(/--seed/);
+  });
+
+  it('an unknown flag: one line naming it, the usage, exit 2', async () => {
+    const run = promisify(execFile);
+    const error = await run(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'src/sandbox/cli.ts', '--bogus'], { cwd: ROOT }).then(
+      () => undefined,
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(error?.code).toBe(2);
+    expect(error?.stderr.trim().split('\n')).toEqual(["sandbox: Unknown option '--bogus'", USAGE]);
+  });
+
+  it('checks a --config file', () => {
+    expect(() => checkConfig({ accounts: { pk_nope: {} } })).toThrow(/not an sk_test_/);
+    expect(() => checkConfig({ accounts: { sk_test_a: { plan: 'gold' } } })).toThrow(/plan/);
+    expect(() => checkConfig({ accounts: { sk_test_a: { balances: { bitcoin: 1 } } } })).toThrow(/bitcoin/);
+    expect(() => checkConfig({ defaults: { auto_complete_seconds: -1 } })).toThrow(/auto_complete_seconds/);
+    expect(checkConfig({ accounts: { sk_test_a: { plan: 'premium', balances: { cards_visa: 5 } } } })).toBeTruthy();
+  });
+});

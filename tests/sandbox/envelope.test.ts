@@ -1,0 +1,272 @@
+// Every answer of the sandbox is in the API's envelope, with meta from the key and the clock: unknown path,
+// wrong method, wrong content type, malformed JSON, too large a body, validation failures, auth, IP
+// allow-list, rate limit, plan access, negative balance, not-yet-implemented operations.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { eventProblems, responseProblems, startTestSandbox, type TestSandbox } from './support.ts';
+
+const CARD = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
+let sandbox: TestSandbox;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ rateLimit: true });
+});
+afterAll(() => sandbox.close());
+afterEach(() => {
+  expect(sandbox.problems).toEqual([]);
+});
+
+function expectEnvelope(body: any, code: string, mode = 'test') {
+  expect(body.success).toBe(false);
+  expect(body.error.code).toBe(code);
+  expect(typeof body.error.message).toBe('string');
+  expect(body.meta.request_id).toMatch(/^req_[0-9a-f]{16}$/);
+  expect(body.meta.mode).toBe(mode);
+  expect(body.meta.timestamp).toBe(sandbox.core.clock.iso());
+}
+
+describe('answers outside the operations', () => {
+  it('unknown path: 404 RESOURCE_NOT_FOUND', async () => {
+    const r = await sandbox.request('GET', '/v1/no-such-thing');
+    expect(r.status).toBe(404);
+    expectEnvelope(r.body, 'RESOURCE_NOT_FOUND');
+  });
+
+  it('wrong method: 405 with Allow, in the envelope; with a body too', async () => {
+    const r = await sandbox.request('PUT', '/v1/cards', { key: 'sk_live_envelope' });
+    expect(r.status).toBe(405);
+    expect(r.headers.get('allow')).toBe('GET, POST');
+    expectEnvelope(r.body, 'RESOURCE_NOT_FOUND', 'live');
+    expect(r.body.error.details.allowed_methods).toEqual(['GET', 'POST']);
+    const withBody = await sandbox.request('DELETE', `/v1/cards/${CARD}`, { body: '{"a":1}' });
+    expect(withBody.status).toBe(405);
+  });
+
+  it('wrong content type: 415 VALIDATION_ERROR naming Content-Type', async () => {
+    const r = await sandbox.request('POST', `/v1/cards/${CARD}/withdraw`, { body: 'amount=50', headers: { 'Content-Type': 'text/plain' } });
+    expect(r.status).toBe(415);
+    expectEnvelope(r.body, 'VALIDATION_ERROR');
+    expect(r.body.error.details.fields).toEqual([{ field: 'Content-Type', message: 'must be application/json' }]);
+  });
+
+  it('malformed JSON: 422 VALIDATION_ERROR', async () => {
+    const r = await sandbox.request('POST', `/v1/cards/${CARD}/withdraw`, { body: '{"amount": 5' });
+    expect(r.status).toBe(422);
+    expectEnvelope(r.body, 'VALIDATION_ERROR');
+    expect(r.body.error.details.fields).toEqual([{ field: 'body', message: 'is not valid JSON' }]);
+  });
+
+  it('too large a body: 413 in the envelope', async () => {
+    const r = await sandbox.request('POST', `/v1/cards/${CARD}/withdraw`, { body: JSON.stringify({ amount: 5, pad: 'x'.repeat(1_100_000) }) });
+    expect(r.status).toBe(413);
+    expectEnvelope(r.body, 'VALIDATION_ERROR');
+  });
+
+  it('a missing required body: 422 naming body', async () => {
+    const r = await sandbox.request('POST', `/v1/cards/${CARD}/withdraw`);
+    expect(r.status).toBe(422);
+    expect(r.body.error.details.fields).toEqual([{ field: 'body', message: 'is required (required)' }]);
+  });
+});
+
+describe('request validation from the contract', () => {
+  it('names each field and rule: a string amount is not coerced, an unknown field is not stripped', async () => {
+    const r = await sandbox.request('POST', `/v1/cards/${CARD}/withdraw`, { body: '{"amount":"50","foo":1}' });
+    expect(r.status).toBe(422);
+    expectEnvelope(r.body, 'VALIDATION_ERROR');
+    expect(r.body.error.details.fields).toEqual(
+      expect.arrayContaining([
+        { field: 'foo', message: 'is not a field of this request (additionalProperties)' },
+        { field: 'amount', message: 'must be number (type)' },
+      ]),
+    );
+  });
+
+  it('minimum, required, enum and path formats', async () => {
+    const low = await sandbox.request('POST', `/v1/cards/${CARD}/withdraw`, { body: '{"amount":4.99}' });
+    expect(low.body.error.details.fields).toEqual([{ field: 'amount', message: 'must be >= 5 (minimum)' }]);
+    const create = await sandbox.request('POST', '/v1/cards', { body: '{"brand":"AMEX","category":"virtual","amount":10}' });
+    expect(create.status).toBe(422);
+    const fields = create.body.error.details.fields.map((f: { field: string }) => f.field);
+    expect(fields).toEqual(expect.arrayContaining(['customer_code', 'brand']));
+    const path = await sandbox.request('GET', '/v1/cards/not-a-uuid');
+    expect(path.status).toBe(422);
+    expect(path.body.error.details.fields[0].field).toBe('code');
+    const query = await sandbox.request('GET', '/v1/cards?limit=101');
+    expect(query.status).toBe(422);
+    expect(query.body.error.details.fields).toEqual([{ field: 'limit', message: 'must be <= 100 (maximum)' }]);
+  });
+
+  it('an amount with more than 2 decimal places: 422 naming amount (x-decimal-places, Contract 1.1)', async () => {
+    for (const amount of ['5.001', '5e-324']) {
+      const r = await sandbox.request('POST', `/v1/cards/${CARD}/withdraw`, { body: `{"amount":${amount}}`, key: 'sk_test_decimals' });
+      if (amount === '5e-324') expect(r.status).toBe(422); // below the minimum of 5
+      else expect(r.body.error.details.fields).toEqual([{ field: 'amount', message: 'has too many decimal places (x-decimal-places)' }]);
+    }
+  });
+
+  it('a well-formed but unknown card: 404', async () => {
+    const r = await sandbox.client().GET('/cards/{code}', { params: { path: { code: CARD } } });
+    expect(r.response.status).toBe(404);
+    expect(r.error?.error.code).toBe('RESOURCE_NOT_FOUND');
+  });
+});
+
+describe('keys, addresses, plans, limits', () => {
+  it('missing key: 401 AUTHENTICATION_REQUIRED; malformed key: 401 AUTHENTICATION_FAILED', async () => {
+    const none = await sandbox.request('GET', '/v1/cards', { key: null });
+    expect(none.status).toBe(401);
+    expectEnvelope(none.body, 'AUTHENTICATION_REQUIRED');
+    const bad = await sandbox.request('GET', '/v1/cards', { key: 'pk_test_nope' });
+    expect(bad.status).toBe(401);
+    expectEnvelope(bad.body, 'AUTHENTICATION_FAILED');
+  });
+
+  it('a revoked key: 401 AUTHENTICATION_FAILED (and the mode of the key)', async () => {
+    const key = 'sk_live_revoked';
+    expect((await sandbox.request('GET', '/v1/balance', { key })).status).toBe(200);
+    expect((await sandbox.simulate('PATCH', '/account', { revoked: true }, key)).status).toBe(200);
+    const r = await sandbox.request('GET', '/v1/balance', { key });
+    expect(r.status).toBe(401);
+    expectEnvelope(r.body, 'AUTHENTICATION_FAILED', 'live');
+  });
+
+  it('an address not in the allow-list: 403 IP_NOT_ALLOWED', async () => {
+    const key = 'sk_test_elsewhere';
+    await sandbox.simulate('PATCH', '/account', { allowed_ips: ['203.0.113.7'] }, key);
+    const r = await sandbox.request('GET', '/v1/balance', { key });
+    expect(r.status).toBe(403);
+    expectEnvelope(r.body, 'IP_NOT_ALLOWED');
+  });
+
+  it('30 requests per minute on Découverte, then 429 with Retry-After and X-RateLimit-*', async () => {
+    const key = 'sk_test_ratelimited';
+    await sandbox.simulate('PATCH', '/account', { plan: 'decouverte' }, key);
+    const statuses: number[] = [];
+    let last: Awaited<ReturnType<TestSandbox['request']>> | undefined;
+    for (let i = 0; i < 31; i++) {
+      last = await sandbox.request('GET', '/v1/balance', { key });
+      statuses.push(last.status);
+    }
+    expect(statuses.slice(0, 30).every((s) => s === 200)).toBe(true);
+    expect(last!.status).toBe(429);
+    expectEnvelope(last!.body, 'RATE_LIMIT_EXCEEDED');
+    expect(last!.headers.get('x-ratelimit-limit')).toBe('30');
+    expect(last!.headers.get('x-ratelimit-remaining')).toBe('0');
+    const reset = Number(last!.headers.get('x-ratelimit-reset'));
+    const retryAfter = Number(last!.headers.get('retry-after'));
+    expect(reset * 1000 - sandbox.core.clock.now()).toBeGreaterThan(0);
+    expect(retryAfter).toBe(Math.ceil((reset * 1000 - sandbox.core.clock.now()) / 1000));
+    await sandbox.advance(60, key);
+    const after = await sandbox.request('GET', '/v1/balance', { key });
+    expect(after.status).toBe(200);
+    expect(after.headers.get('x-ratelimit-remaining')).toBe('29');
+  });
+
+  it('with defaults.known_keys_only, a key the config does not list is unknown: 401 AUTHENTICATION_FAILED', async () => {
+    const closed = await startTestSandbox({ config: { defaults: { known_keys_only: true }, accounts: { sk_test_listed: { plan: 'business' } } } });
+    expect((await closed.request('GET', '/v1/balance', { key: 'sk_test_listed' })).status).toBe(200);
+    const unknown = await closed.request('GET', '/v1/balance', { key: 'sk_test_unlisted' });
+    expect(unknown.status).toBe(401);
+    expect(unknown.body.error.code).toBe('AUTHENTICATION_FAILED');
+    await closed.simulate('PATCH', '/account', { plan: 'starter' }, 'sk_test_unlisted');
+    expect((await closed.request('GET', '/v1/balance', { key: 'sk_test_unlisted' })).status).toBe(200);
+    expect(closed.problems).toEqual([]);
+    await closed.close();
+  });
+
+  it('100 per minute on the other plans', async () => {
+    const r = await sandbox.request('GET', '/v1/balance', { key: 'sk_test_starter' });
+    expect(r.headers.get('x-ratelimit-limit')).toBe('100');
+  });
+
+  it('a product outside the plan: 402 PLAN_UPGRADE_REQUIRED', async () => {
+    const key = 'sk_test_decouverte402';
+    await sandbox.simulate('PATCH', '/account', { plan: 'decouverte' }, key);
+    const r = await sandbox.request('GET', '/v1/wallets', { key });
+    expect(r.status).toBe(402);
+    expectEnvelope(r.body, 'PLAN_UPGRADE_REQUIRED');
+  });
+
+  it('a negative ops balance refuses every non-GET with negative_balance_since; GET stays available', async () => {
+    const key = 'sk_test_negative';
+    const set = await sandbox.simulate('PUT', '/balances/gift_cards', { balance: -12.5 }, key);
+    expect(set.body.data.negative_balance_since).toBe(sandbox.core.clock.iso());
+    const post = await sandbox.request('POST', `/v1/cards/${CARD}/freeze`, { key });
+    expect(post.status).toBe(403);
+    expectEnvelope(post.body, 'ACCOUNT_SUSPENDED_NEGATIVE_BALANCE');
+    expect(post.body.error.details).toEqual({ negative_balance_since: set.body.data.negative_balance_since });
+    const get = await sandbox.request('GET', '/v1/balance/gift_cards', { key });
+    expect(get.status).toBe(200);
+    expect(get.body.data.balance).toBe(-12.5);
+    await sandbox.simulate('PUT', '/balances/gift_cards', { balance: 10 }, key);
+    expect((await sandbox.request('POST', `/v1/cards/${CARD}/freeze`, { key })).status).toBe(404);
+  });
+
+  it('an operation without a handler yet says so in the envelope (501)', async () => {
+    const r = await sandbox.request('GET', '/v1/wallets');
+    expect(r.status).toBe(501);
+    expectEnvelope(r.body, 'INTERNAL_ERROR');
+    expect(r.body.error.message).toContain('not implemented in the sandbox yet');
+  });
+
+  it('gift card operations at /v1 answer 421 wrong_api_host; they are served at /api/v1', async () => {
+    const wrong = await sandbox.request('GET', '/v1/gift-cards/orders');
+    expect(wrong.status).toBe(421);
+    expectEnvelope(wrong.body, 'wrong_api_host');
+    const right = await sandbox.request('GET', '/api/v1/gift-cards/orders');
+    expect(right.status).toBe(501);
+    expect((await sandbox.request('GET', '/api/v1/cards')).status).toBe(404);
+  });
+});
+
+describe('idempotency keys', () => {
+  it('a retry with the same key replays the first answer with Idempotent-Replayed: true', async () => {
+    const key = 'sk_test_idem';
+    const body = JSON.stringify({ url: 'http://127.0.0.1:9/unused', events: ['*'] });
+    const first = await sandbox.request('POST', '/v1/webhooks', { key, body, headers: { 'Idempotency-Key': 'retry-1' } });
+    const again = await sandbox.request('POST', '/v1/webhooks', { key, body, headers: { 'Idempotency-Key': 'retry-1' } });
+    expect(first.status).toBe(422); // the ping got no answer
+    expect(again.status).toBe(first.status);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('the same key with another body: 422 idempotency_key_reused; a bad key: 422', async () => {
+    const key = 'sk_test_idem2';
+    await sandbox.request('POST', `/v1/cards/${CARD}/withdraw`, { key, body: '{"amount":10}', headers: { 'Idempotency-Key': 'k-2' } });
+    const reused = await sandbox.request('POST', `/v1/cards/${CARD}/withdraw`, { key, body: '{"amount":11}', headers: { 'Idempotency-Key': 'k-2' } });
+    expect(reused.status).toBe(422);
+    expect(reused.body.error.details.reason).toBe('idempotency_key_reused');
+    const bad = await sandbox.request('POST', `/v1/cards/${CARD}/withdraw`, { key, body: '{"amount":10}', headers: { 'Idempotency-Key': 'has space' } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.details.fields[0].field).toBe('Idempotency-Key');
+  });
+
+  it('keys are scoped to the API key and kept 24 hours', async () => {
+    const body = '{"amount":10}';
+    const a = await sandbox.request('POST', `/v1/cards/${CARD}/withdraw`, { key: 'sk_test_scope_a', body, headers: { 'Idempotency-Key': 'shared' } });
+    const b = await sandbox.request('POST', `/v1/cards/${CARD}/withdraw`, { key: 'sk_test_scope_b', body: '{"amount":12}', headers: { 'Idempotency-Key': 'shared' } });
+    expect(a.status).toBe(404);
+    expect(b.status).toBe(404);
+    expect(b.headers.get('idempotent-replayed')).toBeNull();
+    await sandbox.advance(24 * 3600 + 1, 'sk_test_scope_a');
+    const later = await sandbox.request('POST', `/v1/cards/${CARD}/withdraw`, { key: 'sk_test_scope_a', body: '{"amount":13}', headers: { 'Idempotency-Key': 'shared' } });
+    expect(later.status).toBe(404);
+  });
+});
+
+describe('the contract check of these tests', () => {
+  it('finds a response that does not conform, and an error outside the envelope', () => {
+    const url = `http://127.0.0.1/v1/cards/${CARD}`;
+    expect(responseProblems('GET', url, 200, { success: true, data: { code: CARD }, meta: { request_id: 'r', mode: 'test', timestamp: '2026-01-01T00:00:00Z' } }, {})).not.toEqual([]);
+    expect(responseProblems('GET', 'http://127.0.0.1/v1/nowhere', 404, { error: 'nope' }, {})).not.toEqual([]);
+    expect(responseProblems('GET', url, 404, { success: false, error: { code: 'RESOURCE_NOT_FOUND', message: 'x', details: null } }, {})).toEqual([]);
+  });
+
+  it('finds an event that does not match its schema', () => {
+    const event = { id: 'evt_0b6f2c1e-4d7a-4f3b-9c8e-1a2b3c4d5e6f', type: 'card.frozen', created_at: '2026-01-01T00:00:00Z', mode: 'test', data: { card_code: CARD } };
+    expect(eventProblems(event)).not.toEqual([]);
+    expect(eventProblems({ ...event, type: 'card.unknown' })).toEqual(['card.unknown: no schema in the contract']);
+  });
+});

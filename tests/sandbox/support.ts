@@ -1,0 +1,196 @@
+// Test support for the sandbox suites: an in-process sandbox (port 0, frozen clock), the package's typed
+// client whose every response is checked against the contract, and a webhook receiver that verifies each
+// delivery with the toolkit and checks each event against its schema.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createPartnerClient } from '../../src/client/index.ts';
+import { sandboxDocument, simulationDocument } from '../../src/sandbox/core/contract.ts';
+import { createSimulationClient, startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.ts';
+import { verifyWebhook } from '../../src/webhooks/index.ts';
+import { createResponseValidator, formatErrors, matchPathTemplate } from '../../scripts/conformance/validate-response.ts';
+import { bundleAjv } from '../../scripts/lib/schema.ts';
+import type { JsonObject } from '../../scripts/lib/pointer.ts';
+
+/** The contract as the sandbox serves it (generated/openapi.json, loopback webhook urls allowed). */
+export const DOCUMENT = structuredClone(sandboxDocument()) as JsonObject;
+const responses = createResponseValidator(DOCUMENT);
+/** The simulation API (generated/sandbox.json). */
+export const SIMULATION_DOCUMENT = structuredClone(simulationDocument()) as JsonObject;
+const simulationResponses = createResponseValidator(SIMULATION_DOCUMENT);
+const EVENTS_ID = 'https://sandbox.test/openapi.json';
+const eventsAjv = bundleAjv(DOCUMENT, EVENTS_ID);
+
+/** Statuses the sandbox answers outside any operation's documented list; checked against the envelope only. */
+const ENVELOPE_ONLY = new Set([405, 413, 415, 501]);
+
+/** Problems of one response against the contract ([] when it conforms). */
+export function responseProblems(method: string, url: string, status: number, body: unknown, headers: Record<string, string>): string[] {
+  const { pathname } = new URL(url);
+  const path = pathname.replace(/^\/(api\/)?v1/, '');
+  const template = matchPathTemplate(DOCUMENT, method, path);
+  if (!template || ENVELOPE_ONLY.has(status)) {
+    const validate = eventsAjv.getSchema(`${EVENTS_ID}#/components/schemas/ErrorEnvelope`)!;
+    return validate(body) ? [] : [`${method} ${pathname} ${status}: not in the failure envelope: ${eventsAjv.errorsText(validate.errors)}`];
+  }
+  const errors = [...responses.validate(method, template, status, body), ...responses.validateHeaders(method, template, status, headers)];
+  return errors.length === 0 ? [] : [`${method} ${template} ${status}:\n${formatErrors(errors)}`];
+}
+
+/** Problems of one event against its schema in the contract. */
+export function eventProblems(event: { type: string; data?: Record<string, unknown> }): string[] {
+  const validate = eventsAjv.getSchema(`${EVENTS_ID}#/components/schemas/${encodeURIComponent(event.type)}`);
+  if (!validate) return [`${event.type}: no schema in the contract`];
+  return validate(event) ? [] : [`${event.type}: ${eventsAjv.errorsText(validate.errors)}`];
+}
+
+export interface TestSandbox extends RunningSandbox {
+  /** Problems found in responses so far (each test expects none). */
+  problems: string[];
+  /** A typed client of the package for a key; every response it receives is validated. */
+  client(apiKey?: string): ReturnType<typeof createPartnerClient>;
+  /** Raw request (for bodies the typed client cannot send); validated like the client's. */
+  request(method: string, path: string, init?: { key?: string | null; body?: string; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
+  /** The simulation API. */
+  simulate(method: string, path: string, body?: unknown, key?: string): Promise<{ status: number; body: any }>;
+  advance(seconds: number, key?: string): Promise<void>;
+}
+
+export const KEY = 'sk_test_scenario';
+
+export async function startTestSandbox(options: SandboxOptions = {}): Promise<TestSandbox> {
+  const sandbox = await startSandbox({ port: 0, freezeClock: true, rateLimit: false, ...options });
+  const problems: string[] = [];
+  const checkedFetch = async (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
+    const request = new Request(input, init);
+    const response = await fetch(request);
+    const text = await response.clone().text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      problems.push(`${request.method} ${request.url}: body is not JSON: ${text.slice(0, 80)}`);
+    }
+    problems.push(...responseProblems(request.method, request.url, response.status, body, Object.fromEntries(response.headers)));
+    return response;
+  };
+  const test: TestSandbox = Object.assign(sandbox, {
+    problems,
+    client: (apiKey = KEY) => createPartnerClient({ apiKey, baseUrl: sandbox.baseUrl, giftCardBaseUrl: sandbox.giftCardBaseUrl, retry: false, fetch: checkedFetch }),
+    async request(method: string, path: string, init: { key?: string | null; body?: string; headers?: Record<string, string> } = {}) {
+      const headers: Record<string, string> = { ...(init.key === null ? {} : { Authorization: `Bearer ${init.key ?? KEY}` }), ...init.headers };
+      if (init.body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
+      const response = await checkedFetch(`${sandbox.url}${path}`, { method, headers, body: init.body });
+      return { status: response.status, body: await response.json(), headers: response.headers };
+    },
+    async simulate(method: string, path: string, body?: unknown, key = KEY) {
+      const response = await fetch(`${sandbox.simulationUrl}${path}`, {
+        method,
+        headers: { Authorization: `Bearer ${key}`, ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const parsed = await response.json();
+      const template = matchPathTemplate(SIMULATION_DOCUMENT, method, path);
+      const errors = template ? simulationResponses.validate(method, template, response.status, parsed) : [{ pointer: '', message: `no simulation operation ${method} ${path}` }];
+      if (errors.length > 0) problems.push(`simulation ${method} ${path} ${response.status}:\n${formatErrors(errors)}`);
+      return { status: response.status, body: parsed };
+    },
+    async advance(seconds: number, key = KEY) {
+      // The package's typed client of the simulation API.
+      const { data, error } = await createSimulationClient({ apiKey: key, baseUrl: sandbox.simulationUrl }).POST('/clock/advance', { body: { seconds } });
+      if (!data) throw new Error(`advance failed: ${JSON.stringify(error)}`);
+      problems.push(...simulationResponses.validate('POST', '/clock/advance', 200, data).map((e) => `simulation advance: ${e.pointer} ${e.message}`));
+    },
+  });
+  return test;
+}
+
+export interface ReceivedEvent {
+  id: string;
+  type: string;
+  created_at: string;
+  mode: string;
+  data: Record<string, any>;
+  idempotencyKey: string;
+  /** The status the receiver answered this delivery with. */
+  answered: number;
+}
+
+export interface Receiver {
+  url: string;
+  /** The secret deliveries are verified with (set after the endpoint is created). */
+  secret: string | undefined;
+  /** Status to answer events with (200 by default). */
+  status: number;
+  /** Status to answer pings with (200 by default). */
+  pingStatus: number;
+  events: ReceivedEvent[];
+  pings: number;
+  /** Deliveries whose signature did not verify, and events that do not match the contract. */
+  problems: string[];
+  of(type: string): ReceivedEvent[];
+  close(): Promise<void>;
+}
+
+/** A webhook receiver on 127.0.0.1 that verifies every delivery with the toolkit (verifyWebhook). */
+export async function startReceiver(): Promise<Receiver> {
+  const receiver: Receiver = {
+    url: '',
+    secret: undefined,
+    status: 200,
+    pingStatus: 200,
+    events: [],
+    pings: 0,
+    problems: [],
+    of: (type) => receiver.events.filter((e) => e.type === type),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      void (async () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        const parsed = JSON.parse(raw) as ReceivedEvent;
+        if (parsed.type === 'webhook.ping') {
+          receiver.pings++;
+        } else if (receiver.secret) {
+          try {
+            const event = (await verifyWebhook(raw, req.headers, receiver.secret)) as unknown as ReceivedEvent;
+            receiver.events.push({ ...event, idempotencyKey: String(req.headers['x-service-idempotency-key']), answered: receiver.status });
+            receiver.problems.push(...eventProblems(event));
+          } catch (error) {
+            receiver.problems.push(`${parsed.type}: ${(error as Error).message}`);
+          }
+        }
+        res.writeHead(parsed.type === 'webhook.ping' ? receiver.pingStatus : receiver.status).end();
+      })();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+  return receiver;
+}
+
+/** Registers the receiver as an endpoint of the key's account (subscribed to `*`) and keeps its secret. */
+export async function connect(sandbox: TestSandbox, receiver: Receiver, key = KEY): Promise<string> {
+  const created = await sandbox.client(key).call.POST('/webhooks', { body: { url: receiver.url, events: ['*'], description: 'test receiver' } });
+  receiver.secret = created.data.secret;
+  return created.data.code;
+}
+
+/** A customer of the key's account (an endpoint must exist). */
+export async function newCustomer(sandbox: TestSandbox, key = KEY): Promise<string> {
+  const created = await sandbox.client(key).call.POST('/customers', {
+    body: { external_reference: `cust-${Math.random().toString(36).slice(2, 10)}`, first_name: 'Amina', last_name: 'Diallo', date_of_birth: '1990-04-17' },
+  });
+  return created.data.customer_code;
+}
+
+/** Waits until `check` holds (deliveries run on real timers), up to `ms`. */
+export async function until(check: () => boolean, ms = 5_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
