@@ -375,3 +375,48 @@ describe('balance deposits (simulation)', () => {
     expect(bad.body.error.details.fields[0].field).toBe('fee');
   });
 });
+
+describe('the checks every operation shares, on the KYC and POA operations', () => {
+  it('an Idempotency-Key replays the same link (no second session); reused with another body: 422 idempotency_key_reused', async () => {
+    const customer = await newCustomer(sandbox, MANUAL);
+    const send = (body: unknown) => sandbox.request('POST', `/v1/kyc/${customer}/link`, { key: MANUAL, body: JSON.stringify(body), headers: { 'Idempotency-Key': `link-${customer}` } });
+    const first = await send({ locale: 'fr' });
+    const replay = await send({ locale: 'fr' });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body.data.url).toBe(first.body.data.url);
+    expect((await fetch(first.body.data.url)).status).toBe(200); // still the open link
+    const reused = await send({ locale: 'en' });
+    expect(reused.status).toBe(422);
+    expect(reused.body.error.details.reason).toBe('idempotency_key_reused');
+  });
+
+  it('while an ops balance is negative, link, synchronize and document are refused (403); the status reads still answer', async () => {
+    const key = 'sk_test_kyc_negative';
+    const r = await startReceiver();
+    try {
+      await connect(sandbox, r, key);
+      const customer = await newCustomer(sandbox, key);
+      await sandbox.simulate('PUT', '/balances/gift_cards', { balance: -1 }, key);
+      for (const path of [`/kyc/${customer}/link`, `/kyc/${customer}/synchronize`]) {
+        const refused = await post(path, undefined, key);
+        expect(refused.status).toBe(403);
+        expect(refused.body.error.code).toBe('ACCOUNT_SUSPENDED_NEGATIVE_BALANCE');
+      }
+      expect((await post(`/poa/${customer}/document`, document(), key)).body.error.code).toBe('ACCOUNT_SUSPENDED_NEGATIVE_BALANCE');
+      expect((await get(`/kyc/${customer}/status`, key)).status).toBe(200);
+      expect((await get(`/poa/${customer}/status`, key)).status).toBe(404);
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('a malformed customer code or a bad body is a 422 naming the field; no key is a 401', async () => {
+    expect((await get('/kyc/not-a-uuid/status')).status).toBe(422);
+    const customer = await newCustomer(sandbox, MANUAL);
+    const locale = await post(`/kyc/${customer}/link`, { locale: 'French' });
+    expect(locale.body.error.details.fields[0].field).toBe('locale');
+    const type = await post(`/poa/${customer}/document`, { ...document(), content_type: 'image/gif' });
+    expect(type.body.error.details.fields[0].field).toBe('content_type');
+    expect((await sandbox.request('GET', `/v1/kyc/${customer}/status`, { key: null })).status).toBe(401);
+  });
+});
