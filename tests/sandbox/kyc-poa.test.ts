@@ -2,6 +2,7 @@
 // table), the hosted KYC page (plain HTTP: GET the page, POST the choice), the customer update and deactivation
 // rules, and the balance deposit simulation. Every response and every event is checked against the contract.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createSimulationClient } from '../../src/sandbox/index.ts';
 import { connect, newCustomer, startReceiver, startTestSandbox, until, type Receiver, type TestSandbox } from './support.ts';
 
 const KEY = 'sk_test_kyc';
@@ -45,7 +46,12 @@ async function link(customer: string, body?: unknown, key = MANUAL): Promise<str
 async function verifiedCustomer(): Promise<string> {
   const customer = await newCustomer(sandbox, MANUAL);
   await link(customer);
-  expect((await sandbox.simulate('POST', `/kyc/${customer}/outcome`, { outcome: 'approved' }, MANUAL)).status).toBe(200);
+  // The package's typed client of the simulation API.
+  const { data } = await createSimulationClient({ apiKey: MANUAL, baseUrl: sandbox.simulationUrl }).POST('/kyc/{customerCode}/outcome', {
+    params: { path: { customerCode: customer } },
+    body: { outcome: 'approved' },
+  });
+  expect(data?.data.verification_level).toBe('verified');
   return customer;
 }
 
