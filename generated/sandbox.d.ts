@@ -204,6 +204,66 @@ export interface paths {
         patch: operations["updateSandboxAccount"];
         trace?: never;
     };
+    "/kyc/{customerCode}/outcome": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Choose the KYC outcome of a customer
+         * @description The outcome of the customer's open KYC link (`POST /kyc/{customerCode}/link`), as the hosted page offers it. `approved`: level `verified`, `kyc.approved`, billed (`balance.debited`, reason `kyc_verification`). `approved_identity_mismatch`: the same, with `identity_mismatch: true`, then `kyc.identity_mismatch`, and the customer `restricted` until `POST /kyc/{customerCode}/synchronize`; `verified_identity` is what the document shows (by default the declared identity with the first name followed by `-Marie`). `rejected` and `abandoned`: `kyc.rejected`. `expired`: `kyc.expired`. `resubmission_requested`: `kyc.resubmission_requested`, the link stays open. `pending_review`: `kyc.pending_review`, then a final `approved`, `approved_identity_mismatch` or `rejected` (by itself after a few seconds unless the account chooses outcomes). Without an open link or a review under way: 422.
+         */
+        post: operations["simulateKycOutcome"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/poa/{customerCode}/outcome": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Choose the review outcome of a proof of address
+         * @description The outcome of the customer's pending proof-of-address document. `approved`: level `full`, `poa.approved`, billed (`balance.debited`, reason `poa_verification`). `rejected`: the level stays `verified`, `poa.rejected` with `reason` (default `document_not_accepted`); a new document may be submitted. Without a pending document: 422.
+         */
+        post: operations["simulatePoaOutcome"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/balances/{type}/deposits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a deposit to an ops balance
+         * @description A deposit to the ops balance is confirmed: the balance is credited with `gross_amount` minus `fee`, and `balance.deposit_confirmed` is sent with `gross_amount`, `fee` and `amount` (the net credited). With `gift_card_code`, the deposit is a gift card redemption and the event carries `source` (`{ type: gift_card_redemption, gift_card_code }`). The fee must be less than the gross amount (422).
+         */
+        post: operations["simulateBalanceDeposit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -310,6 +370,38 @@ export interface components {
             allowed_ips?: string[];
             /** Format: int32 */
             rate_limit?: number | null;
+        };
+        KycOutcomeRequest: {
+            /** @enum {string} */
+            outcome: "approved" | "approved_identity_mismatch" | "rejected" | "abandoned" | "expired" | "resubmission_requested" | "pending_review";
+            /** @description The `reason` of `kyc.rejected` (default `document_rejected`; `abandoned_by_user` for `abandoned`), `kyc.expired` (default `session_expired`) or `kyc.resubmission_requested` (default `document_unreadable`). */
+            reason?: string;
+            /** @description For `approved_identity_mismatch`, the identity read on the document (fields left out are the declared ones). */
+            verified_identity?: {
+                first_name?: string;
+                last_name?: string;
+                /** Format: date */
+                date_of_birth?: string;
+            };
+        };
+        KycStatusEnvelope: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["KycStatus"];
+        };
+        PoaOutcomeRequest: {
+            /** @enum {string} */
+            outcome: "approved" | "rejected";
+            /** @description The `reason` of `poa.rejected` and the status's `rejection_reason` (default `document_not_accepted`). */
+            reason?: string;
+        };
+        PoaStatusEnvelope: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["PoaStatus"];
+        };
+        BalanceDepositRequest: {
+            gross_amount: components["schemas"]["Money"];
+            /** @description The fee taken from the deposit, USD (default 0). */
+            fee?: number;
+            /** @description The redeemed gift card's code; the deposit is then a gift card redemption (`source` in the event). */
+            gift_card_code?: string;
         };
         SandboxAccountEnvelope: components["schemas"]["SuccessEnvelope"] & {
             data: {
@@ -756,6 +848,106 @@ export interface components {
              */
             updated_at: string;
         };
+        /**
+         * @description Identity verification (KYC) status, as `kyc_status` in the `kyc.*` events and in `GET /kyc/{customerCode}/status`.
+         *
+         *     - `not_started` (provisional): no verification submitted yet (no link created, or the link not completed).
+         *     - `pending`: submitted and under manual review (`kyc.pending_review`); a final approved or rejected event follows.
+         *     - `approved`: identity verified (`kyc.approved`); the customer is at least `verified`.
+         *     - `rejected` (provisional value): declined or abandoned (`kyc.rejected`); a new link allows a retry.
+         *     - `expired` (provisional value): the verification session expired (`kyc.expired`); a new link allows a retry.
+         *     - `resubmission_requested`: documents insufficient (`kyc.resubmission_requested`).
+         *
+         *     The document shows `approved`, `pending` and `resubmission_requested` in event payloads. `kyc.rejected` and
+         *     `kyc.expired` carry a `kyc_status` whose value is not shown: `rejected` and `expired` are provisional, by
+         *     analogy with the event names. `not_started` is designed for the status endpoint and is provisional.
+         * @example approved
+         */
+        KycStatusValue: ("pending" | "approved" | "resubmission_requested") | ("not_started" | "rejected" | "expired");
+        /**
+         * @description Customer status, and the operation that leads to each:
+         *     - `active`: the status of a new customer (`POST /customers`); also after `POST /customers/{customerCode}/activate`
+         *       (from `inactive`) and after `POST /kyc/{customerCode}/synchronize` (from `restricted`).
+         *     - `restricted`: after a KYC approval whose identity differs from the declared name or date of birth
+         *       (`kyc.approved` with `identity_mismatch: true`, then `kyc.identity_mismatch`). Only
+         *       `POST /kyc/{customerCode}/synchronize` lifts it; the activate endpoint does not.
+         *     - `inactive` (provisional): after `POST /customers/{customerCode}/deactivate` (from `active`). New resources
+         *       for the customer are refused until `POST /customers/{customerCode}/activate`.
+         * @example active
+         */
+        CustomerStatus: ("active" | "restricted") | "inactive";
+        /**
+         * @description Identity verification status of a customer (`data` of `GET /kyc/{customerCode}/status`). Provisional: the
+         *     document records a "KYC hosted link and status endpoint" but shows neither its path nor its response. The
+         *     fields mirror those of the `kyc.*` events.
+         */
+        KycStatus: {
+            /**
+             * Format: uuid
+             * @example 3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f
+             */
+            customer_code: string;
+            /**
+             * @description The partner's reference for the customer.
+             * @example cust-000123
+             */
+            external_reference: string;
+            kyc_status: components["schemas"]["KycStatusValue"];
+            verification_level: components["schemas"]["VerificationLevel"];
+            status: components["schemas"]["CustomerStatus"];
+            /**
+             * @description True when KYC was approved but the identity read on the document differs from the declared name or date of birth; the customer is then `restricted` until `POST /kyc/{customerCode}/synchronize`.
+             * @example false
+             */
+            identity_mismatch: boolean;
+            /**
+             * @description Reason of the last rejection, expiry or resubmission request (as in the `kyc.*` events), or null.
+             * @example null
+             */
+            reason: string | null;
+            /**
+             * Format: date-time
+             * @description When KYC was approved, or null.
+             * @example 2026-03-02T09:41:12Z
+             */
+            approved_at: string | null;
+        };
+        /**
+         * @description Proof-of-address status. `pending` is shown by `GET /poa/{customerCode}/status`; `approved` and `rejected` appear in events. These are the values seen; the set is open: handle a status you do not know rather than failing (see the Compatibility guide).
+         * @example pending
+         * @example approved
+         * @example rejected
+         */
+        PoaStatusValue: string;
+        /**
+         * @description Proof-of-address status of a customer (`data` of `GET /poa/{customerCode}/status`). The fields are the
+         *     document's; their nullability is provisional (see each field).
+         */
+        PoaStatus: {
+            /**
+             * Format: uuid
+             * @example 3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f
+             */
+            customer_code: string;
+            poa_status: components["schemas"]["PoaStatusValue"];
+            verification_level: components["schemas"]["VerificationLevel"];
+            /**
+             * @description Name of the submitted document.
+             * @example utility-bill-2026-02.pdf
+             */
+            document_name: string;
+            /**
+             * @description Why the document was rejected. The document shows a string; null while the document is not rejected is provisional.
+             * @example null
+             */
+            rejection_reason: string | null;
+            /**
+             * Format: date-time
+             * @description When the proof of address was approved. The document shows a date-time; null while it is not approved is provisional.
+             * @example null
+             */
+            approved_at: string | null;
+        };
     };
     responses: {
         /** @description 401 on every operation: no API key (`AUTHENTICATION_REQUIRED`, provisional) or a revoked or invalid key (`AUTHENTICATION_FAILED`). */
@@ -806,6 +998,11 @@ export interface components {
          * @example cards_visa
          */
         BalanceTypePath: components["schemas"]["BalanceType"];
+        /**
+         * @description The customer's uuid (`customer_code`).
+         * @example 3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f
+         */
+        CustomerCode: string;
     };
     requestBodies: never;
     headers: {
@@ -1102,6 +1299,104 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SandboxAccountEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    simulateKycOutcome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The customer's uuid (`customer_code`).
+                 * @example 3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f
+                 */
+                customerCode: components["parameters"]["CustomerCode"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KycOutcomeRequest"];
+            };
+        };
+        responses: {
+            /** @description The customer's KYC status after the outcome. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KycStatusEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    simulatePoaOutcome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The customer's uuid (`customer_code`).
+                 * @example 3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f
+                 */
+                customerCode: components["parameters"]["CustomerCode"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PoaOutcomeRequest"];
+            };
+        };
+        responses: {
+            /** @description The proof-of-address status after the outcome. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PoaStatusEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    simulateBalanceDeposit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The ops balance. `others` (the 'Ops Others' balance, for ACH payouts) is a provisional key.
+                 * @example cards_visa
+                 */
+                type: components["parameters"]["BalanceTypePath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BalanceDepositRequest"];
+            };
+        };
+        responses: {
+            /** @description The balance after the deposit. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BalanceEnvelope"];
                 };
             };
             401: components["responses"]["Unauthorized"];

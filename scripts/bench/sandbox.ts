@@ -2,7 +2,6 @@
 // The sandbox and the Prism mock in the same run, with autocannon: GET /v1/cards and the withdraw POST, at
 // 10 and 50 connections. Each server runs in its own process (autocannon runs in this one). Prints requests
 // per second, p99 latency, the sandbox/Prism ratio, and the sandbox process's memory at rest and under load.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -11,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { findFreePort } from '../lib/port-check.ts';
 import { ROOT } from '../lib/paths.ts';
 import { startPrism } from '../mock/prism.ts';
+import { startSandboxProcess } from '../lib/sandbox-process.ts';
 
 interface Result {
   requests: { average: number };
@@ -25,29 +25,24 @@ const { values } = parseArgs({ options: { duration: { type: 'string', default: '
 const duration = Number(values.duration);
 const KEY = 'sk_test_bench';
 
-/** Starts the sandbox's command line in a process of its own (tsx as a loader, so the pid is the server's). */
-async function startSandboxProcess() {
+/** The sandbox's command line in a process of its own, with a config for load (large balances, instant outcomes). */
+async function startBenchSandbox() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-sandbox-'));
   const config = path.join(dir, 'config.json');
   fs.writeFileSync(config, JSON.stringify({ defaults: { opening_balance: 5_000_000, auto_complete_seconds: 0 } }));
-  const port = await findFreePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/cli.ts', '--port', String(port), '--no-rate-limit', '--config', config], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('/v1') && resolve());
-    child.once('exit', (code) => reject(new Error(`the sandbox exited with ${code}`)));
-  });
+  const child = await startSandboxProcess({ port: await findFreePort(), args: ['--no-rate-limit', '--config', config] });
   return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
+    baseUrl: child.baseUrl,
     /** Resident memory of the sandbox process, MB (Linux /proc). */
-    rss: () => Math.round(Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024),
+    rss: () => Math.round(Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024),
     close: async () => {
-      child.kill('SIGTERM');
+      await child.stop();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
 }
 
-const sandbox = await startSandboxProcess();
+const sandbox = await startBenchSandbox();
 const mb = sandbox.rss;
 const prism = await startPrism({ spec: path.join(ROOT, 'generated', 'openapi.json'), port: await findFreePort(), output: 'ignore' });
 const headers = { Authorization: `Bearer ${KEY}`, 'Content-Type': 'application/json' };
@@ -59,7 +54,10 @@ try {
   const post = async (p: string, body: unknown) => (await (await fetch(`${sandbox.baseUrl}${p}`, { method: 'POST', headers, body: JSON.stringify(body) })).json()) as { data: any };
   await post('/webhooks', { url: hook, events: ['card.frozen'] });
   const customer = (await post('/customers', { external_reference: 'bench', first_name: 'B', last_name: 'E', date_of_birth: '1990-01-01' })).data.customer_code;
-  const card = (await post('/cards', { customer_code: customer, brand: 'VISA', category: 'virtual', amount: 4_000_000 })).data.code;
+  // 100,000 USD is the largest initial load and top-up (CardInitialLoad): 500,000 USD in all, 100,000 withdrawals of 5.
+  const card = (await post('/cards', { customer_code: customer, brand: 'VISA', category: 'virtual', amount: 100_000 })).data.code;
+  await new Promise((r) => setTimeout(r, 200));
+  for (let i = 0; i < 4; i++) await post(`/cards/${card}/topup`, { amount: 100_000 });
   await new Promise((r) => setTimeout(r, 200));
   const atRest = mb();
 

@@ -1,4 +1,5 @@
-// npm start: build the contract, build the docs site, then serve both on 127.0.0.1 until Ctrl-C:
+// npm start: build the contract, build the docs site, then serve on 127.0.0.1 until Ctrl-C:
+//   the sandbox (stateful, docs/sandbox.md)     --sandbox-port <n> or SANDBOX_PORT (default 4020), at /v1, /api/v1, /sandbox
 //   the mock API of generated/openapi.json     --mock-port <n> or MOCK_PORT (default 4010), at /v1 and /api/v1
 //   the rendered docs (site/)                   --docs-port <n> or DOCS_PORT (default 8080)
 //   --skip-build                                serve what generated/ and site/ hold (no build step)
@@ -11,6 +12,7 @@ import { buildSite, SITE_DIR } from '../docs/site.ts';
 import { ROOT } from '../lib/paths.ts';
 import { parseCli, reportCliError } from '../lib/cli-args.ts';
 import { assertPortFree } from '../lib/port-check.ts';
+import { DEFAULT_SANDBOX_PORT, startSandboxProcess, type SandboxProcess } from '../lib/sandbox-process.ts';
 import { startMock, type MockServer } from '../mock/server.ts';
 import { serveStatic } from '../docs/static-site.ts';
 
@@ -26,10 +28,15 @@ function npmRunBuild(): Promise<void> {
 
 let prism: MockServer | undefined;
 let docs: Server | undefined;
+let sandbox: SandboxProcess | undefined;
+
+/** The key `npm start` suggests: any well-formed test key gets its own funded account in the sandbox. */
+const START_KEY = 'sk_test_local';
 
 async function stopAll(): Promise<void> {
   await Promise.all([
     prism?.stop(),
+    sandbox?.stop(),
     docs && new Promise<void>((resolve) => {
       docs!.closeAllConnections();
       docs!.close(() => resolve());
@@ -37,7 +44,8 @@ async function stopAll(): Promise<void> {
   ]);
 }
 
-const USAGE = `Usage: npm start [-- --mock-port <n>] [--docs-port <n>] [--skip-build]
+const USAGE = `Usage: npm start [-- --sandbox-port <n>] [--mock-port <n>] [--docs-port <n>] [--skip-build]
+  --sandbox-port <n>  the sandbox's port on 127.0.0.1 (or SANDBOX_PORT; default ${DEFAULT_SANDBOX_PORT})
   --mock-port <n>  the Prism mock's port on 127.0.0.1 (or MOCK_PORT; default ${DEFAULT_MOCK_PORT})
   --docs-port <n>  the docs site's port on 127.0.0.1 (or DOCS_PORT; default ${DEFAULT_DOCS_PORT})
   --skip-build     serve what generated/ and site/ hold (no build step)`;
@@ -45,16 +53,20 @@ const USAGE = `Usage: npm start [-- --mock-port <n>] [--docs-port <n>] [--skip-b
 try {
   const args = parseCli(process.argv.slice(2), {
     usage: USAGE,
-    options: { 'mock-port': { type: 'string' }, 'docs-port': { type: 'string' }, 'skip-build': { type: 'boolean' } },
+    options: { 'sandbox-port': { type: 'string' }, 'mock-port': { type: 'string' }, 'docs-port': { type: 'string' }, 'skip-build': { type: 'boolean' } },
   });
   if (!args) process.exit(0);
   const { values } = args;
   const mockPort = choosePort(values['mock-port'], 'mock-port', 'MOCK_PORT', DEFAULT_MOCK_PORT);
   const docsPort = choosePort(values['docs-port'], 'docs-port', 'DOCS_PORT', DEFAULT_DOCS_PORT);
-  if (mockPort === docsPort) throw new Error(`the mock and the docs cannot share port ${mockPort}; set MOCK_PORT or DOCS_PORT`);
+  const sandboxPort = choosePort(values['sandbox-port'], 'sandbox-port', 'SANDBOX_PORT', DEFAULT_SANDBOX_PORT);
+  if (new Set([mockPort, docsPort, sandboxPort]).size < 3) {
+    throw new Error(`the sandbox (${sandboxPort}), the mock (${mockPort}) and the docs (${docsPort}) need three ports; set SANDBOX_PORT, MOCK_PORT or DOCS_PORT`);
+  }
   // Check the ports first: a clash is reported before the build, not after.
   await assertPortFree(HOST, mockPort, 'set MOCK_PORT=<port> or pass --mock-port <port> to use another one');
   await assertPortFree(HOST, docsPort, 'set DOCS_PORT=<port> or pass --docs-port <port> to use another one');
+  await assertPortFree(HOST, sandboxPort, 'set SANDBOX_PORT=<port> or pass --sandbox-port <port> to use another one');
 
   if (!values['skip-build']) {
     await npmRunBuild();
@@ -66,24 +78,30 @@ try {
   if (!fs.existsSync(path.join(SITE_DIR, 'index.html'))) throw new Error('site/index.html is missing: run without --skip-build');
 
   onShutdown(stopAll);
-  [prism, docs] = await Promise.all([
+  [prism, docs, sandbox] = await Promise.all([
     startMock({ spec: MOCK_SPEC, port: mockPort, host: HOST, output: 'inherit' }),
     serveStatic(SITE_DIR, HOST, docsPort),
+    startSandboxProcess({ port: sandboxPort, host: HOST }),
   ]);
   console.log(
     [
+      '',
+      `Sandbox           ${sandbox.baseUrl}   (stateful: cards, balances, KYC, events; gift cards at ${sandbox.url}/api/v1)`,
+      `  key to paste    ${START_KEY}   (any sk_test_… or sk_live_… key gets its own funded account)`,
+      `  simulations     ${sandbox.simulationUrl}   (outcomes and the clock: docs/sandbox.md)`,
+      `  Try it:         curl -H 'Authorization: Bearer ${START_KEY}' ${sandbox.baseUrl}/balance`,
       '',
       mockBanner(MOCK_SPEC, prism),
       '',
       `Docs              http://${HOST}:${docsPort}/   (API reference and guides; events: /asyncapi.html)`,
       '',
-      'Press Ctrl-C to stop both.',
+      'Press Ctrl-C to stop all three.',
       '',
     ].join('\n'),
   );
-  const code = await prism.exited;
+  const [name, code] = await Promise.race([prism.exited.then((c) => ['Prism', c] as const), sandbox.exited.then((c) => ['The sandbox', c] as const)]);
   if (shuttingDown()) await new Promise(() => {}); // the signal handler exits
-  console.error(`Prism exited unexpectedly (${code}); stopping the docs server.`);
+  console.error(`${name} exited unexpectedly (${code}); stopping the other servers.`);
   await stopAll();
   process.exit(1);
 } catch (error) {

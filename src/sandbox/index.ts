@@ -6,6 +6,8 @@ import { createSandbox, type RunningSandbox, type SandboxOptions } from './core/
 import { balances } from './balances/handlers.js';
 import { cards } from './cards/handlers.js';
 import { customers } from './customers/handlers.js';
+import { kyc } from './kyc/handlers.js';
+import { poa } from './poa/handlers.js';
 import { simulationRoutes } from './simulation/routes.js';
 import { webhookEndpoints } from './webhooks/handlers.js';
 
@@ -15,5 +17,5 @@ export { createSimulationClient, type SimulationClientOptions, type SimulationPa
 
 /** Starts a sandbox: it listens on `options.port` (4020; 0 for a free port) of `options.host` (127.0.0.1). */
 export function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  return createSandbox(options, [webhookEndpoints, balances, customers, cards], simulationRoutes);
+  return createSandbox(options, [webhookEndpoints, balances, customers, cards, /* KYC and proof of address */ kyc, poa], simulationRoutes);
 }

@@ -37,6 +37,13 @@ async function occupy(): Promise<{ port: number; close: () => Promise<void> }> {
   return { port, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
+/** Three different free ports. */
+async function threeFreePorts(): Promise<[number, number, number]> {
+  const ports = new Set<number>();
+  while (ports.size < 3) ports.add(await findFreePort());
+  return [...ports] as [number, number, number];
+}
+
 afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
 });
@@ -49,6 +56,19 @@ describe.skipIf(!fs.existsSync(path.join(ROOT, 'generated', 'openapi.json')))('m
       expect(await mock.exited).toBe(1);
       expect(mock.output()).toContain(`port ${busy.port} on 127.0.0.1 is already in use; set MOCK_PORT=<port>`);
       expect(mock.output()).not.toMatch(/\n\s+at /);
+    } finally {
+      await busy.close();
+    }
+  });
+
+  it('npm start: a sandbox port in use is reported before the build, exit 1', async () => {
+    const busy = await occupy();
+    try {
+      const [mockPort, docsPort] = await threeFreePorts();
+      const start = run('scripts/start/cli.ts', ['--mock-port', String(mockPort), '--sandbox-port', String(busy.port)], { DOCS_PORT: String(docsPort) });
+      expect(await start.exited).toBe(1);
+      expect(start.output()).toContain(`port ${busy.port} on 127.0.0.1 is already in use; set SANDBOX_PORT=<port>`);
+      expect(start.output()).not.toContain('Linting');
     } finally {
       await busy.close();
     }
@@ -82,24 +102,29 @@ describe.skipIf(!fs.existsSync(path.join(ROOT, 'generated', 'openapi.json')))('m
   });
 
   it(
-    'npm start --skip-build: serves mock and docs, prints both addresses; SIGINT stops both and exits 0',
+    'npm start --skip-build: serves the sandbox, mock and docs, prints their addresses and a key that works; SIGINT stops all and exits 0',
     async () => {
       // site/ is gitignored build output: build it when absent (about 3 s).
       if (!fs.existsSync(path.join(SITE_DIR, 'index.html'))) await buildSite();
-      const mockPort = await findFreePort();
-      let docsPort = await findFreePort();
-      while (docsPort === mockPort) docsPort = await findFreePort();
-      const start = run('scripts/start/cli.ts', ['--skip-build', '--mock-port', String(mockPort)], { DOCS_PORT: String(docsPort) });
+      const [mockPort, docsPort, sandboxPort] = await threeFreePorts();
+      const start = run('scripts/start/cli.ts', ['--skip-build', '--mock-port', String(mockPort)], { DOCS_PORT: String(docsPort), SANDBOX_PORT: String(sandboxPort) });
       await start.waitFor('Press Ctrl-C');
       expect(start.output()).toContain(`http://127.0.0.1:${mockPort}/v1`);
       expect(start.output()).toContain(`http://127.0.0.1:${docsPort}/`);
       expect((await fetch(`http://127.0.0.1:${docsPort}/`)).status).toBe(200);
       expect((await fetch(`http://127.0.0.1:${docsPort}/asyncapi.html`)).status).toBe(200);
       expect((await fetch(`http://127.0.0.1:${mockPort}/v1/balance`, { headers: { Authorization: 'Bearer sk_test_x' } })).status).toBe(200);
+      // The sandbox: its address and a key to paste, which works as printed (a funded account of its own).
+      const banner = /Sandbox\s+(http:\/\/127\.0\.0\.1:\d+\/v1)[\s\S]*?key to paste\s+(sk_test_\w+)/.exec(start.output());
+      expect(banner?.[1]).toBe(`http://127.0.0.1:${sandboxPort}/v1`);
+      const balances = await fetch(`${banner![1]}/balance`, { headers: { Authorization: `Bearer ${banner![2]}` } });
+      expect(balances.status).toBe(200);
+      expect(((await balances.json()) as { data: { balance: number }[] }).data.map((b) => b.balance)).toEqual([10000, 10000, 10000, 10000, 10000]);
       start.child.kill('SIGINT');
       expect(await start.exited).toBe(0);
       await assertPortFree('127.0.0.1', mockPort, '');
       await assertPortFree('127.0.0.1', docsPort, '');
+      await assertPortFree('127.0.0.1', sandboxPort, '');
     },
   );
 });

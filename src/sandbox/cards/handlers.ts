@@ -8,7 +8,7 @@ import { createdRange, page, pageWindow } from '../core/context.js';
 import { ApiError, notFound, planLimitReached, planUpgradeRequired, stateError } from '../core/errors.js';
 import { requestAmountMinor, toAmount } from '../core/money.js';
 import { addUsage, periodOf, usage } from '../core/usage.js';
-import { findCustomer } from '../customers/handlers.js';
+import { findCustomer, requireActiveCustomer } from '../customers/handlers.js';
 import {
   CARD_FEE_MINOR,
   CARD_FLOOR_MINOR,
@@ -60,11 +60,7 @@ export function cards(core: SandboxCore): Handlers {
     createCard({ account, body }) {
       const amount = requestAmountMinor('amount', body.amount);
       return db.transaction(() => {
-        const customer = findCustomer(core, account.id, body.customer_code);
-        if (!customer) throw notFound('Customer');
-        if (customer.status === 'restricted') {
-          throw new ApiError(403, 'ACCOUNT_RESTRICTED', 'The customer is restricted.', { reason: 'customer_restricted', current_status: 'restricted' });
-        }
+        const customer = requireActiveCustomer(core, account.id, body.customer_code);
         if (account.plan === 'decouverte' && body.category === 'physical') throw planUpgradeRequired('The plan Découverte gives virtual cards only.');
         const period = periodOf(clock.now());
         if (account.plan === 'decouverte') {
@@ -124,6 +120,7 @@ export function cards(core: SandboxCore): Handlers {
       return db.transaction(() => {
         const card = lifecycle.find(account, params.code);
         if (card.status !== 'active') throw notActive(card, 'topped up');
+        requireActiveCustomer(core, account.id, card.customer_code);
         checkLoadedLimit(core, account, amount);
         const fee = topUpFeeMinor(amount);
         const balanceType = balanceTypeOf(card.brand);

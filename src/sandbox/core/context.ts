@@ -20,6 +20,8 @@ export interface SandboxCore {
   accounts: Accounts;
   /** Seconds of the clock an automatic (happy) outcome takes. */
   autoCompleteMs: number;
+  /** `http://HOST:PORT` once the server listens (links to pages the sandbox serves, such as the KYC page). */
+  url: string;
 }
 
 export type OperationId = keyof operations;

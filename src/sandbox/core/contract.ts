@@ -25,18 +25,28 @@ export interface OperationInfo {
   bodyRequired: boolean;
   /** The operation documents a 421 `wrong_api_host`: it is served at `{alt_base_url}` (`/api/v1`). */
   altHost: boolean;
+  /** The largest `maxLength` of a string field of the request body (0 without one): a body may need that much. */
+  longestBodyString: number;
 }
 
 function readJson(file: string): JsonObject {
   return JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, file), 'utf8')) as JsonObject;
 }
 
-/** Replaces every `pattern: ^https://` of the webhook url request fields by LOOPBACK_HTTP_URL. */
-function allowLoopbackWebhookUrls(doc: JsonObject): void {
+/** The `https://`-only url fields the sandbox also accepts (and gives) as loopback `http://` urls. */
+const LOOPBACK_URL_FIELDS: [schema: string, field: string][] = [
+  ...['CreateWebhookEndpointRequest', 'UpdateWebhookEndpointRequest', 'WebhookEndpoint', 'CreatedWebhookEndpoint', 'WebhookTestResult'].map((s): [string, string] => [s, 'url']),
+  // The KYC page is served by the sandbox itself, and the person may return to an app on your machine.
+  ['KycLink', 'url'],
+  ['CreateKycLinkRequest', 'return_url'],
+];
+
+/** Replaces the `pattern: ^https://` of LOOPBACK_URL_FIELDS by LOOPBACK_HTTP_URL. */
+function allowLoopbackHttpUrls(doc: JsonObject): void {
   const schemas = (doc.components as JsonObject).schemas as JsonObject;
-  for (const name of ['CreateWebhookEndpointRequest', 'UpdateWebhookEndpointRequest', 'WebhookEndpoint', 'CreatedWebhookEndpoint', 'WebhookTestResult']) {
+  for (const [name, field] of LOOPBACK_URL_FIELDS) {
     const props = ((schemas[name] as JsonObject | undefined)?.properties ?? {}) as JsonObject;
-    const url = props.url as JsonObject | undefined;
+    const url = props[field] as JsonObject | undefined;
     if (url) url.pattern = LOOPBACK_HTTP_URL;
   }
 }
@@ -54,7 +64,7 @@ export function simulationDocument(): JsonObject {
 export function sandboxDocument(): JsonObject {
   if (!cached) {
     cached = readJson('generated/openapi.json');
-    allowLoopbackWebhookUrls(cached);
+    allowLoopbackHttpUrls(cached);
   }
   return cached;
 }
@@ -69,6 +79,14 @@ function resolveRef(doc: JsonObject, node: Json | undefined): Json | undefined {
       .reduce<Json | undefined>((n, seg) => (n && typeof n === 'object' && !Array.isArray(n) ? n[seg.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), doc);
   }
   return at;
+}
+
+/** The largest `maxLength` of a top-level string property of a request body's JSON schema. */
+function longestString(doc: JsonObject, body: JsonObject | undefined): number {
+  const media = ((body?.content as JsonObject | undefined)?.['application/json'] ?? {}) as JsonObject;
+  const schema = resolveRef(doc, media.schema) as JsonObject | undefined;
+  const props = (schema?.properties ?? {}) as JsonObject;
+  return Math.max(0, ...Object.values(props).map((p) => Number((resolveRef(doc, p) as JsonObject | undefined)?.maxLength ?? 0)));
 }
 
 /** Every operation of a document: id, method, path, tag and whether its body is required. */
@@ -87,6 +105,7 @@ export function operationsOf(doc: JsonObject): OperationInfo[] {
         tag: Array.isArray(op.tags) ? String(op.tags[0]) : '',
         bodyRequired: body?.required === true,
         altHost: '421' in responses,
+        longestBodyString: longestString(doc, body),
       });
     }
   }

@@ -114,7 +114,7 @@ export async function createSandbox(options: SandboxOptions, modules: ModuleRegi
   const delivery = new Delivery(db, clock, scheduler, { ...DEFAULT_RETRY_SCHEDULE, ...config.retry });
   const ledger = new Ledger(db, clock, outbox);
   const accounts = new Accounts(db, clock, accountDefaults(config, options.manual ?? false));
-  const core: SandboxCore = { db, clock, scheduler, outbox, delivery, ledger, accounts, autoCompleteMs: options.autoCompleteMs ?? (config.defaults?.auto_complete_seconds ?? 2) * 1000 };
+  const core: SandboxCore = { db, clock, scheduler, outbox, delivery, ledger, accounts, autoCompleteMs: options.autoCompleteMs ?? (config.defaults?.auto_complete_seconds ?? 2) * 1000, url: '' };
 
   const handlers: Handlers = {};
   for (const register of modules) Object.assign(handlers, register(core));
@@ -138,6 +138,7 @@ export async function createSandbox(options: SandboxOptions, modules: ModuleRegi
   const address = server.server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
+  core.url = url;
   return {
     url,
     baseUrl: `${url}/v1`,

@@ -242,8 +242,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
           fields: [{ field: 'Content-Type', message: 'must be application/json' }],
         }));
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return sendError(core, request, reply, new ApiError(413, 'VALIDATION_ERROR', `The request body is larger than ${BODY_LIMIT_BYTES} bytes.`, {
-          fields: [{ field: 'body', message: `must be at most ${BODY_LIMIT_BYTES} bytes` }],
+        return sendError(core, request, reply, new ApiError(413, 'VALIDATION_ERROR', `The request body is larger than ${request.routeOptions.bodyLimit ?? BODY_LIMIT_BYTES} bytes.`, {
+          fields: [{ field: 'body', message: `must be at most ${request.routeOptions.bodyLimit ?? BODY_LIMIT_BYTES} bytes` }],
         }));
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
@@ -279,6 +279,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     const handler = handlers[operationId as OperationId] as ((call: Call<OperationId>) => unknown) | undefined;
     return {
       config,
+      // A body with a long string field (a proof-of-address file, up to 10 MB base64-encoded) may exceed the default.
+      bodyLimit: Math.max(BODY_LIMIT_BYTES, operation.longestBodyString + 65_536),
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         if (!handler) {
           throw new ApiError(501, 'INTERNAL_ERROR', `${method.toUpperCase()} ${openapiPath} (${operationId}) is not implemented in the sandbox yet.`, {

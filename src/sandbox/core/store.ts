@@ -181,6 +181,40 @@ CREATE TABLE IF NOT EXISTS idempotency_keys (
   created_at INTEGER NOT NULL,
   PRIMARY KEY (account_id, key)
 ) STRICT;
+-- KYC and proof of address (src/sandbox/kyc, src/sandbox/poa)
+CREATE TABLE IF NOT EXISTS kyc_verifications (
+  customer_code TEXT PRIMARY KEY,
+  account_id INTEGER NOT NULL,
+  kyc_status TEXT NOT NULL CHECK (kyc_status IN ('not_started', 'pending', 'approved', 'rejected', 'expired', 'resubmission_requested')),
+  reason TEXT,
+  identity_mismatch INTEGER NOT NULL DEFAULT 0 CHECK (identity_mismatch IN (0, 1)),
+  approved_at INTEGER,
+  verified_identity TEXT,
+  updated_at INTEGER NOT NULL
+) STRICT;
+CREATE TABLE IF NOT EXISTS kyc_sessions (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  token TEXT NOT NULL UNIQUE,
+  account_id INTEGER NOT NULL,
+  customer_code TEXT NOT NULL,
+  return_url TEXT,
+  locale TEXT,
+  status TEXT NOT NULL CHECK (status IN ('open', 'submitted', 'expired', 'replaced')),
+  expires_at INTEGER NOT NULL,
+  created_at INTEGER NOT NULL
+) STRICT;
+CREATE TABLE IF NOT EXISTS poa_documents (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  account_id INTEGER NOT NULL,
+  customer_code TEXT NOT NULL,
+  document_name TEXT NOT NULL,
+  content_type TEXT NOT NULL,
+  size_bytes INTEGER NOT NULL CHECK (size_bytes > 0),
+  status TEXT NOT NULL CHECK (status IN ('pending', 'approved', 'rejected')),
+  rejection_reason TEXT,
+  approved_at INTEGER,
+  created_at INTEGER NOT NULL
+) STRICT;
 `;
 
 export class SqliteDb implements Db {

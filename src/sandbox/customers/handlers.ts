@@ -1,4 +1,5 @@
-// Customers (tag "Customers"): create (at least one active webhook endpoint first), list, get, activate.
+// Customers (tag "Customers"): create (at least one active webhook endpoint first), list, get, update, activate,
+// deactivate; and the checks other modules make before they create something or move money for a customer.
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/openapi.js';
 import type { Handlers, SandboxCore } from '../core/context.js';
@@ -25,7 +26,26 @@ export function findCustomer(core: SandboxCore, accountId: number, code: string)
   return core.db.get<CustomerRow>('SELECT * FROM customers WHERE account_id = ? AND code = ?', accountId, code);
 }
 
-function customerOf(core: SandboxCore, r: CustomerRow): components['schemas']['Customer'] {
+/** 403 ACCOUNT_RESTRICTED (`customer_restricted`) for a restricted customer. */
+export function restrictedError(message = 'The customer is restricted.'): ApiError {
+  return new ApiError(403, 'ACCOUNT_RESTRICTED', message, { reason: 'customer_restricted', current_status: 'restricted' });
+}
+
+/**
+ * The customer, when something may be created or money moved for it: 404 when unknown, 403 `customer_restricted`
+ * when restricted, 422 `customer_not_active` when inactive.
+ */
+export function requireActiveCustomer(core: SandboxCore, accountId: number, code: string): CustomerRow {
+  const customer = findCustomer(core, accountId, code);
+  if (!customer) throw notFound('Customer');
+  if (customer.status === 'restricted') throw restrictedError();
+  if (customer.status === 'inactive') {
+    throw stateError('customer_not_active', 'The customer is inactive: activate it first (POST /customers/{customerCode}/activate).', 'inactive');
+  }
+  return customer;
+}
+
+export function customerOf(core: SandboxCore, r: CustomerRow): components['schemas']['Customer'] {
   return {
     customer_code: r.code,
     external_reference: r.external_reference,
@@ -83,13 +103,33 @@ export function customers(core: SandboxCore): Handlers {
     activateCustomer({ account, params }) {
       return db.transaction(() => {
         const row = find(account.id, params.customerCode);
+        if (row.status === 'restricted') throw restrictedError('The customer is restricted; activation does not lift a restriction.');
+        db.run("UPDATE customers SET status = 'active' WHERE code = ?", row.code);
+        return { data: customerOf(core, find(account.id, row.code)) };
+      });
+    },
+    deactivateCustomer({ account, params }) {
+      return db.transaction(() => {
+        const row = find(account.id, params.customerCode);
         if (row.status === 'restricted') {
-          throw new ApiError(403, 'ACCOUNT_RESTRICTED', 'The customer is restricted; activation does not lift a restriction.', {
-            reason: 'customer_restricted',
-            current_status: 'restricted',
+          throw restrictedError('A restricted customer cannot be deactivated: lift the restriction with POST /kyc/{customerCode}/synchronize first.');
+        }
+        db.run("UPDATE customers SET status = 'inactive' WHERE code = ?", row.code);
+        return { data: customerOf(core, find(account.id, row.code)) };
+      });
+    },
+    updateCustomer({ account, params, body }) {
+      return db.transaction(() => {
+        const row = find(account.id, params.customerCode);
+        const identity = (['first_name', 'last_name', 'date_of_birth'] as const).filter((f) => body[f] !== undefined);
+        if (identity.length > 0 && row.verification_level !== 'basic') {
+          throw stateError('identity_already_verified', `KYC has verified this customer's identity: ${identity.join(', ')} can no longer be changed here (POST /kyc/{customerCode}/synchronize replaces it with the verified one).`, undefined, {
+            fields: identity.map((field) => ({ field, message: 'cannot change once the identity is verified' })),
+            current_verification_level: row.verification_level,
           });
         }
-        db.run("UPDATE customers SET status = 'active' WHERE code = ?", row.code);
+        const columns = (['external_reference', 'email', 'phone', 'first_name', 'last_name', 'date_of_birth'] as const).filter((f) => body[f] !== undefined);
+        for (const column of columns) db.run(`UPDATE customers SET ${column} = ? WHERE code = ?`, body[column] ?? null, row.code);
         return { data: customerOf(core, find(account.id, row.code)) };
       });
     },

@@ -15,6 +15,11 @@ import { cardLifecycle } from '../cards/handlers.js';
 import { cardEventBase } from '../cards/lifecycle.js';
 import { cardOf, newTransactionId, transactionOf } from '../cards/repository.js';
 import { balanceOf } from '../balances/handlers.js';
+import { findCustomer } from '../customers/handlers.js';
+import { kycStatusOf } from '../kyc/handlers.js';
+import { kycPage } from '../kyc/page.js';
+import { kycVerification } from '../kyc/verification.js';
+import { reviewPoa } from '../poa/handlers.js';
 
 export const SIMULATION_PREFIX = '/sandbox';
 
@@ -116,6 +121,39 @@ export function simulationHandlers(core: SandboxCore): Handlers<operations> {
       });
       return { data: balanceOf(core, ledger.balance(account.id, type)) };
     },
+    // KYC and proof of address
+    simulateKycOutcome({ account, params, body }) {
+      const kyc = kycVerification(core);
+      if (!findCustomer(core, account.id, params.customerCode)) throw notFound('Customer');
+      kyc.apply(account, params.customerCode, body);
+      return { data: kycStatusOf(core, kyc, findCustomer(core, account.id, params.customerCode)!) };
+    },
+    simulatePoaOutcome({ account, params, body }) {
+      return { data: reviewPoa(core, account, params.customerCode, body) };
+    },
+    simulateBalanceDeposit({ account, params, body }) {
+      const type = params.type as BalanceType;
+      const gross = toMinor(body.gross_amount);
+      const fee = toMinor(body.fee ?? 0);
+      if (fee >= gross) {
+        throw new ApiError(422, 'VALIDATION_ERROR', 'The fee must be less than the gross amount.', { fields: [{ field: 'fee', message: 'must be less than gross_amount' }] });
+      }
+      db.transaction(() => {
+        const source = body.gift_card_code !== undefined ? { type: 'gift_card_redemption', gift_card_code: body.gift_card_code } : undefined;
+        ledger.credit(account, type, gross - fee, {
+          reason: source ? 'gift_card_redemption' : 'deposit',
+          description: source ? `Gift card ${body.gift_card_code} redeemed` : 'Deposit (sandbox simulation)',
+        });
+        outbox.emit(account, 'balance.deposit_confirmed', {
+          balance_type: type,
+          gross_amount: toAmount(gross),
+          fee: toAmount(fee),
+          amount: toAmount(gross - fee),
+          ...(source ? { source } : {}),
+        });
+      });
+      return { data: balanceOf(core, ledger.balance(account.id, type)) };
+    },
     updateSandboxAccount({ account, body }) {
       const next = accounts.update(account.apiKey, {
         ...(body.plan !== undefined ? { plan: body.plan } : {}),
@@ -148,5 +186,6 @@ export function simulationRoutes(core: SandboxCore) {
       },
     });
     await app.register(openapiGlue, { specification: structuredClone(simulationDocument()), operationResolver: resolver as never, prefix: SIMULATION_PREFIX });
+    await app.register(kycPage(core));
   };
 }

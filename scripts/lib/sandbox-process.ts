@@ -1,0 +1,52 @@
+// The sandbox's command line (src/sandbox/cli.ts) in a process of its own, with tsx as a loader of that very
+// process (so its pid is the server's): used by `npm start` and the sandbox benchmark.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { ROOT } from './paths.ts';
+
+export const DEFAULT_SANDBOX_PORT = 4020;
+
+export interface SandboxProcess {
+  child: ChildProcess;
+  /** `http://HOST:PORT` */
+  url: string;
+  baseUrl: string;
+  simulationUrl: string;
+  /** Resolves with the exit code (or signal) when the process ends. */
+  exited: Promise<number | string>;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves once the process has exited. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/** Starts `src/sandbox/cli.ts --port <port> --host <host> ...args` and resolves once it listens. */
+export function startSandboxProcess(options: { port: number; host?: string; args?: string[]; stderr?: 'inherit' | 'ignore' }): Promise<SandboxProcess> {
+  const host = options.host ?? '127.0.0.1';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/cli.ts', '--port', String(options.port), '--host', host, ...(options.args ?? [])], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', options.stderr ?? 'inherit'],
+  });
+  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? 0)));
+  const url = `http://${host}:${options.port}`;
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes(`${url}/v1`)) {
+        resolve({
+          child,
+          url,
+          baseUrl: `${url}/v1`,
+          simulationUrl: `${url}/sandbox`,
+          exited,
+          async stop(graceMs = 5_000) {
+            if (child.exitCode !== null || child.signalCode !== null) return;
+            child.kill('SIGTERM');
+            const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+            await exited;
+            clearTimeout(timer);
+          },
+        });
+      }
+    });
+    void exited.then((code) => reject(new Error(`the sandbox exited (${code}) before listening on ${url}`)));
+  });
+}

@@ -1,0 +1,276 @@
+// The KYC state machine of a customer (the interface document's "Customer verification" table): a hosted link
+// opens a session; an outcome (chosen on the KYC page, through the simulation API, or by itself when the account
+// does not choose outcomes) moves the customer's kyc_status, level and status and sends the `kyc.*` events, in
+// one transaction. Approval is billed (`balance.debited`, reason `kyc_verification`).
+import { randomBytes } from 'node:crypto';
+import type { Account } from '../core/accounts.js';
+import type { SandboxCore } from '../core/context.js';
+import { ApiError } from '../core/errors.js';
+import { findCustomer, type CustomerRow } from '../customers/handlers.js';
+
+export const KYC_AUTO_JOB = 'kyc.auto_outcome';
+export const KYC_EXPIRY_JOB = 'kyc.session_expiry';
+
+/** Designed (provisional): a link works 7 days of the clock (the contract's example). */
+export const KYC_LINK_LIFETIME_MS = 7 * 24 * 3600 * 1000;
+/** Designed (provisional): what a KYC approval costs, from the `others` ops balance. */
+export const KYC_FEE_MINOR = 200;
+export const VERIFICATION_BALANCE = 'others' as const;
+
+export const KYC_OUTCOMES = ['approved', 'approved_identity_mismatch', 'rejected', 'abandoned', 'expired', 'resubmission_requested', 'pending_review'] as const;
+export type KycOutcome = (typeof KYC_OUTCOMES)[number];
+/** The outcomes that end a manual review. */
+const FINAL_OUTCOMES: readonly KycOutcome[] = ['approved', 'approved_identity_mismatch', 'rejected'];
+
+export type KycStatusValue = 'not_started' | 'pending' | 'approved' | 'rejected' | 'expired' | 'resubmission_requested';
+
+export interface Identity {
+  first_name: string;
+  last_name: string;
+  date_of_birth: string;
+}
+
+export interface KycRow {
+  customer_code: string;
+  account_id: number;
+  kyc_status: KycStatusValue;
+  reason: string | null;
+  identity_mismatch: number;
+  approved_at: number | null;
+  verified_identity: string | null;
+  updated_at: number;
+}
+
+export interface SessionRow {
+  token: string;
+  account_id: number;
+  customer_code: string;
+  return_url: string | null;
+  locale: string | null;
+  status: 'open' | 'submitted' | 'expired' | 'replaced';
+  expires_at: number;
+  created_at: number;
+}
+
+export interface OutcomeChoice {
+  outcome: KycOutcome;
+  reason?: string;
+  /** The identity read on the document (approved_identity_mismatch); by default the declared one with another first name. */
+  verified_identity?: Partial<Identity>;
+}
+
+const DEFAULT_REASONS: Partial<Record<KycOutcome, string>> = {
+  rejected: 'document_rejected',
+  abandoned: 'abandoned_by_user',
+  expired: 'session_expired',
+  resubmission_requested: 'document_unreadable',
+};
+
+const declaredOf = (c: CustomerRow): Identity => ({ first_name: c.first_name, last_name: c.last_name, date_of_birth: c.date_of_birth });
+
+export class KycVerification {
+  private readonly core: SandboxCore;
+
+  constructor(core: SandboxCore) {
+    this.core = core;
+    core.scheduler.register(KYC_AUTO_JOB, (p) => {
+      const row = this.row(Number(p.account), String(p.customer));
+      const session = this.openSession(Number(p.account), String(p.customer));
+      if (row?.kyc_status === 'pending' || session) this.apply(this.account(Number(p.account)), String(p.customer), { outcome: 'approved' });
+    });
+    core.scheduler.register(KYC_EXPIRY_JOB, (p) => {
+      const session = this.core.db.get<SessionRow>('SELECT * FROM kyc_sessions WHERE token = ?', String(p.token));
+      if (session?.status === 'open') this.apply(this.account(session.account_id), session.customer_code, { outcome: 'expired' });
+    });
+  }
+
+  private account(id: number): Account {
+    return this.core.accounts.byId(id);
+  }
+
+  row(accountId: number, customerCode: string): KycRow | undefined {
+    return this.core.db.get<KycRow>('SELECT * FROM kyc_verifications WHERE account_id = ? AND customer_code = ?', accountId, customerCode);
+  }
+
+  openSession(accountId: number, customerCode: string): SessionRow | undefined {
+    return this.core.db.get<SessionRow>("SELECT * FROM kyc_sessions WHERE account_id = ? AND customer_code = ? AND status = 'open' ORDER BY seq DESC LIMIT 1", accountId, customerCode);
+  }
+
+  session(token: string): SessionRow | undefined {
+    return this.core.db.get<SessionRow>('SELECT * FROM kyc_sessions WHERE token = ?', token);
+  }
+
+  statusOf(customer: CustomerRow): KycStatusValue {
+    return this.row(customer.account_id, customer.code)?.kyc_status ?? 'not_started';
+  }
+
+  /** Opens a session (an earlier open one is replaced) and schedules its expiry and, unless manual, its approval. */
+  createSession(account: Account, customer: CustomerRow, options: { return_url?: string; locale?: string }): SessionRow {
+    const { db, clock, scheduler } = this.core;
+    return db.transaction(() => {
+      const now = clock.now();
+      db.run("UPDATE kyc_sessions SET status = 'replaced' WHERE account_id = ? AND customer_code = ? AND status = 'open'", account.id, customer.code);
+      const session: SessionRow = {
+        token: randomBytes(12).toString('hex'),
+        account_id: account.id,
+        customer_code: customer.code,
+        return_url: options.return_url ?? null,
+        locale: options.locale ?? null,
+        status: 'open',
+        expires_at: now + KYC_LINK_LIFETIME_MS,
+        created_at: now,
+      };
+      db.run(
+        'INSERT INTO kyc_sessions (token, account_id, customer_code, return_url, locale, status, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        session.token, session.account_id, session.customer_code, session.return_url, session.locale, session.status, session.expires_at, session.created_at,
+      );
+      scheduler.schedule(KYC_EXPIRY_JOB, session.expires_at, { token: session.token });
+      if (!account.manual) scheduler.schedule(KYC_AUTO_JOB, now + this.core.autoCompleteMs, { account: account.id, customer: customer.code });
+      return session;
+    });
+  }
+
+  /**
+   * Applies an outcome to the customer's verification: it needs an open link, or a manual review under way
+   * (which takes only a final outcome). 422 otherwise.
+   */
+  apply(account: Account, customerCode: string, choice: OutcomeChoice): KycRow {
+    const { db, clock, outbox, ledger } = this.core;
+    return db.transaction(() => {
+      const customer = findCustomer(this.core, account.id, customerCode)!;
+      const current = this.row(account.id, customerCode);
+      const session = this.openSession(account.id, customerCode);
+      const reviewing = current?.kyc_status === 'pending';
+      if (!session && !reviewing) {
+        throw new ApiError(422, 'VALIDATION_ERROR', 'No KYC verification of this customer waits for an outcome: create a link first (POST /kyc/{customerCode}/link).', {
+          fields: [],
+          current_status: current?.kyc_status ?? 'not_started',
+        });
+      }
+      if (reviewing && !session && !FINAL_OUTCOMES.includes(choice.outcome)) {
+        throw new ApiError(422, 'VALIDATION_ERROR', `A manual review ends with approved, approved_identity_mismatch or rejected, not ${choice.outcome}.`, {
+          fields: [{ field: 'outcome', message: 'must be approved, approved_identity_mismatch or rejected during a manual review' }],
+          current_status: 'pending',
+        });
+      }
+      const now = clock.now();
+      const base = { customer_code: customer.code, external_reference: customer.external_reference };
+      const sessionStatus = choice.outcome === 'expired' ? 'expired' : choice.outcome === 'resubmission_requested' ? 'open' : 'submitted';
+      if (session) db.run('UPDATE kyc_sessions SET status = ? WHERE token = ?', sessionStatus, session.token);
+
+      const save = (status: KycStatusValue, fields: { reason?: string | null; mismatch?: boolean; approvedAt?: number | null; verified?: Identity | null }) => {
+        db.run(
+          `INSERT INTO kyc_verifications (customer_code, account_id, kyc_status, reason, identity_mismatch, approved_at, verified_identity, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (customer_code) DO UPDATE SET kyc_status = excluded.kyc_status, reason = excluded.reason, identity_mismatch = excluded.identity_mismatch,
+             approved_at = excluded.approved_at, verified_identity = excluded.verified_identity, updated_at = excluded.updated_at`,
+          customer.code, account.id, status, fields.reason ?? null, fields.mismatch ? 1 : 0, fields.approvedAt ?? null, fields.verified ? JSON.stringify(fields.verified) : null, now,
+        );
+      };
+
+      switch (choice.outcome) {
+        case 'approved':
+        case 'approved_identity_mismatch': {
+          const declared = declaredOf(customer);
+          const mismatch = choice.outcome === 'approved_identity_mismatch';
+          const verified: Identity = mismatch
+            ? { first_name: `${declared.first_name}-Marie`, ...stripUndefined(choice.verified_identity ?? {}) } as Identity
+            : declared;
+          if (mismatch) {
+            verified.last_name ??= declared.last_name;
+            verified.date_of_birth ??= declared.date_of_birth;
+          }
+          const differs = verified.first_name !== declared.first_name || verified.last_name !== declared.last_name || verified.date_of_birth !== declared.date_of_birth;
+          if (mismatch && !differs) {
+            throw new ApiError(422, 'VALIDATION_ERROR', 'An identity mismatch needs a verified identity that differs from the declared one.', {
+              fields: [{ field: 'verified_identity', message: 'must differ from the declared identity' }],
+            });
+          }
+          const status = mismatch ? 'restricted' : customer.status;
+          db.run("UPDATE customers SET verification_level = 'verified' WHERE code = ?", customer.code);
+          if (mismatch) db.run("UPDATE customers SET status = 'restricted', restriction_reason = 'identity_mismatch' WHERE code = ?", customer.code);
+          save('approved', { mismatch, approvedAt: now, verified });
+          ledger.debit(account, VERIFICATION_BALANCE, KYC_FEE_MINOR, { reason: 'kyc_verification', description: `KYC verification of customer ${customer.code}`, customerCode: customer.code, allowNegative: true });
+          outbox.emit(account, 'kyc.approved', {
+            ...base,
+            kyc_status: 'approved',
+            verification_level: 'verified',
+            approved_at: clock.iso(now),
+            verified_identity: verified,
+            identity_mismatch: mismatch,
+            status: status === 'restricted' ? 'restricted' : 'active',
+          });
+          if (mismatch) {
+            outbox.emit(account, 'kyc.identity_mismatch', {
+              ...base,
+              declared_identity: declared,
+              verified_identity: verified,
+              status: 'restricted',
+              restriction_reason: 'identity_mismatch',
+              required_action: 'synchronize_identity',
+            });
+          }
+          break;
+        }
+        case 'pending_review':
+          save('pending', {});
+          outbox.emit(account, 'kyc.pending_review', { ...base, kyc_status: 'pending', verification_level: customer.verification_level });
+          if (!account.manual) this.core.scheduler.schedule(KYC_AUTO_JOB, now + this.core.autoCompleteMs, { account: account.id, customer: customer.code });
+          break;
+        case 'resubmission_requested': {
+          const reason = choice.reason ?? DEFAULT_REASONS.resubmission_requested!;
+          save('resubmission_requested', { reason });
+          outbox.emit(account, 'kyc.resubmission_requested', { ...base, kyc_status: 'resubmission_requested', verification_level: customer.verification_level, reason });
+          break;
+        }
+        case 'rejected':
+        case 'abandoned':
+        case 'expired': {
+          const status = choice.outcome === 'expired' ? 'expired' : 'rejected';
+          const reason = choice.reason ?? DEFAULT_REASONS[choice.outcome]!;
+          save(status, { reason });
+          outbox.emit(account, choice.outcome === 'expired' ? 'kyc.expired' : 'kyc.rejected', { ...base, kyc_status: status, verification_level: customer.verification_level, reason });
+          break;
+        }
+      }
+      return this.row(account.id, customer.code)!;
+    });
+  }
+
+  /** Replaces the declared identity by the verified one and lifts the identity-mismatch restriction. */
+  synchronize(account: Account, customer: CustomerRow): CustomerRow {
+    const { db, outbox } = this.core;
+    return db.transaction(() => {
+      const verified = JSON.parse(this.row(account.id, customer.code)!.verified_identity!) as Identity;
+      db.run(
+        "UPDATE customers SET first_name = ?, last_name = ?, date_of_birth = ?, status = 'active', restriction_reason = NULL WHERE code = ?",
+        verified.first_name, verified.last_name, verified.date_of_birth, customer.code,
+      );
+      db.run('UPDATE kyc_verifications SET identity_mismatch = 0 WHERE customer_code = ?', customer.code);
+      const updated = findCustomer(this.core, account.id, customer.code)!;
+      outbox.emit(account, 'kyc.identity_synchronized', {
+        customer_code: updated.code,
+        external_reference: updated.external_reference,
+        ...verified,
+        status: 'active',
+      });
+      return updated;
+    });
+  }
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+const shared = new WeakMap<SandboxCore, KycVerification>();
+
+/** The KYC state machine of a sandbox (one per core), shared by the KYC handlers, the page and the simulation API. */
+export function kycVerification(core: SandboxCore): KycVerification {
+  let kyc = shared.get(core);
+  if (!kyc) {
+    kyc = new KycVerification(core);
+    shared.set(core, kyc);
+  }
+  return kyc;
+}
