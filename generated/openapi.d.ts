@@ -4678,7 +4678,7 @@ export interface components {
              */
             deleted: true;
         };
-        /** @description Body of `PATCH /webhooks/{code}` . Provisional: the whole body. Send only the fields to change; at least one. A changed `url` is re-validated with a ping that must answer 2xx. `is_active` is changed by the disable and enable operations, not here. */
+        /** @description Body of `PATCH /webhooks/{code}`. Provisional: the whole body. Send only the fields to change; at least one. A changed `url` is re-validated with a ping that must answer 2xx. `is_active` is changed by the disable and enable operations, not here. */
         UpdateWebhookEndpointRequest: {
             /**
              * Format: uri
@@ -6726,7 +6726,7 @@ export interface components {
          */
         BalanceTypePath: components["schemas"]["BalanceType"];
         /**
-         * @description Provisional: the virtual account's uuid, the `code` returned by `POST /virtual-accounts`.
+         * @description The virtual account's uuid, the `code` returned by `POST /virtual-accounts`. Provisional: the path that takes it.
          * @example 4b7d9f1a-3c5e-4f7a-8b9c-0d1e2f3a4b5c
          */
         VirtualAccountCode: string;
@@ -6741,7 +6741,7 @@ export interface components {
          */
         GiftCardProductId: components["schemas"]["GiftCardProductId"];
         /**
-         * @description Provisional: the gift card order's uuid, the `code` returned by `POST /gift-cards/orders`.
+         * @description The gift card order's uuid, the `code` returned by `POST /gift-cards/orders`. Provisional: the path that takes it.
          * @example 2c4e6a8b-0d1f-4a3c-9e5b-7d9f1b3d5e7a
          */
         GiftCardOrderCode: string;
@@ -8246,7 +8246,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Provisional: the virtual account's uuid, the `code` returned by `POST /virtual-accounts`.
+                 * @description The virtual account's uuid, the `code` returned by `POST /virtual-accounts`. Provisional: the path that takes it.
                  * @example 4b7d9f1a-3c5e-4f7a-8b9c-0d1e2f3a4b5c
                  */
                 code: components["parameters"]["VirtualAccountCode"];
@@ -8463,7 +8463,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Provisional: the gift card order's uuid, the `code` returned by `POST /gift-cards/orders`.
+                 * @description The gift card order's uuid, the `code` returned by `POST /gift-cards/orders`. Provisional: the path that takes it.
                  * @example 2c4e6a8b-0d1f-4a3c-9e5b-7d9f1b3d5e7a
                  */
                 code: components["parameters"]["GiftCardOrderCode"];
