@@ -16,19 +16,17 @@ export interface paths {
          * @description Lists the partner's cards, a page at a time, optionally for one customer.
          *
          *     - `page` starts at 1; `limit` is 1 to 100.
-         *     - The customer filter exists in the document, but its name is not shown: `customer_code` is provisional.
+         *     - `customer_code` filters by customer. Provisional: the name `customer_code` of the filter.
          *       An unknown `customer_code` answers 404 `RESOURCE_NOT_FOUND`, as on `GET /payouts`.
          *
          *     **Order: most recent first** (`created_at` descending, then `code` descending when two items have the same
-         *     `created_at`). Provisional.
+         *     `created_at`). Provisional: the order may change.
          */
         get: operations["listCards"];
         put?: never;
         /**
          * Create a card
-         * @description Requests a new card for a customer. **Provisional**: the document names `POST /cards` and its effects
-         *     (below) but not its body or response; `CreateCardRequest` and the response (the card, status `pending`)
-         *     are this contract's design.
+         * @description Requests a new card for a customer. Provisional: the request body (`CreateCardRequest`) and the response (the card, status `pending`).
          *
          *     - The ops balance of the card's brand (`cards_visa` for `VISA`, `cards_mastercard` for `MASTERCARD`) is
          *       debited with the initial load and the card fees (`fees.total_charged`). When it is too low: 400
@@ -37,7 +35,7 @@ export interface paths {
          *       - issuance succeeds: the card becomes `active` and `card.activated` is sent (with `name_on_card`, `expiry`);
          *       - issuance fails: the card becomes `failed`, the initial load and fees are refunded to the same
          *         `cards_visa` or `cards_mastercard` balance, and `card.creation_failed` is sent (with `reason`, `refunded_amount`).
-         *     - `last_four` (and, in this contract, `expiry`) are null until the card is issued.
+         *     - `last_four` is null until the card is issued. Provisional: so is `expiry`.
          *     - Plan Découverte: virtual cards only (a `physical` card answers 402 `PLAN_UPGRADE_REQUIRED`);
          *       25 cards created and 5,000 USD loaded on cards per calendar month (beyond: 403 `PLAN_LIMIT_REACHED`).
          *     - An unknown `customer_code` (or `product_code`) answers 404 `RESOURCE_NOT_FOUND`.
@@ -56,7 +54,7 @@ export interface paths {
          *     Not covered here: customer prerequisites (such as a KYC level) and load limits other than the Découverte
          *     monthly limit.
          *
-         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `ops_balance_too_low` (400),
+         *     Provisional: refusal reasons a program can act on (`error.details.reason`): `ops_balance_too_low` (400),
          *     `customer_restricted` (403 `ACCOUNT_RESTRICTED`), `idempotency_key_reused` (422).
          */
         post: operations["createCard"];
@@ -77,8 +75,7 @@ export interface paths {
          * Get a card
          * @description Returns one card, with the fields of a `GET /cards` list item.
          *
-         *     **Provisional**: the document does not name this operation; it is designed because every other card
-         *     operation addresses a card by this path, and a client needs to read one card (for example to see a
+         *     Provisional: the whole operation. You need it to read one card (for example to see a
          *     `pending` card become `active`) without paging through `GET /cards`.
          */
         get: operations["getCard"];
@@ -101,12 +98,10 @@ export interface paths {
         put?: never;
         /**
          * Top up a card
-         * @description Loads money on an active card from the partner's ops balance. **Provisional**: the document names the
-         *     operation and its events but not its body or response (it lists the "new card creation and top-up
-         *     contract" among its additions without showing it); `TopUpCardRequest` and `CardTopUp` are this contract's design.
+         * @description Loads money on an active card from the partner's ops balance. Provisional: the request body (`TopUpCardRequest`) and the response (`CardTopUp`).
          *
          *     - The card must be `active`. A card in another state is refused with 422 `VALIDATION_ERROR`
-         *       (provisional: `details.reason` `card_not_active`, with `details.current_status`).
+         *       with `details.reason` `card_not_active` and `details.current_status`.
          *     - The ops balance of the card's brand (`cards_visa` or `cards_mastercard`) is debited with `amount` plus
          *       the top-up fee. When it is too low: 400 `INSUFFICIENT_BALANCE`.
          *     - Plan Découverte: 5,000 USD loaded on cards per calendar month (beyond: 403 `PLAN_LIMIT_REACHED`).
@@ -121,9 +116,9 @@ export interface paths {
          *       `GET /cards/{code}/topups/{topupId}` reads the top-up and its status (`pending`, `completed` or
          *       `failed`) at any time, for example when an event was missed.
          *
-         *     Minimum and maximum top-up amounts are not shown in the document.
+         *     Provisional: there is no published minimum or maximum top-up amount.
          *
-         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `card_not_active` (422),
+         *     Provisional: refusal reasons a program can act on (`error.details.reason`): `card_not_active` (422),
          *     `ops_balance_too_low` (400), `customer_restricted` (403 `ACCOUNT_RESTRICTED`), `idempotency_key_reused` (422).
          */
         post: operations["topUpCard"];
@@ -144,7 +139,7 @@ export interface paths {
          * Get a card top-up
          * @description Returns one top-up of a card, by the `topup_id` that `POST /cards/{code}/topup` returned.
          *
-         *     Provisional: this operation is designed by this contract. Use it to learn the outcome of a top-up without
+         *     Provisional: the whole operation. Use it to learn the outcome of a top-up without
          *     waiting for its event, or when you missed the event:
          *     - `pending`: debited from the ops balance, not yet applied to the card;
          *     - `completed`: applied; `card.topup.completed` was sent with the same `topup_id`;
@@ -177,10 +172,10 @@ export interface paths {
          *
          *     - The card must be `active`; it becomes `frozen` and `card.frozen` is sent (base fields, status `frozen`).
          *     - A card in another state, including one already `frozen`, is refused with 422 `VALIDATION_ERROR`
-         *       (provisional: `details.reason` `card_not_active`, with `details.current_status`).
-         *     - No body. The response is provisional (see 200).
+         *       with `details.reason` `card_not_active` and `details.current_status`.
+         *     - No body. Provisional: the response (see 200).
          *
-         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `card_not_active` (422),
+         *     Provisional: refusal reasons a program can act on (`error.details.reason`): `card_not_active` (422),
          *     `idempotency_key_reused` (422).
          */
         post: operations["freezeCard"];
@@ -205,10 +200,10 @@ export interface paths {
          *
          *     - The card must be `frozen`; it becomes `active` and `card.unfrozen` is sent (base fields, status `active`).
          *     - A card in another state, including one already `active`, is refused with 422 `VALIDATION_ERROR`
-         *       (provisional: `details.reason` `card_not_frozen`, with `details.current_status`).
-         *     - No body. The response is provisional (see 200).
+         *       with `details.reason` `card_not_frozen` and `details.current_status`.
+         *     - No body. Provisional: the response (see 200).
          *
-         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `card_not_frozen` (422),
+         *     Provisional: refusal reasons a program can act on (`error.details.reason`): `card_not_frozen` (422),
          *     `idempotency_key_reused` (422).
          */
         post: operations["unfreezeCard"];
@@ -232,17 +227,14 @@ export interface paths {
          * @description Closes a card for good and returns its remaining balance to the ops balance. This is the way to recover
          *     everything from a card (a withdrawal must leave at least 5 USD on it).
          *
-         *     - Any usable card can be terminated; it becomes `cancelled`. This contract reads "usable" as `active` or
-         *       `frozen`; a `pending`, `failed` or `cancelled` card is refused with 422 `VALIDATION_ERROR` (provisional:
-         *       `details.reason` `card_not_usable`, with `details.current_status`).
+         *     - Any usable card can be terminated; it becomes `cancelled`. Provisional: "usable" means `active` or `frozen`; a `pending`, `failed` or `cancelled` card is refused with 422 `VALIDATION_ERROR`, `details.reason` `card_not_usable` and `details.current_status`.
          *     - The remaining balance is returned to the ops balance, less the fees that `card.terminated` reports
          *       (`card_balance_at_closure`, `provider_fee`, `termination_fee`, `refunded_amount`).
          *     - A top-up still in progress is refunded (`amount` and `fee`): `card.topup.failed` is sent for it.
-         *     - `card.terminated` is sent when the termination completes. The document also lists `card.termination_pending`
-         *       (payload not shown), so a termination may complete asynchronously.
-         *     - No body. The response (`CardTermination`) is provisional: the document does not show it.
+         *     - `card.terminated` is sent when the termination completes. A termination may complete asynchronously: `card.termination_pending` is sent meanwhile.
+         *     - No body. Provisional: the response (`CardTermination`).
          *
-         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `card_not_usable` (422),
+         *     Provisional: refusal reasons a program can act on (`error.details.reason`): `card_not_usable` (422),
          *     `idempotency_key_reused` (422).
          */
         post: operations["terminateCard"];
@@ -273,15 +265,13 @@ export interface paths {
          *       To recover everything, terminate the card instead.
          *     - The plan's card withdrawal fee is deducted from `amount`; the ops balance of the card's brand
          *       (`cards_visa` or `cards_mastercard`) is credited with `net_amount = amount - fee`.
-         *     - Emits `card.withdrawal.completed`. The document also lists `card.withdrawal.failed` among the withdrawal
-         *       webhooks without saying when it is sent (the withdrawal is synchronous); linking it to this operation is
-         *       provisional.
+         *     - Emits `card.withdrawal.completed`. `card.withdrawal.failed` is the other withdrawal webhook. Provisional: it reports a withdrawal that could not be completed.
          *
          *     A card that is not `active` is refused with 422 `VALIDATION_ERROR`. Provisional: `details.reason` is
          *     `card_not_active` and `details.current_status` the card's status. A card balance too low for the amount is
-         *     refused with 400 `INSUFFICIENT_BALANCE`, `details.reason` `card_balance_too_low` (provisional).
+         *     refused with 400 `INSUFFICIENT_BALANCE`, `details.reason` `card_balance_too_low`.
          *
-         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `card_not_active` (422),
+         *     Provisional: refusal reasons a program can act on (`error.details.reason`): `card_not_active` (422),
          *     `card_balance_too_low` (400), `idempotency_key_reused` (422).
          */
         post: operations["withdrawFromCard"];
@@ -302,11 +292,10 @@ export interface paths {
          * Get a card's sensitive data
          * @description Returns the card's full number, CVV and expiry, read from the card issuer.
          *
-         *     **Provisional**: the document names the endpoint and what it returns (number, CVV, expiry) among its
-         *     additions, but not its response; the field names of `CardSensitiveData` are this contract's design.
+         *     Provisional: the field names of the response (`CardSensitiveData`).
          *
          *     - A card that is not issued yet (`pending`), whose issuance `failed`, or that is `cancelled` is refused with
-         *       422 `VALIDATION_ERROR` (provisional: `details.reason` `card_not_usable`, with `details.current_status`).
+         *       422 `VALIDATION_ERROR` with `details.reason` `card_not_usable` and `details.current_status`.
          *     - Treat the response as secret: do not log it, cache it or store it. The response carries
          *       `Cache-Control: no-store`, so no HTTP cache (yours, a proxy's or a CDN's) keeps it.
          *     - **PCI DSS**: the full card number (PAN) and the CVV are cardholder data and sensitive authentication
@@ -314,7 +303,7 @@ export interface paths {
          *       scope. Never store the CVV after use (PCI DSS requirement 3.3), and show the number and CVV to the
          *       cardholder only, over TLS. Where you only need to identify the card, use `last_four` from `GET /cards`.
          *
-         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `card_not_usable` (422).
+         *     Provisional: refusal reasons a program can act on (`error.details.reason`): `card_not_usable` (422).
          */
         get: operations["getCardSensitiveData"];
         put?: never;
@@ -337,16 +326,13 @@ export interface paths {
          * @description Lists the transactions of one card, a page at a time: payments, authorisations, declined payments,
          *     merchant refunds and fees (the object sent in `card.transaction`), and withdrawals.
          *
-         *     **Provisional**: the document names this endpoint among its additions but not its parameters or response;
-         *     the `page`/`limit` paging and the `CardTransaction` items follow the other lists and the `card.transaction`
-         *     event. Not shown in the document: filters, and whether top-ups appear in the list.
+         *     Provisional: the `page`/`limit` paging and the `CardTransaction` items, which follow the other lists and the `card.transaction` event. Top-ups are not listed.
          *
          *     - **Order: most recent first** (`date` descending, then `id` descending when two transactions have the
-         *       same `date`). Provisional.
-         *     - `created_from` (inclusive) and `created_to` (exclusive) select a period by `date` (provisional).
+         *       same `date`). Provisional: the order may change.
+         *     - `created_from` (inclusive) and `created_to` (exclusive) select a period by `date`.
          *
-         *     - A card withdrawal appears here with `id` equal to its `withdrawal_id`; its `type` value is not shown in the
-         *       document (see `CardTransaction.type`).
+         *     - A card withdrawal appears here with `id` equal to its `withdrawal_id`. Provisional: its `type` is `withdrawal` (see `CardTransaction.type`).
          */
         get: operations["listCardTransactions"];
         put?: never;
@@ -369,12 +355,10 @@ export interface paths {
          * @description Lists the partner's customers, page by page.
          *
          *     - Reachable with any active subscription (no plan product check).
-         *     - Provisional: the document names the customer endpoints but shows neither their parameters nor their
-         *       responses. The filters `status`, `verification_level` and `external_reference` and the order (most
-         *       recent first) are designed by this contract.
+         *     - Provisional: the response, the filters `status`, `verification_level` and `external_reference`, and the order (most recent first).
          *
          *     **Order: most recent first** (`created_at` descending, then `customer_code` descending when two items have the same
-         *     `created_at`). Provisional.
+         *     `created_at`). Provisional: the order may change.
          */
         get: operations["listCustomers"];
         put?: never;
@@ -383,16 +367,15 @@ export interface paths {
          * @description Creates a customer with its declared identity. The customer starts at verification level `basic`.
          *
          *     - **At least one active webhook endpoint must exist before customers can be created.** Without one the
-         *       request is refused with 422 `VALIDATION_ERROR` (provisional: `details.reason` `webhook_endpoint_required`).
+         *       request is refused with 422 `VALIDATION_ERROR` with `details.reason` `webhook_endpoint_required`.
          *     - Reachable with any active subscription (no plan product check).
          *     - Provisional: `email` and `phone` (E.164) are optional contact details; change them later with
          *       `PATCH /customers/{customerCode}`.
          *     - The declared `first_name`, `last_name` and `date_of_birth` are what KYC later compares with the identity
          *       read on the document; a difference restricts the customer (see `POST /kyc/{customerCode}/synchronize`).
-         *     - Provisional: the document names the customer endpoints but not this body or response. The new customer's
-         *       status (`active`) is provisional too.
+         *     - Provisional: the request body, the response, and the new customer's status (`active`).
          *
-         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `webhook_endpoint_required` (422),
+         *     Provisional: refusal reasons a program can act on (`error.details.reason`): `webhook_endpoint_required` (422),
          *     `idempotency_key_reused` (422).
          */
         post: operations["createCustomer"];
@@ -414,8 +397,7 @@ export interface paths {
          * @description Returns one customer, with its status and verification level.
          *
          *     - Reachable with any active subscription (no plan product check).
-         *     - Provisional: the document names the customer endpoints but shows no customer record beyond
-         *       `customer_code` and `external_reference`.
+         *     - Provisional: the customer record beyond `customer_code` and `external_reference`.
          */
         get: operations["getCustomer"];
         put?: never;
@@ -428,7 +410,7 @@ export interface paths {
          * @description Changes some fields of a customer and returns the customer. Send only the fields to change (at least one);
          *     the others keep their value.
          *
-         *     Provisional: this operation is designed by this contract.
+         *     Provisional: the whole operation.
          *
          *     - `email` and `phone` (E.164, such as `+33612345678`) are contact details you keep up to date; `null`
          *       removes one.
@@ -461,16 +443,14 @@ export interface paths {
          * @description Sets an `inactive` customer's status to `active`.
          *
          *     - **It does not lift a restriction.** A customer `restricted` after a KYC identity mismatch stays restricted
-         *       until `POST /kyc/{customerCode}/synchronize`; this contract answers the activation of a restricted
-         *       customer with 403 `ACCOUNT_RESTRICTED` (provisional: `details.reason` `customer_restricted`).
+         *       until `POST /kyc/{customerCode}/synchronize`; the activation of a restricted customer is refused with 403 `ACCOUNT_RESTRICTED` with `details.reason` `customer_restricted`.
          *     - Reachable with any active subscription (no plan product check).
          *     - Provisional: a customer becomes `inactive` with `POST /customers/{customerCode}/deactivate`; activating
          *       makes it `active` again, and the requests refused with `customer_not_active` are accepted again.
          *       Activating an `active` customer returns it unchanged.
-         *     - Provisional: the document names the activate endpoint but shows neither its body (none here) nor its
-         *       response (the customer).
+         *     - Provisional: no body; the response is the customer.
          *
-         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `customer_restricted` (403
+         *     Provisional: refusal reasons a program can act on (`error.details.reason`): `customer_restricted` (403
          *     `ACCOUNT_RESTRICTED`), `idempotency_key_reused` (422).
          */
         post: operations["activateCustomer"];
@@ -494,7 +474,7 @@ export interface paths {
          * @description Sets an `active` customer's status to `inactive`, for example when the customer leaves your service.
          *     `POST /customers/{customerCode}/activate` makes it `active` again.
          *
-         *     Provisional: this operation is designed by this contract.
+         *     Provisional: the whole operation.
          *
          *     - While the customer is `inactive`, requests that create something for it or move money for it (cards,
          *       top-ups, KYC links, proof of address, wallets, virtual accounts, gift card orders, beneficiaries and
@@ -549,11 +529,9 @@ export interface paths {
          *       sent back to when they finish or leave, and `locale`, the language of the hosted page (BCP 47, such as
          *       `fr-FR`). The return carries no result: wait for the `kyc.*` events.
          *
-         *     Provisional: the request body and the response are designed by this contract.
-         *     This contract refuses a link for a customer whose KYC is already approved with 422 `VALIDATION_ERROR`
-         *     (provisional: `details.reason` `kyc_already_approved`); the balance debited for `kyc_verification` is not shown in the document.
+         *     Provisional: the request body and the response. A link for a customer whose KYC is already approved is refused with 422 `VALIDATION_ERROR` and `details.reason` `kyc_already_approved`.
          *
-         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `kyc_already_approved` (422),
+         *     Provisional: refusal reasons a program can act on (`error.details.reason`): `kyc_already_approved` (422),
          *     `customer_restricted` (403 `ACCOUNT_RESTRICTED`), `idempotency_key_reused` (422).
          */
         post: operations["createKycLink"];
@@ -586,12 +564,9 @@ export interface paths {
          *       customer's own identity-mismatch restriction.
          *     - KYC is a plan product: 402 `PLAN_UPGRADE_REQUIRED` outside the plan.
          *
-         *     Provisional: the document names this endpoint but shows neither a body (none here) nor the response,
-         *     which mirrors the event. A customer that is not restricted for an identity mismatch is refused with
-         *     422 `VALIDATION_ERROR` (provisional: `details.reason` `identity_not_mismatched`, with
-         *     `details.current_status`).
+         *     Provisional: no body; the response mirrors the event. A customer that is not restricted for an identity mismatch is refused with 422 `VALIDATION_ERROR`, `details.reason` `identity_not_mismatched` and `details.current_status`.
          *
-         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `identity_not_mismatched` (422),
+         *     Provisional: refusal reasons a program can act on (`error.details.reason`): `identity_not_mismatched` (422),
          *     `idempotency_key_reused` (422).
          */
         post: operations["synchronizeKycIdentity"];
@@ -617,8 +592,7 @@ export interface paths {
          *       required.
          *     - KYC is a plan product: 402 `PLAN_UPGRADE_REQUIRED` outside the plan.
          *
-         *     Provisional: the changelog records a "KYC hosted link and status endpoint" but the document shows neither
-         *     its path nor its response. The path is chosen by analogy with `GET /poa/{customerCode}/status`.
+         *     Provisional: the path and the response, which follow `GET /poa/{customerCode}/status`.
          */
         get: operations["getKycStatus"];
         put?: never;
@@ -653,13 +627,11 @@ export interface paths {
          *     - A billing debit that takes the ops balance below its low-balance threshold (default 100 USD) also sends
          *       `balance.low_balance`.
          *
-         *     Provisional: the document names this endpoint ("proof of address through the API") but shows neither the
-         *     body nor the response. The response here is the POA status, `pending` while the document is reviewed.
+         *     Provisional: the request body and the response, the POA status (`pending` during the review).
          *     A customer not at level `verified` (`details.reason` `verification_level_too_low`), or with a document
-         *     already under review (`poa_under_review`), is refused with 422 `VALIDATION_ERROR` (provisional). Accepted file types and the
-         *     maximum size are not shown; the balance debited for `poa_verification` is not shown.
+         *     already under review (`poa_under_review`), is refused with 422 `VALIDATION_ERROR`.
          *
-         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `verification_level_too_low`
+         *     Provisional: refusal reasons a program can act on (`error.details.reason`): `verification_level_too_low`
          *     (422), `poa_under_review` (422), `customer_restricted` (403 `ACCOUNT_RESTRICTED`), `idempotency_key_reused`
          *     (422).
          */
@@ -683,8 +655,7 @@ export interface paths {
          *
          *     - `poa_status` is `pending` while the document is reviewed, then `approved` (level `full`) or `rejected`
          *       (level stays `verified`; submit a new document to retry).
-         *     - 404 `RESOURCE_NOT_FOUND` when the customer does not exist. Answering 404 as well when the customer has
-         *       never submitted a document is provisional: the document does not say.
+         *     - 404 `RESOURCE_NOT_FOUND` when the customer does not exist. Provisional: 404 as well when the customer has never submitted a document.
          *     - POA is a plan product: 402 `PLAN_UPGRADE_REQUIRED` outside the plan.
          */
         get: operations["getPoaStatus"];
@@ -706,7 +677,7 @@ export interface paths {
         /**
          * List ops balances
          * @description Returns every ops balance of the partner: `cards_visa`, `cards_mastercard`, `gift_cards`, `payout_sepa`
-         *     and 'Ops Others' (key `others`, provisional), which pays ACH payouts.
+         *     and 'Ops Others' (key `others`), which pays ACH payouts. Provisional: the key `others`.
          *
          *     - Reachable with any active subscription (no plan product check).
          *     - **While any one ops balance is negative, every request whose method is not GET is refused** with 403
@@ -714,10 +685,9 @@ export interface paths {
          *       balance is negative and since when.
          *     - `balance.low_balance` is sent when a balance falls below `lowBalanceThreshold` (default 100 USD).
          *
-         *     Provisional: the document names the balance endpoints but shows neither the path, the record nor the
-         *     response. The list is returned whole, without pagination.
+         *     Provisional: the path, the record and the response. The list is returned whole, without pagination.
          *
-         *     **Order:** by type, always `cards_visa`, `cards_mastercard`, `gift_cards`, `payout_sepa`, `others`. Provisional.
+         *     **Order:** by type, always `cards_visa`, `cards_mastercard`, `gift_cards`, `payout_sepa`, `others`. Provisional: the order may change.
          */
         get: operations["listBalances"];
         put?: never;
@@ -744,9 +714,7 @@ export interface paths {
          *       positive again; GET requests stay available.
          *     - `balance.low_balance` is sent when the balance falls below `lowBalanceThreshold` (default 100 USD).
          *
-         *     Provisional: the document names the balance endpoints but shows neither the path, the record nor the
-         *     response. An unknown `type` is a 422 `VALIDATION_ERROR`; 404 `RESOURCE_NOT_FOUND` is kept for a balance the
-         *     account does not hold (provisional).
+         *     Provisional: the path, the record and the response. An unknown `type` is a 422 `VALIDATION_ERROR`; 404 `RESOURCE_NOT_FOUND` is kept for a balance the account does not hold.
          */
         get: operations["getBalance"];
         put?: never;
@@ -769,16 +737,14 @@ export interface paths {
          * @description Lists the debits and credits of one ops balance, page by page.
          *
          *     - **Order: most recent first** (`created_at` descending, then `id` descending when two transactions have
-         *       the same `created_at`). Provisional.
-         *     - `created_from` (inclusive) and `created_to` (exclusive) select a period by `created_at` (provisional):
-         *       reconcile a period window by window.
+         *       the same `created_at`). Provisional: the order may change.
+         *     - `created_from` (inclusive) and `created_to` (exclusive) select a period by `created_at`: reconcile a period window by window.
          *
          *     - Reachable with any active subscription (no plan product check).
          *     - Debits match the `balance.debited` events; its `reason` values include `kyc_verification` (KYC approved)
-         *       and `poa_verification` (proof of address approved). The full list of reasons is not shown.
+         *       and `poa_verification` (proof of address approved). The set of reasons is open: handle unknown values.
          *
-         *     Provisional: the document mentions the transaction history of the ops balances but shows neither the
-         *     path, the parameters, the record nor the response.
+         *     Provisional: the path, the parameters, the record and the response, including the date filters.
          */
         get: operations["listBalanceTransactions"];
         put?: never;
@@ -801,14 +767,13 @@ export interface paths {
          * @description Lists the crypto wallets (USDC and USDT collection addresses) of the account's customers, newest first,
          *     optionally for one customer.
          *
-         *     Provisional: the document names the wallets product but shows no endpoint to list wallets; the path,
-         *     the query parameters, the order and the response are designed like the other lists. An unknown
+         *     Provisional: the whole operation, designed like the other lists. An unknown
          *     `customer_code` answers 404 `RESOURCE_NOT_FOUND`, as on `GET /payouts`.
          *
          *     Wallets are not included in the Découverte plan (402 `PLAN_UPGRADE_REQUIRED`).
          *
          *     **Order: most recent first** (`created_at` descending, then `id` descending when two items have the same
-         *     `created_at`). Provisional.
+         *     `created_at`). Provisional: the order may change.
          */
         get: operations["listWallets"];
         put?: never;
@@ -818,16 +783,14 @@ export interface paths {
          *     the address are reported by `wallet.deposit_received` (with `wallet_id`, `network`, `tx_hash` and
          *     `new_balance`); the wallet's `id` is that `wallet_id`.
          *
-         *     Provisional: the document names the product (crypto wallets, collection addresses, USDC and USDT) but
-         *     shows no creation endpoint. The path, body and response are designed. Whether a verification level
-         *     is required, and whether creation is billed, are not shown.
+         *     Provisional: the path, the request body and the response. No verification level is required and creation is not billed.
          *
          *     - Unknown `customer_code`: 404 `RESOURCE_NOT_FOUND`.
          *     - Wallets are not included in the Découverte plan (402 `PLAN_UPGRADE_REQUIRED`).
          *     - Refused while an ops balance is negative (403 `ACCOUNT_SUSPENDED_NEGATIVE_BALANCE`).
          *     - The address is created with a chain provider; a provider failure answers 502 `OPERATION_FAILED`.
          *
-         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `customer_restricted` (403
+         *     Provisional: refusal reasons a program can act on (`error.details.reason`): `customer_restricted` (403
          *     `ACCOUNT_RESTRICTED`), `idempotency_key_reused` (422).
          */
         post: operations["createWallet"];
@@ -854,7 +817,7 @@ export interface paths {
          *     Wallets are not included in the Découverte plan (402 `PLAN_UPGRADE_REQUIRED`).
          *
          *     **Order: most recent first** (`requested_at` descending; when two items have the same `requested_at`,
-         *     `code` descending, provisional).
+         *     `code` descending). Provisional: the tie-break.
          */
         get: operations["listWalletWithdrawals"];
         put?: never;
@@ -876,38 +839,35 @@ export interface paths {
          * List virtual accounts
          * @description Lists the virtual bank accounts of the account's customers, newest first, optionally for one customer.
          *
-         *     Provisional: the document says this endpoint exists but shows neither its query parameters nor its
-         *     response. Paging, the customer filter, the order and the response are designed like the other lists;
+         *     Provisional: paging, the customer filter, the order and the response, like the other lists;
          *     an unknown `customer_code` answers 404 `RESOURCE_NOT_FOUND`, as on `GET /payouts`.
          *
          *     Virtual accounts are not included in the Découverte plan (402 `PLAN_UPGRADE_REQUIRED`).
          *
          *     **Order: most recent first** (`created_at` descending, then `code` descending when two items have the same
-         *     `created_at`). Provisional.
+         *     `created_at`). Provisional: the order may change.
          */
         get: operations["listVirtualAccounts"];
         put?: never;
         /**
          * Create a virtual account
-         * @description Opens a virtual bank account for a customer, in `currency` (EUR is the only value the document gives).
+         * @description Opens a virtual bank account for a customer, in `currency` (EUR).
          *
          *     - The customer must have the `full` verification level (KYC and proof of address approved). A customer
-         *       below `full` is refused with 422 `VALIDATION_ERROR` (provisional: `details.reason`
-         *       `verification_level_too_low`, with `current_verification_level` and `required_verification_level`).
+         *       below `full` is refused with 422 `VALIDATION_ERROR` with `details.reason` `verification_level_too_low`, `current_verification_level` and `required_verification_level`.
          *     - Unknown `customer_code`: 404 `RESOURCE_NOT_FOUND`.
-         *     - The document lists 400 `INSUFFICIENT_BALANCE` for this operation, so creation is billed to an ops
-         *       balance; which balance and how much are not shown.
+         *     - Creation is billed to an ops balance: 400 `INSUFFICIENT_BALANCE` when it is too low. Provisional: the balance billed and the amount are not published yet.
          *     - Virtual accounts are not included in the Découverte plan (402 `PLAN_UPGRADE_REQUIRED`).
          *     - Refused while an ops balance is negative (403 `ACCOUNT_SUSPENDED_NEGATIVE_BALANCE`).
          *     - The account is opened with a banking provider; a provider failure answers 502 `OPERATION_FAILED`.
          *
-         *     The success response is not shown in the document: the `200` with a VirtualAccount is provisional.
+         *     Provisional: the `200` response with a VirtualAccount.
          *     Once the account exists, `virtual_account.deposit_received`, `virtual_account.transfer_completed` and
-         *     `virtual_account.transfer_failed` report its movements (their payloads are not shown). Creation
+         *     `virtual_account.transfer_failed` report its movements. Provisional: their payloads. Creation
          *     itself emits none of them; `balance.low_balance` follows when its debit takes the billed ops balance
          *     below its low balance threshold.
          *
-         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `verification_level_too_low`
+         *     Provisional: refusal reasons a program can act on (`error.details.reason`): `verification_level_too_low`
          *     (422), `ops_balance_too_low` (400), `customer_restricted` (403 `ACCOUNT_RESTRICTED`), `idempotency_key_reused`
          *     (422).
          */
@@ -929,8 +889,7 @@ export interface paths {
          * Get a virtual account
          * @description Returns one virtual account.
          *
-         *     Provisional: the document shows only the list (`GET /virtual-accounts`) and creation, and says the
-         *     virtual account record's fields are not shown; this path and its response are designed.
+         *     Provisional: the path and the response.
          *
          *     Virtual accounts are not included in the Découverte plan (402 `PLAN_UPGRADE_REQUIRED`).
          */
@@ -957,7 +916,7 @@ export interface paths {
          *     redeemed, its currency, and the values you can order (fixed `denominations`, or any amount from
          *     `min_amount` to `max_amount`). Served at `{alt_base_url}`.
          *
-         *     Provisional: the catalogue is designed by this contract.
+         *     Provisional: the whole catalogue.
          *
          *     - Sorted by `name`, then `product_id`.
          *     - Products can be added or withdrawn at any time: read the catalogue again rather than storing it for
@@ -985,7 +944,7 @@ export interface paths {
          * @description Returns one gift card product of the catalogue, with the values you can order. Served at
          *     `{alt_base_url}`.
          *
-         *     Provisional: the catalogue is designed by this contract.
+         *     Provisional: the whole catalogue.
          *
          *     - A product that is not (or no longer) in the catalogue answers 404 `RESOURCE_NOT_FOUND`.
          *     - Gift cards are not included in the Découverte plan (402 `PLAN_UPGRADE_REQUIRED`).
@@ -1011,14 +970,13 @@ export interface paths {
          * @description Lists the gift card orders of the account's customers, newest first, optionally for one customer.
          *     Served at `{alt_base_url}`.
          *
-         *     Provisional: the document shows no endpoint to list gift card orders; the path, the query parameters,
-         *     the order and the response are designed like the other lists. An unknown `customer_code` answers 404
+         *     Provisional: the whole operation, designed like the other lists. An unknown `customer_code` answers 404
          *     `RESOURCE_NOT_FOUND`, as on `GET /payouts`.
          *
          *     Gift cards are not included in the Découverte plan (402 `PLAN_UPGRADE_REQUIRED`).
          *
          *     **Order: most recent first** (`created_at` descending, then `code` descending when two items have the same
-         *     `created_at`). Provisional.
+         *     `created_at`). Provisional: the order may change.
          */
         get: operations["listGiftCardOrders"];
         put?: never;
@@ -1026,9 +984,9 @@ export interface paths {
          * Order gift cards
          * @description Buys gift cards for a customer and debits the `gift_cards` ops balance. Served at `{alt_base_url}`
          *     (ending in `/api/v1`), not at `{base_url}`: sent to the wrong base address, the request is refused with
-         *     `wrong_api_host` (421, provisional status).
+         *     `wrong_api_host` (421). Provisional: the status 421.
          *
-         *     - Body: `customer_code`, `product_id`, `amount`, `quantity`. Amount and quantity limits are not shown.
+         *     - Body: `customer_code`, `product_id`, `amount`, `quantity`. Provisional: no amount or quantity limit is published beyond the bounds of the body.
          *     - Provisional: `product_id` comes from the catalogue (`GET /gift-cards/products`), and `amount` is the
          *       value of each gift card in the product's currency: one of its `denominations`, or from its `min_amount`
          *       to its `max_amount`. Another amount is refused with 422 `VALIDATION_ERROR`.
@@ -1040,13 +998,13 @@ export interface paths {
          *     - Refused while an ops balance is negative (403 `ACCOUNT_SUSPENDED_NEGATIVE_BALANCE`).
          *     - The cards are bought from a gift card vendor; a vendor failure answers 502 `OPERATION_FAILED`.
          *
-         *     The success response is not shown in the document: the `200` with a GiftCardOrder is provisional.
+         *     Provisional: the `200` response with a GiftCardOrder.
          *
          *     Events: the outcome of the order is reported by `gift_card.delivered`, `gift_card.failed` and
-         *     `gift_card.refunded` (their payloads are not shown; linking them to this operation is provisional), and
-         *     `balance.low_balance` follows when the debit takes `gift_cards` below its low balance threshold.
+         *     `gift_card.refunded`, and `balance.low_balance` follows when the debit takes `gift_cards` below its low
+         *     balance threshold. Provisional: the payloads of the `gift_card.*` events.
          *
-         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `ops_balance_too_low` (400),
+         *     Provisional: refusal reasons a program can act on (`error.details.reason`): `ops_balance_too_low` (400),
          *     `customer_restricted` (403 `ACCOUNT_RESTRICTED`), `idempotency_key_reused` (422).
          */
         post: operations["createGiftCardOrder"];
@@ -1067,8 +1025,7 @@ export interface paths {
          * Get a gift card order
          * @description Returns one gift card order. Served at `{alt_base_url}`.
          *
-         *     Provisional: the document shows neither this path nor the gift card order record; the path and the
-         *     response are designed.
+         *     Provisional: the path and the gift card order record.
          *
          *     - Provisional: **redemption details.** Once the order is `delivered`, `redemptions` holds one entry per
          *       gift card: the code, the PIN, the redemption URL and the expiry date. They are sensitive (anyone who has
@@ -1100,13 +1057,13 @@ export interface paths {
          * @description Lists the account's payouts, optionally for one customer and in one status.
          *
          *     - **Order: most recent first** (`created_at` descending; when two payouts have the same `created_at`,
-         *       `code` descending, provisional).
-         *     - `created_from` (inclusive) and `created_to` (exclusive) select a period by `created_at` (provisional).
+         *       `code` descending). Provisional: the tie-break.
+         *     - `created_from` (inclusive) and `created_to` (exclusive) select a period by `created_at`. Provisional: the date filters.
          *
          *     Quotes that were never confirmed are absent from the list.
          *
-         *     - The customer filter's parameter name is not shown in the document; `customer_code` is provisional.
-         *     - Errors listed by the document: 404 `RESOURCE_NOT_FOUND` (an unknown customer) and 422
+         *     - `customer_code` filters by customer. Provisional: the name of the filter.
+         *     - Errors: 404 `RESOURCE_NOT_FOUND` (an unknown customer) and 422
          *       `VALIDATION_ERROR` (an invalid `page`, `limit`, customer or `status`).
          */
         get: operations["listPayouts"];
@@ -1118,23 +1075,19 @@ export interface paths {
          *     `code` and appears in `GET /payouts` from now on; quotes that were never confirmed are absent from
          *     that list.
          *
-         *     Provisional: the document implies a quote-then-confirm flow ("quotes that were never confirmed are
-         *     absent from the payout list") but shows neither endpoint. This body and response are designed.
+         *     Provisional: the request body and the response.
          *
          *     - `total_debited_usd` is debited from the quote's `balance_type`; too little: 400 `INSUFFICIENT_BALANCE`.
          *     - Plan limit: on Découverte, 5,000 USD of payouts per calendar month; beyond it, 403
          *       `PLAN_LIMIT_REACHED`.
          *     - Refused while an ops balance is negative (403 `ACCOUNT_SUSPENDED_NEGATIVE_BALANCE`).
          *     - An unknown quote, or a quote whose beneficiary was deleted: 404 `RESOURCE_NOT_FOUND`.
-         *     - An expired or already confirmed quote: 422 `VALIDATION_ERROR` (provisional: `details.reason`
-         *       `quote_expired` or `quote_already_confirmed`, with `details.current_status`).
+         *     - An expired or already confirmed quote: 422 `VALIDATION_ERROR`, `details.reason` `quote_expired` or `quote_already_confirmed`, with `details.current_status`.
          *     - The rail is a provider; a rail failure answers 502 `OPERATION_FAILED`.
-         *     - Amount limits per payout are not shown. Status transitions after confirmation are not shown.
-         *
-         *     The document names no payout events. `balance.low_balance` follows when the debit takes the ops
+         *     - Provisional: no amount limit per payout is published, and no event reports a payout's status: read it with `GET /payouts/{code}`. `balance.low_balance` follows when the debit takes the ops
          *     balance below its low balance threshold.
          *
-         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `quote_expired` (422),
+         *     Provisional: refusal reasons a program can act on (`error.details.reason`): `quote_expired` (422),
          *     `quote_already_confirmed` (422), `ops_balance_too_low` (400), `customer_restricted` (403
          *     `ACCOUNT_RESTRICTED`), `idempotency_key_reused` (422).
          */
@@ -1160,18 +1113,16 @@ export interface paths {
          *     debited or sent until the quote is confirmed with `POST /payouts` before `expires_at`; quotes that
          *     were never confirmed are absent from the payout list.
          *
-         *     Provisional: the document implies quotes ("quotes that were never confirmed are absent from the payout
-         *     list") but shows no quote endpoint; the path, body and response are designed, and the quote's validity
-         *     period is not shown.
+         *     Provisional: the path, the request body and the response; the quote is valid until its `expires_at`.
          *
          *     - The rail, the currency received and the balance debited follow from the beneficiary: SEPA Instant
          *       in EUR from `payout_sepa`, or ACH in USD to the United States from 'Ops Others'.
          *     - Unknown or deleted beneficiary: 404 `RESOURCE_NOT_FOUND`.
          *     - Refused while an ops balance is negative (403 `ACCOUNT_SUSPENDED_NEGATIVE_BALANCE`).
          *     - The Découverte monthly payout limit (5,000 USD) is checked when the quote is confirmed.
-         *     - Amount limits per payout are not shown.
+         *     - Provisional: no amount limit per payout is published.
          *
-         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `customer_restricted` (403
+         *     Provisional: refusal reasons a program can act on (`error.details.reason`): `customer_restricted` (403
          *     `ACCOUNT_RESTRICTED`), `idempotency_key_reused` (422).
          */
         post: operations["createPayoutQuote"];
@@ -1193,8 +1144,7 @@ export interface paths {
          * @description Returns one payout. A quote that was never confirmed is not a payout: its `code` answers 404
          *     `RESOURCE_NOT_FOUND` here, as it is absent from the payout list.
          *
-         *     Provisional: the document shows no endpoint to read one payout; the path and the response are designed
-         *     after `GET /payouts`.
+         *     Provisional: the path and the response, which follow `GET /payouts`.
          */
         get: operations["getPayout"];
         put?: never;
@@ -1217,12 +1167,10 @@ export interface paths {
          * @description Lists the account's payout beneficiaries, newest first, optionally for one customer. Deleted
          *     beneficiaries no longer appear.
          *
-         *     Provisional: the document says deleted beneficiaries stop appearing in "the list" but shows neither
-         *     its path nor its parameters; paging, the customer filter, the order and the response are designed
-         *     like `GET /payouts`, and an unknown `customer_code` answers 404 `RESOURCE_NOT_FOUND` as there.
+         *     Provisional: the path, paging, the customer filter, the order and the response, like `GET /payouts`; an unknown `customer_code` answers 404 `RESOURCE_NOT_FOUND` as there.
          *
          *     **Order: most recent first** (`created_at` descending, then `code` descending when two items have the same
-         *     `created_at`). Provisional.
+         *     `created_at`). Provisional: the order may change.
          */
         get: operations["listBeneficiaries"];
         put?: never;
@@ -1233,8 +1181,7 @@ export interface paths {
          *     USD). The response carries the beneficiary's `code`, used by `GET` and `DELETE
          *     /payouts/beneficiaries/{code}` and by payout quotes. Account numbers are returned masked.
          *
-         *     Provisional: the document names this endpoint but not its body or response. The body is designed
-         *     from the Beneficiary record and the payout's beneficiary fields; the response is the Beneficiary.
+         *     Provisional: the request body, made of the Beneficiary record's fields, and the response, the Beneficiary.
          *
          *     - Provisional: **SEPA**: the IBAN is enough. `bic_swift` is optional; without it the service finds the BIC
          *       from the IBAN and returns it (an IBAN whose bank cannot be found is refused with 422 `VALIDATION_ERROR`
@@ -1246,7 +1193,7 @@ export interface paths {
          *     - Unknown `customer_code`: 404 `RESOURCE_NOT_FOUND`.
          *     - Refused while an ops balance is negative (403 `ACCOUNT_SUSPENDED_NEGATIVE_BALANCE`).
          *
-         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `customer_restricted` (403
+         *     Provisional: refusal reasons a program can act on (`error.details.reason`): `customer_restricted` (403
          *     `ACCOUNT_RESTRICTED`), `idempotency_key_reused` (422).
          */
         post: operations["createBeneficiary"];
@@ -1303,12 +1250,10 @@ export interface paths {
          * @description Returns **all** the webhook endpoints of the account, active and inactive. The `secret` is never
          *     listed: it is returned only when the endpoint is created (and by a secret rotation).
          *
-         *     The document does not show pagination for this list and says it returns all endpoints, so this
-         *     contract takes no `page` or `limit` and returns every endpoint in one response, without `pagination`.
-         *     Whether the service paginates this list is not confirmed.
+         *     The list takes no `page` or `limit` and returns every endpoint in one response, without `pagination`.
          *
          *     **Order: most recent first** (`created_at` descending, then `code` descending when two items have the same
-         *     `created_at`). Provisional.
+         *     `created_at`). Provisional: the order may change.
          */
         get: operations["listWebhookEndpoints"];
         put?: never;
@@ -1320,18 +1265,16 @@ export interface paths {
          *     - `events` lists event names, or `*` for every event. Events are sent to each active endpoint
          *       subscribed to the event's type or to `*`.
          *     - **Ping first.** A test POST (ping) is sent at once to `url`; it must answer 2xx, and only then is the
-         *       endpoint created. A failed ping is refused with 422 `VALIDATION_ERROR` naming `url` (provisional:
-         *       `details.reason` `webhook_ping_failed`, with `details.ping_status`). The ping's payload is not shown.
+         *       endpoint created. A failed ping is refused with 422 `VALIDATION_ERROR` naming `url` with `details.reason` `webhook_ping_failed` and `details.ping_status`.
          *     - **The secret is shown only this once**: the response carries `secret` (prefix `whsec_`), which signs
          *       every delivery (`X-Service-Signature`). Store it now; no other read returns it. To replace it, rotate it.
          *     - **Plan allowance**: 1 active endpoint on Découverte, 10 on other plans. Beyond it the request is refused
          *       with 403 `PLAN_LIMIT_REACHED`.
          *     - At least one active webhook endpoint must exist before customers can be created.
          *
-         *     The document lists the body fields without saying which are required; this contract requires `url` and
-         *     `events` (provisional).
+         *     Provisional: `url` and `events` are required.
          *
-         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `webhook_ping_failed` (422),
+         *     Provisional: refusal reasons a program can act on (`error.details.reason`): `webhook_ping_failed` (422),
          *     `idempotency_key_reused` (422).
          */
         post: operations["createWebhookEndpoint"];
@@ -1377,16 +1320,13 @@ export interface paths {
          *
          *     - A changed `url` must start with `https://` (422 `VALIDATION_ERROR` otherwise) and **is re-validated
          *       with a ping**: it must answer 2xx, or the change is refused and the endpoint keeps its current url.
-         *       A failed ping is refused with 422 `VALIDATION_ERROR` naming `url` (provisional: `details.reason`
-         *       `webhook_ping_failed`, with `details.ping_status`).
+         *       A failed ping is refused with 422 `VALIDATION_ERROR` naming `url` with `details.reason` `webhook_ping_failed` and `details.ping_status`.
          *     - The `secret` is unchanged and is not returned; use the rotate-secret operation to replace it.
          *     - `is_active` is not changed here: use the disable and enable operations.
          *
-         *     **Provisional.** The document confirms that an endpoint can be updated and that a changed url is
-         *     re-validated with a 2xx ping. It does not show the method, the path, the request body or the response:
-         *     `PATCH /webhooks/{code}` with a partial body and the updated endpoint as `data` are this contract's design.
+         *     Provisional: the method, the path, the partial request body and the response (the updated endpoint as `data`).
          *
-         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `webhook_ping_failed` (422).
+         *     Provisional: refusal reasons a program can act on (`error.details.reason`): `webhook_ping_failed` (422).
          */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
@@ -1409,14 +1349,12 @@ export interface paths {
          *     At least one active webhook endpoint must exist before customers can be created: disabling the last
          *     active endpoint leaves the account unable to create customers until one is enabled or created.
          *
-         *     Disabling an endpoint that is already inactive succeeds and leaves it inactive (provisional).
+         *     Provisional: disabling an endpoint that is already inactive succeeds and leaves it inactive.
          *
-         *     **Provisional.** The document confirms that an endpoint can be disabled and re-enabled. It does not show
-         *     the method, the path or the response: `POST /webhooks/{code}/disable`, without a body, returning the
-         *     endpoint as `data`, is this contract's design. What happens to deliveries still pending at that moment
-         *     is not shown.
+         *     Provisional: the method, the path (no body) and the response (the endpoint as `data`). Do not depend on the fate of deliveries still
+         *     pending at that moment.
          *
-         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `idempotency_key_reused` (422).
+         *     Provisional: refusal reasons a program can act on (`error.details.reason`): `idempotency_key_reused` (422).
          */
         post: operations["disableWebhookEndpoint"];
         delete?: never;
@@ -1441,15 +1379,12 @@ export interface paths {
          *     **Enabling counts against the plan allowance** of active endpoints: 1 on Découverte, 10 on other plans.
          *     Beyond it the request is refused with 403 `PLAN_LIMIT_REACHED`.
          *
-         *     Enabling an endpoint that is already active succeeds and leaves it active (provisional). Whether enabling
-         *     sends a ping, resets `consecutive_failures`, or replays events missed while the endpoint was inactive is
-         *     not shown in the document.
+         *     Provisional: enabling an endpoint that is already active succeeds and leaves it active. Do not expect a ping or a replay of the events
+         *     missed while the endpoint was inactive: recover them with `GET /events`.
          *
-         *     **Provisional.** The document confirms that a disabled endpoint can be re-enabled, and that active
-         *     endpoints are limited by plan. It does not show the method, the path or the response:
-         *     `POST /webhooks/{code}/enable`, without a body, returning the endpoint as `data`, is this contract's design.
+         *     Provisional: the method, the path (no body) and the response (the endpoint as `data`).
          *
-         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `idempotency_key_reused` (422).
+         *     Provisional: refusal reasons a program can act on (`error.details.reason`): `idempotency_key_reused` (422).
          */
         post: operations["enableWebhookEndpoint"];
         delete?: never;
@@ -1476,12 +1411,9 @@ export interface paths {
          *       is signed with the new secret. There is no overlap period, so update the receiver's secret right away;
          *       signatures made with the old secret will not verify against the new one.
          *
-         *     **Provisional.** The document confirms the rotation, that the new secret is returned and that the old one
-         *     is invalid at once. It does not show the method, the path or the response: `POST
-         *     /webhooks/{code}/rotate-secret`, without a body, returning `endpoint_code`, `secret` and `rotated_at`, is
-         *     this contract's design.
+         *     Provisional: the method, the path (no body) and the response (`endpoint_code`, `secret` and `rotated_at`).
          *
-         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `idempotency_key_reused` (422).
+         *     Provisional: refusal reasons a program can act on (`error.details.reason`): `idempotency_key_reused` (422).
          */
         post: operations["rotateWebhookEndpointSecret"];
         delete?: never;
@@ -1504,17 +1436,11 @@ export interface paths {
          * @description Sends a test POST (ping) to the endpoint's `url` now and reports how the endpoint answered.
          *
          *     The request succeeds (200) whether or not the endpoint answered 2xx: `data.success` tells the outcome,
-         *     with the HTTP status, the duration and, on failure, the reason. This contract judges the ping by the
-         *     documented delivery rule (2xx within 10 seconds); a failed test ping is not retried.
+         *     with the HTTP status, the duration and, on failure, the reason. The ping succeeds by the delivery rule (2xx within 10 seconds). Provisional: a failed test ping is not retried.
          *
-         *     The document does not show the ping's payload or headers, whether a test ping appears in the delivery
-         *     history, or whether it changes `consecutive_failures`, `last_success_at` or `last_failure_at`.
+         *     Provisional: the method, the path (no body) and the result (the outcome as `data`).
          *
-         *     **Provisional.** The document confirms that a manual test ping exists. It does not show the method, the
-         *     path or the result: `POST /webhooks/{code}/test`, without a body, returning the outcome as `data`, is this
-         *     contract's design.
-         *
-         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `idempotency_key_reused` (422).
+         *     Provisional: refusal reasons a program can act on (`error.details.reason`): `idempotency_key_reused` (422).
          */
         post: operations["testWebhookEndpoint"];
         delete?: never;
@@ -1533,7 +1459,7 @@ export interface paths {
         /**
          * List the deliveries of a webhook endpoint
          * @description The delivery history of one endpoint, paginated with `page` and `limit`. Each item shows the delivery's status, the HTTP response code, the attempt number, the duration
-         *     and the idempotency key (all documented), plus the event and timestamps (provisional).
+         *     and the idempotency key. Provisional: the event and the timestamps.
          *
          *     Delivery rules:
          *     - Events are sent as HTTP POST with a JSON body, signed with the endpoint's secret.
@@ -1541,18 +1467,16 @@ export interface paths {
          *       10 seconds times out; both are retried.
          *     - Retries use exponential backoff and carry the same `X-Service-Idempotency-Key`.
          *     - After the last attempt the delivery is `failed` and no further retry is made.
-         *     - The retry schedule (attempt count and intervals) is not shown in the document.
+         *     - The retry schedule (attempt count and intervals) is not published: do not depend on it.
          *
          *     - **Order: most recent first** (`created_at` descending, then `code` descending when two deliveries have
-         *       the same `created_at`). Provisional.
-         *     - `created_from` (inclusive) and `created_to` (exclusive) select a period by `created_at` (provisional).
+         *       the same `created_at`). Provisional: the order may change.
+         *     - `created_from` (inclusive) and `created_to` (exclusive) select a period by `created_at`.
          *
          *     Status: `pending` while the delivery is in progress or a retry is due, `delivered` after a 2xx answer,
          *     `failed` once retries are exhausted.
          *
-         *     **Provisional.** The document confirms a delivery history per endpoint with these facts. It does not show
-         *     the method, the path, the parameters or the item shape: `GET /webhooks/{code}/deliveries` with `page` and
-         *     `limit`, returning `WebhookDelivery` items with `pagination`, is this contract's design.
+         *     Provisional: the method, the path, the parameters and the item shape (`WebhookDelivery` items with `pagination`).
          */
         get: operations["listWebhookEndpointDeliveries"];
         put?: never;
@@ -1636,7 +1560,7 @@ export interface paths {
          *       endpoint processed the event already, it recognizes it as a duplicate.
          *     - Unknown event, event older than 30 days, or unknown `endpoint_code`: 404 `RESOURCE_NOT_FOUND`.
          *
-         *     Refusal reasons a program can act on (`error.details.reason`, provisional): `webhook_endpoint_inactive`
+         *     Provisional: refusal reasons a program can act on (`error.details.reason`): `webhook_endpoint_inactive`
          *     (422), `webhook_endpoint_not_subscribed` (422), `idempotency_key_reused` (422).
          */
         post: operations["redeliverEvent"];
@@ -2163,7 +2087,7 @@ export interface webhooks {
          * card.withdrawal.failed
          * @description Sent when a withdrawal from a card cannot be completed.
          *
-         *     The base card fields are those of every card event; `amount` and `reason` are provisional.
+         *     The base card fields are those of every card event. Provisional: `amount` and `reason`.
          *
          *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
          *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
@@ -2189,7 +2113,7 @@ export interface webhooks {
          * card.termination_pending
          * @description Sent when a card's termination has been requested and is not yet complete.
          *
-         *     Provisional: this contract sends the base fields of every card event and nothing else: the closure amounts
+         *     Provisional: the payload carries the base fields of every card event and nothing else: the closure amounts
          *     are known only in `card.terminated`.
          *
          *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
@@ -2268,7 +2192,7 @@ export interface webhooks {
          * @description Sent when a withdrawal from a customer's wallet fails (for example, insufficient on-chain balance or a
          *     provider error). Withdrawals are requested only from the partner dashboard.
          *
-         *     Provisional: this contract mirrors `wallet.withdrawal_completed` without the on-chain result (`tx_hash`,
+         *     Provisional: the payload mirrors `wallet.withdrawal_completed` without the on-chain result (`tx_hash`,
          *     `new_balance`, `completed_at`), and adds `reason` and `failed_at`.
          *
          *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
@@ -2683,7 +2607,7 @@ export interface components {
             product_code: string;
             brand: components["schemas"]["CardBrand"];
             /**
-             * @description Card category. The document gives no values; `virtual` and `physical` are the expected ones.
+             * @description Card category: `virtual` or `physical`.
              * @example virtual
              */
             category: string;
@@ -2709,7 +2633,7 @@ export interface components {
              */
             last_four: string | null;
             /**
-             * @description Expiry date, MM/YY. Null while the card is not issued: the document shows `expiry` as a string; nullability before issuance is provisional, by analogy with `last_four`.
+             * @description Expiry date, MM/YY. Provisional: null while the card is not issued, like `last_four`.
              * @example 03/29
              */
             expiry: string | null;
@@ -2728,7 +2652,7 @@ export interface components {
             shipping_address?: components["schemas"]["ShippingAddress"] | null;
         };
         /**
-         * @description Every error code the API returns. The document gives the HTTP status of the first eight; for `AUTHENTICATION_REQUIRED`, `IP_NOT_ALLOWED`, `OPERATION_FAILED`, `FORBIDDEN`, `RATE_LIMIT_EXCEEDED`, `INTERNAL_ERROR` and `wrong_api_host` it names the code only, and the status this contract gives them is provisional (see each error schema). `wrong_api_host` is lowercase in the document and is kept verbatim.
+         * @description Every error code the API returns. Provisional: the HTTP status of `AUTHENTICATION_REQUIRED`, `IP_NOT_ALLOWED`, `OPERATION_FAILED`, `FORBIDDEN`, `RATE_LIMIT_EXCEEDED`, `INTERNAL_ERROR` and `wrong_api_host` (see each error schema). `wrong_api_host` is lowercase, as the service spells it.
          * @enum {string}
          */
         ErrorCode: "AUTHENTICATION_FAILED" | "PLAN_UPGRADE_REQUIRED" | "PLAN_LIMIT_REACHED" | "ACCOUNT_SUSPENDED_NEGATIVE_BALANCE" | "ACCOUNT_RESTRICTED" | "INSUFFICIENT_BALANCE" | "RESOURCE_NOT_FOUND" | "VALIDATION_ERROR" | "AUTHENTICATION_REQUIRED" | "IP_NOT_ALLOWED" | "OPERATION_FAILED" | "FORBIDDEN" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "wrong_api_host";
@@ -2750,7 +2674,7 @@ export interface components {
         };
         /**
          * AUTHENTICATION_REQUIRED
-         * @description HTTP 401. No API key was sent. The document names this code without its status or condition; 401 and the condition 'no `Authorization: Bearer` header' are provisional.
+         * @description HTTP 401. No API key was sent (no `Authorization: Bearer` header). Provisional: the status 401 and this condition.
          */
         AuthenticationRequiredError: components["schemas"]["ErrorEnvelope"] & {
             error: {
@@ -2783,7 +2707,7 @@ export interface components {
         };
         /**
          * IP_NOT_ALLOWED
-         * @description HTTP 403. The request comes from an IP address that is not in the key's allow-list. Allowed IP addresses are mandatory for every key in test and live mode (2 on Découverte, 10 on other plans). The document names the code without its status; 403 is provisional.
+         * @description HTTP 403. The request comes from an IP address that is not in the key's allow-list. Allowed IP addresses are mandatory for every key in test and live mode (2 on Découverte, 10 on other plans). Provisional: the status 403.
          */
         IpNotAllowedError: components["schemas"]["ErrorEnvelope"] & {
             error: {
@@ -2794,7 +2718,7 @@ export interface components {
         };
         /**
          * FORBIDDEN
-         * @description HTTP 403. The key may not perform this request. The document names the code without its status or condition; 403 and this condition are provisional.
+         * @description HTTP 403. The key may not perform this request. Provisional: the status 403 and this condition.
          */
         ForbiddenError: components["schemas"]["ErrorEnvelope"] & {
             error: {
@@ -2861,7 +2785,7 @@ export interface components {
         VerificationLevel: "basic" | "verified" | "full";
         /**
          * VALIDATION_ERROR
-         * @description HTTP 422. Invalid or missing fields. For missing fields the message is about required fields. `details` is an object; its structure is not shown in the document, so the `fields` list below is provisional and optional.
+         * @description HTTP 422. Invalid or missing fields. For missing fields the message is about required fields. `details` is an object. Provisional: the optional `fields` list below.
          */
         ValidationError: components["schemas"]["ErrorEnvelope"] & {
             error: {
@@ -2884,7 +2808,7 @@ export interface components {
                      * @example 500
                      */
                     ping_status?: number | null;
-                    /** @description Provisional. One entry per invalid field. The document says only that `details` is an object. */
+                    /** @description Provisional: one entry per invalid field. */
                     fields?: {
                         /** @description Name or path of the invalid field. */
                         field: string;
@@ -2898,7 +2822,7 @@ export interface components {
         };
         /**
          * RATE_LIMIT_EXCEEDED
-         * @description HTTP 429. Too many requests for this API key: 30 per minute on Découverte, 100 per minute on Starter, Business and Premium. The document names the code without its status; 429 is provisional, and so are the window behaviour and the `Retry-After` header.
+         * @description HTTP 429. Too many requests for this API key: 30 per minute on Découverte, 100 per minute on Starter, Business and Premium. Provisional: the status 429, the window behaviour and the `Retry-After` header.
          */
         RateLimitExceededError: components["schemas"]["ErrorEnvelope"] & {
             error: {
@@ -2909,7 +2833,7 @@ export interface components {
         };
         /**
          * INTERNAL_ERROR
-         * @description HTTP 500. Unexpected server error. The document names the code without its status; 500 is provisional.
+         * @description HTTP 500. Unexpected server error. Provisional: the status 500.
          */
         InternalError: components["schemas"]["ErrorEnvelope"] & {
             error: {
@@ -2953,7 +2877,7 @@ export interface components {
         CardReference: string;
         /**
          * Virtual card
-         * @description A virtual card: usable online as soon as it is issued. It has no shipping address; a `shipping_address` in the body is refused with 422 `VALIDATION_ERROR`.
+         * @description A virtual card: usable online as soon as it is issued. It has no shipping address; a `shipping_address` in the body is refused with 422 `VALIDATION_ERROR`. Provisional: the whole body.
          */
         CreateVirtualCardRequest: {
             customer_code: components["schemas"]["CardCustomerCode"];
@@ -2968,7 +2892,7 @@ export interface components {
             name_on_card?: components["schemas"]["NameOnCard"];
             reference?: components["schemas"]["CardReference"];
         };
-        /** @description Where a physical card is sent by post. */
+        /** @description Where a physical card is sent by post. Provisional: the whole address. */
         ShippingAddressInput: {
             /**
              * @description Recipient on the parcel. When you omit it, the customer's first and last name are used.
@@ -3002,7 +2926,7 @@ export interface components {
         };
         /**
          * Physical card
-         * @description A physical card: a plastic card sent by post to `shipping_address`, which is required. The plan Découverte gives virtual cards only: a physical card answers 402 `PLAN_UPGRADE_REQUIRED`.
+         * @description A physical card: a plastic card sent by post to `shipping_address`, which is required. The plan Découverte gives virtual cards only: a physical card answers 402 `PLAN_UPGRADE_REQUIRED`. Provisional: the whole body.
          */
         CreatePhysicalCardRequest: {
             customer_code: components["schemas"]["CardCustomerCode"];
@@ -3022,7 +2946,7 @@ export interface components {
          * @description Body of `POST /cards`: a virtual card (`category` `virtual`) or a physical card (`category` `physical`,
          *     with the `shipping_address` it is sent to).
          *
-         *     Provisional: the body is designed by this contract.
+         *     Provisional: the whole body.
          */
         CreateCardRequest: components["schemas"]["CreateVirtualCardRequest"] | components["schemas"]["CreatePhysicalCardRequest"];
         /** @description Envelope of every success response: `{ success: true, data, meta, pagination? }`. Each operation narrows `data` to its own resource with `allOf`. */
@@ -3039,7 +2963,7 @@ export interface components {
         };
         /**
          * INSUFFICIENT_BALANCE
-         * @description HTTP 400. The ops balance is too low for the operation. The document also lists this code for `POST /cards/{code}/withdraw`, where this contract reads it as the card balance being too low for the amount (at least 5 USD must remain); what `details` carries in that case is not shown (provisional reading).
+         * @description HTTP 400. The ops balance is too low for the operation. On `POST /cards/{code}/withdraw` it means the card balance is too low for the amount (at least 5 USD must remain). Provisional: the `details` of that case.
          */
         InsufficientBalanceError: components["schemas"]["ErrorEnvelope"] & {
             error: {
@@ -3092,7 +3016,7 @@ export interface components {
         };
         /**
          * ACCOUNT_RESTRICTED
-         * @description HTTP 403. The account or the customer is restricted, for example a customer restricted after a KYC identity mismatch until `POST /kyc/{customerCode}/synchronize`. For a restricted customer, `details` carries the reason `customer_restricted` (provisional).
+         * @description HTTP 403. The account or the customer is restricted, for example a customer restricted after a KYC identity mismatch until `POST /kyc/{customerCode}/synchronize`. For a restricted customer, `details` carries the reason `customer_restricted`. Provisional: the reason.
          */
         AccountRestrictedError: components["schemas"]["ErrorEnvelope"] & {
             error: {
@@ -3117,7 +3041,7 @@ export interface components {
         };
         /**
          * OPERATION_FAILED
-         * @description HTTP 502. A provider behind the service (card issuer, payment rail, blockchain, verification or gift card vendor) failed the operation. The document names the code without its status or condition; 502 and this condition are provisional.
+         * @description HTTP 502. A provider behind the service (card issuer, payment rail, blockchain, verification or gift card vendor) failed the operation. Provisional: the status 502 and this condition.
          */
         OperationFailedError: components["schemas"]["ErrorEnvelope"] & {
             error: {
@@ -3126,10 +3050,10 @@ export interface components {
                 details: Record<string, never> | null;
             };
         };
-        /** @description Body of `POST /cards/{code}/topup` (provisional). The document names the operation and its events (`card.topup.completed` with `amount` and `fee`, `card.topup.failed`) but does not show its body. */
+        /** @description Body of `POST /cards/{code}/topup`; the outcome is sent as `card.topup.completed` (with `amount` and `fee`) or `card.topup.failed`. Provisional: the whole body. */
         TopUpCardRequest: {
             /**
-             * @description Amount to load on the card, USD. The ops balance of the card's brand is debited with this amount plus the top-up fee. On Découverte it counts towards the 5,000 USD loaded on cards per calendar month. Minimum and maximum amounts are not shown in the document. Up to 2 decimal places.
+             * @description Amount to load on the card, USD. The ops balance of the card's brand is debited with this amount plus the top-up fee. On Découverte it counts towards the 5,000 USD loaded on cards per calendar month. Provisional: no minimum or maximum amount is published beyond these bounds. Up to 2 decimal places.
              * @example 50
              */
             amount: number;
@@ -3151,7 +3075,7 @@ export interface components {
          * @enum {string}
          */
         CardTopUpStatus: "pending" | "completed" | "failed";
-        /** @description A card top-up (`data` of `POST /cards/{code}/topup` and of `GET /cards/{code}/topups/{topupId}`). Its outcome is also sent as an event, with the same `topup_id`: `card.topup.completed` (`amount`, `fee`, the new `balance`) or `card.topup.failed` (`amount`, `reason`, `refunded_amount`; amount and fee refunded). Provisional: the top-up record is designed by this contract. */
+        /** @description A card top-up (`data` of `POST /cards/{code}/topup` and of `GET /cards/{code}/topups/{topupId}`). Its outcome is also sent as an event, with the same `topup_id`: `card.topup.completed` (`amount`, `fee`, the new `balance`) or `card.topup.failed` (`amount`, `reason`, `refunded_amount`; amount and fee refunded). Provisional: the whole record. */
         CardTopUp: {
             /**
              * Format: uuid
@@ -3204,7 +3128,7 @@ export interface components {
              */
             created_at: string;
         };
-        /** @description Result of a card termination (`data` of `POST /cards/{code}/terminate`, provisional). The document does not show this response. It shows the `card.terminated` event (`refunded_amount`, `card_balance_at_closure`, `provider_fee`, `termination_fee`, status `cancelled`) and says a `card.termination_pending` event exists, so a termination may complete later; the amounts are null until it does. */
+        /** @description Result of a card termination (`data` of `POST /cards/{code}/terminate`). `card.terminated` reports the closure (`refunded_amount`, `card_balance_at_closure`, `provider_fee`, `termination_fee`, status `cancelled`), and a termination may complete later (`card.termination_pending`). Provisional: the whole response; the amounts are null until the termination completes. */
         CardTermination: {
             /**
              * Format: uuid
@@ -3241,7 +3165,7 @@ export interface components {
              */
             termination_fee: number | null;
             /**
-             * @description The ops balance credited with `refunded_amount`. The document says "the ops balance"; that it is the one of the card's brand is provisional, by analogy with withdrawals and failed creations.
+             * @description The ops balance credited with `refunded_amount`. Provisional: the ops balance of the card's brand, as for withdrawals and failed creations.
              * @example cards_visa
              * @enum {string}
              */
@@ -3309,7 +3233,7 @@ export interface components {
              */
             currency: "USD";
         };
-        /** @description Sensitive card data (`data` of `GET /cards/{code}/sensitive`, provisional). The document names the endpoint and its content (number, CVV, expiry) but not the field names: `number`, `cvv` and `expiry` are this contract's choice. Do not log or store these values. */
+        /** @description Sensitive card data (`data` of `GET /cards/{code}/sensitive`): the card number, CVV and expiry. Provisional: the field names `number`, `cvv` and `expiry`. Do not log or store these values. */
         CardSensitiveData: {
             /**
              * Format: uuid
@@ -3354,12 +3278,12 @@ export interface components {
             id: string;
             type: components["schemas"]["CardTransactionType"] | "withdrawal";
             /**
-             * @description Direction of the money. The document shows `debit`; `credit` (refunds, withdrawals back to the ops balance) is expected but not shown.
+             * @description Direction of the money. Values seen: `debit`; `credit` for refunds and withdrawals back to the ops balance.
              * @example debit
              */
             direction: string;
             /**
-             * @description Transaction status. The document shows `completed`; other values are not shown.
+             * @description Transaction status. Values seen: `completed`.
              * @example completed
              */
             status: string;
@@ -3398,20 +3322,12 @@ export interface components {
          *     - `restricted`: after a KYC approval whose identity differs from the declared name or date of birth
          *       (`kyc.approved` with `identity_mismatch: true`, then `kyc.identity_mismatch`). Only
          *       `POST /kyc/{customerCode}/synchronize` lifts it; the activate endpoint does not.
-         *     - `inactive` (provisional): after `POST /customers/{customerCode}/deactivate` (from `active`). New resources
-         *       for the customer are refused until `POST /customers/{customerCode}/activate`.
+         *     - `inactive`: after `POST /customers/{customerCode}/deactivate` (from `active`). New resources
+         *       for the customer are refused until `POST /customers/{customerCode}/activate`. Provisional: the value `inactive`.
          * @example active
          */
         CustomerStatus: ("active" | "restricted") | "inactive";
-        /**
-         * @description A customer of the partner (`data` of `GET /customers/{customerCode}`, `POST /customers`,
-         *     `PATCH /customers/{customerCode}`, the activate and deactivate endpoints, and list item of `GET /customers`).
-         *
-         *     The document shows only `customer_code` and `external_reference` (carried in events). The declared identity
-         *     (`first_name`, `last_name`, `date_of_birth`) follows from the KYC rule (the identity read on the document is
-         *     compared with the declared name and date of birth) and from the `declared_identity` of `kyc.identity_mismatch`.
-         *     The other fields are provisional, as marked.
-         */
+        /** @description A customer of the partner (`data` of `GET /customers/{customerCode}`, `POST /customers`, `PATCH /customers/{customerCode}`, the activate and deactivate endpoints, and list item of `GET /customers`). `customer_code` and `external_reference` are carried in events. The declared identity (`first_name`, `last_name`, `date_of_birth`) is what KYC compares with the identity read on the document, as in the `declared_identity` of `kyc.identity_mismatch`. Provisional: the other fields, as marked. */
         Customer: {
             /**
              * Format: uuid
@@ -3425,18 +3341,18 @@ export interface components {
              */
             external_reference: string;
             /**
-             * @description Declared first name. KYC compares it with the name read on the identity document. After `POST /kyc/{customerCode}/synchronize` it holds the verified first name. The name is that of `declared_identity` in `kyc.identity_mismatch`; the field's presence on this record is provisional.
+             * @description Declared first name. KYC compares it with the name read on the identity document. After `POST /kyc/{customerCode}/synchronize` it holds the verified first name. The name is that of `declared_identity` in `kyc.identity_mismatch`. Provisional: the field on this record.
              * @example Amina
              */
             first_name: string;
             /**
-             * @description Declared last name, compared and synchronized like `first_name`; provisional like it.
+             * @description Declared last name, compared and synchronized like `first_name`. Provisional: the field on this record.
              * @example Diallo
              */
             last_name: string;
             /**
              * Format: date
-             * @description Declared date of birth, compared and synchronized like `first_name`; provisional like it.
+             * @description Declared date of birth, compared and synchronized like `first_name`. Provisional: the field on this record.
              * @example 1990-04-17
              */
             date_of_birth: string;
@@ -3454,15 +3370,15 @@ export interface components {
             /** @description The customer status (`active`, `restricted`, `inactive`), as carried by the `kyc.*` events; see CustomerStatus for the operation that leads to each. Provisional: the status on this record. */
             status: components["schemas"]["CustomerStatus"];
             /**
-             * @description Why the customer is `restricted`, or null. `identity_mismatch` (the value of `restriction_reason` in `kyc.identity_mismatch`) is lifted only by `POST /kyc/{customerCode}/synchronize`. The field on this record is provisional; other reasons are not shown.
+             * @description Why the customer is `restricted`, or null. `identity_mismatch` (the value of `restriction_reason` in `kyc.identity_mismatch`) is lifted only by `POST /kyc/{customerCode}/synchronize`. Provisional: the field on this record; other reasons may appear.
              * @example identity_mismatch
              */
             restriction_reason: string | null;
-            /** @description The customer's verification level (`basic`, `verified`, `full`), as carried by the `kyc.*` and `poa.*` events. Its presence on this record is provisional. */
+            /** @description The customer's verification level (`basic`, `verified`, `full`), as carried by the `kyc.*` and `poa.*` events. Provisional: the field on this record. */
             verification_level: components["schemas"]["VerificationLevel"];
             /**
              * Format: date-time
-             * @description When the customer was created. Provisional.
+             * @description When the customer was created. Provisional: this may change.
              * @example 2026-03-01T09:00:00Z
              */
             created_at: string;
@@ -3478,14 +3394,10 @@ export interface components {
          * @example +33612345678
          */
         CustomerPhone: string;
-        /**
-         * @description Body of `POST /customers`. Provisional: the document does not show the request body. The declared identity
-         *     is required because KYC compares the identity read on the document with the declared name and date of birth;
-         *     `external_reference` is required so that events always carry it.
-         */
+        /** @description Body of `POST /customers`. Provisional: the body. The declared identity is required because KYC compares the identity read on the document with the declared name and date of birth; `external_reference` is required so that events always carry it. */
         CreateCustomerRequest: {
             /**
-             * @description The partner's own reference for the customer, carried in events. Length bounds and uniqueness are not shown in the document (provisional).
+             * @description The partner's own reference for the customer, carried in events. Provisional: its length bounds; it need not be unique.
              * @example cust-000123
              */
             external_reference: string;
@@ -3508,7 +3420,7 @@ export interface components {
             email?: components["schemas"]["CustomerEmail"];
             phone?: components["schemas"]["CustomerPhone"];
         };
-        /** @description Body of `PATCH /customers/{customerCode}`: the fields to change, at least one. A field you leave out keeps its value; `null` removes an `email` or a `phone`. The declared identity (`first_name`, `last_name`, `date_of_birth`) can be corrected only while the customer's verification level is `basic`: once KYC has verified an identity, a change is refused with 422 `VALIDATION_ERROR`, `details.reason` `identity_already_verified` (a verified identity changes only through `POST /kyc/{customerCode}/synchronize`). Provisional: the update operation is designed by this contract. */
+        /** @description Body of `PATCH /customers/{customerCode}`: the fields to change, at least one. A field you leave out keeps its value; `null` removes an `email` or a `phone`. The declared identity (`first_name`, `last_name`, `date_of_birth`) can be corrected only while the customer's verification level is `basic`: once KYC has verified an identity, a change is refused with 422 `VALIDATION_ERROR`, `details.reason` `identity_already_verified` (a verified identity changes only through `POST /kyc/{customerCode}/synchronize`). Provisional: the whole body. */
         UpdateCustomerRequest: {
             /**
              * @description Your own reference for the customer, carried in events from now on.
@@ -3536,7 +3448,7 @@ export interface components {
              */
             date_of_birth?: string;
         };
-        /** @description Optional body of `POST /kyc/{customerCode}/link`: where the hosted page sends the person back, and the language it opens in. Provisional: both fields are designed by this contract; without a body the page opens in the language of the person's browser and shows a closing message when done. */
+        /** @description Optional body of `POST /kyc/{customerCode}/link`: where the hosted page sends the person back, and the language it opens in. Provisional: both fields. Without a body the page opens in the language of the person's browser and shows a closing message when done. */
         CreateKycLinkRequest: {
             /**
              * Format: uri
@@ -3551,8 +3463,7 @@ export interface components {
             locale?: string;
         };
         /**
-         * @description A hosted identity verification link (`data` of `POST /kyc/{customerCode}/link`). Provisional: the document
-         *     names the hosted link endpoint but does not show its response. Open `url` in the customer's browser; the
+         * @description A hosted identity verification link (`data` of `POST /kyc/{customerCode}/link`). Provisional: the whole response. Open `url` in the customer's browser; the
          *     outcome arrives as `kyc.*` events.
          */
         KycLink: {
@@ -3570,15 +3481,14 @@ export interface components {
             url: string;
             /**
              * Format: date-time
-             * @description When the link stops working. After expiry a `kyc.expired` event is sent and a new link allows a retry. The lifetime of a link is not shown in the document.
+             * @description When the link stops working. After expiry a `kyc.expired` event is sent and a new link allows a retry. Provisional: the lifetime of a link is not published; read `expires_at`.
              * @example 2026-03-09T10:15:30Z
              */
             expires_at: string;
         };
         /**
          * @description Result of `POST /kyc/{customerCode}/synchronize`: the customer's declared identity is replaced by the
-         *     identity verified on the document, and the customer is `active` again. Provisional: the document shows the
-         *     fields of the `kyc.identity_synchronized` event, not the response; this mirrors that event.
+         *     identity verified on the document, and the customer is `active` again. Provisional: the response, which mirrors the `kyc.identity_synchronized` event.
          */
         KycSynchronization: {
             /**
@@ -3613,24 +3523,18 @@ export interface components {
         /**
          * @description Identity verification (KYC) status, as `kyc_status` in the `kyc.*` events and in `GET /kyc/{customerCode}/status`.
          *
-         *     - `not_started` (provisional): no verification submitted yet (no link created, or the link not completed).
+         *     - `not_started`: no verification submitted yet (no link created, or the link not completed).
          *     - `pending`: submitted and under manual review (`kyc.pending_review`); a final approved or rejected event follows.
          *     - `approved`: identity verified (`kyc.approved`); the customer is at least `verified`.
-         *     - `rejected` (provisional value): declined or abandoned (`kyc.rejected`); a new link allows a retry.
-         *     - `expired` (provisional value): the verification session expired (`kyc.expired`); a new link allows a retry.
+         *     - `rejected`: declined or abandoned (`kyc.rejected`); a new link allows a retry.
+         *     - `expired`: the verification session expired (`kyc.expired`); a new link allows a retry.
          *     - `resubmission_requested`: documents insufficient (`kyc.resubmission_requested`).
          *
-         *     The document shows `approved`, `pending` and `resubmission_requested` in event payloads. `kyc.rejected` and
-         *     `kyc.expired` carry a `kyc_status` whose value is not shown: `rejected` and `expired` are provisional, by
-         *     analogy with the event names. `not_started` is designed for the status endpoint and is provisional.
+         *     Provisional: the values `not_started`, `rejected` and `expired`.
          * @example approved
          */
         KycStatusValue: ("pending" | "approved" | "resubmission_requested") | ("not_started" | "rejected" | "expired");
-        /**
-         * @description Identity verification status of a customer (`data` of `GET /kyc/{customerCode}/status`). Provisional: the
-         *     document records a "KYC hosted link and status endpoint" but shows neither its path nor its response. The
-         *     fields mirror those of the `kyc.*` events.
-         */
+        /** @description Identity verification status of a customer (`data` of `GET /kyc/{customerCode}/status`). Provisional: the whole response; the fields mirror those of the `kyc.*` events. */
         KycStatus: {
             /**
              * Format: uuid
@@ -3663,7 +3567,7 @@ export interface components {
             approved_at: string | null;
         };
         /**
-         * @description Body of `POST /poa/{customerCode}/document`. Provisional: the document names the endpoint but not its body.
+         * @description Body of `POST /poa/{customerCode}/document`. Provisional: the whole body.
          *     Every body of this API is JSON, so the file is sent base64-encoded in `content`.
          */
         UploadPoaDocumentRequest: {
@@ -3673,7 +3577,7 @@ export interface components {
              */
             document_name: string;
             /**
-             * @description Media type of the file. The accepted types are not shown in the document (provisional).
+             * @description Media type of the file. Provisional: PDF, JPEG or PNG.
              * @example application/pdf
              * @enum {string}
              */
@@ -3691,10 +3595,7 @@ export interface components {
          * @example rejected
          */
         PoaStatusValue: string;
-        /**
-         * @description Proof-of-address status of a customer (`data` of `GET /poa/{customerCode}/status`). The fields are the
-         *     document's; their nullability is provisional (see each field).
-         */
+        /** @description Proof-of-address status of a customer (`data` of `GET /poa/{customerCode}/status`). Provisional: the nullability of the fields (see each field). */
         PoaStatus: {
             /**
              * Format: uuid
@@ -3709,25 +3610,24 @@ export interface components {
              */
             document_name: string;
             /**
-             * @description Why the document was rejected. The document shows a string; null while the document is not rejected is provisional.
+             * @description Why the document was rejected, a string. Provisional: null while the document is not rejected.
              * @example null
              */
             rejection_reason: string | null;
             /**
              * Format: date-time
-             * @description When the proof of address was approved. The document shows a date-time; null while it is not approved is provisional.
+             * @description When the proof of address was approved, a date-time. Provisional: null while it is not approved.
              * @example null
              */
             approved_at: string | null;
         };
         /**
-         * @description An ops balance. The document names `cards_visa`, `cards_mastercard`, `gift_cards` and `payout_sepa`, and says ACH payouts are paid from the 'Ops Others' balance. The key `others` for that balance is provisional: the document names the balance but not its key.
+         * @description An ops balance: `cards_visa`, `cards_mastercard`, `gift_cards`, `payout_sepa`, and 'Ops Others', which pays ACH payouts. Provisional: the key `others` of 'Ops Others'.
          * @example cards_visa
          */
         BalanceType: ("cards_visa" | "cards_mastercard" | "gift_cards" | "payout_sepa") | "others";
         /**
-         * @description An ops balance of the partner (`data` of `GET /balance/{type}`, list item of `GET /balance`). Provisional:
-         *     the document names the balance types but shows no balance record; this shape is designed. Operations debit
+         * @description An ops balance of the partner (`data` of `GET /balance/{type}`, list item of `GET /balance`). Provisional: the shape of the record. Operations debit
          *     or credit these balances. While any one of them is negative, every request whose method is not GET is
          *     refused with 403 `ACCOUNT_SUSPENDED_NEGATIVE_BALANCE`.
          */
@@ -3744,7 +3644,7 @@ export interface components {
              */
             currency: "USD";
             /**
-             * @description The document's `lowBalanceThreshold`, default 100 USD: `balance.low_balance` is sent when the balance falls below it, right after a debit that crosses it and by a check every 4 hours. The document names the threshold but not where it is read; its presence on this record (under the document's name) is provisional, and so is a per-balance value. Up to 2 decimal places.
+             * @description The `lowBalanceThreshold`, default 100 USD: `balance.low_balance` is sent when the balance falls below it, right after a debit that crosses it and by a check every 4 hours. Provisional: its presence on this record and a per-balance value. Up to 2 decimal places.
              * @default 100
              * @example 100
              */
@@ -3763,8 +3663,7 @@ export interface components {
             updated_at: string;
         };
         /**
-         * @description A debit or credit of an ops balance (list item of `GET /balance/{type}/transactions`). Provisional: the
-         *     document mentions the transaction history of the ops balances but shows no record; this shape is designed.
+         * @description A debit or credit of an ops balance (list item of `GET /balance/{type}/transactions`). Provisional: the whole record.
          *     Debits correspond to `balance.debited` events and confirmed deposits to `balance.deposit_confirmed`.
          */
         BalanceTransaction: {
@@ -3795,7 +3694,7 @@ export interface components {
              */
             balance_after: number;
             /**
-             * @description Why the balance moved, as the `reason` of `balance.debited`. The document gives `kyc_verification` (KYC approved) and `poa_verification` (proof of address approved) among its values; the full list, and the values used for credits, are not shown.
+             * @description Why the balance moved, as the `reason` of `balance.debited`. Values include `kyc_verification` (KYC approved) and `poa_verification` (proof of address approved); the set is open, and the values used for credits are not published yet: handle unknown values.
              * @example kyc_verification
              */
             reason: string;
@@ -3817,15 +3716,15 @@ export interface components {
             created_at: string;
         };
         /**
-         * @description Currency of a crypto wallet. The document names USDC and USDT collection addresses.
+         * @description Currency of a crypto wallet: USDC or USDT collection addresses.
          * @example USDC
          * @enum {string}
          */
         WalletCurrency: "USDC" | "USDT";
-        /** @description A crypto wallet: a collection address in USDC or USDT for one customer. Provisional: the document shows no wallet record. The fields below are designed from the `wallet.*` event payloads (`wallet_id`, `customer_code`, `currency`, `network`, `new_balance`) and the product description (collection addresses, USDC and USDT). */
+        /** @description A crypto wallet: a collection address in USDC or USDT for one customer. Provisional: the whole record, made of the `wallet.*` event fields (`wallet_id`, `customer_code`, `currency`, `network`, `new_balance`). */
         Wallet: {
             /**
-             * @description Wallet identifier, the `wallet_id` carried in `wallet.deposit_received` and `wallet.withdrawal_completed`. Its format is not shown.
+             * @description Wallet identifier, the `wallet_id` carried in `wallet.deposit_received` and `wallet.withdrawal_completed`. Treat it as an opaque string.
              * @example 6a1f3c5e-2b4d-4e6f-8a9b-1c2d3e4f5a6b
              */
             id: string;
@@ -3837,7 +3736,7 @@ export interface components {
             customer_code: string;
             currency: components["schemas"]["WalletCurrency"];
             /**
-             * @description Blockchain network of the address, as in the `network` field of wallet events. Values are not shown.
+             * @description Blockchain network of the address, as in the `network` field of wallet events. An open set: handle any value.
              * @example ethereum
              */
             network: string;
@@ -3857,7 +3756,7 @@ export interface components {
              */
             created_at: string;
         };
-        /** @description Body of `POST /wallets`. Provisional: the document names the product (collection addresses, USDC and USDT) but not the request. `network` is optional; the default network of each currency is not shown. */
+        /** @description Body of `POST /wallets`. Provisional: the whole body. `network` is optional; without it, the currency's default network is used. */
         CreateWalletRequest: {
             /**
              * Format: uuid
@@ -3867,7 +3766,7 @@ export interface components {
             customer_code: string;
             currency: components["schemas"]["WalletCurrency"];
             /**
-             * @description Blockchain network of the address. Values are not shown in the document.
+             * @description Blockchain network of the address. Provisional: its values are not listed yet.
              * @example ethereum
              */
             network?: string;
@@ -3881,12 +3780,12 @@ export interface components {
              */
             code: string;
             /**
-             * @description Blockchain the withdrawal is sent on. Values are not shown.
+             * @description Blockchain the withdrawal is sent on. An open set: handle any value.
              * @example ethereum
              */
             blockchain: string;
             /**
-             * @description Currency withdrawn. The document shows `USDC`; wallets hold USDC and USDT.
+             * @description Currency withdrawn (values seen: `USDC`); wallets hold USDC and USDT.
              * @example USDC
              */
             currency: string;
@@ -3911,7 +3810,7 @@ export interface components {
              */
             total_fee: number;
             /**
-             * @description Net amount of the withdrawal. How it is derived from the other amounts is not shown. Up to 6 decimal places.
+             * @description Net amount of the withdrawal. Up to 6 decimal places.
              * @example 98.5
              */
             net_amount: number;
@@ -3921,7 +3820,7 @@ export interface components {
              */
             to_address: string;
             /**
-             * @description Withdrawal status. The document shows `processing`; the other values are not shown (`wallet.withdrawal_completed` and `wallet.withdrawal_failed` report the outcome).
+             * @description Withdrawal status. Values seen: `processing`; `wallet.withdrawal_completed` and `wallet.withdrawal_failed` report the outcome.
              * @example processing
              */
             status: string;
@@ -3937,7 +3836,7 @@ export interface components {
              */
             requested_at: string;
         };
-        /** @description A virtual bank account held for one customer. Provisional: the document says the virtual account record's fields are not shown. This shape is designed from the creation body (`customer_code`, `currency`) and what a bank account needs to receive funds. */
+        /** @description A virtual bank account held for one customer. Provisional: the whole record, made of the creation body (`customer_code`, `currency`) and what a bank account needs to receive funds. */
         VirtualAccount: {
             /**
              * Format: uuid
@@ -3952,12 +3851,12 @@ export interface components {
              */
             customer_code: string;
             /**
-             * @description Account currency. EUR is the only value the document gives.
+             * @description Account currency: EUR.
              * @example EUR
              */
             currency: string;
             /**
-             * @description Account status (designed): `pending` while the bank opens the account, `active` when it can receive funds, `closed` afterwards. The document shows no status.
+             * @description Account status: `pending` while the bank opens the account, `active` when it can receive funds, `closed` afterwards. Provisional: the values.
              * @example active
              * @enum {string}
              */
@@ -3988,7 +3887,7 @@ export interface components {
              */
             created_at: string;
         };
-        /** @description Body of `POST /virtual-accounts`. Both fields are the document's. It does not say which are required; requiring both is provisional. */
+        /** @description Body of `POST /virtual-accounts`: `customer_code` and `currency`. Provisional: both are required. */
         CreateVirtualAccountRequest: {
             /**
              * Format: uuid
@@ -3997,7 +3896,7 @@ export interface components {
              */
             customer_code: string;
             /**
-             * @description Account currency. EUR is the only value the document gives; whether others are accepted is not shown.
+             * @description Account currency: EUR.
              * @example EUR
              */
             currency: string;
@@ -4011,7 +3910,7 @@ export interface components {
          * @description A gift card you can order (`POST /gift-cards/orders` with its `product_id`), from the catalogue of
          *     `GET /gift-cards/products`. Its values are either fixed (`denomination_type` `fixed`: order one of
          *     `denominations`) or free within a range (`range`: any amount from `min_amount` to `max_amount`), in the
-         *     product's `currency`. Provisional: the catalogue is designed by this contract.
+         *     product's `currency`. Provisional: the whole catalogue.
          */
         GiftCardProduct: {
             product_id: components["schemas"]["GiftCardProductId"];
@@ -4069,7 +3968,7 @@ export interface components {
         };
         /**
          * wrong_api_host
-         * @description HTTP 421. The request was sent to the wrong base address: gift card orders are served at `{alt_base_url}` (ending in `/api/v1`), the rest of the API at `{base_url}` (ending in `/v1`). The document names the code without its status; 421 Misdirected Request is provisional.
+         * @description HTTP 421. The request was sent to the wrong base address: gift card orders are served at `{alt_base_url}` (ending in `/api/v1`), the rest of the API at `{base_url}` (ending in `/v1`). Provisional: the status 421 Misdirected Request.
          */
         WrongApiHostError: components["schemas"]["ErrorEnvelope"] & {
             error: {
@@ -4078,7 +3977,7 @@ export interface components {
                 details: Record<string, never> | null;
             };
         };
-        /** @description What the customer needs to spend one delivered gift card. **Sensitive**: anyone who has these details can spend the card. They are returned only by `GET /gift-cards/orders/{code}`, never in lists, in the creation response or in events: show them only to the customer, do not log them, and do not store them in clear. Provisional: the redemption details are designed by this contract. */
+        /** @description What the customer needs to spend one delivered gift card. **Sensitive**: anyone who has these details can spend the card. They are returned only by `GET /gift-cards/orders/{code}`, never in lists, in the creation response or in events: show them only to the customer, do not log them, and do not store them in clear. Provisional: the whole record. */
         GiftCardRedemption: {
             /**
              * @description The code to enter at the merchant (or the card number); null when the card is redeemed by URL only.
@@ -4103,7 +4002,7 @@ export interface components {
              */
             expires_at: string | null;
         };
-        /** @description An order of gift cards for one customer, debited from the `gift_cards` ops balance. Provisional: the document says the gift card order record's fields are not shown. This shape repeats the creation body and adds an identifier, a designed status and a timestamp. The redemption details of a delivered order (`redemptions`) are returned only by `GET /gift-cards/orders/{code}`. */
+        /** @description An order of gift cards for one customer, debited from the `gift_cards` ops balance. Provisional: the whole record, which repeats the creation body and adds an identifier, a status and a timestamp. The redemption details of a delivered order (`redemptions`) are returned only by `GET /gift-cards/orders/{code}`. */
         GiftCardOrder: {
             /**
              * Format: uuid
@@ -4123,7 +4022,7 @@ export interface components {
              */
             product_id: string;
             /**
-             * @description Amount, as sent in the order. Whether it is per gift card or for the order, and its currency, are not shown. Up to 2 decimal places.
+             * @description Amount, as sent in the order. Provisional: the amount of one gift card, in the product's currency. Up to 2 decimal places.
              * @example 50
              */
             amount: number;
@@ -4134,7 +4033,7 @@ export interface components {
              */
             quantity: number;
             /**
-             * @description Order status (designed after the `gift_card.delivered`, `gift_card.failed` and `gift_card.refunded` events; the document says gift card order states are not shown).
+             * @description Order status, following the `gift_card.delivered`, `gift_card.failed` and `gift_card.refunded` events. Provisional: the values.
              * @example pending
              * @enum {string}
              */
@@ -4147,7 +4046,7 @@ export interface components {
             /** @description Provisional: **sensitive.** One entry per gift card of a `delivered` order, with what the customer needs to spend it (code, PIN, URL, expiry). Only `GET /gift-cards/orders/{code}` returns it: null there until the order is `delivered` (and on a `failed` or `refunded` order); absent from lists, from the creation response and from events. Anyone who has these details can spend the card: show them only to the customer, do not log them, and do not store them in clear. */
             redemptions?: components["schemas"]["GiftCardRedemption"][] | null;
         };
-        /** @description Body of `POST /gift-cards/orders`. The four fields are the document's. It does not say which are required; requiring all four is provisional. Amount and quantity limits are not shown: the bounds below (provisional) exclude zero and negative values and cap the order at 100 gift cards. */
+        /** @description Body of `POST /gift-cards/orders`: `customer_code`, `product_id`, `amount` and `quantity`. Provisional: all four are required, and the bounds below exclude zero and negative values and cap the order at 100 gift cards. */
         CreateGiftCardOrderRequest: {
             /**
              * Format: uuid
@@ -4173,17 +4072,17 @@ export interface components {
             quantity: number;
         };
         /**
-         * @description Payout status. The transitions between these values are not shown in the document.
+         * @description Payout status. Provisional: the transitions between these values are not published yet.
          * @example completed
          * @enum {string}
          */
         PayoutStatus: "pending" | "processing" | "completed" | "failed" | "refunded";
         /**
-         * @description Payout rail. `sepa` (SEPA Instant, EUR) is shown in the document; ACH (USD to the United States) is the other rail, and its key `ach` is provisional.
+         * @description Payout rail: `sepa` (SEPA Instant, EUR), or ACH (USD to the United States). Provisional: the key `ach`.
          * @example sepa
          */
         PayoutRail: "sepa" | "ach";
-        /** @description The beneficiary a payout was sent to, as carried on the payout. The document lists the fields without their types; each is a string. The SEPA fields (`iban_masked`) and the ACH fields (`account_number_masked`, `routing_number`) are null on the other rail: that nullability is provisional. */
+        /** @description The beneficiary a payout was sent to, as carried on the payout; each field is a string. Provisional: the SEPA fields (`iban_masked`) and the ACH fields (`account_number_masked`, `routing_number`) are null on the other rail. */
         PayoutBeneficiary: {
             /**
              * Format: uuid
@@ -4194,24 +4093,24 @@ export interface components {
             /** @example Amina Diallo */
             name: string;
             /**
-             * @description Masked IBAN (SEPA). Null on an ACH payout (provisional).
+             * @description Masked IBAN (SEPA). Provisional: null on an ACH payout.
              * @example FR76****************0189
              */
             iban_masked: string | null;
             /**
-             * @description Masked account number (ACH). Null on a SEPA payout (provisional).
+             * @description Masked account number (ACH). Provisional: null on a SEPA payout.
              * @example ********6789
              */
             account_number_masked: string | null;
             /**
-             * @description ABA routing number (ACH). Null on a SEPA payout (provisional).
+             * @description ABA routing number (ACH). Provisional: null on a SEPA payout.
              * @example 021000021
              */
             routing_number: string | null;
             /** @example Banque Exemple */
             bank_name: string;
             /**
-             * @description Country of the beneficiary. Its format is not shown.
+             * @description Country of the beneficiary. Provisional: ISO 3166-1 alpha-2 (`FR`).
              * @example FR
              */
             country: string;
@@ -4221,13 +4120,11 @@ export interface components {
          *     or ACH in USD to the United States paid from the 'Ops Others' balance.
          *
          *     A payout starts as a quote (`POST /payouts/quotes`) and keeps the quote's `code` when it is confirmed
-         *     (`POST /payouts`); quotes that were never confirmed are absent from the payout list. That flow is
-         *     provisional (see those operations).
+         *     (`POST /payouts`); quotes that were never confirmed are absent from the payout list. Provisional: that flow (see those operations).
          *
          *     Timestamps: `created_at` is when the quote was made and `confirmed_at` when it was confirmed; both are
          *     always set on a payout. `sent_at`, `completed_at` and `refunded_at` exist only after the matching
-         *     transition and are null until then: the document shows them as date-time strings, and their null
-         *     before the transition is provisional.
+         *     transition and are date-time strings. Provisional: they are null until then.
          */
         Payout: {
             /**
@@ -4270,22 +4167,22 @@ export interface components {
              */
             received_amount: number;
             /**
-             * @description Currency received. The document shows `EUR` (SEPA); ACH pays in USD.
+             * @description Currency received: `EUR` on SEPA; ACH pays in USD.
              * @example EUR
              */
             received_currency: string;
             /**
-             * @description Amount in EUR. Its value on an ACH payout is not shown. Up to 2 decimal places.
+             * @description Amount in EUR. Provisional: its value on an ACH payout. Up to 2 decimal places.
              * @example 461.5
              */
             amount_eur: number;
             /**
-             * @description Exchange rate between USD and `received_currency` (in the example, EUR per USD; the direction is not shown).
+             * @description Exchange rate between USD and `received_currency` (in the example, EUR per USD). Provisional: the direction.
              * @example 0.923
              */
             exchange_rate: number;
             /**
-             * @description The ops balance debited. The document shows `payout_sepa`; ACH payouts are paid from 'Ops Others', whose key is not shown (`others` in BalanceType, provisional).
+             * @description The ops balance debited: `payout_sepa` for SEPA; ACH payouts are paid from 'Ops Others'. Provisional: the key `others`.
              * @example payout_sepa
              */
             balance_type: string;
@@ -4308,24 +4205,24 @@ export interface components {
             confirmed_at: string;
             /**
              * Format: date-time
-             * @description When the payout was sent on the rail; null until then (the null is provisional).
+             * @description When the payout was sent on the rail. Provisional: null until then.
              * @example 2026-03-02T10:01:05Z
              */
             sent_at: string | null;
             /**
              * Format: date-time
-             * @description When the payout completed; null until then (the null is provisional).
+             * @description When the payout completed. Provisional: null until then.
              * @example 2026-03-02T10:01:20Z
              */
             completed_at: string | null;
             /**
              * Format: date-time
-             * @description When the payout was refunded to the ops balance; null unless refunded (the null is provisional).
+             * @description When the payout was refunded to the ops balance. Provisional: null unless refunded.
              * @example null
              */
             refunded_at: string | null;
         };
-        /** @description Body of `POST /payouts`. Provisional, like the quote flow it confirms. */
+        /** @description Body of `POST /payouts`. Provisional: the whole body, like the quote flow it confirms. */
         CreatePayoutRequest: {
             /**
              * Format: uuid
@@ -4334,7 +4231,7 @@ export interface components {
              */
             quote_code: string;
         };
-        /** @description Body of `POST /payouts/quotes`. Provisional: the document shows no payout request. The rail, currency and customer follow from the beneficiary. Payout amount limits are not shown: the bound below only excludes zero and negative amounts. */
+        /** @description Body of `POST /payouts/quotes`. The rail, currency and customer follow from the beneficiary. Provisional: the whole body; no payout amount limit is published, so the bound below only excludes zero and negative amounts. */
         CreatePayoutQuoteRequest: {
             /**
              * Format: uuid
@@ -4353,7 +4250,7 @@ export interface components {
              */
             reference: string;
         };
-        /** @description A payout quote: the amounts, fee and exchange rate a payout would have, held until `expires_at`. Confirm it with `POST /payouts`; the payout keeps the quote's `code`. Provisional: the document implies quotes ("quotes that were never confirmed are absent from the payout list") but shows neither the quote record nor its endpoint. The amount fields repeat those of the payout. */
+        /** @description A payout quote: the amounts, fee and exchange rate a payout would have, held until `expires_at`. Confirm it with `POST /payouts`; the payout keeps the quote's `code`. Provisional: the whole record; the amount fields repeat those of the payout. */
         PayoutQuote: {
             /**
              * Format: uuid
@@ -4420,7 +4317,7 @@ export interface components {
             created_at: string;
             /**
              * Format: date-time
-             * @description After this time the quote can no longer be confirmed. The validity period is not shown.
+             * @description After this time the quote can no longer be confirmed. Provisional: the validity period.
              * @example 2026-03-02T10:05:00Z
              */
             expires_at: string;
@@ -4439,12 +4336,12 @@ export interface components {
             /** @example 75002 */
             postal_code: string;
             /**
-             * @description Country. Its format (for example ISO 3166-1 alpha-2) is not shown.
+             * @description Country. Provisional: ISO 3166-1 alpha-2 (`FR`).
              * @example FR
              */
             country: string;
         };
-        /** @description A bank account that can receive payouts, registered for one customer by `POST /payouts/beneficiaries`. The document shows a SEPA beneficiary (`iban_masked`, `bic_swift`). The ACH fields `account_number_masked` and `routing_number` are provisional: the document shows them on the beneficiary sub-object of a payout, not on this record. */
+        /** @description A bank account that can receive payouts, registered for one customer by `POST /payouts/beneficiaries`. A SEPA beneficiary has `iban_masked` and `bic_swift`. Provisional: the ACH fields `account_number_masked` and `routing_number` on this record, as on the beneficiary of a payout. */
         Beneficiary: {
             /**
              * Format: uuid
@@ -4459,7 +4356,7 @@ export interface components {
              */
             customer_code: string;
             /**
-             * @description Beneficiary type. The document shows `individual`; other values are not shown.
+             * @description Beneficiary type. Values seen: `individual`.
              * @example individual
              */
             type: string;
@@ -4471,22 +4368,22 @@ export interface components {
             /** @example Banque Exemple */
             bank_name: string;
             /**
-             * @description Masked IBAN (SEPA). Null on an ACH beneficiary: the document shows this field as a string on a SEPA beneficiary; the null for ACH is provisional.
+             * @description Masked IBAN (SEPA), a string on a SEPA beneficiary. Provisional: null on an ACH beneficiary.
              * @example FR76****************0189
              */
             iban_masked: string | null;
             /**
-             * @description BIC/SWIFT code (SEPA). Null on an ACH beneficiary: the document shows this field as a string on a SEPA beneficiary; the null for ACH is provisional.
+             * @description BIC/SWIFT code (SEPA), a string on a SEPA beneficiary. Provisional: null on an ACH beneficiary.
              * @example BNPAFRPPXXX
              */
             bic_swift: string | null;
             /**
-             * @description Provisional. Masked account number (ACH); null on a SEPA beneficiary.
+             * @description Provisional: masked account number (ACH); null on a SEPA beneficiary.
              * @example null
              */
             account_number_masked?: string | null;
             /**
-             * @description Provisional. ABA routing number (ACH); null on a SEPA beneficiary.
+             * @description Provisional: ABA routing number (ACH); null on a SEPA beneficiary.
              * @example null
              */
             routing_number?: string | null;
@@ -4504,7 +4401,7 @@ export interface components {
              */
             created_at: string;
         };
-        /** @description Postal address of the account holder, as you send it when you create a beneficiary. `state_province` is optional: give it where the country's addresses have one (for example a US state). */
+        /** @description Postal address of the account holder, as you send it when you create a beneficiary. `state_province` is optional: give it where the country's addresses have one (for example a US state). Provisional: the whole address input. */
         BeneficiaryAddressInput: {
             /** @example 12 rue de la Paix */
             street: string;
@@ -4525,7 +4422,7 @@ export interface components {
         };
         /**
          * SEPA beneficiary
-         * @description A SEPA beneficiary (EUR, SEPA Instant). Provisional: the document names `POST /payouts/beneficiaries` but not its body; the fields mirror the Beneficiary record, with the IBAN in full.
+         * @description A SEPA beneficiary (EUR, SEPA Instant). Provisional: the body; the fields mirror the Beneficiary record, with the IBAN in full.
          */
         CreateSepaBeneficiaryRequest: {
             /**
@@ -4540,7 +4437,7 @@ export interface components {
              */
             rail: "sepa";
             /**
-             * @description Beneficiary type. The document shows `individual`; other values are not shown.
+             * @description Beneficiary type. Values seen: `individual`.
              * @example individual
              */
             type: string;
@@ -4571,7 +4468,7 @@ export interface components {
         AchAccountType: "checking" | "savings";
         /**
          * ACH beneficiary
-         * @description An ACH beneficiary (USD, bank account in the United States). Provisional: the document names `POST /payouts/beneficiaries` but not its body. `account_number` and `routing_number` follow the ACH fields of the payout's beneficiary sub-object; the rail key `ach` is provisional.
+         * @description An ACH beneficiary (USD, bank account in the United States). Provisional: the body; `account_number` and `routing_number` follow the ACH fields of the payout's beneficiary, and the rail key is `ach`.
          */
         CreateAchBeneficiaryRequest: {
             /**
@@ -4586,7 +4483,7 @@ export interface components {
              */
             rail: "ach";
             /**
-             * @description Beneficiary type. The document shows `individual`; other values are not shown.
+             * @description Beneficiary type. Values seen: `individual`.
              * @example individual
              */
             type: string;
@@ -4630,7 +4527,7 @@ export interface components {
             deleted: boolean;
         };
         /**
-         * @description Name of a webhook event: the 33 events of the document's event list (30 plus three card events).
+         * @description Name of a webhook event: the 33 events (30 plus three card events).
          *
          *     - KYC: `kyc.approved`, `kyc.rejected`, `kyc.expired`, `kyc.resubmission_requested`, `kyc.pending_review`,
          *       `kyc.identity_mismatch`, `kyc.identity_synchronized`
@@ -4649,7 +4546,7 @@ export interface components {
          */
         WebhookEventName: "kyc.approved" | "kyc.rejected" | "kyc.expired" | "kyc.resubmission_requested" | "kyc.pending_review" | "kyc.identity_mismatch" | "kyc.identity_synchronized" | "poa.approved" | "poa.rejected" | "card.activated" | "card.creation_failed" | "card.topup.completed" | "card.topup.failed" | "card.transaction" | "card.3ds_request" | "card.frozen" | "card.unfrozen" | "card.terminated" | "card.withdrawal.completed" | "card.withdrawal.failed" | "card.termination_pending" | "wallet.deposit_received" | "wallet.withdrawal_completed" | "wallet.withdrawal_failed" | "virtual_account.deposit_received" | "virtual_account.transfer_completed" | "virtual_account.transfer_failed" | "gift_card.delivered" | "gift_card.failed" | "gift_card.refunded" | "balance.deposit_confirmed" | "balance.debited" | "balance.low_balance";
         /**
-         * @description The events the endpoint receives: event names, or `*` for every event. Events are sent to each active endpoint subscribed to the event's type or to `*`. At least one entry is required (provisional: the document does not say whether an empty list is accepted).
+         * @description The events the endpoint receives: event names, or `*` for every event. Events are sent to each active endpoint subscribed to the event's type or to `*`. Provisional: at least one entry is required.
          * @example [
          *       "card.activated",
          *       "card.transaction",
@@ -4676,7 +4573,7 @@ export interface components {
             url: string;
             events: components["schemas"]["WebhookEndpointEvents"];
             /**
-             * @description Free text describing the endpoint. The document gives a string; null when none was given at creation is provisional (the document does not say whether `description` is optional).
+             * @description Free text describing the endpoint, a string. Provisional: null when none was given at creation.
              * @example Production events for the partner back office
              */
             description: string | null;
@@ -4687,19 +4584,19 @@ export interface components {
             is_active: boolean;
             /**
              * Format: int32
-             * @description Number of consecutive failed deliveries. The document lists this field only; what counts as a failure here and what resets the count are not shown.
+             * @description Number of consecutive failed deliveries. Provisional: what counts as a failure here and what resets the count.
              * @example 0
              */
             consecutive_failures: number;
             /**
              * Format: date-time
-             * @description When a delivery last succeeded. The document lists the field as a date-time only; null before any successful delivery is provisional.
+             * @description When a delivery last succeeded, a date-time. Provisional: null before any successful delivery.
              * @example 2026-03-02T10:14:02Z
              */
             last_success_at: string | null;
             /**
              * Format: date-time
-             * @description When a delivery last failed. The document lists the field as a date-time only; null before any failed delivery is provisional.
+             * @description When a delivery last failed, a date-time. Provisional: null before any failed delivery.
              * @example 2026-03-02T10:13:00Z
              */
             last_failure_at: string | null;
@@ -4710,12 +4607,12 @@ export interface components {
             created_at: string;
             /**
              * Format: date-time
-             * @description When the endpoint was last changed. The document lists this field only.
+             * @description When the endpoint was last changed.
              * @example 2026-02-25T16:45:00Z
              */
             updated_at: string;
         };
-        /** @description Body of `POST /webhooks`. The document lists `url`, `events` and `description` but does not say which are required: this contract requires `url` (the creation ping is sent to it) and `events` (no default subscription is documented), and leaves `description` optional. That choice is provisional. */
+        /** @description Body of `POST /webhooks`: `url`, `events` and `description`. Provisional: `url` (the creation ping is sent to it) and `events` are required, and `description` is optional. */
         CreateWebhookEndpointRequest: {
             /**
              * Format: uri
@@ -4730,7 +4627,7 @@ export interface components {
              */
             description?: string;
         };
-        /** @description The new endpoint (`data` of `POST /webhooks`): exactly the fields the document shows for the creation response. It is the only response that carries the endpoint's `secret` (apart from a rotation, which returns a new one): store it now, it is not shown again. */
+        /** @description The new endpoint (`data` of `POST /webhooks`): the fields of the creation response. It is the only response that carries the endpoint's `secret` (apart from a rotation, which returns a new one): store it now, it is not shown again. */
         CreatedWebhookEndpoint: {
             /**
              * Format: uuid
@@ -4756,7 +4653,7 @@ export interface components {
              */
             is_active: boolean;
             /**
-             * @description Free text describing the endpoint. The document gives a string; null when none was given is provisional (the document does not say whether `description` is optional).
+             * @description Free text describing the endpoint, a string. Provisional: null when none was given.
              * @example Production events for the partner back office
              */
             description: string | null;
@@ -4781,7 +4678,7 @@ export interface components {
              */
             deleted: true;
         };
-        /** @description Body of `PATCH /webhooks/{code}` (provisional: the document names the update operation but not its body). Send only the fields to change; at least one. A changed `url` is re-validated with a ping that must answer 2xx. `is_active` is changed by the disable and enable operations, not here. */
+        /** @description Body of `PATCH /webhooks/{code}`. Provisional: the whole body. Send only the fields to change; at least one. A changed `url` is re-validated with a ping that must answer 2xx. `is_active` is changed by the disable and enable operations, not here. */
         UpdateWebhookEndpointRequest: {
             /**
              * Format: uri
@@ -4797,7 +4694,7 @@ export interface components {
              */
             description?: string;
         };
-        /** @description Result of a secret rotation (`data` of `POST /webhooks/{code}/rotate-secret`). The document confirms that the new secret is returned and that the old one is invalid at once; this shape (the fields besides `secret`, and their names) is provisional. */
+        /** @description Result of a secret rotation (`data` of `POST /webhooks/{code}/rotate-secret`): the new secret is returned, and the old one is invalid at once. Provisional: the fields besides `secret`, and their names. */
         WebhookSecret: {
             /**
              * Format: uuid
@@ -4817,7 +4714,7 @@ export interface components {
              */
             rotated_at: string;
         };
-        /** @description Outcome of a manual test ping (`data` of `POST /webhooks/{code}/test`). The document names the test ping but shows neither its payload nor its result: this whole shape is provisional. This contract judges the ping by the documented delivery rule: success is a 2xx answer within 10 seconds. */
+        /** @description Outcome of a manual test ping (`data` of `POST /webhooks/{code}/test`), judged by the delivery rule: success is a 2xx answer within 10 seconds. Provisional: the whole shape. */
         WebhookTestResult: {
             /**
              * Format: uuid
@@ -4867,37 +4764,29 @@ export interface components {
          */
         WebhookDeliveryStatus: "delivered" | "failed" | "pending";
         /**
-         * @description One delivery of one event to one endpoint (item of `GET /webhooks/{code}/deliveries`).
+         * @description One delivery of one event to one endpoint (item of `GET /webhooks/{code}/deliveries`): the delivery's status (`delivered`, `failed`, `pending`), the HTTP response code, the attempt number, the duration and the idempotency key. Provisional: the field names, and the event and timestamp fields marked as such.
          *
-         *     The document confirms that the delivery history shows, per endpoint, the delivery's status
-         *     (`delivered`, `failed`, `pending`), the HTTP response code, the attempt number, the duration and the
-         *     idempotency key. It does not show the field names or the rest of the record: the names below, and the
-         *     event and timestamp fields marked provisional, are this contract's design.
-         *
-         *     Delivery rules (documented): the receiver must answer 2xx; any other status, or no answer within
-         *     10 seconds, is a failure and the delivery is retried with exponential backoff, with the same
-         *     `X-Service-Idempotency-Key`. After the last attempt the delivery is `failed` and no further retry is
-         *     made. The retry schedule (attempt count and intervals) is not shown.
+         *     Delivery rules: the receiver must answer 2xx; any other status, or no answer within 10 seconds, is a failure and the delivery is retried with exponential backoff, with the same `X-Service-Idempotency-Key`. After the last attempt the delivery is `failed` and no further retry is made. The retry schedule (attempt count and intervals) is not published.
          */
         WebhookDelivery: {
             /**
              * Format: uuid
-             * @description Delivery identifier (provisional; the document shows no identifier).
+             * @description Delivery identifier. Provisional: the whole field.
              * @example c4e8a2f6-0b1d-4e3f-9a5c-7d9e1f3a5b7c
              */
             code: string;
             /**
              * Format: uuid
-             * @description The endpoint the event was delivered to.
+             * @description The endpoint the event was delivered to. Provisional: the whole field.
              * @example 9b2d4f6a-1c3e-4a5b-8d7f-0e1a2b3c4d5e
              */
             endpoint_code: string;
             /**
-             * @description The `id` of the event delivered, `evt_<uuid>`.
+             * @description The `id` of the event delivered, `evt_<uuid>`. Provisional: the whole field.
              * @example evt_0b6f2c1e-4d7a-4f3b-9c8e-1a2b3c4d5e6f
              */
             event_id: string;
-            /** @description The `type` of the event delivered. */
+            /** @description The `type` of the event delivered. Provisional: the whole field. */
             event_type: components["schemas"]["WebhookEventName"];
             status: components["schemas"]["WebhookDeliveryStatus"];
             /**
@@ -4914,7 +4803,7 @@ export interface components {
             attempt: number;
             /**
              * Format: int32
-             * @description Duration of the latest attempt, from sending to the answer or the time-out, in milliseconds; null while that attempt is in progress. Named `duration_ms` by this contract; the document says "duration".
+             * @description Duration of the latest attempt, from sending to the answer or the time-out, in milliseconds; null while that attempt is in progress. Provisional: the name `duration_ms`.
              * @example 184
              */
             duration_ms: number | null;
@@ -4925,19 +4814,19 @@ export interface components {
             idempotency_key: string;
             /**
              * Format: date-time
-             * @description When the delivery was queued (the event was emitted for this endpoint).
+             * @description When the delivery was queued (the event was emitted for this endpoint). Provisional: the whole field.
              * @example 2026-03-02T10:14:01Z
              */
             created_at: string;
             /**
              * Format: date-time
-             * @description When the latest attempt started.
+             * @description When the latest attempt started. Provisional: the whole field.
              * @example 2026-03-02T10:14:02Z
              */
             last_attempt_at: string;
             /**
              * Format: date-time
-             * @description When the next retry is due, while the delivery is `pending` after a failed attempt; null once it is `delivered` or `failed`. It shows the next due time only, not the retry schedule.
+             * @description When the next retry is due, while the delivery is `pending` after a failed attempt; null once it is `delivered` or `failed`. It shows the next due time only, not the retry schedule. Provisional: the whole field.
              * @example null
              */
             next_retry_at: string | null;
@@ -4992,7 +4881,7 @@ export interface components {
          */
         "X-Service-Timestamp": string;
         /**
-         * @description Unique per event; the same value on every retry of that event, and (provisional) on a redelivery of it with `POST /events/{id}/redeliver`. Deduplicate on it.
+         * @description Unique per event; the same value on every retry of that event. Provisional: the same value on a redelivery of it with `POST /events/{id}/redeliver`. Deduplicate on it.
          * @example idem_0b6f2c1e4d7a4f3b
          */
         "X-Service-Idempotency-Key": string;
@@ -5107,14 +4996,14 @@ export interface components {
             type: "kyc.rejected";
             data: components["schemas"]["CustomerEventBase"] & {
                 /**
-                 * @description KYC status. The document lists the field for this event without its value; the example `rejected` is illustrative.
+                 * @description KYC status. Provisional: the example value `rejected` is illustrative.
                  * @example rejected
                  */
                 kyc_status: string;
-                /** @description The customer's verification level after the event; the document's transitions give `basic`. */
+                /** @description The customer's verification level after the event; the KYC transitions give `basic`. */
                 verification_level: components["schemas"]["VerificationLevel"];
                 /**
-                 * @description Why the verification was declined or abandoned. Its values are not shown in the document.
+                 * @description Why the verification was declined or abandoned. Provisional: its values are not listed yet; handle any value.
                  * @example Identity document is expired
                  */
                 reason: string;
@@ -5144,14 +5033,14 @@ export interface components {
             type: "kyc.expired";
             data: components["schemas"]["CustomerEventBase"] & {
                 /**
-                 * @description KYC status. The document lists the field for this event without its value; the example `expired` is illustrative.
+                 * @description KYC status. Provisional: the example value `expired` is illustrative.
                  * @example expired
                  */
                 kyc_status: string;
-                /** @description The customer's verification level after the event; the document's transitions give `basic`. */
+                /** @description The customer's verification level after the event; the KYC transitions give `basic`. */
                 verification_level: components["schemas"]["VerificationLevel"];
                 /**
-                 * @description Why the session ended. Its values are not shown in the document.
+                 * @description Why the session ended. An open set: handle any value.
                  * @example Verification session expired
                  */
                 reason: string;
@@ -5181,10 +5070,10 @@ export interface components {
             data: components["schemas"]["CustomerEventBase"] & {
                 /** @constant */
                 kyc_status: "resubmission_requested";
-                /** @description The customer's verification level after the event; the document's transitions give `basic`. */
+                /** @description The customer's verification level after the event; the KYC transitions give `basic`. */
                 verification_level: components["schemas"]["VerificationLevel"];
                 /**
-                 * @description What is insufficient in the submitted documents. Its values are not shown in the document.
+                 * @description What is insufficient in the submitted documents. Provisional: its values are not listed yet; handle any value.
                  * @example Photo of the document is blurred
                  */
                 reason: string;
@@ -5213,7 +5102,7 @@ export interface components {
             data: components["schemas"]["CustomerEventBase"] & {
                 /** @constant */
                 kyc_status: "pending";
-                /** @description The customer's verification level during the review; the document's transitions give `basic`. */
+                /** @description The customer's verification level during the review; the KYC transitions give `basic`. */
                 verification_level: components["schemas"]["VerificationLevel"];
             };
         };
@@ -5385,7 +5274,7 @@ export interface components {
                  */
                 verification_level: "verified";
                 /**
-                 * @description Why the document was rejected. Its values are not shown in the document.
+                 * @description Why the document was rejected. An open set: handle any value.
                  * @example Document is older than three months
                  */
                 reason: string;
@@ -5512,7 +5401,7 @@ export interface components {
                 /** @description Always null; the card was never issued. */
                 last_four: null;
                 /**
-                 * @description Why the card could not be issued. Its values are not shown in the document.
+                 * @description Why the card could not be issued. An open set: handle any value.
                  * @example Card issuer declined the request
                  */
                 reason: string;
@@ -5617,7 +5506,7 @@ export interface components {
                  */
                 amount: number;
                 /**
-                 * @description Why the top-up was not applied. Its values are not shown in the document.
+                 * @description Why the top-up was not applied. An open set: handle any value.
                  * @example Card was terminated before the top-up was applied
                  */
                 reason: string;
@@ -5672,7 +5561,7 @@ export interface components {
             data: components["schemas"]["CardEventBase"] & {
                 /** @description The card balance after the operation. Up to 2 decimal places. */
                 balance?: number;
-                /** @description The transaction. Its `type` is one of the documented types; the provisional `withdrawal` type of `GET /cards/{code}/transactions` is not sent in this event. */
+                /** @description The transaction. Its `type` is one of the documented types; the `withdrawal` type of `GET /cards/{code}/transactions` is not sent in this event. */
                 transaction: {
                     type?: components["schemas"]["CardTransactionType"];
                 } & components["schemas"]["CardTransaction"];
@@ -5853,8 +5742,7 @@ export interface components {
          *     (`cards_visa` or `cards_mastercard`) is credited with `net_amount = amount - fee`. At least 5 USD
          *     remains on the card.
          *
-         *     The document names this event but does not show its payload. The base card fields are those of every
-         *     card event; the withdrawal fields (provisional) mirror the `POST /cards/{code}/withdraw` result, with
+         *     The base card fields are those of every card event. Provisional: the withdrawal fields mirror the `POST /cards/{code}/withdraw` result, with
          *     `balance` in place of its `card_balance`.
          * @example {
          *       "id": "evt_29637045-25d2-4999-bc6a-dcc59c2d22df",
@@ -5917,12 +5805,9 @@ export interface components {
         };
         /**
          * card.withdrawal.failed
-         * @description Sent when a withdrawal from a card cannot be completed.
+         * @description Sent when a withdrawal from a card cannot be completed. The base card fields are those of every card event.
          *
-         *     The document names this event (added with card withdrawal and termination) but does not show its
-         *     payload, when exactly it is sent (`POST /cards/{code}/withdraw` answers synchronously), or what happens
-         *     to the balances; this contract expects neither the card balance nor the ops balance to move. The base
-         *     card fields are those of every card event; `amount` and `reason` are provisional.
+         *     Provisional: `amount` and `reason` say which withdrawal failed and why; neither the card balance nor the ops balance moves. `POST /cards/{code}/withdraw` answers synchronously, so this event may also follow a withdrawal it accepted.
          * @example {
          *       "id": "evt_63be90f7-ba72-4c51-8800-d44d7868dead",
          *       "type": "card.withdrawal.failed",
@@ -5953,7 +5838,7 @@ export interface components {
                  */
                 amount: number;
                 /**
-                 * @description Why the withdrawal failed. Its values are not shown in the document.
+                 * @description Why the withdrawal failed. Provisional: its values are not listed yet; handle any value.
                  * @example Card provider unavailable
                  */
                 reason: string;
@@ -5961,14 +5846,9 @@ export interface components {
         };
         /**
          * card.termination_pending
-         * @description Sent when a card's termination has been requested and is not yet complete. `card.terminated` is
-         *     expected to follow when the card is closed and its remaining balance returned (the document gives
-         *     only the event's name).
+         * @description Sent when a card's termination has been requested and is not yet complete. `card.terminated` follows when the card is closed and its remaining balance returned.
          *
-         *     The document names this event (added with card withdrawal and termination) but does not show its
-         *     payload. This contract sends the base fields of every card event and nothing else (provisional): the
-         *     closure amounts are known only in `card.terminated`. `status` is the card's status while the
-         *     termination is in progress; the document does not say which value it has.
+         *     Provisional: the payload carries the base fields of every card event and nothing else: the closure amounts are known only in `card.terminated`. `status` is the card's status while the termination is in progress.
          * @example {
          *       "id": "evt_85286f35-3217-4cb6-ad0a-6fd1b77a4538",
          *       "type": "card.termination_pending",
@@ -5990,13 +5870,13 @@ export interface components {
         "card.termination_pending": components["schemas"]["EventEnvelope"] & {
             /** @constant */
             type: "card.termination_pending";
-            /** @description Provisional: the document does not show this payload; it carries the base card fields only. */
+            /** @description Provisional: it carries the base card fields only. */
             data: components["schemas"]["CardEventBase"];
         };
-        /** @description Fields shared by the wallet event payloads (`wallet.deposit_received` and `wallet.withdrawal_completed` list them all). The document lists the fields without their types: amounts are numbers here, like the amounts of the wallet withdrawal record (provisional). */
+        /** @description Fields shared by the wallet event payloads (`wallet.deposit_received` and `wallet.withdrawal_completed` list them all). Provisional: amounts are numbers, like the amounts of the wallet withdrawal record. */
         WalletEventBase: {
             /**
-             * @description The wallet (the `id` of the wallet record). Its format is not shown in the document.
+             * @description The wallet (the `id` of the wallet record). Provisional: treat it as an opaque string.
              * @example 6a1f3c5e-2b4d-4e6f-8a9b-1c2d3e4f5a6b
              */
             wallet_id: string;
@@ -6007,13 +5887,13 @@ export interface components {
              */
             customer_code: string;
             /**
-             * @description Amount moved, in `currency`. Provisional type; the document does not give it. Up to 6 decimal places.
+             * @description Amount moved, in `currency`. Provisional: its type. Up to 6 decimal places.
              * @example 250
              */
             amount: number;
             currency: components["schemas"]["WalletCurrency"];
             /**
-             * @description Blockchain network of the transfer. Its values are not shown in the document.
+             * @description Blockchain network of the transfer. Provisional: its values are not listed yet; handle any value.
              * @example ethereum
              */
             network: string;
@@ -6055,7 +5935,7 @@ export interface components {
                  */
                 from_address: string;
                 /**
-                 * @description Wallet balance after the deposit, in `currency`. Provisional type; the document does not give it. Up to 6 decimal places.
+                 * @description Wallet balance after the deposit, in `currency`. Provisional: its type. Up to 6 decimal places.
                  * @example 250
                  */
                 new_balance: number;
@@ -6105,7 +5985,7 @@ export interface components {
                  */
                 to_address: string;
                 /**
-                 * @description Wallet balance after the withdrawal, in `currency`. Provisional type; the document does not give it. Up to 6 decimal places.
+                 * @description Wallet balance after the withdrawal, in `currency`. Provisional: its type. Up to 6 decimal places.
                  * @example 150
                  */
                 new_balance: number;
@@ -6122,9 +6002,7 @@ export interface components {
          * @description Sent when a withdrawal from a customer's wallet fails (for example, insufficient on-chain balance or a
          *     provider error). Withdrawals are requested only from the partner dashboard.
          *
-         *     The document does not show this payload. This contract mirrors `wallet.withdrawal_completed` without
-         *     the on-chain result (`tx_hash`, `new_balance`, `completed_at`), and adds `reason` and `failed_at`
-         *     (provisional).
+         *     Provisional: the payload mirrors `wallet.withdrawal_completed` without the on-chain result (`tx_hash`, `new_balance`, `completed_at`), and adds `reason` and `failed_at`.
          * @example {
          *       "id": "evt_5fea8ca0-dc0a-496e-8235-7c6e8ad169d8",
          *       "type": "wallet.withdrawal_failed",
@@ -6145,7 +6023,7 @@ export interface components {
         "wallet.withdrawal_failed": components["schemas"]["EventEnvelope"] & {
             /** @constant */
             type: "wallet.withdrawal_failed";
-            /** @description Provisional: the document does not show this payload. */
+            /** @description Provisional: this payload may change. */
             data: components["schemas"]["WalletEventBase"] & {
                 /**
                  * @description Destination address of the failed withdrawal.
@@ -6153,7 +6031,7 @@ export interface components {
                  */
                 to_address: string;
                 /**
-                 * @description Why the withdrawal failed. Its values are not shown in the document.
+                 * @description Why the withdrawal failed. Provisional: its values are not listed yet; handle any value.
                  * @example Insufficient on-chain balance
                  */
                 reason: string;
@@ -6165,7 +6043,7 @@ export interface components {
                 failed_at: string;
             };
         };
-        /** @description Fields shared by the `virtual_account.*` event payloads. Provisional: the document does not show these payloads; the fields are designed after the virtual account record and the wallet events. */
+        /** @description Fields shared by the `virtual_account.*` event payloads. Provisional: the fields follow the virtual account record and the wallet events. */
         VirtualAccountEventBase: {
             /**
              * Format: uuid
@@ -6185,7 +6063,7 @@ export interface components {
              */
             amount: number;
             /**
-             * @description Currency of the account. EUR is the only value the document gives for virtual accounts.
+             * @description Currency of the account. Virtual accounts hold EUR.
              * @example EUR
              */
             currency: string;
@@ -6194,8 +6072,7 @@ export interface components {
          * virtual_account.deposit_received
          * @description Sent when a bank transfer is received on a customer's virtual account.
          *
-         *     The document names this event but does not show its payload. This contract designs it (provisional):
-         *     the account, the amount received, the sender's name and transfer reference when the bank gives them,
+         *     Provisional: the payload is the account, the amount received, the sender's name and transfer reference when the bank gives them,
          *     and the time of receipt.
          * @example {
          *       "id": "evt_2299ad20-3c20-448f-ab83-62f32849e239",
@@ -6216,7 +6093,7 @@ export interface components {
         "virtual_account.deposit_received": components["schemas"]["EventEnvelope"] & {
             /** @constant */
             type: "virtual_account.deposit_received";
-            /** @description Provisional: the document does not show this payload. */
+            /** @description Provisional: this payload may change. */
             data: components["schemas"]["VirtualAccountEventBase"] & {
                 /**
                  * @description Name of the sender, when the bank gives it.
@@ -6240,8 +6117,7 @@ export interface components {
          * virtual_account.transfer_completed
          * @description Sent when a transfer from a customer's virtual account completes.
          *
-         *     The document names this event but does not show its payload, nor what initiates a transfer (no
-         *     transfer endpoint is listed). This contract designs the payload (provisional): the account, a
+         *     Provisional: the payload is the account, a
          *     transfer identifier, the amount, the reference and the completion time.
          * @example {
          *       "id": "evt_a211562e-57f5-4f71-a9f7-b3fd0456210e",
@@ -6262,7 +6138,7 @@ export interface components {
         "virtual_account.transfer_completed": components["schemas"]["EventEnvelope"] & {
             /** @constant */
             type: "virtual_account.transfer_completed";
-            /** @description Provisional: the document does not show this payload. */
+            /** @description Provisional: this payload may change. */
             data: components["schemas"]["VirtualAccountEventBase"] & {
                 /**
                  * @description Identifier of the transfer.
@@ -6286,8 +6162,7 @@ export interface components {
          * virtual_account.transfer_failed
          * @description Sent when a transfer from a customer's virtual account fails.
          *
-         *     The document names this event but does not show its payload, nor what initiates a transfer. This
-         *     contract designs the payload (provisional) like `virtual_account.transfer_completed`, with a `reason`
+         *     Provisional: the payload is like that of `virtual_account.transfer_completed`, with a `reason`
          *     and the failure time in place of the completion time.
          * @example {
          *       "id": "evt_a997abfc-b963-40b9-bc4a-f26f49010083",
@@ -6309,7 +6184,7 @@ export interface components {
         "virtual_account.transfer_failed": components["schemas"]["EventEnvelope"] & {
             /** @constant */
             type: "virtual_account.transfer_failed";
-            /** @description Provisional: the document does not show this payload. */
+            /** @description Provisional: this payload may change. */
             data: components["schemas"]["VirtualAccountEventBase"] & {
                 /**
                  * @description Identifier of the transfer.
@@ -6322,7 +6197,7 @@ export interface components {
                  */
                 reference: string | null;
                 /**
-                 * @description Why the transfer failed. Its values are not shown in the document.
+                 * @description Why the transfer failed. Provisional: its values are not listed yet; handle any value.
                  * @example Beneficiary account closed
                  */
                 reason: string;
@@ -6334,7 +6209,7 @@ export interface components {
                 failed_at: string;
             };
         };
-        /** @description Fields shared by the `gift_card.*` event payloads: the order, as sent to `POST /gift-cards/orders`. Provisional: the document does not show these payloads; the fields repeat the order's creation body and identifier. */
+        /** @description Fields shared by the `gift_card.*` event payloads: the order, as sent to `POST /gift-cards/orders`. Provisional: the fields repeat the order's creation body and identifier. */
         GiftCardEventBase: {
             /**
              * Format: uuid
@@ -6354,7 +6229,7 @@ export interface components {
              */
             product_id: string;
             /**
-             * @description Amount of the order, as sent in the order. Whether it is per gift card or for the order is not shown. Up to 2 decimal places.
+             * @description Amount of the order, as sent in the order. Provisional: read it as the amount of one gift card, as in the order. Up to 2 decimal places.
              * @example 50
              */
             amount: number;
@@ -6370,8 +6245,7 @@ export interface components {
          * @description Sent when the gift cards of an order (`POST /gift-cards/orders`) are delivered. The order was paid
          *     from the `gift_cards` ops balance.
          *
-         *     The document names this event but does not show its payload. This contract designs it (provisional):
-         *     the order and the delivery time. The redemption details (codes, PINs, links) are never in an event: read
+         *     Provisional: the payload is the order and the delivery time. The redemption details (codes, PINs, links) are never in an event: read
          *     them with `GET /gift-cards/orders/{code}`.
          * @example {
          *       "id": "evt_23052048-735b-4635-8fed-e77ded871e02",
@@ -6391,7 +6265,7 @@ export interface components {
         "gift_card.delivered": components["schemas"]["EventEnvelope"] & {
             /** @constant */
             type: "gift_card.delivered";
-            /** @description Provisional: the document does not show this payload. */
+            /** @description Provisional: this payload may change. */
             data: components["schemas"]["GiftCardEventBase"] & {
                 /**
                  * Format: date-time
@@ -6405,9 +6279,7 @@ export interface components {
          * gift_card.failed
          * @description Sent when a gift card order (`POST /gift-cards/orders`) cannot be fulfilled.
          *
-         *     The document names this event but does not show its payload, nor whether the `gift_cards` ops
-         *     balance is refunded at once or by a later `gift_card.refunded`. This contract designs the payload
-         *     (provisional): the order, a `reason` and the failure time.
+         *     Provisional: the payload is the order, a `reason` and the failure time. The refund of the `gift_cards` ops balance is reported by `gift_card.refunded`.
          * @example {
          *       "id": "evt_ed9b1bd9-4d42-4b3e-8c17-92fc740c13d9",
          *       "type": "gift_card.failed",
@@ -6427,10 +6299,10 @@ export interface components {
         "gift_card.failed": components["schemas"]["EventEnvelope"] & {
             /** @constant */
             type: "gift_card.failed";
-            /** @description Provisional: the document does not show this payload. */
+            /** @description Provisional: this payload may change. */
             data: components["schemas"]["GiftCardEventBase"] & {
                 /**
-                 * @description Why the order failed. Its values are not shown in the document.
+                 * @description Why the order failed. Provisional: its values are not listed yet; handle any value.
                  * @example Product out of stock at the vendor
                  */
                 reason: string;
@@ -6446,8 +6318,7 @@ export interface components {
          * gift_card.refunded
          * @description Sent when a gift card order is refunded.
          *
-         *     The document names this event but does not show its payload. This contract designs it (provisional):
-         *     the order, the amount refunded, the balance credited (`gift_cards`, the balance orders are paid from)
+         *     Provisional: the payload is the order, the amount refunded, the balance credited (`gift_cards`, the balance orders are paid from)
          *     and the refund time.
          * @example {
          *       "id": "evt_9b4db6c6-3e8c-4136-8bc5-2635269b0583",
@@ -6469,7 +6340,7 @@ export interface components {
         "gift_card.refunded": components["schemas"]["EventEnvelope"] & {
             /** @constant */
             type: "gift_card.refunded";
-            /** @description Provisional: the document does not show this payload. */
+            /** @description Provisional: this payload may change. */
             data: components["schemas"]["GiftCardEventBase"] & {
                 /**
                  * @description Amount credited back to the ops balance, USD. Up to 2 decimal places.
@@ -6529,7 +6400,7 @@ export interface components {
                  * @example 495
                  */
                 amount: number;
-                /** @description Present only for gift card redemptions. Its type and content are not shown in the document, so this contract does not constrain them. */
+                /** @description Present only for gift card redemptions. Provisional: its type and content may vary; do not depend on them. */
                 source?: unknown;
             };
         };
@@ -6537,8 +6408,7 @@ export interface components {
          * balance.debited
          * @description Sent when one of the partner's ops balances is debited by a billed operation. `reason` says why:
          *     `kyc_verification` when a customer's KYC is approved (`kyc.approved`), `poa_verification` when a proof of
-         *     address is approved (`poa.approved`). The full list of reasons is not shown in the document, so `reason`
-         *     is an open string: handle unknown values. Further fields (such as `brand`, `customer_code`, `product`,
+         *     address is approved (`poa.approved`). `reason` is an open set: handle unknown values. Further fields (such as `brand`, `customer_code`, `product`,
          *     `billing_cycle`) vary with the reason; the payload therefore stays open to fields not listed here.
          *
          *     A debit that takes a balance below its threshold is followed by `balance.low_balance`. While any ops
@@ -6561,7 +6431,7 @@ export interface components {
             type: "balance.debited";
             data: {
                 /**
-                 * @description Why the balance was debited. Values include `kyc_verification` and `poa_verification`; the full list is not shown in the document, so this is an open string.
+                 * @description Why the balance was debited. Values include `kyc_verification` and `poa_verification`; this is an open set: handle unknown values.
                  * @example kyc_verification
                  * @example poa_verification
                  */
@@ -6582,12 +6452,12 @@ export interface components {
                 /** @description Card brand, for reasons that concern a card. */
                 brand?: components["schemas"]["CardBrand"];
                 /**
-                 * @description The product billed, for reasons that have one. Its values are not shown in the document.
+                 * @description The product billed, for reasons that have one. Provisional: its values are not listed yet; handle any value.
                  * @example cards
                  */
                 product?: string;
                 /**
-                 * @description The billing cycle, for reasons that have one. Its meaning and values are not shown in the document.
+                 * @description The billing cycle, for reasons that have one. Provisional: its values are not listed yet; handle any value.
                  * @example monthly
                  */
                 billing_cycle?: string;
@@ -6598,11 +6468,9 @@ export interface components {
         /**
          * balance.low_balance
          * @description Sent when an ops balance falls below its threshold `lowBalanceThreshold` (default 100 USD): immediately
-         *     after a debit that crosses it, and by a check every 4 hours over all active partners. The document does
-         *     not say whether the periodic check sends it again while the balance stays low; be ready for repeats.
+         *     after a debit that crosses it, and by a check every 4 hours over all active partners. The periodic check may send it again while the balance stays low: be ready for repeats.
          *
-         *     The document does not show this payload. This contract designs it (provisional): the balance, its
-         *     current amount and the threshold it is below.
+         *     Provisional: the payload is the balance, its current amount and the threshold it is below.
          * @example {
          *       "id": "evt_0e9fbd60-5151-49fd-aa61-1fd816f69b4f",
          *       "type": "balance.low_balance",
@@ -6618,7 +6486,7 @@ export interface components {
         "balance.low_balance": components["schemas"]["EventEnvelope"] & {
             /** @constant */
             type: "balance.low_balance";
-            /** @description Provisional: the document does not show this payload. */
+            /** @description Provisional: this payload may change. */
             data: {
                 balance_type: components["schemas"]["BalanceType"];
                 /**
@@ -6627,7 +6495,7 @@ export interface components {
                  */
                 balance: number;
                 /**
-                 * @description The threshold the balance is below, USD (the document's `lowBalanceThreshold`, default 100). Up to 2 decimal places.
+                 * @description The threshold the balance is below, USD (`lowBalanceThreshold`, default 100). Up to 2 decimal places.
                  * @example 100
                  */
                 lowBalanceThreshold: number;
@@ -6635,7 +6503,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description 401 on every operation: no API key (`AUTHENTICATION_REQUIRED`, provisional) or a revoked or invalid key (`AUTHENTICATION_FAILED`). */
+        /** @description 401 on every operation: no API key (`AUTHENTICATION_REQUIRED`) or a revoked or invalid key (`AUTHENTICATION_FAILED`). Provisional: the status and condition of `AUTHENTICATION_REQUIRED`. */
         Unauthorized: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -6659,7 +6527,7 @@ export interface components {
                 "application/json": components["schemas"]["PlanUpgradeRequiredError"];
             };
         };
-        /** @description 403 on a read: the caller's IP address is not allowed for the key, or the key may not perform the request. Both codes and their status are provisional. */
+        /** @description 403 on a read: the caller's IP address is not allowed for the key, or the key may not perform the request. Provisional: the status 403 of both codes. */
         ForbiddenRead: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -6695,7 +6563,7 @@ export interface components {
                 "application/json": components["schemas"]["ValidationError"];
             };
         };
-        /** @description 429 (provisional): too many requests for this API key in the current minute. */
+        /** @description 429: too many requests for this API key in the current minute. Provisional: the status 429. */
         RateLimitExceeded: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -6708,7 +6576,7 @@ export interface components {
                 "application/json": components["schemas"]["RateLimitExceededError"];
             };
         };
-        /** @description 500 (provisional): unexpected server error. */
+        /** @description 500: unexpected server error. Provisional: the status 500. */
         InternalError: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -6732,7 +6600,7 @@ export interface components {
                 "application/json": components["schemas"]["InsufficientBalanceError"];
             };
         };
-        /** @description 403 on a write governed by a plan limit: the limit is reached, or any reason of a write's 403. For a restricted customer, `details.reason` is `customer_restricted` (provisional). */
+        /** @description 403 on a write governed by a plan limit: the limit is reached, or any reason of a write's 403. For a restricted customer, `details.reason` is `customer_restricted`. Provisional: the reason. */
         ForbiddenWritePlanLimit: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -6744,7 +6612,7 @@ export interface components {
                 "application/json": components["schemas"]["PlanLimitReachedError"] | components["schemas"]["AccountSuspendedNegativeBalanceError"] | components["schemas"]["AccountRestrictedError"] | components["schemas"]["IpNotAllowedError"] | components["schemas"]["ForbiddenError"];
             };
         };
-        /** @description 422: invalid or missing fields, in the body, the path or the query; or (provisional) an `Idempotency-Key` already used with another request (`details.reason` `idempotency_key_reused`). */
+        /** @description 422: invalid or missing fields, in the body, the path or the query; or an `Idempotency-Key` already used with another request (`details.reason` `idempotency_key_reused`). */
         ValidationErrorPost: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -6756,7 +6624,7 @@ export interface components {
                 "application/json": components["schemas"]["ValidationError"];
             };
         };
-        /** @description 502 (provisional): a provider behind the service failed the operation. */
+        /** @description 502: a provider behind the service failed the operation. Provisional: the status 502. */
         OperationFailed: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -6768,7 +6636,7 @@ export interface components {
                 "application/json": components["schemas"]["OperationFailedError"];
             };
         };
-        /** @description 403 on a write (any method but GET): an ops balance is negative, the account or customer is restricted, the caller's IP address is not allowed, or the key may not perform the request. For a restricted customer, `details.reason` is `customer_restricted` (provisional). */
+        /** @description 403 on a write (any method but GET): an ops balance is negative, the account or customer is restricted, the caller's IP address is not allowed, or the key may not perform the request. For a restricted customer, `details.reason` is `customer_restricted`. Provisional: the reason. */
         ForbiddenWrite: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -6780,7 +6648,7 @@ export interface components {
                 "application/json": components["schemas"]["AccountSuspendedNegativeBalanceError"] | components["schemas"]["AccountRestrictedError"] | components["schemas"]["IpNotAllowedError"] | components["schemas"]["ForbiddenError"];
             };
         };
-        /** @description 421 (provisional): the request was sent to the wrong base address. */
+        /** @description 421: the request was sent to the wrong base address. Provisional: the status 421. */
         WrongApiHost: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -6807,16 +6675,16 @@ export interface components {
          */
         Page: number;
         /**
-         * @description Items per page, 1 to 100. The document shows a default of 20 on `GET /wallets/withdrawals`; the same default on the other lists is provisional (the document does not show it).
+         * @description Items per page, 1 to 100. The default is 20 on `GET /wallets/withdrawals`. Provisional: the same default on the other lists.
          * @example 20
          */
         Limit: number;
         /**
-         * @description Provisional name. Returns only the items of this customer (uuid). The document gives a filter by customer uuid but not the parameter's name; `customer_code` follows the field name used everywhere else.
+         * @description Returns only the items of this customer (uuid). Provisional: the name `customer_code`, the field name used everywhere else.
          * @example 3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f
          */
         CustomerCodeFilter: string;
-        /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+        /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
         IdempotencyKey: string;
         /**
          * @description The card's uuid, the `code` returned when the card was created.
@@ -6824,7 +6692,7 @@ export interface components {
          */
         CardCode: string;
         /**
-         * @description Provisional. The top-up's uuid, the `topup_id` returned by `POST /cards/{code}/topup` and carried in the top-up events.
+         * @description Provisional: the top-up's uuid, the `topup_id` returned by `POST /cards/{code}/topup` and carried in the top-up events.
          * @example 6b8d0f2a-4c6e-4a8b-9d0f-2a4c6e8a0b1d
          */
         TopUpId: components["schemas"]["TopUpId"];
@@ -6833,17 +6701,17 @@ export interface components {
         /** @description Provisional: only items created before this instant (exclusive, ISO 8601 date-time, compared with the item's `created_at`, or `date` for card transactions). A window `[created_from, created_to)` never counts an item twice when windows follow each other. */
         CreatedTo: string;
         /**
-         * @description Provisional filter. Returns only customers with this status. The document shows no customer list parameters.
+         * @description Returns only customers with this status. Provisional: the whole filter.
          * @example restricted
          */
         CustomerStatusFilter: components["schemas"]["CustomerStatus"];
         /**
-         * @description Provisional filter. Returns only customers at this verification level. The document shows no customer list parameters.
+         * @description Returns only customers at this verification level. Provisional: the whole filter.
          * @example verified
          */
         VerificationLevelFilter: components["schemas"]["VerificationLevel"];
         /**
-         * @description Provisional filter. Returns only customers with this exact `external_reference`. The document shows no customer list parameters.
+         * @description Returns only customers with this exact `external_reference`. Provisional: the whole filter.
          * @example cust-000123
          */
         ExternalReferenceFilter: string;
@@ -6853,27 +6721,27 @@ export interface components {
          */
         CustomerCode: string;
         /**
-         * @description The ops balance. `others` (the 'Ops Others' balance, for ACH payouts) is a provisional key.
+         * @description The ops balance. `others` (the 'Ops Others' balance, for ACH payouts) is a key. Provisional: the key `others`.
          * @example cards_visa
          */
         BalanceTypePath: components["schemas"]["BalanceType"];
         /**
-         * @description Provisional. The virtual account's uuid, the `code` returned by `POST /virtual-accounts`. The document shows neither this path nor the virtual account record.
+         * @description The virtual account's uuid, the `code` returned by `POST /virtual-accounts`. Provisional: the path that takes it.
          * @example 4b7d9f1a-3c5e-4f7a-8b9c-0d1e2f3a4b5c
          */
         VirtualAccountCode: string;
         /**
-         * @description Provisional. Only the products redeemable in this country, ISO 3166-1 alpha-2 (`FR`). Without it, every product of the catalogue.
+         * @description Provisional: only the products redeemable in this country, ISO 3166-1 alpha-2 (`FR`). Without it, every product of the catalogue.
          * @example FR
          */
         GiftCardCountryFilter: string;
         /**
-         * @description Provisional. The gift card product, a `product_id` of `GET /gift-cards/products` (the `product_id` you send to `POST /gift-cards/orders`).
+         * @description Provisional: the gift card product, a `product_id` of `GET /gift-cards/products` (the `product_id` you send to `POST /gift-cards/orders`).
          * @example gcp_000123
          */
         GiftCardProductId: components["schemas"]["GiftCardProductId"];
         /**
-         * @description Provisional. The gift card order's uuid, the `code` returned by `POST /gift-cards/orders`. The document shows neither this path nor the gift card order record.
+         * @description The gift card order's uuid, the `code` returned by `POST /gift-cards/orders`. Provisional: the path that takes it.
          * @example 2c4e6a8b-0d1f-4a3c-9e5b-7d9f1b3d5e7a
          */
         GiftCardOrderCode: string;
@@ -6883,7 +6751,7 @@ export interface components {
          */
         PayoutStatusFilter: components["schemas"]["PayoutStatus"];
         /**
-         * @description The payout's uuid: the `code` of the confirmed quote, which the payout keeps (see `POST /payouts`). The path `/payouts/{code}` is provisional.
+         * @description The payout's uuid: the `code` of the confirmed quote, which the payout keeps (see `POST /payouts`). Provisional: the path `/payouts/{code}`.
          * @example 9d1f3b5c-7e9a-4b2d-8f4a-6c8e0a2c4e6f
          */
         PayoutCode: string;
@@ -6933,7 +6801,7 @@ export interface components {
         /** @description Provisional: present, with the value `true`, only when this response is the stored response of an earlier request with the same `Idempotency-Key` (same status and body as the first time); the operation did not run again. Absent on a response to a request that ran. */
         IdempotentReplayed: "true";
         /**
-         * @description Always `no-store`: the response holds card data that no cache may keep (PCI DSS).
+         * @description Always `no-store`: the response holds card data that no cache may keep (PCI DSS). Provisional: the header.
          * @example no-store
          */
         CacheControlNoStore: "no-store";
@@ -6951,12 +6819,12 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Items per page, 1 to 100. The document shows a default of 20 on `GET /wallets/withdrawals`; the same default on the other lists is provisional (the document does not show it).
+                 * @description Items per page, 1 to 100. The default is 20 on `GET /wallets/withdrawals`. Provisional: the same default on the other lists.
                  * @example 20
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description Provisional name. Returns only the items of this customer (uuid). The document gives a filter by customer uuid but not the parameter's name; `customer_code` follows the field name used everywhere else.
+                 * @description Returns only the items of this customer (uuid). Provisional: the name `customer_code`, the field name used everywhere else.
                  * @example 3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f
                  */
                 customer_code?: components["parameters"]["CustomerCodeFilter"];
@@ -6994,7 +6862,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -7074,7 +6942,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -7115,7 +6983,7 @@ export interface operations {
             402: components["responses"]["PlanUpgradeRequired"];
             403: components["responses"]["ForbiddenWritePlanLimit"];
             404: components["responses"]["NotFound"];
-            /** @description 422: invalid or missing fields; or (provisional) a card that is not `active` (`details.reason` `card_not_active`, with `current_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
+            /** @description 422: invalid or missing fields; or a card that is not `active` (`details.reason` `card_not_active`, with `current_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). Provisional: the reasons. */
             422: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -7143,7 +7011,7 @@ export interface operations {
                  */
                 code: components["parameters"]["CardCode"];
                 /**
-                 * @description Provisional. The top-up's uuid, the `topup_id` returned by `POST /cards/{code}/topup` and carried in the top-up events.
+                 * @description Provisional: the top-up's uuid, the `topup_id` returned by `POST /cards/{code}/topup` and carried in the top-up events.
                  * @example 6b8d0f2a-4c6e-4a8b-9d0f-2a4c6e8a0b1d
                  */
                 topupId: components["parameters"]["TopUpId"];
@@ -7179,7 +7047,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -7193,7 +7061,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The card, now `frozen`. Provisional: the document does not show this response; returning the card is this contract's design. */
+            /** @description The card, now `frozen`. Provisional: the response returns the card. */
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
@@ -7212,7 +7080,7 @@ export interface operations {
             402: components["responses"]["PlanUpgradeRequired"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            /** @description 422: invalid or missing fields; or (provisional) a card that is not `active`, for example one already frozen (`details.reason` `card_not_active`, with `current_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
+            /** @description 422: invalid or missing fields; or a card that is not `active`, for example one already frozen (`details.reason` `card_not_active`, with `current_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). Provisional: the reasons. */
             422: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -7233,7 +7101,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -7247,7 +7115,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The card, now `active`. Provisional: the document does not show this response; returning the card is this contract's design. */
+            /** @description The card, now `active`. Provisional: the response returns the card. */
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
@@ -7266,7 +7134,7 @@ export interface operations {
             402: components["responses"]["PlanUpgradeRequired"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            /** @description 422: invalid or missing fields; or (provisional) a card that is not `frozen` (`details.reason` `card_not_frozen`, with `current_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
+            /** @description 422: invalid or missing fields; or a card that is not `frozen` (`details.reason` `card_not_frozen`, with `current_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). Provisional: the reasons. */
             422: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -7287,7 +7155,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -7320,7 +7188,7 @@ export interface operations {
             402: components["responses"]["PlanUpgradeRequired"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            /** @description 422: invalid or missing fields; or (provisional) a card that is neither `active` nor `frozen` (`details.reason` `card_not_usable`, with `current_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
+            /** @description 422: invalid or missing fields; or a card that is neither `active` nor `frozen` (`details.reason` `card_not_usable`, with `current_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). Provisional: the reasons. */
             422: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -7341,7 +7209,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -7390,7 +7258,7 @@ export interface operations {
             402: components["responses"]["PlanUpgradeRequired"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            /** @description 422: invalid or missing fields; or (provisional) a card that is not `active` (`details.reason` `card_not_active`, with `current_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
+            /** @description 422: invalid or missing fields; or a card that is not `active` (`details.reason` `card_not_active`, with `current_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). Provisional: the reasons. */
             422: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -7441,7 +7309,7 @@ export interface operations {
             402: components["responses"]["PlanUpgradeRequired"];
             403: components["responses"]["ForbiddenRead"];
             404: components["responses"]["NotFound"];
-            /** @description 422: invalid or missing fields; or (provisional) a card that is neither `active` nor `frozen` (`details.reason` `card_not_usable`, with `current_status`). */
+            /** @description 422: invalid or missing fields; or a card that is neither `active` nor `frozen` (`details.reason` `card_not_usable`, with `current_status`). Provisional: the reason. */
             422: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -7467,7 +7335,7 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Items per page, 1 to 100. The document shows a default of 20 on `GET /wallets/withdrawals`; the same default on the other lists is provisional (the document does not show it).
+                 * @description Items per page, 1 to 100. The default is 20 on `GET /wallets/withdrawals`. Provisional: the same default on the other lists.
                  * @example 20
                  */
                 limit?: components["parameters"]["Limit"];
@@ -7520,22 +7388,22 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Items per page, 1 to 100. The document shows a default of 20 on `GET /wallets/withdrawals`; the same default on the other lists is provisional (the document does not show it).
+                 * @description Items per page, 1 to 100. The default is 20 on `GET /wallets/withdrawals`. Provisional: the same default on the other lists.
                  * @example 20
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description Provisional filter. Returns only customers with this status. The document shows no customer list parameters.
+                 * @description Returns only customers with this status. Provisional: the whole filter.
                  * @example restricted
                  */
                 status?: components["parameters"]["CustomerStatusFilter"];
                 /**
-                 * @description Provisional filter. Returns only customers at this verification level. The document shows no customer list parameters.
+                 * @description Returns only customers at this verification level. Provisional: the whole filter.
                  * @example verified
                  */
                 verification_level?: components["parameters"]["VerificationLevelFilter"];
                 /**
-                 * @description Provisional filter. Returns only customers with this exact `external_reference`. The document shows no customer list parameters.
+                 * @description Returns only customers with this exact `external_reference`. Provisional: the whole filter.
                  * @example cust-000123
                  */
                 external_reference?: components["parameters"]["ExternalReferenceFilter"];
@@ -7571,7 +7439,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -7600,7 +7468,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenWrite"];
-            /** @description 422: invalid or missing fields; or (provisional) no active webhook endpoint exists (`details.reason` `webhook_endpoint_required`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
+            /** @description 422: invalid or missing fields; or no active webhook endpoint exists (`details.reason` `webhook_endpoint_required`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). Provisional: the reasons. */
             422: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -7698,7 +7566,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -7739,7 +7607,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -7780,7 +7648,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -7818,7 +7686,7 @@ export interface operations {
             402: components["responses"]["PlanUpgradeRequired"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            /** @description 422: invalid or missing fields; or (provisional) a customer whose KYC is already approved (`details.reason` `kyc_already_approved`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
+            /** @description 422: invalid or missing fields; or a customer whose KYC is already approved (`details.reason` `kyc_already_approved`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). Provisional: the reasons. */
             422: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -7839,7 +7707,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -7872,7 +7740,7 @@ export interface operations {
             402: components["responses"]["PlanUpgradeRequired"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            /** @description 422: invalid or missing fields; or (provisional) a customer that is not restricted for an identity mismatch (`details.reason` `identity_not_mismatched`, with `current_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
+            /** @description 422: invalid or missing fields; or a customer that is not restricted for an identity mismatch (`details.reason` `identity_not_mismatched`, with `current_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). Provisional: the reasons. */
             422: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -7930,7 +7798,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -7967,7 +7835,7 @@ export interface operations {
             402: components["responses"]["PlanUpgradeRequired"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            /** @description 422: invalid or missing fields; or (provisional) a customer not at level `verified` (`details.reason` `verification_level_too_low`), or with a document already under review (`poa_under_review`, with `current_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
+            /** @description 422: invalid or missing fields; or a customer not at level `verified` (`details.reason` `verification_level_too_low`), or with a document already under review (`poa_under_review`, with `current_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). Provisional: the reasons. */
             422: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -8057,7 +7925,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The ops balance. `others` (the 'Ops Others' balance, for ACH payouts) is a provisional key.
+                 * @description The ops balance. `others` (the 'Ops Others' balance, for ACH payouts) is a key. Provisional: the key `others`.
                  * @example cards_visa
                  */
                 type: components["parameters"]["BalanceTypePath"];
@@ -8097,7 +7965,7 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Items per page, 1 to 100. The document shows a default of 20 on `GET /wallets/withdrawals`; the same default on the other lists is provisional (the document does not show it).
+                 * @description Items per page, 1 to 100. The default is 20 on `GET /wallets/withdrawals`. Provisional: the same default on the other lists.
                  * @example 20
                  */
                 limit?: components["parameters"]["Limit"];
@@ -8109,7 +7977,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The ops balance. `others` (the 'Ops Others' balance, for ACH payouts) is a provisional key.
+                 * @description The ops balance. `others` (the 'Ops Others' balance, for ACH payouts) is a key. Provisional: the key `others`.
                  * @example cards_visa
                  */
                 type: components["parameters"]["BalanceTypePath"];
@@ -8149,12 +8017,12 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Items per page, 1 to 100. The document shows a default of 20 on `GET /wallets/withdrawals`; the same default on the other lists is provisional (the document does not show it).
+                 * @description Items per page, 1 to 100. The default is 20 on `GET /wallets/withdrawals`. Provisional: the same default on the other lists.
                  * @example 20
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description Provisional name. Returns only the items of this customer (uuid). The document gives a filter by customer uuid but not the parameter's name; `customer_code` follows the field name used everywhere else.
+                 * @description Returns only the items of this customer (uuid). Provisional: the name `customer_code`, the field name used everywhere else.
                  * @example 3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f
                  */
                 customer_code?: components["parameters"]["CustomerCodeFilter"];
@@ -8192,7 +8060,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -8238,7 +8106,7 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Items per page, 1 to 100. The document shows a default of 20 on `GET /wallets/withdrawals`; the same default on the other lists is provisional (the document does not show it).
+                 * @description Items per page, 1 to 100. The default is 20 on `GET /wallets/withdrawals`. Provisional: the same default on the other lists.
                  * @example 20
                  */
                 limit?: components["parameters"]["Limit"];
@@ -8280,12 +8148,12 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Items per page, 1 to 100. The document shows a default of 20 on `GET /wallets/withdrawals`; the same default on the other lists is provisional (the document does not show it).
+                 * @description Items per page, 1 to 100. The default is 20 on `GET /wallets/withdrawals`. Provisional: the same default on the other lists.
                  * @example 20
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description Provisional name. Returns only the items of this customer (uuid). The document gives a filter by customer uuid but not the parameter's name; `customer_code` follows the field name used everywhere else.
+                 * @description Returns only the items of this customer (uuid). Provisional: the name `customer_code`, the field name used everywhere else.
                  * @example 3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f
                  */
                 customer_code?: components["parameters"]["CustomerCodeFilter"];
@@ -8323,7 +8191,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -8335,7 +8203,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The account was created. Provisional, like its shape; the document does not show the success response. */
+            /** @description The account was created. Provisional: the response and its shape. */
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
@@ -8355,7 +8223,7 @@ export interface operations {
             402: components["responses"]["PlanUpgradeRequired"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            /** @description 422: invalid or missing fields; or (provisional) a customer below the `full` verification level (`details.reason` `verification_level_too_low`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
+            /** @description 422: invalid or missing fields; or a customer below the `full` verification level (`details.reason` `verification_level_too_low`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). Provisional: the reasons. */
             422: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -8378,7 +8246,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Provisional. The virtual account's uuid, the `code` returned by `POST /virtual-accounts`. The document shows neither this path nor the virtual account record.
+                 * @description The virtual account's uuid, the `code` returned by `POST /virtual-accounts`. Provisional: the path that takes it.
                  * @example 4b7d9f1a-3c5e-4f7a-8b9c-0d1e2f3a4b5c
                  */
                 code: components["parameters"]["VirtualAccountCode"];
@@ -8419,12 +8287,12 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Items per page, 1 to 100. The document shows a default of 20 on `GET /wallets/withdrawals`; the same default on the other lists is provisional (the document does not show it).
+                 * @description Items per page, 1 to 100. The default is 20 on `GET /wallets/withdrawals`. Provisional: the same default on the other lists.
                  * @example 20
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description Provisional. Only the products redeemable in this country, ISO 3166-1 alpha-2 (`FR`). Without it, every product of the catalogue.
+                 * @description Provisional: only the products redeemable in this country, ISO 3166-1 alpha-2 (`FR`). Without it, every product of the catalogue.
                  * @example FR
                  */
                 country?: components["parameters"]["GiftCardCountryFilter"];
@@ -8464,7 +8332,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Provisional. The gift card product, a `product_id` of `GET /gift-cards/products` (the `product_id` you send to `POST /gift-cards/orders`).
+                 * @description Provisional: the gift card product, a `product_id` of `GET /gift-cards/products` (the `product_id` you send to `POST /gift-cards/orders`).
                  * @example gcp_000123
                  */
                 productId: components["parameters"]["GiftCardProductId"];
@@ -8506,12 +8374,12 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Items per page, 1 to 100. The document shows a default of 20 on `GET /wallets/withdrawals`; the same default on the other lists is provisional (the document does not show it).
+                 * @description Items per page, 1 to 100. The default is 20 on `GET /wallets/withdrawals`. Provisional: the same default on the other lists.
                  * @example 20
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description Provisional name. Returns only the items of this customer (uuid). The document gives a filter by customer uuid but not the parameter's name; `customer_code` follows the field name used everywhere else.
+                 * @description Returns only the items of this customer (uuid). Provisional: the name `customer_code`, the field name used everywhere else.
                  * @example 3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f
                  */
                 customer_code?: components["parameters"]["CustomerCodeFilter"];
@@ -8550,7 +8418,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -8562,7 +8430,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The order was accepted. Provisional, like its shape; the document does not show the success response. */
+            /** @description The order was accepted. Provisional: the response and its shape. */
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
@@ -8595,7 +8463,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Provisional. The gift card order's uuid, the `code` returned by `POST /gift-cards/orders`. The document shows neither this path nor the gift card order record.
+                 * @description The gift card order's uuid, the `code` returned by `POST /gift-cards/orders`. Provisional: the path that takes it.
                  * @example 2c4e6a8b-0d1f-4a3c-9e5b-7d9f1b3d5e7a
                  */
                 code: components["parameters"]["GiftCardOrderCode"];
@@ -8642,12 +8510,12 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Items per page, 1 to 100. The document shows a default of 20 on `GET /wallets/withdrawals`; the same default on the other lists is provisional (the document does not show it).
+                 * @description Items per page, 1 to 100. The default is 20 on `GET /wallets/withdrawals`. Provisional: the same default on the other lists.
                  * @example 20
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description Provisional name. Returns only the items of this customer (uuid). The document gives a filter by customer uuid but not the parameter's name; `customer_code` follows the field name used everywhere else.
+                 * @description Returns only the items of this customer (uuid). Provisional: the name `customer_code`, the field name used everywhere else.
                  * @example 3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f
                  */
                 customer_code?: components["parameters"]["CustomerCodeFilter"];
@@ -8694,7 +8562,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -8726,7 +8594,7 @@ export interface operations {
             402: components["responses"]["PlanUpgradeRequired"];
             403: components["responses"]["ForbiddenWritePlanLimit"];
             404: components["responses"]["NotFound"];
-            /** @description 422: invalid or missing fields; or (provisional) a quote that expired or was already confirmed (`details.reason` `quote_expired` or `quote_already_confirmed`, with `current_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
+            /** @description 422: invalid or missing fields; or a quote that expired or was already confirmed (`details.reason` `quote_expired` or `quote_already_confirmed`, with `current_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). Provisional: the reasons. */
             422: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -8747,7 +8615,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -8789,7 +8657,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The payout's uuid: the `code` of the confirmed quote, which the payout keeps (see `POST /payouts`). The path `/payouts/{code}` is provisional.
+                 * @description The payout's uuid: the `code` of the confirmed quote, which the payout keeps (see `POST /payouts`). Provisional: the path `/payouts/{code}`.
                  * @example 9d1f3b5c-7e9a-4b2d-8f4a-6c8e0a2c4e6f
                  */
                 code: components["parameters"]["PayoutCode"];
@@ -8830,12 +8698,12 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Items per page, 1 to 100. The document shows a default of 20 on `GET /wallets/withdrawals`; the same default on the other lists is provisional (the document does not show it).
+                 * @description Items per page, 1 to 100. The default is 20 on `GET /wallets/withdrawals`. Provisional: the same default on the other lists.
                  * @example 20
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description Provisional name. Returns only the items of this customer (uuid). The document gives a filter by customer uuid but not the parameter's name; `customer_code` follows the field name used everywhere else.
+                 * @description Returns only the items of this customer (uuid). Provisional: the name `customer_code`, the field name used everywhere else.
                  * @example 3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f
                  */
                 customer_code?: components["parameters"]["CustomerCodeFilter"];
@@ -8873,7 +8741,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -9019,7 +8887,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -9048,7 +8916,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenWritePlanLimit"];
-            /** @description 422: invalid or missing fields, in particular a `url` that does not start with `https://`; or (provisional) a `url` whose ping did not answer 2xx (`details.reason` `webhook_ping_failed`, with `ping_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
+            /** @description 422: invalid or missing fields, in particular a `url` that does not start with `https://`; or a `url` whose ping did not answer 2xx (`details.reason` `webhook_ping_failed`, with `ping_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). Provisional: the reasons. */
             422: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -9174,7 +9042,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            /** @description 422: invalid fields or path parameter, in particular a `url` that does not start with `https://`, or (provisional) a new `url` whose ping did not answer 2xx (`details.reason` `webhook_ping_failed`, with `ping_status`). */
+            /** @description 422: invalid fields or path parameter, in particular a `url` that does not start with `https://`, or a new `url` whose ping did not answer 2xx (`details.reason` `webhook_ping_failed`, with `ping_status`). Provisional: the reasons. */
             422: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -9194,7 +9062,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9235,7 +9103,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9276,7 +9144,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9317,7 +9185,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9363,7 +9231,7 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Items per page, 1 to 100. The document shows a default of 20 on `GET /wallets/withdrawals`; the same default on the other lists is provisional (the document does not show it).
+                 * @description Items per page, 1 to 100. The default is 20 on `GET /wallets/withdrawals`. Provisional: the same default on the other lists.
                  * @example 20
                  */
                 limit?: components["parameters"]["Limit"];
@@ -9415,7 +9283,7 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Items per page, 1 to 100. The document shows a default of 20 on `GET /wallets/withdrawals`; the same default on the other lists is provisional (the document does not show it).
+                 * @description Items per page, 1 to 100. The default is 20 on `GET /wallets/withdrawals`. Provisional: the same default on the other lists.
                  * @example 20
                  */
                 limit?: components["parameters"]["Limit"];
@@ -9497,7 +9365,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional. A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9533,7 +9401,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            /** @description 422: invalid fields or path parameter; or (provisional) an endpoint that is disabled (`details.reason` `webhook_endpoint_inactive`, with `current_status`) or not subscribed to the event's type (`webhook_endpoint_not_subscribed`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). */
+            /** @description 422: invalid fields or path parameter; or an endpoint that is disabled (`details.reason` `webhook_endpoint_inactive`, with `current_status`) or not subscribed to the event's type (`webhook_endpoint_not_subscribed`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). Provisional: the reasons. */
             422: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];

@@ -476,7 +476,7 @@ export interface components {
             pagination?: components["schemas"]["Pagination"];
         };
         /**
-         * @description Every error code the API returns. The document gives the HTTP status of the first eight; for `AUTHENTICATION_REQUIRED`, `IP_NOT_ALLOWED`, `OPERATION_FAILED`, `FORBIDDEN`, `RATE_LIMIT_EXCEEDED`, `INTERNAL_ERROR` and `wrong_api_host` it names the code only, and the status this contract gives them is provisional (see each error schema). `wrong_api_host` is lowercase in the document and is kept verbatim.
+         * @description Every error code the API returns. Provisional: the HTTP status of `AUTHENTICATION_REQUIRED`, `IP_NOT_ALLOWED`, `OPERATION_FAILED`, `FORBIDDEN`, `RATE_LIMIT_EXCEEDED`, `INTERNAL_ERROR` and `wrong_api_host` (see each error schema). `wrong_api_host` is lowercase, as the service spells it.
          * @enum {string}
          */
         ErrorCode: "AUTHENTICATION_FAILED" | "PLAN_UPGRADE_REQUIRED" | "PLAN_LIMIT_REACHED" | "ACCOUNT_SUSPENDED_NEGATIVE_BALANCE" | "ACCOUNT_RESTRICTED" | "INSUFFICIENT_BALANCE" | "RESOURCE_NOT_FOUND" | "VALIDATION_ERROR" | "AUTHENTICATION_REQUIRED" | "IP_NOT_ALLOWED" | "OPERATION_FAILED" | "FORBIDDEN" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "wrong_api_host";
@@ -498,7 +498,7 @@ export interface components {
         };
         /**
          * AUTHENTICATION_REQUIRED
-         * @description HTTP 401. No API key was sent. The document names this code without its status or condition; 401 and the condition 'no `Authorization: Bearer` header' are provisional.
+         * @description HTTP 401. No API key was sent (no `Authorization: Bearer` header). Provisional: the status 401 and this condition.
          */
         AuthenticationRequiredError: components["schemas"]["ErrorEnvelope"] & {
             error: {
@@ -565,7 +565,7 @@ export interface components {
         VerificationLevel: "basic" | "verified" | "full";
         /**
          * VALIDATION_ERROR
-         * @description HTTP 422. Invalid or missing fields. For missing fields the message is about required fields. `details` is an object; its structure is not shown in the document, so the `fields` list below is provisional and optional.
+         * @description HTTP 422. Invalid or missing fields. For missing fields the message is about required fields. `details` is an object. Provisional: the optional `fields` list below.
          */
         ValidationError: components["schemas"]["ErrorEnvelope"] & {
             error: {
@@ -588,7 +588,7 @@ export interface components {
                      * @example 500
                      */
                     ping_status?: number | null;
-                    /** @description Provisional. One entry per invalid field. The document says only that `details` is an object. */
+                    /** @description Provisional: one entry per invalid field. */
                     fields?: {
                         /** @description Name or path of the invalid field. */
                         field: string;
@@ -693,7 +693,7 @@ export interface components {
             product_code: string;
             brand: components["schemas"]["CardBrand"];
             /**
-             * @description Card category. The document gives no values; `virtual` and `physical` are the expected ones.
+             * @description Card category: `virtual` or `physical`.
              * @example virtual
              */
             category: string;
@@ -719,7 +719,7 @@ export interface components {
              */
             last_four: string | null;
             /**
-             * @description Expiry date, MM/YY. Null while the card is not issued: the document shows `expiry` as a string; nullability before issuance is provisional, by analogy with `last_four`.
+             * @description Expiry date, MM/YY. Provisional: null while the card is not issued, like `last_four`.
              * @example 03/29
              */
             expiry: string | null;
@@ -769,12 +769,12 @@ export interface components {
             id: string;
             type: components["schemas"]["CardTransactionType"] | "withdrawal";
             /**
-             * @description Direction of the money. The document shows `debit`; `credit` (refunds, withdrawals back to the ops balance) is expected but not shown.
+             * @description Direction of the money. Values seen: `debit`; `credit` for refunds and withdrawals back to the ops balance.
              * @example debit
              */
             direction: string;
             /**
-             * @description Transaction status. The document shows `completed`; other values are not shown.
+             * @description Transaction status. Values seen: `completed`.
              * @example completed
              */
             status: string;
@@ -807,13 +807,12 @@ export interface components {
             date: string;
         };
         /**
-         * @description An ops balance. The document names `cards_visa`, `cards_mastercard`, `gift_cards` and `payout_sepa`, and says ACH payouts are paid from the 'Ops Others' balance. The key `others` for that balance is provisional: the document names the balance but not its key.
+         * @description An ops balance: `cards_visa`, `cards_mastercard`, `gift_cards`, `payout_sepa`, and 'Ops Others', which pays ACH payouts. Provisional: the key `others` of 'Ops Others'.
          * @example cards_visa
          */
         BalanceType: ("cards_visa" | "cards_mastercard" | "gift_cards" | "payout_sepa") | "others";
         /**
-         * @description An ops balance of the partner (`data` of `GET /balance/{type}`, list item of `GET /balance`). Provisional:
-         *     the document names the balance types but shows no balance record; this shape is designed. Operations debit
+         * @description An ops balance of the partner (`data` of `GET /balance/{type}`, list item of `GET /balance`). Provisional: the shape of the record. Operations debit
          *     or credit these balances. While any one of them is negative, every request whose method is not GET is
          *     refused with 403 `ACCOUNT_SUSPENDED_NEGATIVE_BALANCE`.
          */
@@ -830,7 +829,7 @@ export interface components {
              */
             currency: "USD";
             /**
-             * @description The document's `lowBalanceThreshold`, default 100 USD: `balance.low_balance` is sent when the balance falls below it, right after a debit that crosses it and by a check every 4 hours. The document names the threshold but not where it is read; its presence on this record (under the document's name) is provisional, and so is a per-balance value. Up to 2 decimal places.
+             * @description The `lowBalanceThreshold`, default 100 USD: `balance.low_balance` is sent when the balance falls below it, right after a debit that crosses it and by a check every 4 hours. Provisional: its presence on this record and a per-balance value. Up to 2 decimal places.
              * @default 100
              * @example 100
              */
@@ -950,7 +949,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description 401 on every operation: no API key (`AUTHENTICATION_REQUIRED`, provisional) or a revoked or invalid key (`AUTHENTICATION_FAILED`). */
+        /** @description 401 on every operation: no API key (`AUTHENTICATION_REQUIRED`) or a revoked or invalid key (`AUTHENTICATION_FAILED`). Provisional: the status and condition of `AUTHENTICATION_REQUIRED`. */
         Unauthorized: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -994,7 +993,7 @@ export interface components {
          */
         CardCode: string;
         /**
-         * @description The ops balance. `others` (the 'Ops Others' balance, for ACH payouts) is a provisional key.
+         * @description The ops balance. `others` (the 'Ops Others' balance, for ACH payouts) is a key. Provisional: the key `others`.
          * @example cards_visa
          */
         BalanceTypePath: components["schemas"]["BalanceType"];
@@ -1253,7 +1252,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The ops balance. `others` (the 'Ops Others' balance, for ACH payouts) is a provisional key.
+                 * @description The ops balance. `others` (the 'Ops Others' balance, for ACH payouts) is a key. Provisional: the key `others`.
                  * @example cards_visa
                  */
                 type: components["parameters"]["BalanceTypePath"];

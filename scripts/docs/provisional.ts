@@ -11,7 +11,7 @@ export interface ProvisionalPart {
   group: string;
   /** Where it is, for a reader: "POST /cards — Create a card", "Card.expiry". */
   where: string;
-  /** The marked node's own description (what the interface document does not confirm), on one line. */
+  /** What is provisional, for a partner: the "Provisional:" sentence of the marked node's description. */
   why: string;
 }
 
@@ -43,20 +43,20 @@ function oneLine(text: Json | undefined): string {
   return typeof text === 'string' ? text.replace(/\s+/g, ' ').trim() : '';
 }
 
-const UNCONFIRMED = /provisional|not shown|not given|not confirm|does not (?:show|give|say|name|list)|silent|design/i;
-
 /**
- * The part of a description that says what is unconfirmed: the first paragraph or list item that speaks of
- * it (else the first one), on one line, cut at a sentence end near 400 characters.
+ * What a description says is provisional: its first sentence starting "Provisional:" (DECISIONS-1.1 section 8),
+ * without the label, on one line, cut near 400 characters; else its first paragraph.
  */
-export function unconfirmedText(text: Json | undefined): string {
+export function provisionalText(text: Json | undefined): string {
   if (typeof text !== 'string') return '';
-  const blocks = text.split(/\n\s*\n|\n(?=\s*[-*] )/).map((b) => oneLine(b.replace(/^\s*[-*] /, ''))).filter(Boolean);
-  const chosen = blocks.find((b) => UNCONFIRMED.test(b)) ?? blocks[0] ?? '';
-  if (chosen.length <= 400) return chosen;
-  const cut = chosen.slice(0, 400);
-  const end = Math.max(cut.lastIndexOf('. '), cut.lastIndexOf('; '));
-  return `${end > 100 ? cut.slice(0, end + 1) : cut} ...`;
+  const flat = oneLine(text);
+  const start = /(?:^|[.!?]\s|[-*]\s)Provisional: /.exec(flat);
+  if (!start) return oneLine(text.split(/\n\s*\n/)[0]);
+  const rest = flat.slice(start.index + start[0].length);
+  const end = /[.!?](?=\s+(?:[A-Z*`-]|$))|[.!?]$/.exec(rest);
+  const sentence = end ? rest.slice(0, end.index + 1) : rest;
+  const capital = sentence.charAt(0).toUpperCase() + sentence.slice(1);
+  return capital.length <= 400 ? capital : `${capital.slice(0, 400)} ...`;
 }
 
 /** A readable rest-of-path: responses/200 -> "response 200", examples/x -> "example `x`". */
@@ -78,7 +78,7 @@ function tail(tokens: string[]): string {
 function describe(doc: JsonObject, node: JsonObject, pointerTokens: string[]): ProvisionalPart {
   const tokens = pointerTokens.map(decode);
   const pointer = `#/${pointerTokens.map(encode).join('/')}`;
-  const why = unconfirmedText(node.description) || oneLine(node.summary) || '(no description)';
+  const why = provisionalText(node.description) || oneLine(node.summary) || '(no description)';
   const [top, name = '', third] = tokens;
   if ((top === 'paths' || top === 'webhooks') && third !== undefined && METHODS.has(third)) {
     const pathItem = isObject(doc[top]) ? (doc[top] as JsonObject)[name] : undefined;
@@ -115,15 +115,16 @@ export function provisionalMarkdown(parts: ProvisionalPart[], heading = '# Provi
   const lines = [
     heading,
     '',
-    'The interface document does not show every shape. Where it is silent, this contract designs one and marks it',
-    '`x-provisional: true`. This list is generated from those marks when the docs are built: ' +
+    'Some parts of the contract are designed ahead of the service\'s confirmation and marked `x-provisional: true`;',
+    'their description says what is provisional in a sentence starting "Provisional:", and each such operation',
+    'carries a "Provisional" badge. This list is generated from those marks when the docs are built: ' +
       `${parts.length} provisional parts. Treat each as subject to change until the service confirms it. ` +
       'The AsyncAPI document shares the event schemas, and so their marks.',
   ];
   for (const group of GROUP_ORDER) {
     const inGroup = parts.filter((p) => p.group === group);
     if (inGroup.length === 0) continue;
-    lines.push('', `## Provisional ${group.toLowerCase()}`, '', '| Part | What is not confirmed |', '|---|---|');
+    lines.push('', `## Provisional ${group.toLowerCase()}`, '', '| Part | What is provisional |', '|---|---|');
     for (const part of inGroup) lines.push(`| ${cell(part.where)} | ${cell(part.why)} |`);
   }
   return `${lines.join('\n')}\n`;

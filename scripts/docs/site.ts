@@ -99,7 +99,30 @@ export function docsDocument(openapi: JsonObject, guides: Guide[]): JsonObject {
   sections.push(provisionalMarkdown(findProvisional(openapi as never)).trim());
   info.description = [intro.trim(), ...sections].join('\n\n');
   copy.info = info;
+  addProvisionalBadges(copy);
   return copy;
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
+
+/** Redoc's badge on an operation (`x-badges`), shown beside its heading. */
+export const PROVISIONAL_BADGE = { name: 'Provisional', color: '#b45309' } as const;
+
+/**
+ * Gives every operation (and webhook) marked `x-provisional: true` the "Provisional" badge, in the docs copy
+ * only: spec/ keeps `x-provisional` as the one source.
+ */
+export function addProvisionalBadges(doc: JsonObject): void {
+  for (const group of ['paths', 'webhooks']) {
+    for (const item of Object.values((doc[group] ?? {}) as Record<string, JsonObject>)) {
+      for (const method of METHODS) {
+        const op = item[method] as JsonObject | undefined;
+        if (!op || op['x-provisional'] !== true) continue;
+        const badges = Array.isArray(op['x-badges']) ? (op['x-badges'] as unknown[]) : [];
+        op['x-badges'] = [...badges, { ...PROVISIONAL_BADGE }];
+      }
+    }
+  }
 }
 
 /** The AsyncAPI page: the standalone renderer, its stylesheet and the document, all inline. */
@@ -132,6 +155,12 @@ AsyncApiStandalone.render({ schema: ${json}, config: ${JSON.stringify(config)} }
 `;
 }
 
+function countBadges(doc: JsonObject): number {
+  return ['paths', 'webhooks'].flatMap((group) => Object.values((doc[group] ?? {}) as Record<string, JsonObject>))
+    .flatMap((item) => METHODS.map((m) => item[m] as JsonObject | undefined))
+    .filter((op) => Array.isArray(op?.['x-badges']) && (op['x-badges'] as { name?: string }[]).some((b) => b.name === PROVISIONAL_BADGE.name)).length;
+}
+
 function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
@@ -147,6 +176,8 @@ export interface SiteResult {
   files: string[];
   missingGuides: string[];
   provisionalCount: number;
+  /** Operations and webhooks shown with the "Provisional" badge. */
+  badgeCount: number;
   seconds: number;
 }
 
@@ -160,9 +191,12 @@ export async function buildSite(outDir = SITE_DIR, generatedDir = GENERATED): Pr
   fs.rmSync(outDir, { recursive: true, force: true });
   fs.mkdirSync(outDir, { recursive: true });
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-site-'));
+  let badgeCount = 0;
   try {
     const docsJson = path.join(work, 'openapi.docs.json');
-    fs.writeFileSync(docsJson, JSON.stringify(docsDocument(openapi, guides), null, 2));
+    const docs = docsDocument(openapi, guides);
+    badgeCount = countBadges(docs);
+    fs.writeFileSync(docsJson, JSON.stringify(docs, null, 2));
     const info = (openapi.info ?? {}) as JsonObject;
     const result = await redocly(
       ['build-docs', docsJson, '--inlineBundle', '--output', path.join(outDir, 'index.html'),
@@ -186,6 +220,7 @@ export async function buildSite(outDir = SITE_DIR, generatedDir = GENERATED): Pr
     files: fs.readdirSync(outDir).sort(),
     missingGuides: missing,
     provisionalCount: findProvisional(openapi as never).length,
+    badgeCount,
     seconds: (performance.now() - started) / 1000,
   };
 }

@@ -96,8 +96,19 @@ describe('docs site', () => {
     }
     assert.deepEqual(missing, [], 'operations or events that did not render');
     await page.goto(`${base}/index.html#/cards/withdrawfromcard`);
-    await page.locator('h2', { hasText: 'Withdraw from a card' }).first().waitFor();
+    const withdraw = page.locator('h2', { hasText: 'Withdraw from a card' }).first();
+    await withdraw.waitFor();
     await page.screenshot({ path: path.join(SHOTS, 'operation-withdraw.png') });
+    // A documented operation has no "Provisional" badge; a provisional one shows it beside its heading.
+    assert.equal(openapi.paths['/cards/{code}/withdraw'].post['x-provisional'], undefined, 'withdraw is documented');
+    assert.equal(await withdraw.locator('xpath=..').getByText('Provisional', { exact: true }).count(), 0,
+      'no badge on POST /cards/{code}/withdraw');
+    assert.equal(openapi.paths['/cards/{code}'].get['x-provisional'], true, 'GET /cards/{code} is provisional');
+    await page.goto(`${base}/index.html#/cards/getcard`);
+    const getCard = page.locator('h2', { hasText: openapi.paths['/cards/{code}'].get.summary }).first();
+    await getCard.waitFor();
+    await getCard.locator('xpath=..').getByText('Provisional', { exact: true }).first().waitFor({ timeout: 5_000 });
+    await page.screenshot({ path: path.join(SHOTS, 'operation-provisional-badge.png') });
     const event = events.includes('card.frozen') ? 'card.frozen' : events[0]!;
     const webhook = openapi.webhooks[event].post;
     await page.goto(`${base}/index.html#/${slug(webhook.tags[0])}/${String(webhook.operationId).toLowerCase()}`);
