@@ -850,16 +850,14 @@ export interface components {
         /**
          * @description Identity verification (KYC) status, as `kyc_status` in the `kyc.*` events and in `GET /kyc/{customerCode}/status`.
          *
-         *     - `not_started` (provisional): no verification submitted yet (no link created, or the link not completed).
+         *     - `not_started`: no verification submitted yet (no link created, or the link not completed).
          *     - `pending`: submitted and under manual review (`kyc.pending_review`); a final approved or rejected event follows.
          *     - `approved`: identity verified (`kyc.approved`); the customer is at least `verified`.
-         *     - `rejected` (provisional value): declined or abandoned (`kyc.rejected`); a new link allows a retry.
-         *     - `expired` (provisional value): the verification session expired (`kyc.expired`); a new link allows a retry.
+         *     - `rejected`: declined or abandoned (`kyc.rejected`); a new link allows a retry.
+         *     - `expired`: the verification session expired (`kyc.expired`); a new link allows a retry.
          *     - `resubmission_requested`: documents insufficient (`kyc.resubmission_requested`).
          *
-         *     The document shows `approved`, `pending` and `resubmission_requested` in event payloads. `kyc.rejected` and
-         *     `kyc.expired` carry a `kyc_status` whose value is not shown: `rejected` and `expired` are provisional, by
-         *     analogy with the event names. `not_started` is designed for the status endpoint and is provisional.
+         *     Provisional: the values `not_started`, `rejected` and `expired`.
          * @example approved
          */
         KycStatusValue: ("pending" | "approved" | "resubmission_requested") | ("not_started" | "rejected" | "expired");
@@ -870,16 +868,12 @@ export interface components {
          *     - `restricted`: after a KYC approval whose identity differs from the declared name or date of birth
          *       (`kyc.approved` with `identity_mismatch: true`, then `kyc.identity_mismatch`). Only
          *       `POST /kyc/{customerCode}/synchronize` lifts it; the activate endpoint does not.
-         *     - `inactive` (provisional): after `POST /customers/{customerCode}/deactivate` (from `active`). New resources
-         *       for the customer are refused until `POST /customers/{customerCode}/activate`.
+         *     - `inactive`: after `POST /customers/{customerCode}/deactivate` (from `active`). New resources
+         *       for the customer are refused until `POST /customers/{customerCode}/activate`. Provisional: the value `inactive`.
          * @example active
          */
         CustomerStatus: ("active" | "restricted") | "inactive";
-        /**
-         * @description Identity verification status of a customer (`data` of `GET /kyc/{customerCode}/status`). Provisional: the
-         *     document records a "KYC hosted link and status endpoint" but shows neither its path nor its response. The
-         *     fields mirror those of the `kyc.*` events.
-         */
+        /** @description Identity verification status of a customer (`data` of `GET /kyc/{customerCode}/status`). Provisional: the whole response; the fields mirror those of the `kyc.*` events. */
         KycStatus: {
             /**
              * Format: uuid
@@ -918,10 +912,7 @@ export interface components {
          * @example rejected
          */
         PoaStatusValue: string;
-        /**
-         * @description Proof-of-address status of a customer (`data` of `GET /poa/{customerCode}/status`). The fields are the
-         *     document's; their nullability is provisional (see each field).
-         */
+        /** @description Proof-of-address status of a customer (`data` of `GET /poa/{customerCode}/status`). Provisional: the nullability of the fields (see each field). */
         PoaStatus: {
             /**
              * Format: uuid
@@ -936,13 +927,13 @@ export interface components {
              */
             document_name: string;
             /**
-             * @description Why the document was rejected. The document shows a string; null while the document is not rejected is provisional.
+             * @description Why the document was rejected, a string. Provisional: null while the document is not rejected.
              * @example null
              */
             rejection_reason: string | null;
             /**
              * Format: date-time
-             * @description When the proof of address was approved. The document shows a date-time; null while it is not approved is provisional.
+             * @description When the proof of address was approved, a date-time. Provisional: null while it is not approved.
              * @example null
              */
             approved_at: string | null;
@@ -1376,7 +1367,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The ops balance. `others` (the 'Ops Others' balance, for ACH payouts) is a provisional key.
+                 * @description The ops balance. `others` (the 'Ops Others' balance, for ACH payouts) is a key. Provisional: the key `others`.
                  * @example cards_visa
                  */
                 type: components["parameters"]["BalanceTypePath"];
