@@ -8,6 +8,12 @@ import { cards } from './cards/handlers.js';
 import { customers } from './customers/handlers.js';
 import { simulationRoutes } from './simulation/routes.js';
 import { webhookEndpoints } from './webhooks/handlers.js';
+// Money products and events (sandbox-money).
+import { events } from './events/handlers.js';
+import { giftCards } from './gift-cards/handlers.js';
+import { payouts } from './payouts/handlers.js';
+import { virtualAccounts } from './virtual-accounts/handlers.js';
+import { wallets } from './wallets/handlers.js';
 
 export type { RunningSandbox, SandboxConfig, SandboxOptions, AccountConfig } from './core/sandbox.js';
 export { DEFAULT_RETRY_SCHEDULE, retryDelay, type RetrySchedule } from './core/delivery.js';
@@ -15,5 +21,5 @@ export { createSimulationClient, type SimulationClientOptions, type SimulationPa
 
 /** Starts a sandbox: it listens on `options.port` (4020; 0 for a free port) of `options.host` (127.0.0.1). */
 export function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  return createSandbox(options, [webhookEndpoints, balances, customers, cards], simulationRoutes);
+  return createSandbox(options, [webhookEndpoints, balances, customers, cards, /* sandbox-money: */ wallets, virtualAccounts, giftCards, payouts, events], simulationRoutes);
 }
