@@ -3,9 +3,8 @@
 // at once), the test ping, and delivery with retries: exponential backoff until the attempts run out,
 // the same idempotency key on every attempt, and the delivery history.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { isPartnerApiError } from '../../src/client/index.ts';
 import { DEFAULT_RETRY_SCHEDULE, retryDelay } from '../../src/sandbox/index.ts';
-import { connect, startReceiver, startTestSandbox, until, type Receiver, type TestSandbox } from './support.ts';
+import { connect, failure, startReceiver, startTestSandbox, until, type Receiver, type TestSandbox } from './support.ts';
 
 let sandbox: TestSandbox;
 let receiver: Receiver;
@@ -21,16 +20,6 @@ afterAll(async () => {
 afterEach(() => {
   expect(sandbox.problems).toEqual([]);
 });
-
-async function failure(promise: Promise<unknown>) {
-  try {
-    await promise;
-  } catch (error) {
-    if (isPartnerApiError(error)) return { status: error.status, code: error.code, details: error.details as any };
-    throw error;
-  }
-  throw new Error('expected an error answer');
-}
 
 /** Emits an event for an account, as a state change of the sandbox would. */
 function emit(key: string, type = 'balance.low_balance') {
