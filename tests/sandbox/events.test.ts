@@ -1,27 +1,20 @@
 // The event list, one event, and redelivery with the event's own idempotency key (GET /events,
 // GET /events/{id}, POST /events/{id}/redeliver); the top-up read (GET /cards/{code}/topups/{topupId}).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { KEY, connect, failure, newCustomer, startReceiver, startTestSandbox, until, type Receiver, type TestSandbox } from './support.ts';
+import { KEY, closeScenario, noProblems, openScenario, connect, failure, newCustomer, startReceiver, until, type Receiver, type Scenario, type TestSandbox } from './support.ts';
 
 let sandbox: TestSandbox;
 let receiver: Receiver;
 let endpoint: string;
 let customer: string;
+let scenario: Scenario;
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  receiver = await startReceiver();
-  endpoint = await connect(sandbox, receiver);
-  customer = await newCustomer(sandbox);
+  scenario = await openScenario();
+  ({ sandbox, receiver, endpoint, customer } = scenario);
 });
-afterAll(async () => {
-  await sandbox.close();
-  await receiver.close();
-});
-afterEach(() => {
-  expect(sandbox.problems).toEqual([]);
-  expect(receiver.problems).toEqual([]);
-});
+afterAll(() => closeScenario(scenario));
+afterEach(() => noProblems(scenario));
 
 const api = (key = KEY) => sandbox.client(key);
 const UNKNOWN_EVENT = 'evt_00000000-0000-4000-8000-000000000000';
@@ -67,8 +60,8 @@ describe('events', () => {
     expect(again.data[0]).toMatchObject({ endpoint_code: endpoint, event_id: original.id, idempotency_key: original.idempotencyKey });
     await until(() => count() === 2);
     const copies = receiver.events.filter((e) => e.id === original.id);
-    expect(copies[1].idempotencyKey).toBe(copies[0].idempotencyKey);
-    expect(copies[1].data).toEqual(copies[0].data);
+    expect(copies[1]!.idempotencyKey).toBe(copies[0]!.idempotencyKey);
+    expect(copies[1]!.data).toEqual(copies[0]!.data);
 
     const targeted = await api().call.POST('/events/{id}/redeliver', { params: { path: { id: original.id } }, body: { endpoint_code: endpoint } });
     expect(targeted.data.map((d) => d.endpoint_code)).toEqual([endpoint]);

@@ -2,26 +2,19 @@
 // with redemption details on GET only, failure with a refund, refund of a delivered order; every documented
 // error reached through real state, and every cent of `gift_cards` accounted for.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { KEY, connect, failure, newCustomer, opsBalance, reconcile, setCustomer, startReceiver, startTestSandbox, until, type Receiver, type TestSandbox } from './support.ts';
+import { KEY, closeScenario, noProblems, openScenario, connect, failure, newCustomer, opsBalance, reconcile, setCustomer, startReceiver, until, type Receiver, type Scenario, type TestSandbox } from './support.ts';
 
 let sandbox: TestSandbox;
 let receiver: Receiver;
 let customer: string;
+let scenario: Scenario;
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  receiver = await startReceiver();
-  await connect(sandbox, receiver);
-  customer = await newCustomer(sandbox);
+  scenario = await openScenario();
+  ({ sandbox, receiver, customer } = scenario);
 });
-afterAll(async () => {
-  await sandbox.close();
-  await receiver.close();
-});
-afterEach(() => {
-  expect(sandbox.problems).toEqual([]);
-  expect(receiver.problems).toEqual([]);
-});
+afterAll(() => closeScenario(scenario));
+afterEach(() => noProblems(scenario));
 
 const api = (key = KEY) => sandbox.client(key);
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
@@ -113,8 +106,8 @@ describe('orders', () => {
     expect(again.body.error.details.current_status).toBe('failed');
 
     await until(() => r.of('gift_card.refunded').length === 1 && r.of('gift_card.failed').length === 1);
-    expect(r.of('gift_card.failed')[0].data).toMatchObject({ order_code: a.code, reason: 'vendor_out_of_stock', amount: 50, quantity: 2 });
-    expect(r.of('gift_card.refunded')[0].data).toMatchObject({ order_code: b.code, refunded_amount: 12.34, balance_type: 'gift_cards' });
+    expect(r.of('gift_card.failed')[0]!.data).toMatchObject({ order_code: a.code, reason: 'vendor_out_of_stock', amount: 50, quantity: 2 });
+    expect(r.of('gift_card.refunded')[0]!.data).toMatchObject({ order_code: b.code, refunded_amount: 12.34, balance_type: 'gift_cards' });
 
     // 10,000.00 - 100.00 - 12.34 - 10.00 + 100.00 + 12.34 = 9,990.00: only the pending order c is still debited.
     expect(await opsBalance(sandbox, 'gift_cards', key)).toBe(9990);

@@ -4,26 +4,19 @@
 // state (quote_expired, quote_already_confirmed, INSUFFICIENT_BALANCE, PLAN_LIMIT_REACHED) and every cent of
 // the debited balances accounted for.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { KEY, connect, failure, newCustomer, opsBalance, reconcile, startReceiver, startTestSandbox, until, type Receiver, type TestSandbox } from './support.ts';
+import { KEY, closeScenario, noProblems, openScenario, connect, failure, newCustomer, opsBalance, reconcile, startReceiver, until, type Receiver, type Scenario, type TestSandbox } from './support.ts';
 
 let sandbox: TestSandbox;
 let receiver: Receiver;
 let customer: string;
+let scenario: Scenario;
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  receiver = await startReceiver();
-  await connect(sandbox, receiver);
-  customer = await newCustomer(sandbox);
+  scenario = await openScenario();
+  ({ sandbox, receiver, customer } = scenario);
 });
-afterAll(async () => {
-  await sandbox.close();
-  await receiver.close();
-});
-afterEach(() => {
-  expect(sandbox.problems).toEqual([]);
-  expect(receiver.problems).toEqual([]);
-});
+afterAll(() => closeScenario(scenario));
+afterEach(() => noProblems(scenario));
 
 const api = (key = KEY) => sandbox.client(key);
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';

@@ -241,3 +241,30 @@ export function reconcile(sandbox: TestSandbox, type: 'gift_cards' | 'payout_sep
   if (running !== now) throw new Error(`ledger of ${type}: the transactions add up to ${running}, the balance is ${now}`);
   return byReason;
 }
+
+export interface Scenario {
+  sandbox: TestSandbox;
+  receiver: Receiver;
+  /** The receiver's endpoint code. */
+  endpoint: string;
+  /** A customer of KEY's account. */
+  customer: string;
+}
+
+/** A sandbox, a connected verifying receiver and a customer of KEY's account: the start of a scenario file. */
+export async function openScenario(options: SandboxOptions = {}): Promise<Scenario> {
+  const sandbox = await startTestSandbox(options);
+  const receiver = await startReceiver();
+  const endpoint = await connect(sandbox, receiver);
+  return { sandbox, receiver, endpoint, customer: await newCustomer(sandbox) };
+}
+
+export async function closeScenario(s: Scenario): Promise<void> {
+  await s.sandbox.close();
+  await s.receiver.close();
+}
+
+/** What each scenario test ends with: every response and every event conformed to the contract. */
+export function noProblems(s: Scenario): void {
+  if (s.sandbox.problems.length > 0 || s.receiver.problems.length > 0) throw new Error([...s.sandbox.problems, ...s.receiver.problems].join('\n'));
+}

@@ -3,26 +3,19 @@
 // for want of funds), virtual accounts at the `full` level with their opening fee, deposits and transfers;
 // every documented error reached through real state.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { KEY, connect, failure, newCustomer, opsBalance, reconcile, setCustomer, startReceiver, startTestSandbox, until, type Receiver, type TestSandbox } from './support.ts';
+import { KEY, closeScenario, noProblems, openScenario, connect, failure, newCustomer, opsBalance, reconcile, setCustomer, startReceiver, until, type Receiver, type Scenario, type TestSandbox } from './support.ts';
 
 let sandbox: TestSandbox;
 let receiver: Receiver;
 let customer: string;
+let scenario: Scenario;
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  receiver = await startReceiver();
-  await connect(sandbox, receiver);
-  customer = await newCustomer(sandbox);
+  scenario = await openScenario();
+  ({ sandbox, receiver, customer } = scenario);
 });
-afterAll(async () => {
-  await sandbox.close();
-  await receiver.close();
-});
-afterEach(() => {
-  expect(sandbox.problems).toEqual([]);
-  expect(receiver.problems).toEqual([]);
-});
+afterAll(() => closeScenario(scenario));
+afterEach(() => noProblems(scenario));
 
 const api = (key = KEY) => sandbox.client(key);
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
@@ -84,7 +77,7 @@ describe('wallets', () => {
     await until(() => receiver.of('wallet.withdrawal_completed').some((e) => e.data.wallet_id === wallet.id));
     const completed = receiver.of('wallet.withdrawal_completed').find((e) => e.data.wallet_id === wallet.id)!;
     expect(completed.data).toMatchObject({ amount: 100, to_address: '0xdef', new_balance: 150.123456, tx_hash: requested.body.data.tx_id });
-    expect((await api().call.GET('/wallets/withdrawals', {})).data[0].status).toBe('completed');
+    expect((await api().call.GET('/wallets/withdrawals', {})).data[0]!.status).toBe('completed');
   });
 
   it('a failed withdrawal returns the amount; more than the wallet holds fails at once; a settled one has no outcome', async () => {
@@ -98,12 +91,12 @@ describe('wallets', () => {
 
     const w = await sandbox.simulate('POST', `/wallets/${wallet.id}/withdrawals`, { amount: 40, to_address: 'TXYZ' }, key);
     await sandbox.advance(10, key);
-    expect((await api(key).call.GET('/wallets/withdrawals', {})).data[0].status).toBe('processing');
+    expect((await api(key).call.GET('/wallets/withdrawals', {})).data[0]!.status).toBe('processing');
     const failed = await sandbox.simulate('POST', `/wallet-withdrawals/${w.body.data.code}/outcome`, { outcome: 'failed', reason: 'provider_error' }, key);
     expect(failed.body.data.status).toBe('failed');
-    expect((await api(key).call.GET('/wallets', {})).data[0].balance).toBe(50);
+    expect((await api(key).call.GET('/wallets', {})).data[0]!.balance).toBe(50);
     await until(() => r.of('wallet.withdrawal_failed').length === 1);
-    expect(r.of('wallet.withdrawal_failed')[0].data).toMatchObject({ wallet_id: wallet.id, amount: 40, to_address: 'TXYZ', reason: 'provider_error' });
+    expect(r.of('wallet.withdrawal_failed')[0]!.data).toMatchObject({ wallet_id: wallet.id, amount: 40, to_address: 'TXYZ', reason: 'provider_error' });
 
     const again = await sandbox.simulate('POST', `/wallet-withdrawals/${w.body.data.code}/outcome`, { outcome: 'completed' }, key);
     expect(again.status).toBe(422);
@@ -112,8 +105,8 @@ describe('wallets', () => {
     const tooMuch = await sandbox.simulate('POST', `/wallets/${wallet.id}/withdrawals`, { amount: 60, to_address: 'TXYZ' }, key);
     expect(tooMuch.body.data.status).toBe('failed');
     await until(() => r.of('wallet.withdrawal_failed').length === 2);
-    expect(r.of('wallet.withdrawal_failed')[1].data.reason).toBe('insufficient_balance');
-    expect((await api(key).call.GET('/wallets', {})).data[0].balance).toBe(50);
+    expect(r.of('wallet.withdrawal_failed')[1]!.data.reason).toBe('insufficient_balance');
+    expect((await api(key).call.GET('/wallets', {})).data[0]!.balance).toBe(50);
 
     const belowFees = await sandbox.simulate('POST', `/wallets/${wallet.id}/withdrawals`, { amount: 1, to_address: 'TXYZ' }, key);
     expect(belowFees.status).toBe(422);
@@ -170,8 +163,8 @@ describe('virtual accounts', () => {
 
     const mine = (type: string) => receiver.of(type).filter((e) => e.data.virtual_account_code === va.code);
     await until(() => mine('virtual_account.transfer_failed').length === 2);
-    expect(mine('virtual_account.deposit_received')[0].data).toMatchObject({ amount: 1200.5, currency: 'EUR', sender_name: 'ACME SAS', reference: 'Salary', customer_code: holder });
-    expect(mine('virtual_account.transfer_completed')[0].data).toMatchObject({ amount: 800.25, reference: 'Rent', transfer_id: out.body.data.transfer_id });
+    expect(mine('virtual_account.deposit_received')[0]!.data).toMatchObject({ amount: 1200.5, currency: 'EUR', sender_name: 'ACME SAS', reference: 'Salary', customer_code: holder });
+    expect(mine('virtual_account.transfer_completed')[0]!.data).toMatchObject({ amount: 800.25, reference: 'Rent', transfer_id: out.body.data.transfer_id });
     expect(mine('virtual_account.transfer_failed').map((e) => e.data.reason)).toEqual(['insufficient_funds', 'beneficiary_bank_rejected']);
     expect((await sandbox.simulate('POST', `/virtual-accounts/${UNKNOWN}/deposits`, { amount: 1 })).status).toBe(404);
   });
