@@ -132,4 +132,20 @@ describe('orders', () => {
     expect((await api(key).call.GET('/gift-cards/orders', {})).data).toEqual([]);
     await r.close();
   });
+
+  it('50 parallel orders on one balance: exactly what it covers succeeds, never below zero, every cent accounted for', async () => {
+    const key = 'sk_test_gift_parallel';
+    const r = await startReceiver();
+    await connect(sandbox, r, key);
+    const buyer = await newCustomer(sandbox, key);
+    await sandbox.simulate('PUT', '/balances/gift_cards', { balance: 1000 }, key);
+    const results = await Promise.allSettled(Array.from({ length: 50 }, () => order({ product_id: 'amazon_us_usd', amount: 25, quantity: 1, customer_code: buyer }, key)));
+    const ok = results.filter((x) => x.status === 'fulfilled').length;
+    expect(ok).toBe(40);
+    for (const x of results) if (x.status === 'rejected') expect((await failure(Promise.reject(x.reason))).details.reason).toBe('ops_balance_too_low');
+    expect(await opsBalance(sandbox, 'gift_cards', key)).toBe(0);
+    expect(reconcile(sandbox, 'gift_cards', key)).toEqual({ sandbox_adjustment: -900_000, gift_card_order: -100_000 });
+    expect((await api(key).call.GET('/gift-cards/orders', { params: { query: { limit: 100 } } })).pagination.total).toBe(40);
+    await r.close();
+  });
 });
