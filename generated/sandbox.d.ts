@@ -264,6 +264,146 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/wallets/{wallet_id}/deposits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a crypto deposit on a wallet
+         * @description A deposit confirmed on the wallet's address: the wallet's balance grows by `amount` and `wallet.deposit_received` is sent. `from_address` and `tx_hash` are generated when absent.
+         */
+        post: operations["simulateWalletDeposit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wallets/{wallet_id}/withdrawals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Request a withdrawal from the dashboard
+         * @description A withdrawal requested from the partner dashboard (the partner API never requests one). It is `processing` and takes `amount` from the wallet; it completes by itself (`wallet.withdrawal_completed`) unless the account is manual. More than the wallet holds fails at once with reason `insufficient_balance` (`wallet.withdrawal_failed`). Fees: a 1 % commission and a network fee of 1 unit; `amount` must exceed them.
+         */
+        post: operations["simulateWalletWithdrawal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wallet-withdrawals/{code}/outcome": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Choose the outcome of a processing withdrawal
+         * @description `completed`: `wallet.withdrawal_completed`. `failed`: the amount returns to the wallet and `wallet.withdrawal_failed` is sent with `reason`. Only a `processing` withdrawal has an outcome (422 otherwise).
+         */
+        post: operations["simulateWalletWithdrawalOutcome"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/virtual-accounts/{code}/deposits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a bank transfer on a virtual account
+         * @description The account's balance grows by `amount` and `virtual_account.deposit_received` is sent.
+         */
+        post: operations["simulateVirtualAccountDeposit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/virtual-accounts/{code}/transfers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a transfer out of a virtual account
+         * @description An outgoing transfer: `completed` takes `amount` from the account's balance and sends `virtual_account.transfer_completed`. It fails (`virtual_account.transfer_failed`, balance unchanged) when `outcome` is `failed` or when the balance cannot cover it (reason `insufficient_funds`).
+         */
+        post: operations["simulateVirtualAccountTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payouts/{code}/outcome": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a payout to its next status
+         * @description `processing` (from `pending`: sent to the rail), `completed` (from `pending` or `processing`), `failed` (from `pending` or `processing`: `total_debited_usd` is credited back), `refunded` (from `completed`: returned by the beneficiary's bank, `amount_usd` is credited back and the fee is kept). Another move is refused (422).
+         */
+        post: operations["simulatePayoutOutcome"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/gift-card-orders/{code}/outcome": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Choose the outcome of a gift card order
+         * @description `delivered` (from `pending`): redemption details and `gift_card.delivered`. `failed` (from `pending`): the debit is credited back to `gift_cards` and `gift_card.failed` is sent with `reason`. `refunded` (from `delivered`): the debit is credited back and `gift_card.refunded` is sent.
+         */
+        post: operations["simulateGiftCardOrderOutcome"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -414,6 +554,72 @@ export interface components {
                 /** Format: int32 */
                 rate_limit: number | null;
             };
+        };
+        Reason: string;
+        WalletDepositRequest: {
+            amount: number;
+            from_address?: string;
+            tx_hash?: string;
+        };
+        WalletWithdrawalRequest: {
+            amount: number;
+            to_address: string;
+        };
+        WalletWithdrawalOutcomeRequest: {
+            /** @enum {string} */
+            outcome: "completed" | "failed";
+            reason?: components["schemas"]["Reason"];
+        };
+        WalletEnvelope: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["Wallet"];
+        };
+        WalletWithdrawalEnvelope: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["WalletWithdrawal"];
+        };
+        VirtualAccountDepositRequest: {
+            amount: components["schemas"]["Money"];
+            sender_name?: string;
+            reference?: string;
+        };
+        VirtualAccountTransferRequest: {
+            amount: components["schemas"]["Money"];
+            reference?: string;
+            /**
+             * @default completed
+             * @enum {string}
+             */
+            outcome?: "completed" | "failed";
+            reason?: components["schemas"]["Reason"];
+        };
+        VirtualAccountMovementEnvelope: components["schemas"]["SuccessEnvelope"] & {
+            data: {
+                /** Format: uuid */
+                virtual_account_code: string;
+                /** @enum {string} */
+                kind: "deposit" | "transfer";
+                /** @enum {string} */
+                status: "received" | "completed" | "failed";
+                transfer_id: string | null;
+                reason: string | null;
+                amount: components["schemas"]["Money"];
+                balance: number;
+            };
+        };
+        PayoutOutcomeRequest: {
+            /** @enum {string} */
+            outcome: "processing" | "completed" | "failed" | "refunded";
+            reason?: components["schemas"]["Reason"];
+        };
+        PayoutEnvelope: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["Payout"];
+        };
+        GiftCardOrderOutcomeRequest: {
+            /** @enum {string} */
+            outcome: "delivered" | "failed" | "refunded";
+            reason?: components["schemas"]["Reason"];
+        };
+        GiftCardOrderEnvelope: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["GiftCardOrder"];
         };
         /**
          * @description `test` (simulated data, no real operation) or `live` (real operations, ops balance debited). The mode follows the type of API key used: `sk_test_` keys run in `test`, `sk_live_` keys in `live`.
@@ -938,6 +1144,332 @@ export interface components {
              */
             approved_at: string | null;
         };
+        /**
+         * @description Currency of a crypto wallet: USDC or USDT collection addresses.
+         * @example USDC
+         * @enum {string}
+         */
+        WalletCurrency: "USDC" | "USDT";
+        /** @description A crypto wallet: a collection address in USDC or USDT for one customer. Provisional: the whole record, made of the `wallet.*` event fields (`wallet_id`, `customer_code`, `currency`, `network`, `new_balance`). */
+        Wallet: {
+            /**
+             * @description Wallet identifier, the `wallet_id` carried in `wallet.deposit_received` and `wallet.withdrawal_completed`. Treat it as an opaque string.
+             * @example 6a1f3c5e-2b4d-4e6f-8a9b-1c2d3e4f5a6b
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The customer who owns the wallet.
+             * @example 3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f
+             */
+            customer_code: string;
+            currency: components["schemas"]["WalletCurrency"];
+            /**
+             * @description Blockchain network of the address, as in the `network` field of wallet events. An open set: handle any value.
+             * @example ethereum
+             */
+            network: string;
+            /**
+             * @description The collection address to which the customer sends deposits.
+             * @example 0x8f3a5b7c9d1e2f4a6b8c0d2e4f6a8b0c2d4e6f8a
+             */
+            address: string;
+            /**
+             * @description Current wallet balance in `currency`, as `new_balance` in wallet events. Up to 6 decimal places.
+             * @example 250
+             */
+            balance: number;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T09:00:00Z
+             */
+            created_at: string;
+        };
+        /** @description A withdrawal from a crypto wallet (list item of `GET /wallets/withdrawals`). Withdrawals are requested only from the partner dashboard, never through the API. */
+        WalletWithdrawal: {
+            /**
+             * Format: uuid
+             * @description Withdrawal identifier.
+             * @example 8e2a4c6d-1f3b-4d5e-9a7c-2b4d6f8a0c1e
+             */
+            code: string;
+            /**
+             * @description Blockchain the withdrawal is sent on. An open set: handle any value.
+             * @example ethereum
+             */
+            blockchain: string;
+            /**
+             * @description Currency withdrawn (values seen: `USDC`); wallets hold USDC and USDT.
+             * @example USDC
+             */
+            currency: string;
+            /**
+             * @description Amount requested. Up to 6 decimal places.
+             * @example 100
+             */
+            amount: number;
+            /**
+             * @description Commission on the withdrawal. Up to 6 decimal places.
+             * @example 1
+             */
+            commission: number;
+            /**
+             * @description Network (gas) fee. Up to 6 decimal places.
+             * @example 0.5
+             */
+            network_fee: number;
+            /**
+             * @description Total fees of the withdrawal. Up to 6 decimal places.
+             * @example 1.5
+             */
+            total_fee: number;
+            /**
+             * @description Net amount of the withdrawal. Up to 6 decimal places.
+             * @example 98.5
+             */
+            net_amount: number;
+            /**
+             * @description Destination address.
+             * @example 0xd5da5daae6fa7a8d8acf378360047f9dbe62ca09
+             */
+            to_address: string;
+            /**
+             * @description Withdrawal status. Values seen: `processing`; `wallet.withdrawal_completed` and `wallet.withdrawal_failed` report the outcome.
+             * @example processing
+             */
+            status: string;
+            /**
+             * @description On-chain transaction identifier.
+             * @example 0xbd9f9b6d87269da5f0997d2f6d7f41a2b55c31220359fbc27de961dff9a11c5f
+             */
+            tx_id: string;
+            /**
+             * Format: date-time
+             * @description When the withdrawal was requested from the dashboard.
+             * @example 2026-03-03T08:20:00Z
+             */
+            requested_at: string;
+        };
+        /**
+         * @description Payout rail: `sepa` (SEPA Instant, EUR), or ACH (USD to the United States). Provisional: the key `ach`.
+         * @example sepa
+         */
+        PayoutRail: "sepa" | "ach";
+        /**
+         * @description Payout status. Provisional: the transitions between these values are not published yet.
+         * @example completed
+         * @enum {string}
+         */
+        PayoutStatus: "pending" | "processing" | "completed" | "failed" | "refunded";
+        /** @description The beneficiary a payout was sent to, as carried on the payout; each field is a string. Provisional: the SEPA fields (`iban_masked`) and the ACH fields (`account_number_masked`, `routing_number`) are null on the other rail. */
+        PayoutBeneficiary: {
+            /**
+             * Format: uuid
+             * @description The beneficiary's `code`.
+             * @example 1e3a5c7d-9f2b-4c6e-8a0d-2f4b6d8e0a1c
+             */
+            code: string;
+            /** @example Amina Diallo */
+            name: string;
+            /**
+             * @description Masked IBAN (SEPA). Provisional: null on an ACH payout.
+             * @example FR76****************0189
+             */
+            iban_masked: string | null;
+            /**
+             * @description Masked account number (ACH). Provisional: null on a SEPA payout.
+             * @example ********6789
+             */
+            account_number_masked: string | null;
+            /**
+             * @description ABA routing number (ACH). Provisional: null on a SEPA payout.
+             * @example 021000021
+             */
+            routing_number: string | null;
+            /** @example Banque Exemple */
+            bank_name: string;
+            /**
+             * @description Country of the beneficiary. Provisional: ISO 3166-1 alpha-2 (`FR`).
+             * @example FR
+             */
+            country: string;
+        };
+        /**
+         * @description A payout to a beneficiary's bank account: SEPA Instant in EUR paid from the `payout_sepa` ops balance,
+         *     or ACH in USD to the United States paid from the 'Ops Others' balance.
+         *
+         *     A payout starts as a quote (`POST /payouts/quotes`) and keeps the quote's `code` when it is confirmed
+         *     (`POST /payouts`); quotes that were never confirmed are absent from the payout list. Provisional: that flow (see those operations).
+         *
+         *     Timestamps: `created_at` is when the quote was made and `confirmed_at` when it was confirmed; both are
+         *     always set on a payout. `sent_at`, `completed_at` and `refunded_at` exist only after the matching
+         *     transition and are date-time strings. Provisional: they are null until then.
+         */
+        Payout: {
+            /**
+             * Format: uuid
+             * @description Payout identifier.
+             * @example 9d1f3b5c-7e9a-4b2d-8f4a-6c8e0a2c4e6f
+             */
+            code: string;
+            /**
+             * @description The caller's reference.
+             * @example INV-2026-0042
+             */
+            reference: string;
+            rail: components["schemas"]["PayoutRail"];
+            status: components["schemas"]["PayoutStatus"];
+            /**
+             * Format: uuid
+             * @example 3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f
+             */
+            customer_code: string;
+            beneficiary: components["schemas"]["PayoutBeneficiary"];
+            /**
+             * @description Amount of the payout, USD. Up to 2 decimal places.
+             * @example 500
+             */
+            amount_usd: number;
+            /**
+             * @description Payout fee, USD. Up to 2 decimal places.
+             * @example 2.5
+             */
+            fee_usd: number;
+            /**
+             * @description Total debited from the ops balance, USD. Up to 2 decimal places.
+             * @example 502.5
+             */
+            total_debited_usd: number;
+            /**
+             * @description Amount the beneficiary receives, in `received_currency`. Up to 2 decimal places.
+             * @example 461.5
+             */
+            received_amount: number;
+            /**
+             * @description Currency received: `EUR` on SEPA; ACH pays in USD.
+             * @example EUR
+             */
+            received_currency: string;
+            /**
+             * @description Amount in EUR. Provisional: its value on an ACH payout. Up to 2 decimal places.
+             * @example 461.5
+             */
+            amount_eur: number;
+            /**
+             * @description Exchange rate between USD and `received_currency` (in the example, EUR per USD). Provisional: the direction.
+             * @example 0.923
+             */
+            exchange_rate: number;
+            /**
+             * @description The ops balance debited: `payout_sepa` for SEPA; ACH payouts are paid from 'Ops Others'. Provisional: the key `others`.
+             * @example payout_sepa
+             */
+            balance_type: string;
+            /**
+             * @description Why the payout failed; null otherwise.
+             * @example null
+             */
+            failure_reason: string | null;
+            /**
+             * Format: date-time
+             * @description When the payout was quoted.
+             * @example 2026-03-02T10:00:00Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the quote was confirmed. Every listed payout is confirmed.
+             * @example 2026-03-02T10:01:00Z
+             */
+            confirmed_at: string;
+            /**
+             * Format: date-time
+             * @description When the payout was sent on the rail. Provisional: null until then.
+             * @example 2026-03-02T10:01:05Z
+             */
+            sent_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the payout completed. Provisional: null until then.
+             * @example 2026-03-02T10:01:20Z
+             */
+            completed_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the payout was refunded to the ops balance. Provisional: null unless refunded.
+             * @example null
+             */
+            refunded_at: string | null;
+        };
+        /** @description What the customer needs to spend one delivered gift card. **Sensitive**: anyone who has these details can spend the card. They are returned only by `GET /gift-cards/orders/{code}`, never in lists, in the creation response or in events: show them only to the customer, do not log them, and do not store them in clear. Provisional: the whole record. */
+        GiftCardRedemption: {
+            /**
+             * @description The code to enter at the merchant (or the card number); null when the card is redeemed by URL only.
+             * @example AQ7X-K2MD-9PLT
+             */
+            redemption_code: string | null;
+            /**
+             * @description The PIN that goes with the code, when the product has one; else null.
+             * @example 4821
+             */
+            pin: string | null;
+            /**
+             * Format: uri
+             * @description A page where the customer redeems or views the card, when the product has one; else null.
+             * @example https://gift.example.com/r/9f2c7a
+             */
+            redemption_url: string | null;
+            /**
+             * Format: date
+             * @description Last day the card can be redeemed; null when it does not expire.
+             * @example 2027-03-02
+             */
+            expires_at: string | null;
+        };
+        /** @description An order of gift cards for one customer, debited from the `gift_cards` ops balance. Provisional: the whole record, which repeats the creation body and adds an identifier, a status and a timestamp. The redemption details of a delivered order (`redemptions`) are returned only by `GET /gift-cards/orders/{code}`. */
+        GiftCardOrder: {
+            /**
+             * Format: uuid
+             * @description Order identifier.
+             * @example 2c4e6a8b-0d1f-4a3c-9e5b-7d9f1b3d5e7a
+             */
+            code: string;
+            /**
+             * Format: uuid
+             * @description The customer the gift cards are bought for.
+             * @example 3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f
+             */
+            customer_code: string;
+            /**
+             * @description The gift card product ordered (see `GET /gift-cards/products/{productId}`).
+             * @example gcp_000123
+             */
+            product_id: string;
+            /**
+             * @description Amount, as sent in the order. Provisional: the amount of one gift card, in the product's currency. Up to 2 decimal places.
+             * @example 50
+             */
+            amount: number;
+            /**
+             * Format: int32
+             * @description Number of gift cards ordered.
+             * @example 2
+             */
+            quantity: number;
+            /**
+             * @description Order status, following the `gift_card.delivered`, `gift_card.failed` and `gift_card.refunded` events. Provisional: the values.
+             * @example pending
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "failed" | "refunded";
+            /**
+             * Format: date-time
+             * @example 2026-03-02T10:15:30Z
+             */
+            created_at: string;
+            /** @description Provisional: **sensitive.** One entry per gift card of a `delivered` order, with what the customer needs to spend it (code, PIN, URL, expiry). Only `GET /gift-cards/orders/{code}` returns it: null there until the order is `delivered` (and on a `failed` or `refunded` order); absent from lists, from the creation response and from events. Anyone who has these details can spend the card: show them only to the customer, do not log them, and do not store them in clear. */
+            redemptions?: components["schemas"]["GiftCardRedemption"][] | null;
+        };
     };
     responses: {
         /** @description 401 on every operation: no API key (`AUTHENTICATION_REQUIRED`) or a revoked or invalid key (`AUTHENTICATION_FAILED`). Provisional: the status and condition of `AUTHENTICATION_REQUIRED`. */
@@ -978,6 +1510,16 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description The wallet's `id` (from `POST /wallets`).
+         * @example wal_3b1f7c2a9e8d4c6b5a4f3e2d
+         */
+        WalletId: string;
+        /**
+         * @description The `code` of the record (withdrawal, virtual account, payout or gift card order).
+         * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+         */
+        SimulatedCode: string;
         /**
          * @description The card's uuid, the `code` returned when the card was created.
          * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
@@ -1390,6 +1932,237 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    simulateWalletDeposit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The wallet's `id` (from `POST /wallets`).
+                 * @example wal_3b1f7c2a9e8d4c6b5a4f3e2d
+                 */
+                wallet_id: components["parameters"]["WalletId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WalletDepositRequest"];
+            };
+        };
+        responses: {
+            /** @description The wallet after the deposit. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    simulateWalletWithdrawal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The wallet's `id` (from `POST /wallets`).
+                 * @example wal_3b1f7c2a9e8d4c6b5a4f3e2d
+                 */
+                wallet_id: components["parameters"]["WalletId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WalletWithdrawalRequest"];
+            };
+        };
+        responses: {
+            /** @description The withdrawal. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletWithdrawalEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    simulateWalletWithdrawalOutcome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `code` of the record (withdrawal, virtual account, payout or gift card order).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                code: components["parameters"]["SimulatedCode"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WalletWithdrawalOutcomeRequest"];
+            };
+        };
+        responses: {
+            /** @description The withdrawal after the outcome. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletWithdrawalEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    simulateVirtualAccountDeposit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `code` of the record (withdrawal, virtual account, payout or gift card order).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                code: components["parameters"]["SimulatedCode"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VirtualAccountDepositRequest"];
+            };
+        };
+        responses: {
+            /** @description The movement and the account's balance after it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VirtualAccountMovementEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    simulateVirtualAccountTransfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `code` of the record (withdrawal, virtual account, payout or gift card order).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                code: components["parameters"]["SimulatedCode"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VirtualAccountTransferRequest"];
+            };
+        };
+        responses: {
+            /** @description The movement and the account's balance after it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VirtualAccountMovementEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    simulatePayoutOutcome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `code` of the record (withdrawal, virtual account, payout or gift card order).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                code: components["parameters"]["SimulatedCode"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutOutcomeRequest"];
+            };
+        };
+        responses: {
+            /** @description The payout after the move. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    simulateGiftCardOrderOutcome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `code` of the record (withdrawal, virtual account, payout or gift card order).
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                code: components["parameters"]["SimulatedCode"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GiftCardOrderOutcomeRequest"];
+            };
+        };
+        responses: {
+            /** @description The order after the outcome (with its redemption details once delivered). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GiftCardOrderEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationError"];
         };
     };

@@ -10,6 +10,11 @@ import { kyc } from './kyc/handlers.js';
 import { poa } from './poa/handlers.js';
 import { simulationRoutes } from './simulation/routes.js';
 import { webhookEndpoints } from './webhooks/handlers.js';
+import { events } from './events/handlers.js';
+import { giftCards } from './gift-cards/handlers.js';
+import { payouts } from './payouts/handlers.js';
+import { virtualAccounts } from './virtual-accounts/handlers.js';
+import { wallets } from './wallets/handlers.js';
 
 export type { RunningSandbox, SandboxConfig, SandboxOptions, AccountConfig } from './core/sandbox.js';
 export { DEFAULT_RETRY_SCHEDULE, retryDelay, type RetrySchedule } from './core/delivery.js';
@@ -17,5 +22,9 @@ export { createSimulationClient, type SimulationClientOptions, type SimulationPa
 
 /** Starts a sandbox: it listens on `options.port` (4020; 0 for a free port) of `options.host` (127.0.0.1). */
 export function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  return createSandbox(options, [webhookEndpoints, balances, customers, cards, /* KYC and proof of address */ kyc, poa], simulationRoutes);
+  return createSandbox(
+    options,
+    [webhookEndpoints, balances, customers, cards, kyc, poa, wallets, virtualAccounts, giftCards, payouts, events],
+    simulationRoutes,
+  );
 }

@@ -3,8 +3,7 @@
 // with a refund), freeze, unfreeze, withdraw, terminate, sensitive data, transactions; and every documented
 // card error reached through real state.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { isPartnerApiError } from '../../src/client/index.ts';
-import { KEY, connect, newCustomer, startReceiver, startTestSandbox, until, type Receiver, type TestSandbox } from './support.ts';
+import { KEY, connect, failure, newCustomer, startReceiver, startTestSandbox, until, type Receiver, type TestSandbox } from './support.ts';
 
 let sandbox: TestSandbox;
 let receiver: Receiver;
@@ -28,16 +27,6 @@ afterEach(() => {
 const api = () => sandbox.client();
 const balance = async (type: 'cards_visa' | 'cards_mastercard', key = KEY) =>
   (await sandbox.client(key).call.GET('/balance/{type}', { params: { path: { type } } })).data.balance;
-
-async function failure(promise: Promise<unknown>) {
-  try {
-    await promise;
-  } catch (error) {
-    if (isPartnerApiError(error)) return { status: error.status, code: error.code, details: error.details as any };
-    throw error;
-  }
-  throw new Error('expected an error answer');
-}
 
 async function activeCard(amount = 100, brand: 'VISA' | 'MASTERCARD' = 'VISA'): Promise<string> {
   const created = await api().call.POST('/cards', { body: { customer_code: customer, brand, category: 'virtual', amount } });

@@ -22,6 +22,19 @@ beforeAll(async () => {
   const card = await sandbox.client(KEY).call.POST('/cards', { body: { customer_code: codes.customer, brand: 'VISA', category: 'virtual', amount: 500 } });
   codes.card = card.data.code;
   await sandbox.advance(2, KEY);
+  // Money products and events (sandbox-money).
+  const client = sandbox.client(KEY);
+  sandbox.core.db.run("UPDATE customers SET verification_level = 'full' WHERE code = ?", codes.customer);
+  codes.virtualAccount = (await client.call.POST('/virtual-accounts', { body: { customer_code: codes.customer, currency: 'EUR' } })).data.code;
+  codes.giftCardOrder = (await client.call.POST('/gift-cards/orders', { body: { customer_code: codes.customer, product_id: 'amazon_us_usd', amount: 25, quantity: 1 } })).data.code;
+  const beneficiary = (await client.call.POST('/payouts/beneficiaries', {
+    body: { customer_code: codes.customer, rail: 'sepa', type: 'individual', name: 'Fuzz', bank_name: 'Bank', iban: 'FR7630006000011234567890189', address: { street: 's', city: 'c', postal_code: '1', country: 'FR' } },
+  })).data.code;
+  codes.beneficiary = beneficiary;
+  const quote = (await client.call.POST('/payouts/quotes', { body: { beneficiary_code: beneficiary, amount_usd: 10, reference: 'fuzz' } })).data.code;
+  codes.payout = (await client.call.POST('/payouts', { body: { quote_code: quote } })).data.code;
+  codes.event = (await client.call.GET('/events', {})).data[0]!.id;
+  codes.product = 'amazon_us_usd';
 });
 afterAll(async () => {
   await sandbox.close();
@@ -40,20 +53,22 @@ function exampleBody(method: string, path: string): Record<string, unknown> | un
   return first ? structuredClone(first) : undefined;
 }
 
-const param = (known: string | undefined) => fc.oneof(fc.constant(known ?? '00000000-0000-4000-8000-000000000000'), fc.uuid(), fc.string({ maxLength: 40 }));
-
-/** A known code for the path's parameter: the customer's for customer, KYC and proof-of-address paths. */
-function codeFor(path: string): string | undefined {
-  if (path.startsWith('/webhooks')) return codes.webhook;
-  if (/^\/(customers|kyc|poa)\//.test(path)) return codes.customer;
-  if (path.startsWith('/balance')) return 'cards_visa';
-  return codes.card;
+/** The known code of a path's resource (the others are generated). */
+function knownCode(path: string): string | undefined {
+  const byPrefix: [string, string | undefined][] = [
+    ['/webhooks', codes.webhook], ['/customers', codes.customer], ['/kyc', codes.customer], ['/poa', codes.customer], ['/balance', 'cards_visa'], ['/virtual-accounts', codes.virtualAccount],
+    ['/gift-cards/orders', codes.giftCardOrder], ['/gift-cards/products', codes.product], ['/payouts/beneficiaries', codes.beneficiary],
+    ['/payouts', codes.payout], ['/events', codes.event], ['/cards', codes.card],
+  ];
+  return byPrefix.find(([prefix]) => path.startsWith(prefix))?.[1];
 }
+
+const param = (known: string | undefined) => fc.oneof(fc.constant(known ?? '00000000-0000-4000-8000-000000000000'), fc.uuid(), fc.string({ maxLength: 40 }));
 
 describe('fuzz', () => {
   it(`${RUNS} generated requests per implemented operation: no 5xx, every answer as the contract says`, async () => {
     const ops = implemented();
-    expect(ops.length).toBeGreaterThanOrEqual(25);
+    expect(ops.length).toBeGreaterThanOrEqual(48);
     const ids = ops.map((o) => o.operationId);
     for (const id of ['createKycLink', 'getKycStatus', 'synchronizeKycIdentity', 'uploadPoaDocument', 'getPoaStatus', 'updateCustomer', 'deactivateCustomer']) expect(ids).toContain(id);
     const seen = new Map<string, Set<number>>();
@@ -67,9 +82,9 @@ describe('fuzz', () => {
         fc.jsonValue({ maxDepth: 2 }),
         fc.constant(undefined),
       );
-      const query = fc.dictionary(fc.constantFrom('page', 'limit', 'customer_code', 'status', 'verification_level', 'external_reference', 'x'), fc.oneof(fc.string({ maxLength: 12 }), fc.integer({ min: -5, max: 200 }).map(String)), { maxKeys: 3 });
+      const query = fc.dictionary(fc.constantFrom('page', 'limit', 'customer_code', 'status', 'verification_level', 'external_reference', 'type', 'country', 'created_from', 'x'), fc.oneof(fc.string({ maxLength: 12 }), fc.integer({ min: -5, max: 200 }).map(String)), { maxKeys: 3 });
       await fc.assert(
-        fc.asyncProperty(param(codeFor(op.path)), bodies, query, async (code, body, q) => {
+        fc.asyncProperty(param(knownCode(op.path)), bodies, query, async (code, body, q) => {
           let payload = body;
           // Never ping a host outside the machine.
           if (payload && typeof payload === 'object' && !Array.isArray(payload) && 'url' in payload) payload = { ...payload, url: 'http://127.0.0.1:1/closed' };

@@ -3,7 +3,7 @@
 // delivery with the toolkit and checks each event against its schema.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createPartnerClient } from '../../src/client/index.ts';
+import { createPartnerClient, isPartnerApiError } from '../../src/client/index.ts';
 import { sandboxDocument, simulationDocument } from '../../src/sandbox/core/contract.ts';
 import { createSimulationClient, startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.ts';
 import { verifyWebhook } from '../../src/webhooks/index.ts';
@@ -193,4 +193,78 @@ export async function until(check: () => boolean, ms = 5_000): Promise<void> {
     if (Date.now() > end) throw new Error('condition not reached in time');
     await new Promise((r) => setTimeout(r, 10));
   }
+}
+
+/** The error answer of a call that must fail: status, code and details (throws when the call succeeds). */
+export async function failure(promise: Promise<unknown>): Promise<{ status: number; code: string; details: any }> {
+  try {
+    await promise;
+  } catch (error) {
+    if (isPartnerApiError(error)) return { status: error.status, code: error.code, details: error.details as any };
+    throw error;
+  }
+  throw new Error('expected an error answer');
+}
+
+/** Sets a customer's verification level or status in the store (what KYC, POA and the identity check decide). */
+export function setCustomer(sandbox: TestSandbox, code: string, change: { verification_level?: 'basic' | 'verified' | 'full'; status?: 'active' | 'restricted' }): void {
+  if (change.verification_level) sandbox.core.db.run('UPDATE customers SET verification_level = ? WHERE code = ?', change.verification_level, code);
+  if (change.status) sandbox.core.db.run('UPDATE customers SET status = ? WHERE code = ?', change.status, code);
+}
+
+/** An ops balance of the key's account, in USD. */
+export async function opsBalance(sandbox: TestSandbox, type: 'cards_visa' | 'cards_mastercard' | 'gift_cards' | 'payout_sepa' | 'others', key = KEY): Promise<number> {
+  return (await sandbox.client(key).call.GET('/balance/{type}', { params: { path: { type } } })).data.balance;
+}
+
+/** Every balance transaction of one ops balance, oldest first: the ledger a test reconciles. */
+export function ledgerOf(sandbox: TestSandbox, type: string, key = KEY): { direction: string; amount_minor: number; balance_after_minor: number; reason: string }[] {
+  const account = sandbox.core.accounts.resolve(key);
+  return sandbox.core.db.all('SELECT direction, amount_minor, balance_after_minor, reason FROM balance_transactions WHERE account_id = ? AND balance_type = ? ORDER BY seq', account.id, type);
+}
+
+/**
+ * Walks the ledger of one ops balance from its opening amount: each transaction's `balance_after` must be
+ * the running total, and the last one the balance now. Returns the movements by reason (minor units, credits
+ * positive, debits negative) so that a test can account for every cent.
+ */
+export function reconcile(sandbox: TestSandbox, type: 'gift_cards' | 'payout_sepa' | 'others' | 'cards_visa' | 'cards_mastercard', key = KEY, openingMinor = 1_000_000): Record<string, number> {
+  let running = openingMinor;
+  const byReason: Record<string, number> = {};
+  for (const tx of ledgerOf(sandbox, type, key)) {
+    const signed = tx.direction === 'credit' ? tx.amount_minor : -tx.amount_minor;
+    running += signed;
+    if (running !== tx.balance_after_minor) throw new Error(`ledger of ${type}: ${running} expected after ${tx.reason}, ${tx.balance_after_minor} recorded`);
+    byReason[tx.reason] = (byReason[tx.reason] ?? 0) + signed;
+  }
+  const now = sandbox.core.ledger.balance(sandbox.core.accounts.resolve(key).id, type).minor;
+  if (running !== now) throw new Error(`ledger of ${type}: the transactions add up to ${running}, the balance is ${now}`);
+  return byReason;
+}
+
+export interface Scenario {
+  sandbox: TestSandbox;
+  receiver: Receiver;
+  /** The receiver's endpoint code. */
+  endpoint: string;
+  /** A customer of KEY's account. */
+  customer: string;
+}
+
+/** A sandbox, a connected verifying receiver and a customer of KEY's account: the start of a scenario file. */
+export async function openScenario(options: SandboxOptions = {}): Promise<Scenario> {
+  const sandbox = await startTestSandbox(options);
+  const receiver = await startReceiver();
+  const endpoint = await connect(sandbox, receiver);
+  return { sandbox, receiver, endpoint, customer: await newCustomer(sandbox) };
+}
+
+export async function closeScenario(s: Scenario): Promise<void> {
+  await s.sandbox.close();
+  await s.receiver.close();
+}
+
+/** What each scenario test ends with: every response and every event conformed to the contract. */
+export function noProblems(s: Scenario): void {
+  if (s.sandbox.problems.length > 0 || s.receiver.problems.length > 0) throw new Error([...s.sandbox.problems, ...s.receiver.problems].join('\n'));
 }

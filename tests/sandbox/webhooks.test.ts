@@ -3,9 +3,8 @@
 // at once), the test ping, and delivery with retries: exponential backoff until the attempts run out,
 // the same idempotency key on every attempt, and the delivery history.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { isPartnerApiError } from '../../src/client/index.ts';
 import { DEFAULT_RETRY_SCHEDULE, retryDelay } from '../../src/sandbox/index.ts';
-import { connect, startReceiver, startTestSandbox, until, type Receiver, type TestSandbox } from './support.ts';
+import { connect, failure, startReceiver, startTestSandbox, until, type Receiver, type TestSandbox } from './support.ts';
 
 let sandbox: TestSandbox;
 let receiver: Receiver;
@@ -21,16 +20,6 @@ afterAll(async () => {
 afterEach(() => {
   expect(sandbox.problems).toEqual([]);
 });
-
-async function failure(promise: Promise<unknown>) {
-  try {
-    await promise;
-  } catch (error) {
-    if (isPartnerApiError(error)) return { status: error.status, code: error.code, details: error.details as any };
-    throw error;
-  }
-  throw new Error('expected an error answer');
-}
 
 /** Emits an event for an account, as a state change of the sandbox would. */
 function emit(key: string, type = 'balance.low_balance') {
@@ -208,4 +197,36 @@ it('customers need an active webhook endpoint (422 webhook_endpoint_required)', 
   const client = sandbox.client('sk_test_no_endpoint');
   const refused = await failure(client.call.POST('/customers', { body: { external_reference: 'c-1', first_name: 'A', last_name: 'B', date_of_birth: '1990-01-01' } }));
   expect(refused).toMatchObject({ status: 422, details: { reason: 'webhook_endpoint_required' } });
+});
+
+describe('read and delete one endpoint', () => {
+  it('reads one endpoint without its secret; a deleted one is gone, gets nothing more, and customers need a new one', async () => {
+    const key = 'sk_test_wh_delete';
+    const r = await startReceiver();
+    const code = await connect(sandbox, r, key);
+    const api = sandbox.client(key);
+    const one = (await api.call.GET('/webhooks/{code}', { params: { path: { code } } })).data;
+    expect(one).toMatchObject({ code, url: r.url, is_active: true, consecutive_failures: 0 });
+    expect(one).not.toHaveProperty('secret');
+
+    r.status = 500;
+    emit(key);
+    await until(() => r.events.length === 1);
+    const [pending] = (await api.call.GET('/webhooks/{code}/deliveries', { params: { path: { code } } })).data;
+    expect(pending).toMatchObject({ status: 'pending', attempt: 1 });
+
+    expect((await api.call.DELETE('/webhooks/{code}', { params: { path: { code } } })).data).toEqual({ code, deleted: true });
+    expect(sandbox.core.db.get<{ status: string }>('SELECT status FROM deliveries WHERE code = ?', pending!.code)!.status).toBe('failed');
+    await sandbox.advance(3 * 3600, key);
+    expect(r.events).toHaveLength(1);
+    expect(await failure(api.call.GET('/webhooks/{code}', { params: { path: { code } } }))).toMatchObject({ status: 404, code: 'RESOURCE_NOT_FOUND' });
+    expect(await failure(api.call.DELETE('/webhooks/{code}', { params: { path: { code } } }))).toMatchObject({ status: 404 });
+    expect((await api.call.GET('/webhooks', {})).data).toEqual([]);
+    expect(await failure(api.call.POST('/customers', { body: { external_reference: 'after-delete', first_name: 'A', last_name: 'B', date_of_birth: '1990-01-01' } }))).toMatchObject({
+      status: 422,
+      details: { reason: 'webhook_endpoint_required' },
+    });
+    expect(r.problems).toEqual([]);
+    await r.close();
+  });
 });

@@ -140,6 +140,21 @@ export function cards(core: SandboxCore): Handlers {
       });
     },
 
+    getCardTopUp({ account, params }) {
+      const card = lifecycle.find(account, params.code);
+      const topUp = repo.topUp(params.topupId);
+      if (!topUp || topUp.card_code !== card.code) throw notFound('Top-up');
+      const failed = topUp.status === 'failed';
+      const reason = failed ? (db.get<{ reason: string }>('SELECT reason FROM card_topup_failures WHERE topup_id = ?', topUp.id)?.reason ?? null) : null;
+      return {
+        data: {
+          card_code: card.code, topup_id: topUp.id, status: topUp.status, amount: toAmount(topUp.amount_minor), fee: toAmount(topUp.fee_minor),
+          total_debited: toAmount(topUp.amount_minor + topUp.fee_minor), debited_balance: balanceTypeOf(card.brand), currency: 'USD' as const,
+          failure_reason: reason, refunded_amount: failed ? toAmount(topUp.amount_minor + topUp.fee_minor) : null, created_at: clock.iso(topUp.created_at),
+        },
+      };
+    },
+
     freezeCard({ account, params }) {
       return db.transaction(() => {
         const card = lifecycle.find(account, params.code);

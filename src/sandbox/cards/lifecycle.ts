@@ -107,6 +107,7 @@ export class CardLifecycle {
   failTopUp(account: Account, card: CardRow, topUp: TopUpRow, reason: string): void {
     const refund = topUp.amount_minor + topUp.fee_minor;
     this.repo.setTopUpStatus(topUp.id, 'failed');
+    this.core.db.run('INSERT INTO card_topup_failures (topup_id, reason) VALUES (?, ?)', topUp.id, reason);
     this.core.ledger.credit(account, balanceTypeOf(card.brand), refund, { reason: 'card_topup_refund', description: `Refund of top-up ${topUp.id}`, customerCode: card.customer_code });
     const now = this.repo.byCode(card.code)!;
     this.core.outbox.emit(account, 'card.topup.failed', { ...cardEventBase(this.core, now), amount: toAmount(topUp.amount_minor), reason, refunded_amount: toAmount(refund), topup_id: topUp.id });

@@ -20,7 +20,10 @@ export type ErrorReason =
   | 'idempotency_key_reused'
   | 'quote_expired'
   | 'quote_already_confirmed'
-  | 'beneficiary_rail_mismatch';
+  | 'beneficiary_rail_mismatch'
+  // Events (sandbox-money)
+  | 'webhook_endpoint_inactive'
+  | 'webhook_endpoint_not_subscribed';
 
 export interface FieldError {
   field: string;

@@ -215,6 +215,97 @@ CREATE TABLE IF NOT EXISTS poa_documents (
   approved_at INTEGER,
   created_at INTEGER NOT NULL
 ) STRICT;
+
+-- Money products (wallets, virtual accounts, gift cards, payouts): branch sandbox-money.
+CREATE TABLE IF NOT EXISTS wallets (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,
+  account_id INTEGER NOT NULL,
+  customer_code TEXT NOT NULL,
+  currency TEXT NOT NULL CHECK (currency IN ('USDC', 'USDT')),
+  network TEXT NOT NULL,
+  address TEXT NOT NULL,
+  balance_micro INTEGER NOT NULL CHECK (balance_micro >= 0),
+  created_at INTEGER NOT NULL
+) STRICT;
+CREATE TABLE IF NOT EXISTS wallet_withdrawals (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  code TEXT NOT NULL UNIQUE,
+  account_id INTEGER NOT NULL,
+  wallet_id TEXT NOT NULL,
+  amount_micro INTEGER NOT NULL CHECK (amount_micro > 0),
+  commission_micro INTEGER NOT NULL CHECK (commission_micro >= 0),
+  network_fee_micro INTEGER NOT NULL CHECK (network_fee_micro >= 0),
+  to_address TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('processing', 'completed', 'failed')),
+  tx_id TEXT NOT NULL,
+  failure_reason TEXT,
+  requested_at INTEGER NOT NULL
+) STRICT;
+CREATE TABLE IF NOT EXISTS virtual_accounts (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  code TEXT NOT NULL UNIQUE,
+  account_id INTEGER NOT NULL,
+  customer_code TEXT NOT NULL,
+  currency TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('pending', 'active', 'closed')),
+  iban TEXT,
+  bic_swift TEXT,
+  bank_name TEXT,
+  account_holder_name TEXT NOT NULL,
+  balance_minor INTEGER NOT NULL CHECK (balance_minor >= 0),
+  created_at INTEGER NOT NULL
+) STRICT;
+CREATE TABLE IF NOT EXISTS gift_card_orders (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  code TEXT NOT NULL UNIQUE,
+  account_id INTEGER NOT NULL,
+  customer_code TEXT NOT NULL,
+  product_id TEXT NOT NULL,
+  amount_minor INTEGER NOT NULL CHECK (amount_minor > 0),
+  quantity INTEGER NOT NULL CHECK (quantity BETWEEN 1 AND 100),
+  debited_minor INTEGER NOT NULL CHECK (debited_minor > 0),
+  status TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'failed', 'refunded')),
+  redemptions TEXT,
+  created_at INTEGER NOT NULL
+) STRICT;
+CREATE TABLE IF NOT EXISTS beneficiaries (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  code TEXT NOT NULL UNIQUE,
+  account_id INTEGER NOT NULL,
+  customer_code TEXT NOT NULL,
+  rail TEXT NOT NULL CHECK (rail IN ('sepa', 'ach')),
+  body TEXT NOT NULL,
+  deleted_at INTEGER,
+  created_at INTEGER NOT NULL
+) STRICT;
+CREATE TABLE IF NOT EXISTS payouts (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  code TEXT NOT NULL UNIQUE,
+  account_id INTEGER NOT NULL,
+  customer_code TEXT NOT NULL,
+  beneficiary_code TEXT NOT NULL,
+  reference TEXT NOT NULL,
+  rail TEXT NOT NULL CHECK (rail IN ('sepa', 'ach')),
+  status TEXT NOT NULL CHECK (status IN ('quote', 'pending', 'processing', 'completed', 'failed', 'refunded')),
+  amount_minor INTEGER NOT NULL CHECK (amount_minor > 0),
+  fee_minor INTEGER NOT NULL CHECK (fee_minor >= 0),
+  received_minor INTEGER NOT NULL CHECK (received_minor >= 0),
+  amount_eur_minor INTEGER NOT NULL CHECK (amount_eur_minor >= 0),
+  balance_type TEXT NOT NULL,
+  failure_reason TEXT,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  confirmed_at INTEGER,
+  sent_at INTEGER,
+  completed_at INTEGER,
+  refunded_at INTEGER
+) STRICT;
+CREATE TABLE IF NOT EXISTS card_topup_failures (
+  topup_id TEXT PRIMARY KEY,
+  reason TEXT NOT NULL
+) STRICT;
+-- End of the money products.
 `;
 
 export class SqliteDb implements Db {

@@ -20,6 +20,11 @@ import { kycStatusOf } from '../kyc/handlers.js';
 import { kycPage } from '../kyc/page.js';
 import { kycVerification } from '../kyc/verification.js';
 import { reviewPoa } from '../poa/handlers.js';
+// Money products (sandbox-money).
+import { GiftCardOrders, giftCardOrders } from '../gift-cards/handlers.js';
+import { payoutBook } from '../payouts/handlers.js';
+import { findVirtualAccount, virtualAccountMovements } from '../virtual-accounts/handlers.js';
+import { toMicro, walletBook, walletOf, withdrawalOf, type WalletRow, type WithdrawalRow } from '../wallets/handlers.js';
 
 export const SIMULATION_PREFIX = '/sandbox';
 
@@ -32,6 +37,11 @@ export function simulationHandlers(core: SandboxCore): Handlers<operations> {
     pending_jobs: scheduler.pending().map((j) => ({ run_at: clock.iso(j.run_at), kind: j.kind })),
   });
 
+  const walletView = (w: WalletRow) => walletOf(clock, w);
+  const withdrawalView = (w: WithdrawalRow) => {
+    const wallet = db.get<{ currency: string; network: string }>('SELECT currency, network FROM wallets WHERE id = ?', w.wallet_id)!;
+    return withdrawalOf(core, { ...w, ...wallet });
+  };
   return {
     getClock: () => ({ data: clockState() }),
     async advanceClock({ body }) {
@@ -113,6 +123,43 @@ export function simulationHandlers(core: SandboxCore): Handlers<operations> {
         return { data: { otp } };
       });
     },
+    // Money products (sandbox-money).
+    simulateWalletDeposit({ account, params, body }) {
+      const book = walletBook(core);
+      const wallet = book.find(account, params.wallet_id);
+      return { data: walletView(book.deposit(account, wallet, toMicro(body.amount), body.from_address, body.tx_hash)) };
+    },
+    simulateWalletWithdrawal({ account, params, body }) {
+      const book = walletBook(core);
+      const wallet = book.find(account, params.wallet_id);
+      return { data: withdrawalView(book.requestWithdrawal(account, wallet, toMicro(body.amount), body.to_address)) };
+    },
+    simulateWalletWithdrawalOutcome({ account, params, body }) {
+      const book = walletBook(core);
+      const withdrawal = book.withdrawal(params.code);
+      if (!withdrawal || withdrawal.account_id !== account.id) throw notFound('Wallet withdrawal');
+      return { data: withdrawalView(book.settleWithdrawal(withdrawal, body)) };
+    },
+    simulateVirtualAccountDeposit({ account, params, body }) {
+      const va = findVirtualAccount(core, account, params.code);
+      const balance = virtualAccountMovements(core).deposit(account, va, toMinor(body.amount), body.sender_name ?? null, body.reference ?? null);
+      return { data: { virtual_account_code: va.code, kind: 'deposit' as const, status: 'received' as const, transfer_id: null, reason: null, amount: body.amount, balance: toAmount(balance) } };
+    },
+    simulateVirtualAccountTransfer({ account, params, body }) {
+      const va = findVirtualAccount(core, account, params.code);
+      const fail = body.outcome === 'failed' ? (body.reason ?? 'rejected_by_bank') : undefined;
+      const t = virtualAccountMovements(core).transfer(account, va, toMinor(body.amount), body.reference ?? null, fail);
+      return { data: { virtual_account_code: va.code, kind: 'transfer' as const, status: t.status, transfer_id: t.transfer_id, reason: t.reason, amount: body.amount, balance: toAmount(t.balance) } };
+    },
+    simulatePayoutOutcome({ account, params, body }) {
+      const book = payoutBook(core);
+      return { data: book.view(book.move(book.find(account, params.code), body)) };
+    },
+    simulateGiftCardOrderOutcome({ account, params, body }) {
+      const orders = giftCardOrders(core);
+      return { data: GiftCardOrders.view(clock, orders.settle(orders.find(account, params.code), body)) };
+    },
+    // End of the money products.
     setBalance({ account, params, body }) {
       const type = params.type as BalanceType;
       db.transaction(() => {

@@ -70,6 +70,21 @@ export function webhookEndpoints(core: SandboxCore): Handlers {
         data: { code, url: body.url, secret, events: body.events, is_active: true, description: body.description ?? null, created_at: clock.iso(now) },
       };
     },
+    // Read and delete one endpoint (sandbox-money).
+    getWebhookEndpoint({ account, params }) {
+      return { data: endpointOf(clock, find(account, params.code)) };
+    },
+
+    /** Deletes the row; its pending deliveries fail without an attempt, and its history goes with it. */
+    deleteWebhookEndpoint({ account, params }) {
+      return core.db.transaction(() => {
+        const row = find(account, params.code);
+        core.db.run("UPDATE deliveries SET status = 'failed', next_retry_at = NULL WHERE endpoint_code = ? AND status = 'pending'", row.code);
+        core.db.run('DELETE FROM webhook_endpoints WHERE code = ?', row.code);
+        return { data: { code: row.code, deleted: true as const } };
+      });
+    },
+
     listWebhookEndpoints({ account }) {
       return { data: repo.list(account.id).map((r) => endpointOf(clock, r)) };
     },
