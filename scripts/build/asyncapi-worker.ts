@@ -1,6 +1,6 @@
-// The AsyncAPI validation of the build in a worker thread: @asyncapi/parser takes the longest of the
-// validators (its Spectral rules walk the whole document), so it loads while Redocly bundles and runs
-// beside the OpenAPI validation and the type generation instead of after them.
+// The AsyncAPI validation of the build in a worker thread: compiling the AsyncAPI 3.0 schema (every
+// protocol binding included) takes the longest of the validators, so it runs beside the OpenAPI
+// validation and the type generation instead of after them.
 import { Worker, parentPort, workerData } from 'node:worker_threads';
 import type { BundleProblem } from './validate.ts';
 

@@ -19,7 +19,7 @@ export interface BuildOptions {
   outDir: string;
   /** Run `redocly lint` first (default true). */
   lint?: boolean;
-  /** Validate the bundles with swagger-parser and @asyncapi/parser (default true). */
+  /** Validate the bundles against the OpenAPI 3.1 and AsyncAPI 3.0 JSON Schemas (default true). */
   validate?: boolean;
   /** Print each step as it runs (default false); a failing tool's output is in the BuildError. */
   echo?: boolean;
