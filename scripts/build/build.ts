@@ -10,7 +10,7 @@ import { startAsyncApiValidator } from './asyncapi-worker.ts';
 import { recall, remember, stepKey } from './cache.ts';
 import { SourceMap } from './source-location.ts';
 import { generateTypes, typesOutput } from './types.ts';
-import { externalRefs, openApiProblems, type BundleProblem } from './validate.ts';
+import { danglingRefs, externalRefs, openApiProblems, type BundleProblem } from './validate.ts';
 import { yamlSyntaxErrors } from './yaml-syntax.ts';
 
 export interface BuildOptions {
@@ -56,7 +56,7 @@ export async function build(options: BuildOptions): Promise<string[]> {
     if (!fs.existsSync(yamlFile)) throw new BuildError(`redocly bundle ${api}`, [`no ${api}.yaml written`, bundled.output.trim()]);
     // Read with js-yaml, the YAML library Redocly writes it with (core schema: no dates), ~4x faster than `yaml`.
     const doc: unknown = load(fs.readFileSync(yamlFile, 'utf8'), { schema: CORE_SCHEMA });
-    const unresolved = externalRefs(doc);
+    const unresolved = [...externalRefs(doc), ...danglingRefs(doc)];
     if (unresolved.length > 0) throw new BuildError(`redocly bundle ${api}`, unresolved.map((p) => `${api}: ${p}`));
     fs.writeFileSync(path.join(outDir, `${api}.json`), `${JSON.stringify(doc, null, 2)}\n`);
     written.push(`${api}.json`, `${api}.yaml`);

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 
-const CLI_DEFAULTS = {
+export const CLI_DEFAULTS = {
   additionalProperties: false,
   alphabetize: false,
   arrayLength: false,

@@ -139,3 +139,35 @@ export function externalRefs(doc: unknown): string[] {
   walk(doc, '');
   return found;
 }
+
+/**
+ * Lists the internal `$ref`s of a bundle (`#/components/...`) that point at nothing. The schema validation
+ * reads the bundle with its references unresolved, so this is the check a dereferencing parser made.
+ */
+export function danglingRefs(doc: unknown): string[] {
+  const found: string[] = [];
+  const resolves = (ref: string): boolean => {
+    let node: unknown = doc;
+    for (const raw of ref.slice(2).split('/')) {
+      const key = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
+      if (node === null || typeof node !== 'object' || !Object.hasOwn(node, key)) return false;
+      node = (node as Record<string, unknown>)[key];
+    }
+    return true;
+  };
+  const walk = (node: unknown, pointer: string): void => {
+    if (Array.isArray(node)) {
+      node.forEach((item, i) => walk(item, `${pointer}/${i}`));
+    } else if (node && typeof node === 'object') {
+      for (const [key, value] of Object.entries(node)) {
+        if (key === '$ref' && typeof value === 'string' && value.startsWith('#/')) {
+          if (!resolves(value)) found.push(`$ref '${value}' at #${pointer} points at nothing in the bundle`);
+        } else {
+          walk(value, `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`);
+        }
+      }
+    }
+  };
+  walk(doc, '');
+  return found;
+}
