@@ -1,6 +1,7 @@
-// The AsyncAPI validation of the build in a worker thread: @asyncapi/parser takes the longest of the
-// validators (its Spectral rules walk the whole document), so it loads while Redocly bundles and runs
-// beside the OpenAPI validation and the type generation instead of after them.
+// The AsyncAPI validation of the build in a worker thread: compiling the AsyncAPI 3.0 schema (every
+// protocol binding included) takes the longest of the validators, so it runs beside the OpenAPI
+// validation and the type generation instead of after them.
+import nodeModule from 'node:module';
 import { Worker, parentPort, workerData } from 'node:worker_threads';
 import type { BundleProblem } from './validate.ts';
 
@@ -31,6 +32,7 @@ export function startAsyncApiValidator(): { problems(file: string): Promise<Bund
 
 if ((workerData as { role?: string } | null)?.role === ROLE && parentPort) {
   const port = parentPort;
+  nodeModule.enableCompileCache?.(); // the worker loads Ajv: see cli.ts
   const { asyncApiProblems } = await import('./validate.ts');
   port.on('message', (file: string) => {
     asyncApiProblems(file).then(

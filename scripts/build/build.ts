@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { CORE_SCHEMA, load } from 'js-yaml';
 import { parse } from 'yaml';
 import { APIS, GENERATED_DIR, type ApiName } from '../lib/paths.ts';
 import { bundleAll, lint } from '../lib/redocly.ts';
@@ -9,7 +10,7 @@ import { startAsyncApiValidator } from './asyncapi-worker.ts';
 import { recall, remember, stepKey } from './cache.ts';
 import { SourceMap } from './source-location.ts';
 import { generateTypes, typesOutput } from './types.ts';
-import { externalRefs, openApiProblems, type BundleProblem } from './validate.ts';
+import { danglingRefs, externalRefs, openApiProblems, type BundleProblem } from './validate.ts';
 import { yamlSyntaxErrors } from './yaml-syntax.ts';
 
 export interface BuildOptions {
@@ -19,7 +20,7 @@ export interface BuildOptions {
   outDir: string;
   /** Run `redocly lint` first (default true). */
   lint?: boolean;
-  /** Validate the bundles with swagger-parser and @asyncapi/parser (default true). */
+  /** Validate the bundles against the OpenAPI 3.1 and AsyncAPI 3.0 JSON Schemas (default true). */
   validate?: boolean;
   /** Print each step as it runs (default false); a failing tool's output is in the BuildError. */
   echo?: boolean;
@@ -53,8 +54,9 @@ export async function build(options: BuildOptions): Promise<string[]> {
   for (const api of APIS) {
     const yamlFile = path.join(outDir, `${api}.yaml`);
     if (!fs.existsSync(yamlFile)) throw new BuildError(`redocly bundle ${api}`, [`no ${api}.yaml written`, bundled.output.trim()]);
-    const doc: unknown = parse(fs.readFileSync(yamlFile, 'utf8'));
-    const unresolved = externalRefs(doc);
+    // Read with js-yaml, the YAML library Redocly writes it with (core schema: no dates), ~4x faster than `yaml`.
+    const doc: unknown = load(fs.readFileSync(yamlFile, 'utf8'), { schema: CORE_SCHEMA });
+    const unresolved = [...externalRefs(doc), ...danglingRefs(doc)];
     if (unresolved.length > 0) throw new BuildError(`redocly bundle ${api}`, unresolved.map((p) => `${api}: ${p}`));
     fs.writeFileSync(path.join(outDir, `${api}.json`), `${JSON.stringify(doc, null, 2)}\n`);
     written.push(`${api}.json`, `${api}.yaml`);

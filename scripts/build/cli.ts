@@ -1,6 +1,7 @@
 // npm run build             lint, bundle, validate, generate types; replace generated/ only when all passed
 // npm run build -- --check  build into a temporary directory and fail if generated/ differs (drift)
 import fs from 'node:fs';
+import nodeModule from 'node:module';
 import path from 'node:path';
 import { buildAndInstall, buildToTemp, BuildError } from './build.ts';
 import { compareOutputs } from './drift.ts';
@@ -11,6 +12,10 @@ const USAGE = `Usage: npm run build [-- --check]
   (no option)  lint and bundle spec/, validate the bundles, generate the types, then replace generated/
                (generated/ is left as it was when any step fails)
   --check      build into a temporary directory and fail, naming the files, when generated/ differs`;
+
+// V8's on-disk code cache (as the Redocly CLI enables it): the build loads openapi-typescript, TypeScript
+// and Ajv on use, after this line, and compiles them once. Node 22.8 and later.
+nodeModule.enableCompileCache?.();
 
 const started = performance.now();
 const seconds = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;

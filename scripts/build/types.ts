@@ -4,10 +4,9 @@
 // defaults, on the bundle it just wrote; the output file is `apis.openapi.x-openapi-ts.output`.
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parse } from 'yaml';
 
-const CLI_DEFAULTS = {
+export const CLI_DEFAULTS = {
   additionalProperties: false,
   alphabetize: false,
   arrayLength: false,
@@ -41,11 +40,32 @@ export function typesOutput(workspace: string): string {
   return output;
 }
 
-/** Generates the .d.ts text of an OpenAPI bundle (the same text `openapi-typescript` writes). */
+/**
+ * Generates the .d.ts text of an OpenAPI bundle (the same text `openapi-typescript` writes).
+ *
+ * `openapiTS()` first lints and bundles its input again with its own copy of Redocly (the `minimal` rules
+ * plus operation-operationId-unique), which takes about as long as the type generation itself. The input
+ * here is a bundle the build has just made from a document `redocly lint` passed (recommended-strict,
+ * which has both), so this runs the rest of `openapiTS()` on it: the same context, built from the same
+ * options, and the same transform. tests/build checks the text against the committed generated/ files.
+ */
 export async function generateTypes(bundleFile: string): Promise<string> {
   // The CLI passes every boolean flag, unset flags as false (yargs-parser); do the same so the text is identical.
   // Loaded on use: a build whose types are cached (cache.ts) does not load openapi-typescript at all.
-  const { default: openapiTS, astToString, COMMENT_HEADER } = await import('openapi-typescript');
-  const ast = await openapiTS(pathToFileURL(bundleFile), { ...CLI_DEFAULTS, silent: true });
-  return `${COMMENT_HEADER}${astToString(ast)}`;
+  const { astToString, COMMENT_HEADER, resolveRef, scanDiscriminators, transformSchema } = await import('openapi-typescript');
+  const schema = JSON.parse(fs.readFileSync(bundleFile, 'utf8')) as Parameters<typeof transformSchema>[0];
+  const options = { ...CLI_DEFAULTS, silent: true };
+  // The context openapiTS() builds (openapi-typescript 7.13, dist/index.mjs), from the same options.
+  const ctx = {
+    ...options,
+    discriminators: scanDiscriminators(schema, options),
+    injectFooter: [],
+    postTransform: undefined,
+    inject: undefined,
+    transform: undefined,
+    transformProperty: undefined,
+    redoc: undefined as never, // not read by the transforms
+    resolve: ($ref: string) => resolveRef(schema, $ref, { silent: true }),
+  } satisfies Parameters<typeof transformSchema>[1];
+  return `${COMMENT_HEADER}${astToString(transformSchema(schema, ctx))}`;
 }
