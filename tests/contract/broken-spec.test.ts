@@ -80,7 +80,7 @@ describe.concurrent('a broken spec is reported', { timeout: 180_000 }, () => {
     );
   });
 
-  it('an invalid bundle: swagger-parser and @asyncapi/parser report it', async () => {
+  it('an invalid bundle: the OpenAPI 3.1 and AsyncAPI 3.0 schema checks report it', async () => {
     const { openapi, asyncapi } = built();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'contract-invalid-'));
     temps.push(dir);
