@@ -96,8 +96,15 @@ export async function seedExamples(sandbox: RunningSandbox, apiKey: string): Pro
   rename(sandbox, String(order.code), EXAMPLE_CODES.giftCardOrder);
   await settle();
 
-  const latest = core.db.get<{ id: string }>('SELECT id FROM events WHERE account_id = ? ORDER BY seq DESC LIMIT 1', account.id);
-  if (latest) rename(sandbox, latest.id, EXAMPLE_CODES.event);
+  // The example event is one the example endpoint subscribes to, so that redelivering it has an endpoint.
+  const types = endpoint.events as string[];
+  const latest = core.db.get<{ id: string }>(
+    `SELECT id FROM events WHERE account_id = ? AND type IN (${types.map(() => '?').join(', ')}) ORDER BY seq DESC LIMIT 1`,
+    account.id,
+    ...types,
+  );
+  if (!latest) throw new Error(`seed: no event of a type the example endpoint subscribes to (${types.join(', ')})`);
+  rename(sandbox, latest.id, EXAMPLE_CODES.event);
 }
 
 function productFor(amount: number): GiftCardProduct {
