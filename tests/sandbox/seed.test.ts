@@ -45,7 +45,7 @@ describe('--seed examples', () => {
   it('the example gift card order exists at the gift card address', async () => {
     const res = await fetch(`${sandbox.giftCardBaseUrl}/gift-cards/orders/${EXAMPLE_CODES.giftCardOrder}`, { headers: { Authorization: `Bearer ${SEEDED}` } });
     expect(res.status).toBe(200);
-    expect((await res.json()).data.customer_code).toBe(EXAMPLE_CODES.customer);
+    expect(((await res.json()) as { data: { customer_code: string } }).data.customer_code).toBe(EXAMPLE_CODES.customer);
   });
 
   it('the records are in the states the examples need: the card active, the customer fully verified', async () => {
@@ -76,7 +76,7 @@ describe('--seed examples', () => {
       await first.close();
       const second = await startSandbox({ port: 0, db, seedExamples: SEEDED });
       const res = await fetch(`${second.baseUrl}/customers`, { headers: { Authorization: `Bearer ${SEEDED}` } });
-      const customers = (await res.json()).data as { customer_code: string }[];
+      const customers = ((await res.json()) as { data: unknown }).data as { customer_code: string }[];
       await second.close();
       expect(customers.map((c) => c.customer_code)).toEqual([EXAMPLE_CODES.customer]);
     } finally {
