@@ -32,6 +32,8 @@ export interface ConformanceConfig {
   webhookUrl?: string;
   /** A key the server refuses (revoked or unknown), for the 401 AUTHENTICATION_FAILED transactions (real mode). */
   unknownKey?: string;
+  /** A key whose IP allow-list excludes the suite's address, for the 403 IP_NOT_ALLOWED transactions (real mode). */
+  ipBlockedKey?: string;
   results: string;
 }
 
@@ -708,6 +710,17 @@ function planReal(state: HookState, transactions: DreddTransaction[]): void {
         continue;
       }
       skip(t, 'the operation takes no parameter or body that can be made invalid');
+    } else if (status === '403' && config.ipBlockedKey) {
+      // Refused for the key, before the request is looked at: a key whose allow-list excludes this machine.
+      const [key, code] = [config.ipBlockedKey, 'IP_NOT_ALLOWED'];
+      if (!state.validator.errorCodes(method, path, status).includes(code)) {
+        skip(t, UNPROVOKABLE[status]!);
+        continue;
+      }
+      substituteResources(state, t, path, { lenient: true });
+      setHeader(t, 'Authorization', `Bearer ${key}`);
+      t.conformance.example = code;
+      t.conformance.expectCode = code;
     } else if (status === '421' && gift) {
       if (!config.altServer || new URL(config.altServer).origin === new URL(config.server).origin) {
         skip(t, UNPROVOKABLE['421']!);

@@ -10,6 +10,7 @@ import { main } from './run.ts';
 
 const API_KEY = 'sk_test_conformance';
 const REVOKED_KEY = 'sk_test_conformance_revoked';
+const IP_BLOCKED_KEY = 'sk_test_conformance_ip_blocked';
 const WEBHOOK_URL = 'https://receiver.conformance.test';
 const PUBLIC_URL = 'https://sandbox.conformance.test';
 
@@ -38,14 +39,23 @@ await runCli('conformance:sandbox', USAGE, async () => {
     config: {
       webhook_routes: { [WEBHOOK_URL]: receiverUrl },
       // The suite sends about 500 requests in a few seconds: more than the plan's 100 a minute.
-      accounts: { [API_KEY]: { rate_limit: 100_000 }, [REVOKED_KEY]: { revoked: true } },
+      accounts: {
+        [API_KEY]: { rate_limit: 100_000 },
+        [REVOKED_KEY]: { revoked: true },
+        // 403 IP_NOT_ALLOWED, provoked with a key whose allow-list excludes the loopback.
+        [IP_BLOCKED_KEY]: { allowed_ips: ['203.0.113.7'] },
+      },
     },
+  }).catch((error: unknown) => {
+    receiver.close();
+    throw error;
   });
   console.log(`Sandbox at ${sandbox.baseUrl} (gift cards at ${sandbox.giftCardBaseUrl})`);
   try {
     return await main([
       '--server', sandbox.baseUrl, '--alt-server', sandbox.giftCardBaseUrl, '--api-key', API_KEY, '--real',
-      '--webhook-url', `${WEBHOOK_URL}/webhooks`, '--unknown-key', REVOKED_KEY, ...passed,
+      '--webhook-url', `${WEBHOOK_URL}/webhooks`, '--unknown-key', REVOKED_KEY,
+      '--ip-blocked-key', IP_BLOCKED_KEY, ...passed,
     ]);
   } finally {
     await sandbox.close();
