@@ -1,6 +1,6 @@
 // Summarises the CI's test runs as its last line: `N passed, N failed`.
 // Arguments: vitest JSON reports (--reporter=json --outputFile.json=<file>), and single checks written as
-// `check:<name>=<exit code>` (the typecheck, the conformance run against the mock), each counting as one test.
+// `check:<name>=<exit code>` (the typecheck, the conformance runs against the mock and the sandbox), each counting as one test.
 // A missing report, or a test file that failed before running its tests (an import or setup error), counts as
 // one failure. Exits 1 when anything failed.
 import fs from 'node:fs';

@@ -30,6 +30,10 @@ export interface ConformanceConfig {
   altServer?: string;
   /** https URL that answers the webhook ping with 2xx, used to create the webhook endpoint (real mode). */
   webhookUrl?: string;
+  /** A key the server refuses (revoked or unknown), for the 401 AUTHENTICATION_FAILED transactions (real mode). */
+  unknownKey?: string;
+  /** A key whose IP allow-list excludes the suite's address, for the 403 IP_NOT_ALLOWED transactions (real mode). */
+  ipBlockedKey?: string;
   results: string;
 }
 
@@ -158,6 +162,10 @@ function parameters(state: HookState, method: string, template: string): JsonObj
   return list.map((p) => resolveRef(state, p)).filter((p): p is JsonObject => p !== undefined);
 }
 
+function hasHeaderParam(state: HookState, method: string, template: string, name: string): boolean {
+  return parameters(state, method, template).some((p) => p.in === 'header' && String(p.name).toLowerCase() === name.toLowerCase());
+}
+
 function requestBodySchema(state: HookState, method: string, template: string): JsonObject | undefined {
   const info = state.validator.operation(method, template);
   const rb = resolveRef(state, info?.operation.requestBody);
@@ -171,7 +179,10 @@ function requestBodySchema(state: HookState, method: string, template: string): 
 
 /** Resource key of a path parameter: `customer` for every `{customerCode}`, else the template up to it. */
 export function resourceKey(template: string, param: string): string {
-  if (param === 'customerCode') return 'customer';
+  // KYC and proof of address need a customer whose verification is still open (not the fully verified
+  // example customer of a seeded sandbox): the suite creates one for them.
+  // Proof of address needs one whose KYC is approved and whose proof of address is still open.
+  if (param === 'customerCode') return template.startsWith('/kyc/') ? 'unverified customer' : template.startsWith('/poa/') ? 'KYC-verified customer' : 'customer';
   const segments = template.split('/');
   const i = segments.indexOf(`{${param}}`);
   return segments.slice(0, i + 1).join('/');
@@ -185,10 +196,13 @@ const BODY_REFERENCES: Record<string, string> = {
   quote_code: 'quote',
   webhook_code: '/webhooks/{code}',
   endpoint_code: '/webhooks/{code}',
+  product_id: '/gift-cards/products/{productId}',
 };
 
 const RESOURCE_LABEL: Record<string, string> = {
   customer: 'customer',
+  'unverified customer': 'customer whose verification is open',
+  'KYC-verified customer': 'customer whose KYC is approved and proof of address open',
   quote: 'payout quote',
   '/cards/{code}': 'card',
   '/webhooks/{code}': 'webhook endpoint',
@@ -213,6 +227,12 @@ const UNPROVOKABLE: Record<string, string> = {
   '500': 'INTERNAL_ERROR cannot be provoked from outside',
   '502': 'OPERATION_FAILED needs a failing provider (card issuer, rail, chain, verification or gift card vendor)',
   '503': 'cannot be provoked from outside',
+};
+
+/** Successful answers that need a state the suite cannot bring about through the partner API. */
+const NEEDS_STATE: Record<string, string> = {
+  'POST /kyc/{customerCode}/synchronize':
+    'needs a customer restricted for an identity mismatch, an outcome of the verification provider that the partner API cannot bring about',
 };
 
 function isGiftCards(template: string): boolean {
@@ -347,26 +367,117 @@ export async function setUp(state: HookState, log: (line: string) => void = (lin
     }
   };
 
+  /**
+   * Adopts the record of the contract's example (the path parameter examples, `GET /cards/7c9e6679-…`) when
+   * the server holds it, as a sandbox started with `--seed examples` does: the example-driven requests then
+   * find their resources as they are.
+   */
+  const adopt = async (key: string, template: string) => {
+    if (state.resources.has(key) || !has('GET', template)) return;
+    if (isGiftCards(template) && !config.altServer) return;
+    const params = new Map<string, string>();
+    for (const [, name] of template.matchAll(/\{([^}]+)\}/g)) {
+      const value = pathExample(state, 'GET', template, name!);
+      if (value === undefined) return;
+      params.set(name!, value);
+    }
+    const code = params.get([...params.keys()].at(-1)!);
+    // A nested record (a top-up) is adopted only with its parent (the example card).
+    for (const [name, value] of params) if (value !== code && state.resources.get(resourceKey(template, name)) !== value) return;
+    try {
+      const res = await client.call('GET', fillTemplate(template, params), undefined, isGiftCards(template) ? config.altServer : undefined);
+      if (res.status !== 200 || !code) return;
+      state.resources.set(key, code);
+      state.missing.delete(key);
+      log(`set-up: GET ${template} -> the contract's example ${label(key)} ${code} exists`);
+    } catch {
+      // not there: created or found below
+    }
+  };
+  /** Waits (up to 15 s) until a record created asynchronously leaves `pending` (a card being issued). */
+  const settle = async (key: string, template: string) => {
+    const code = state.resources.get(key);
+    if (!code) return;
+    const params = new Map([[[...template.matchAll(/\{([^}]+)\}/g)][0]![1]!, code]]);
+    for (let waited = 0; waited < 15_000; waited += 250) {
+      const res = await client.call('GET', fillTemplate(template, params)).catch(() => undefined);
+      const status = res && isObject(res.body) && isObject(res.body.data) ? res.body.data.status : undefined;
+      if (status !== 'pending') return;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    log(`set-up: ${label(key)} ${code} is still pending after 15 s`);
+  };
+
+  /**
+   * A customer at the `verified` level with its proof of address open: a new customer, a KYC link, and then
+   * the verification outcome. The suite cannot choose it; a server that completes KYC by itself (the
+   * sandbox, by default) approves it within seconds.
+   */
+  const kycVerifiedCustomer = async () => {
+    const key = 'KYC-verified customer';
+    const created = await create(key, 'POST', '/customers', ['customer_code', 'code'], (b) => {
+      if (typeof b.external_reference === 'string') b.external_reference = `conformance-${randomUUID().slice(0, 8)}`;
+    });
+    const code = state.resources.get(key);
+    if (!created || !code) return;
+    state.resources.delete(key);
+    const link = await client.call('POST', `/kyc/${encodeURIComponent(code)}/link`, firstRequestExample(state, 'POST', '/kyc/{customerCode}/link')).catch(() => undefined);
+    if (link?.status !== 200) {
+      state.missing.set(key, `POST /kyc/{customerCode}/link answered ${link?.status ?? 'nothing'}`);
+      return;
+    }
+    for (let waited = 0; waited <= 15_000; waited += 250) {
+      const res = await client.call('GET', `/customers/${encodeURIComponent(code)}`).catch(() => undefined);
+      const level = res && isObject(res.body) && isObject(res.body.data) ? res.body.data.verification_level : undefined;
+      if (level === 'verified') {
+        state.resources.set(key, code);
+        log(`set-up: POST /kyc/{customerCode}/link -> ${label(key)} ${code} (verified)`);
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    state.missing.set(key, `the KYC of customer ${code} was not approved within 15 s of its link (the person completes it on the provider's page)`);
+  };
+
   // At least one active webhook endpoint must exist before customers can be created.
   await create('/webhooks/{code}', 'POST', '/webhooks', ['code'], (b) => {
     if (config.webhookUrl) b.url = config.webhookUrl;
   });
+  await adopt('/webhooks/{code}', '/webhooks/{code}');
   await find('/webhooks/{code}', '/webhooks', ['code']);
-  await create('customer', 'POST', '/customers', ['customer_code', 'code'], (b) => {
+  await adopt('customer', '/customers/{customerCode}');
+  if (!state.resources.has('customer')) {
+    await create('customer', 'POST', '/customers', ['customer_code', 'code'], (b) => {
+      if (typeof b.external_reference === 'string') b.external_reference = `conformance-${randomUUID().slice(0, 8)}`;
+    });
+  }
+  await find('customer', '/customers', ['customer_code', 'code']);
+  await create('unverified customer', 'POST', '/customers', ['customer_code', 'code'], (b) => {
     if (typeof b.external_reference === 'string') b.external_reference = `conformance-${randomUUID().slice(0, 8)}`;
   });
-  await find('customer', '/customers', ['customer_code', 'code']);
-  await create('/cards/{code}', 'POST', '/cards', ['code']);
+  await kycVerifiedCustomer();
+  await adopt('/cards/{code}', '/cards/{code}');
+  if (!state.resources.has('/cards/{code}')) {
+    await create('/cards/{code}', 'POST', '/cards', ['code']);
+    await settle('/cards/{code}', '/cards/{code}');
+  }
   await find('/cards/{code}', '/cards', ['code']);
-  await create('/cards/{code}/topups/{topupId}', 'POST', '/cards/{code}/topup', ['topup_id']);
+  await adopt('/cards/{code}/topups/{topupId}', '/cards/{code}/topups/{topupId}');
+  if (!state.resources.has('/cards/{code}/topups/{topupId}')) await create('/cards/{code}/topups/{topupId}', 'POST', '/cards/{code}/topup', ['topup_id']);
+  await adopt('/payouts/beneficiaries/{code}', '/payouts/beneficiaries/{code}');
   await find('/payouts/beneficiaries/{code}', '/payouts/beneficiaries', ['code']);
   if (state.resources.has('/payouts/beneficiaries/{code}')) await create('quote', 'POST', '/payouts/quotes', ['code', 'quote_code']);
   else state.missing.set('quote', 'a payout quote needs a beneficiary, which could not be set up');
-  await find('/virtual-accounts/{code}', '/virtual-accounts', ['code']);
-  await find('/gift-cards/orders/{code}', '/gift-cards/orders', ['code']);
-  await find('/gift-cards/products/{productId}', '/gift-cards/products', ['product_id']);
-  await find('/payouts/{code}', '/payouts', ['code']);
-  await find('/events/{id}', '/events', ['id']);
+  for (const [key, list, ids] of [
+    ['/virtual-accounts/{code}', '/virtual-accounts', ['code']],
+    ['/gift-cards/orders/{code}', '/gift-cards/orders', ['code']],
+    ['/gift-cards/products/{productId}', '/gift-cards/products', ['product_id']],
+    ['/payouts/{code}', '/payouts', ['code']],
+    ['/events/{id}', '/events', ['id']],
+  ] as const) {
+    await adopt(key, key);
+    await find(key, list, [...ids]);
+  }
   for (const [key, reason] of state.missing) log(`set-up: no ${label(key)}: ${reason}`);
 }
 
@@ -431,6 +542,14 @@ function isReferenceParam(state: HookState, method: string, path: string, name: 
 /** An event id parameter: `evt_<uuid>`. */
 const isEventId = (schema: JsonObject | undefined) => typeof schema?.pattern === 'string' && schema.pattern.startsWith('^evt_');
 
+/** The contract's example of a path parameter (`7c9e6679-…` for a card's `{code}`). */
+function pathExample(state: HookState, method: string, path: string, name: string): string | undefined {
+  const def = parameters(state, method, path).find((p) => p.name === name && p.in === 'path');
+  const schema = resolveRef(state, def?.schema);
+  const example = def?.example ?? (Array.isArray(schema?.examples) ? schema.examples[0] : schema?.example);
+  return typeof example === 'string' ? example : undefined;
+}
+
 /** A well-formed reference that names no resource: a random uuid (`evt_`-prefixed for an event id), or letters and digits. */
 function unknownReference(state: HookState, method: string, path: string, name: string): string {
   const def = parameters(state, method, path).find((p) => p.name === name && p.in === 'path');
@@ -478,7 +597,8 @@ function substituteResources(
     if (isObject(body) && t.request.method === 'POST' && path === '/customers' && typeof body.external_reference === 'string') {
       body.external_reference = `conformance-${randomUUID().slice(0, 8)}`;
     }
-    if (isObject(body) && path === '/webhooks' && state.config.webhookUrl && typeof body.url === 'string') body.url = state.config.webhookUrl;
+    // The url of an endpoint (created or changed) must answer the server's ping: use --webhook-url.
+    if (isObject(body) && /^\/webhooks(\/\{code\})?$/.test(path) && state.config.webhookUrl && typeof body.url === 'string') body.url = state.config.webhookUrl;
     t.request.body = JSON.stringify(body);
   }
   return true;
@@ -510,6 +630,9 @@ function planReal(state: HookState, transactions: DreddTransaction[]): void {
     const status = t.expected.statusCode;
     t.conformance = { path, status };
     setHeader(t, 'Authorization', `Bearer ${config.apiKey}`);
+    // Dredd sends the example Idempotency-Key with every request; one key reused on another request is
+    // refused (422 idempotency_key_reused), so each transaction gets its own.
+    if (hasHeaderParam(state, method, path, 'Idempotency-Key')) setHeader(t, 'Idempotency-Key', randomUUID());
     const gift = isGiftCards(path);
     if (gift && config.altServer && status !== '421') sendToAltServer(t, config.altServer);
     out.push(t);
@@ -518,7 +641,9 @@ function planReal(state: HookState, transactions: DreddTransaction[]): void {
       continue;
     }
     if (status.startsWith('2')) {
-      substituteResources(state, t, path);
+      const needs = NEEDS_STATE[`${method} ${path}`];
+      if (needs) skip(t, needs);
+      else substituteResources(state, t, path);
     } else if (status === '401') {
       // Both codes: no key (AUTHENTICATION_REQUIRED) and a key the server does not know (AUTHENTICATION_FAILED).
       substituteResources(state, t, path, { lenient: true });
@@ -528,7 +653,7 @@ function planReal(state: HookState, transactions: DreddTransaction[]): void {
       if (codes.includes('AUTHENTICATION_FAILED')) {
         const wrongKey = clone(t, 'AUTHENTICATION_FAILED');
         wrongKey.conformance = { path, status, example: 'AUTHENTICATION_FAILED', expectCode: 'AUTHENTICATION_FAILED', skipReason: t.conformance.skipReason };
-        setHeader(wrongKey, 'Authorization', `Bearer sk_test_conformance_${randomUUID().replace(/-/g, '')}`);
+        setHeader(wrongKey, 'Authorization', `Bearer ${config.unknownKey ?? `sk_test_conformance_${randomUUID().replace(/-/g, '')}`}`);
         out.push(wrongKey);
       }
     } else if (status === '404') {
@@ -585,6 +710,17 @@ function planReal(state: HookState, transactions: DreddTransaction[]): void {
         continue;
       }
       skip(t, 'the operation takes no parameter or body that can be made invalid');
+    } else if (status === '403' && config.ipBlockedKey) {
+      // Refused for the key, before the request is looked at: a key whose allow-list excludes this machine.
+      const [key, code] = [config.ipBlockedKey, 'IP_NOT_ALLOWED'];
+      if (!state.validator.errorCodes(method, path, status).includes(code)) {
+        skip(t, UNPROVOKABLE[status]!);
+        continue;
+      }
+      substituteResources(state, t, path, { lenient: true });
+      setHeader(t, 'Authorization', `Bearer ${key}`);
+      t.conformance.example = code;
+      t.conformance.expectCode = code;
     } else if (status === '421' && gift) {
       if (!config.altServer || new URL(config.altServer).origin === new URL(config.server).origin) {
         skip(t, UNPROVOKABLE['421']!);

@@ -1,7 +1,8 @@
 // Conformance suite: checks that a server answers as the contract says.
 //
 //   npm run conformance -- --server <url> --api-key <key> [--mock | --real] [--spec generated/openapi.json]
-//                          [--only <operationId|path>,...] [--alt-server <url>] [--webhook-url <https url>] [--verbose]
+//                          [--only <operationId|path>,...] [--alt-server <url>] [--webhook-url <https url>]
+//                          [--unknown-key <key>] [--ip-blocked-key <key>] [--verbose]
 //
 // Runs Dredd over the contract with the hooks of hooks.cjs (strict Ajv validation of every response, set-up
 // of the state a real server needs, errors provoked or requested from the mock), then prints a summary per
@@ -34,6 +35,10 @@ const USAGE = `Usage: npm run conformance -- --server <url> --api-key <key> [opt
   --alt-server <url>    base URL of the gift card operations ({alt_base_url})
   --webhook-url <url>   https URL answering the webhook ping with 2xx, used to create the webhook
                         endpoint that customer creation needs; real mode only
+  --unknown-key <key>   a key the server refuses with 401 AUTHENTICATION_FAILED (revoked or unknown), for
+                        the wrong-key transactions; real mode only (default: a random sk_test_ key)
+  --ip-blocked-key <key>  a key whose IP allow-list excludes this machine: the 403 transactions send it and
+                        expect IP_NOT_ALLOWED; real mode only (default: 403 is skipped)
   --verbose             print Dredd's own output
 Exits 1 when a check fails, 2 on bad arguments or a server that cannot be reached.`;
 
@@ -101,6 +106,8 @@ export async function main(argv: string[]): Promise<number> {
       only: { type: 'string', multiple: true },
       'alt-server': { type: 'string' },
       'webhook-url': { type: 'string' },
+      'unknown-key': { type: 'string' },
+      'ip-blocked-key': { type: 'string' },
       verbose: { type: 'boolean', default: false },
     },
     required: ['server', 'api-key'],
@@ -134,6 +141,8 @@ export async function main(argv: string[]): Promise<number> {
       mode,
       altServer: values['alt-server'],
       webhookUrl: values['webhook-url'],
+      unknownKey: values['unknown-key'],
+      ipBlockedKey: values['ip-blocked-key'],
       results: path.join(dir, 'results.json'),
     };
     const configFile = path.join(dir, 'config.json');

@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 
 export const USAGE =
-  'usage: sandbox [--port 4020] [--host 127.0.0.1] [--db FILE] [--seed examples] [--config FILE] [--manual] [--no-rate-limit]';
+  'usage: sandbox [--port 4020] [--host 127.0.0.1] [--db FILE] [--seed examples [--seed-key KEY]] [--config FILE] [--manual] [--no-rate-limit]';
 
 export function parseCli(argv: string[]) {
   const { values } = parseArgs({
@@ -13,6 +13,7 @@ export function parseCli(argv: string[]) {
       host: { type: 'string', default: '127.0.0.1' },
       db: { type: 'string' },
       seed: { type: 'string' },
+      'seed-key': { type: 'string', default: 'sk_test_sandbox' },
       config: { type: 'string' },
       manual: { type: 'boolean', default: false },
       'no-rate-limit': { type: 'boolean', default: false },
@@ -22,5 +23,6 @@ export function parseCli(argv: string[]) {
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be an integer from 0 to 65535, got "${values.port}"`);
   if (values.seed !== undefined && values.seed !== 'examples') throw new Error(`--seed accepts only "examples", got "${values.seed}"`);
+  if (!/^sk_(test|live)_[A-Za-z0-9_]{1,200}$/.test(values['seed-key'])) throw new Error(`--seed-key must be an sk_test_… or sk_live_… key, got "${values['seed-key']}"`);
   return { ...values, port };
 }

@@ -8,6 +8,7 @@ import type { Clock } from './clock.js';
 import { DELIVERY_JOB } from './events.js';
 import type { Scheduler } from './scheduler.js';
 import type { Db } from './store.js';
+import { routeWebhookUrl, type WebhookRouteMap } from './webhook-routes.js';
 
 /** The designed (provisional) retry schedule. */
 export interface RetrySchedule {
@@ -99,13 +100,20 @@ export class Delivery {
   private readonly clock: Clock;
   private readonly scheduler: Scheduler;
   readonly schedule: RetrySchedule;
+  private readonly routes: WebhookRouteMap;
 
-  constructor(db: Db, clock: Clock, scheduler: Scheduler, schedule: RetrySchedule) {
+  constructor(db: Db, clock: Clock, scheduler: Scheduler, schedule: RetrySchedule, routes: WebhookRouteMap = {}) {
     this.db = db;
     this.clock = clock;
     this.scheduler = scheduler;
     this.schedule = schedule;
+    this.routes = routes;
     scheduler.register(DELIVERY_JOB, (payload, jobId) => this.attempt(String(payload.delivery), jobId), { async: true });
+  }
+
+  /** POSTs a signed body to an endpoint's url (or to the loopback receiver a webhook route names for it). */
+  post(url: string, body: string, secret: string, idempotencyKey: string): Promise<PostResult> {
+    return postSigned(routeWebhookUrl(this.routes, url), body, secret, idempotencyKey);
   }
 
   /** One attempt of one delivery, then its outcome recorded (and the next attempt scheduled). */
@@ -128,7 +136,7 @@ export class Delivery {
       return;
     }
     const sentAt = this.clock.now();
-    const result = await postSigned(endpoint.url, event.body, endpoint.secret, delivery.idempotency_key);
+    const result = await this.post(endpoint.url, event.body, endpoint.secret, delivery.idempotency_key);
     const attempt = delivery.attempt + 1;
     const delivered = result.failure === null;
     const now = this.clock.now();

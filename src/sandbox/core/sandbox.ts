@@ -13,6 +13,7 @@ import { toMinor } from './money.js';
 import { Scheduler } from './scheduler.js';
 import { buildServer } from './server.js';
 import { SqliteDb } from './store.js';
+import { checkWebhookRoutes, type WebhookRouteMap } from './webhook-routes.js';
 
 /** One account's settings in a --config file or `accounts` option, keyed by its API key. */
 export interface AccountConfig {
@@ -39,6 +40,8 @@ export interface SandboxConfig {
   };
   accounts?: Record<string, AccountConfig>;
   retry?: Partial<RetrySchedule>;
+  /** `https://` url prefixes delivered to loopback `http://` receivers: `{ "https://hooks.example.test": "http://127.0.0.1:8080" }`. */
+  webhook_routes?: WebhookRouteMap;
 }
 
 export interface SandboxOptions {
@@ -55,6 +58,13 @@ export interface SandboxOptions {
   freezeClock?: boolean;
   /** Clock milliseconds an automatic (happy) outcome takes. Default 2,000. */
   autoCompleteMs?: number;
+  /**
+   * The `https://` address the sandbox is reached at when it runs behind a TLS proxy or tunnel
+   * (`https://sandbox.example.test`): the links it gives (the KYC page) use it instead of `http://HOST:PORT`.
+   */
+  publicUrl?: string;
+  /** `--seed examples`: the API key whose account gets the contract's example records (src/sandbox/seed.ts). */
+  seedExamples?: string;
 }
 
 export interface RunningSandbox {
@@ -99,6 +109,7 @@ export function checkConfig(config: unknown): SandboxConfig {
     }
   }
   if (c.defaults?.plan !== undefined && !PLANS.includes(c.defaults.plan)) throw new Error(`config defaults.plan: must be one of ${PLANS.join(', ')}`);
+  if (c.webhook_routes !== undefined) checkWebhookRoutes(c.webhook_routes);
   const auto = c.defaults?.auto_complete_seconds;
   if (auto !== undefined && (!Number.isInteger(auto) || auto < 0 || auto > 86_400)) throw new Error('config defaults.auto_complete_seconds: an integer from 0 to 86400');
   return c;
@@ -106,12 +117,13 @@ export function checkConfig(config: unknown): SandboxConfig {
 
 export async function createSandbox(options: SandboxOptions, modules: ModuleRegistration[], simulation: (core: SandboxCore) => (app: FastifyInstance) => Promise<void> | void): Promise<RunningSandbox> {
   const config = checkConfig(options.config ?? {});
+  if (options.publicUrl !== undefined && !/^https:\/\/[^/?#]+(\/[^?#]*)?$/.test(options.publicUrl)) throw new Error(`publicUrl must be an https:// url, got "${options.publicUrl}"`);
   const db = new SqliteDb(options.db);
   const clock = new Clock(db);
   if (options.freezeClock) clock.freeze();
   const scheduler = new Scheduler(db, clock);
   const outbox = new Outbox(db, clock, scheduler);
-  const delivery = new Delivery(db, clock, scheduler, { ...DEFAULT_RETRY_SCHEDULE, ...config.retry });
+  const delivery = new Delivery(db, clock, scheduler, { ...DEFAULT_RETRY_SCHEDULE, ...config.retry }, config.webhook_routes);
   const ledger = new Ledger(db, clock, outbox);
   const accounts = new Accounts(db, clock, accountDefaults(config, options.manual ?? false));
   const core: SandboxCore = { db, clock, scheduler, outbox, delivery, ledger, accounts, autoCompleteMs: options.autoCompleteMs ?? (config.defaults?.auto_complete_seconds ?? 2) * 1000, url: '' };
@@ -138,7 +150,7 @@ export async function createSandbox(options: SandboxOptions, modules: ModuleRegi
   const address = server.server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
-  core.url = url;
+  core.url = options.publicUrl?.replace(/\/$/, '') ?? url;
   return {
     url,
     baseUrl: `${url}/v1`,

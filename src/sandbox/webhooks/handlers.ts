@@ -5,7 +5,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Account } from '../core/accounts.js';
 import type { Handlers, SandboxCore } from '../core/context.js';
 import { createdRange, page, pageWindow } from '../core/context.js';
-import { postSigned } from '../core/delivery.js';
 import { ApiError, notFound, planLimitReached } from '../core/errors.js';
 import { EndpointRepository, deliveryOf, endpointOf, type EndpointRow } from './repository.js';
 
@@ -28,7 +27,7 @@ export async function ping(core: SandboxCore, account: Account, endpointCode: st
     mode: account.mode,
     data: { endpoint_code: endpointCode, url },
   });
-  return postSigned(url, body, secret, `idem_${uuid.replaceAll('-', '')}`);
+  return core.delivery.post(url, body, secret, `idem_${uuid.replaceAll('-', '')}`);
 }
 
 function pingFailed(url: string, status: number | null, failure: string | null): ApiError {

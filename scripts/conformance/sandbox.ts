@@ -1,0 +1,64 @@
+// `npm run conformance:sandbox`: starts the stateful sandbox (src/sandbox) in-process on a free 127.0.0.1
+// port, with the contract's example records seeded and a webhook receiver for the endpoint the suite
+// creates, runs the conformance suite against it in real mode, and stops both. `--only` and `--verbose` go
+// to the suite. See docs/conformance.md ("Against the sandbox").
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parseCli, runCli } from '../lib/cli-args.ts';
+import { startSandbox } from '../../src/sandbox/index.ts';
+import { main } from './run.ts';
+
+const API_KEY = 'sk_test_conformance';
+const REVOKED_KEY = 'sk_test_conformance_revoked';
+const IP_BLOCKED_KEY = 'sk_test_conformance_ip_blocked';
+const WEBHOOK_URL = 'https://receiver.conformance.test';
+const PUBLIC_URL = 'https://sandbox.conformance.test';
+
+const USAGE = `Usage: npm run conformance:sandbox [-- --only <operationIds|paths>] [--verbose]
+  --only <list>   check only these operations: operationIds or paths, comma-separated or repeated
+  --verbose       print Dredd's own output`;
+
+await runCli('conformance:sandbox', USAGE, async () => {
+  const args = parseCli(process.argv.slice(2), {
+    usage: USAGE,
+    options: { only: { type: 'string', multiple: true }, verbose: { type: 'boolean' } },
+  });
+  if (!args) return 0;
+  const passed = [...(args.values.only ?? []).flatMap((o) => ['--only', o]), ...(args.values.verbose ? ['--verbose'] : [])];
+  // The receiver of the webhook endpoint the suite creates: answers every ping and delivery with 204.
+  const receiver = http.createServer((req, res) => req.resume().on('end', () => res.writeHead(204).end()));
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  // The endpoint's url is an https:// one, as the contract requires; a webhook route delivers it to the
+  // receiver. The revoked key is the key the server must refuse (zero setup accepts every other key).
+  const sandbox = await startSandbox({
+    port: 0,
+    seedExamples: API_KEY,
+    // The KYC page link is given under an https:// address, as the contract requires (nobody opens it here).
+    publicUrl: PUBLIC_URL,
+    config: {
+      webhook_routes: { [WEBHOOK_URL]: receiverUrl },
+      // The suite sends about 500 requests in a few seconds: more than the plan's 100 a minute.
+      accounts: {
+        [API_KEY]: { rate_limit: 100_000 },
+        [REVOKED_KEY]: { revoked: true },
+        // 403 IP_NOT_ALLOWED, provoked with a key whose allow-list excludes the loopback.
+        [IP_BLOCKED_KEY]: { allowed_ips: ['203.0.113.7'] },
+      },
+    },
+  }).catch((error: unknown) => {
+    receiver.close();
+    throw error;
+  });
+  console.log(`Sandbox at ${sandbox.baseUrl} (gift cards at ${sandbox.giftCardBaseUrl})`);
+  try {
+    return await main([
+      '--server', sandbox.baseUrl, '--alt-server', sandbox.giftCardBaseUrl, '--api-key', API_KEY, '--real',
+      '--webhook-url', `${WEBHOOK_URL}/webhooks`, '--unknown-key', REVOKED_KEY,
+      '--ip-blocked-key', IP_BLOCKED_KEY, ...passed,
+    ]);
+  } finally {
+    await sandbox.close();
+    receiver.close();
+  }
+});
