@@ -8,17 +8,15 @@ export interface RunResult {
   output: string;
 }
 
-/** Runs `redocly <args>` in `cwd`. With `echo`, output goes to this process's stdout/stderr as it comes. */
-export function redocly(args: string[], cwd: string, echo = false): Promise<RunResult> {
+/**
+ * Runs a Node CLI (`node <args>`) in `cwd` and collects its output. With `echo`, output goes to this
+ * process's stdout/stderr as it comes; without, colours are off so the text can be shown later.
+ */
+export function runNodeCli(args: string[], cwd: string, echo = false, env: Record<string, string> = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [REDOCLY_BIN, ...args], {
+    const child = spawn(process.execPath, args, {
       cwd,
-      env: {
-        ...process.env,
-        REDOCLY_TELEMETRY: 'off',
-        REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true',
-        ...(echo ? {} : { NO_COLOR: '1', FORCE_COLOR: '0' }),
-      },
+      env: { ...process.env, ...env, ...(echo ? {} : { NO_COLOR: '1', FORCE_COLOR: '0' }) },
       stdio: ['ignore', echo ? 'inherit' : 'pipe', echo ? 'inherit' : 'pipe'],
     });
     let output = '';
@@ -27,6 +25,11 @@ export function redocly(args: string[], cwd: string, echo = false): Promise<RunR
     child.on('error', reject);
     child.on('close', (code) => resolve({ code: code ?? 1, output }));
   });
+}
+
+/** Runs `redocly <args>` in `cwd`. With `echo`, output goes to this process's stdout/stderr as it comes. */
+export function redocly(args: string[], cwd: string, echo = false): Promise<RunResult> {
+  return runNodeCli([REDOCLY_BIN, ...args], cwd, echo, { REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' });
 }
 
 /** `redocly lint <apis...>`: both documents with the rules of the workspace's redocly.yaml. */

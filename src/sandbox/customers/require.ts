@@ -1,6 +1,8 @@
-// The customer an operation acts for: it must exist (404) and not be restricted (403 ACCOUNT_RESTRICTED).
-import type { SandboxCore } from '../core/context.js';
+// The customer an operation acts for: it must exist (404) and not be restricted (403 ACCOUNT_RESTRICTED);
+// and the lists filtered by `customer_code`.
+import { pageWindow, type SandboxCore } from '../core/context.js';
 import { ApiError, notFound } from '../core/errors.js';
+import type { SqlValue } from '../core/store.js';
 import { findCustomer, type CustomerRow } from './handlers.js';
 
 export function usableCustomer(core: SandboxCore, accountId: number, code: string): CustomerRow {
@@ -15,4 +17,24 @@ export function usableCustomer(core: SandboxCore, accountId: number, code: strin
 /** 404 when a list's `customer_code` filter names no customer of the account. */
 export function checkCustomerFilter(core: SandboxCore, accountId: number, code: string | undefined): void {
   if (code !== undefined && !findCustomer(core, accountId, code)) throw notFound('Customer');
+}
+
+/**
+ * One page of an account's rows of `table`, most recent first (`created_at`, then `key` descending), only
+ * the customer's when the query has `customer_code` (404 when it names no customer of the account).
+ */
+export function customerPage<Row>(
+  core: SandboxCore,
+  accountId: number,
+  table: string,
+  key: string,
+  query: { customer_code?: string; page?: number; limit?: number },
+): { rows: Row[]; total: number } {
+  checkCustomerFilter(core, accountId, query.customer_code);
+  const where = query.customer_code === undefined ? 'account_id = ?' : 'account_id = ? AND customer_code = ?';
+  const args: SqlValue[] = query.customer_code === undefined ? [accountId] : [accountId, query.customer_code];
+  const [limit, offset] = pageWindow(query);
+  const rows = core.db.all<Row>(`SELECT * FROM ${table} WHERE ${where} ORDER BY created_at DESC, ${key} DESC LIMIT ? OFFSET ?`, ...args, limit, offset);
+  const total = core.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where}`, ...args)!.n;
+  return { rows, total };
 }

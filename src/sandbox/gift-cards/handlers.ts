@@ -8,8 +8,7 @@ import type { Handlers, SandboxCore } from '../core/context.js';
 import { page, pageWindow } from '../core/context.js';
 import { ApiError, notFound, validationError } from '../core/errors.js';
 import { requestAmountMinor, toAmount } from '../core/money.js';
-import type { SqlValue } from '../core/store.js';
-import { checkCustomerFilter, usableCustomer } from '../customers/require.js';
+import { customerPage, usableCustomer } from '../customers/require.js';
 import { CATALOGUE, orderable, productById } from './catalogue.js';
 
 export const DELIVERY_JOB_KIND = 'gift_card.delivery';
@@ -163,12 +162,7 @@ export function giftCards(core: SandboxCore): Handlers {
     },
 
     listGiftCardOrders({ account, query }) {
-      checkCustomerFilter(core, account.id, query.customer_code);
-      const where = query.customer_code === undefined ? 'account_id = ?' : 'account_id = ? AND customer_code = ?';
-      const args: SqlValue[] = query.customer_code === undefined ? [account.id] : [account.id, query.customer_code];
-      const [limit, offset] = pageWindow(query);
-      const rows = db.all<GiftCardOrderRow>(`SELECT * FROM gift_card_orders WHERE ${where} ORDER BY created_at DESC, code DESC LIMIT ? OFFSET ?`, ...args, limit, offset);
-      const total = db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM gift_card_orders WHERE ${where}`, ...args)!.n;
+      const { rows, total } = customerPage<GiftCardOrderRow>(core, account.id, 'gift_card_orders', 'code', query);
       return page(rows.map((r) => orderOf(clock, r, false)), total, query);
     },
 

@@ -5,11 +5,10 @@ import { randomInt, randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/openapi.js';
 import type { Account } from '../core/accounts.js';
 import type { Handlers, SandboxCore } from '../core/context.js';
-import { page, pageWindow } from '../core/context.js';
+import { page } from '../core/context.js';
 import { notFound, stateError, validationError } from '../core/errors.js';
 import { toAmount } from '../core/money.js';
-import type { SqlValue } from '../core/store.js';
-import { checkCustomerFilter, usableCustomer } from '../customers/require.js';
+import { customerPage, usableCustomer } from '../customers/require.js';
 
 /** Opening a virtual account (provisional): 5.00 USD from `others`. */
 export const VIRTUAL_ACCOUNT_FEE_MINOR = 500;
@@ -119,12 +118,7 @@ export function virtualAccounts(core: SandboxCore): Handlers {
     },
 
     listVirtualAccounts({ account, query }) {
-      checkCustomerFilter(core, account.id, query.customer_code);
-      const where = query.customer_code === undefined ? 'account_id = ?' : 'account_id = ? AND customer_code = ?';
-      const args: SqlValue[] = query.customer_code === undefined ? [account.id] : [account.id, query.customer_code];
-      const [limit, offset] = pageWindow(query);
-      const rows = db.all<VirtualAccountRow>(`SELECT * FROM virtual_accounts WHERE ${where} ORDER BY created_at DESC, code DESC LIMIT ? OFFSET ?`, ...args, limit, offset);
-      const total = db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM virtual_accounts WHERE ${where}`, ...args)!.n;
+      const { rows, total } = customerPage<VirtualAccountRow>(core, account.id, 'virtual_accounts', 'code', query);
       return page(rows.map((r) => virtualAccountOf(clock, r)), total, query);
     },
 

@@ -7,8 +7,7 @@ import type { Account } from '../core/accounts.js';
 import type { Handlers, SandboxCore } from '../core/context.js';
 import { page, pageWindow } from '../core/context.js';
 import { ApiError, notFound, validationError } from '../core/errors.js';
-import type { SqlValue } from '../core/store.js';
-import { checkCustomerFilter, usableCustomer } from '../customers/require.js';
+import { customerPage, usableCustomer } from '../customers/require.js';
 
 export const WITHDRAWAL_JOB = 'wallet.withdrawal';
 /** The network of a wallet created without one (provisional). */
@@ -206,12 +205,7 @@ export function wallets(core: SandboxCore): Handlers {
     },
 
     listWallets({ account, query }) {
-      checkCustomerFilter(core, account.id, query.customer_code);
-      const where = query.customer_code === undefined ? 'account_id = ?' : 'account_id = ? AND customer_code = ?';
-      const args: SqlValue[] = query.customer_code === undefined ? [account.id] : [account.id, query.customer_code];
-      const [limit, offset] = pageWindow(query);
-      const rows = db.all<WalletRow>(`SELECT * FROM wallets WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, ...args, limit, offset);
-      const total = db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM wallets WHERE ${where}`, ...args)!.n;
+      const { rows, total } = customerPage<WalletRow>(core, account.id, 'wallets', 'id', query);
       return page(rows.map((r) => walletOf(clock, r)), total, query);
     },
 
