@@ -18,7 +18,7 @@ const DOCS = path.join(ROOT, 'docs');
 const ASYNCAPI_UI = path.join(ROOT, 'node_modules', '@asyncapi', 'react-component');
 
 /** The guides rendered into the site, in reading order. `webhooks.md` is the webhook toolkit's guide. */
-export const GUIDES = ['getting-started.md', 'authentication.md', 'errors.md', 'idempotency.md', 'limits.md', 'compatibility.md', 'webhooks.md'] as const;
+export const GUIDES = ['getting-started.md', 'quickstart.md', 'authentication.md', 'errors.md', 'idempotency.md', 'limits.md', 'compatibility.md', 'webhooks.md'] as const;
 
 type JsonObject = { [key: string]: unknown };
 

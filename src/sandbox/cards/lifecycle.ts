@@ -7,6 +7,7 @@ import type { SandboxCore } from '../core/context.js';
 import { ApiError, notFound } from '../core/errors.js';
 import { toAmount } from '../core/money.js';
 import { findCustomer } from '../customers/handlers.js';
+import { autoOutcomeHint } from '../simulation/auto-outcome-hint.js';
 import { CardRepository, balanceTypeOf, newPan, type CardRow, type TopUpRow } from './repository.js';
 
 export const ISSUE_JOB = 'card.issue';
@@ -60,7 +61,8 @@ export class CardLifecycle {
     return db.transaction(() => {
       const current = this.repo.byCode(card.code)!;
       if (current.status !== 'pending') {
-        throw new ApiError(422, 'VALIDATION_ERROR', 'Only a pending card can be issued or fail.', { fields: [], reason: 'card_not_active', current_status: current.status });
+        const hint = autoOutcomeHint(this.core, this.account(current));
+        throw new ApiError(422, 'VALIDATION_ERROR', `Only a pending card can be issued or fail; this card is ${current.status}.${hint}`, { fields: [], reason: 'card_not_active', current_status: current.status });
       }
       const account = this.account(current);
       if (choice.outcome === 'activated') {
@@ -87,7 +89,10 @@ export class CardLifecycle {
     const { db, ledger, outbox } = this.core;
     return db.transaction(() => {
       const current = this.repo.topUp(topUp.id)!;
-      if (current.status !== 'pending') throw new ApiError(422, 'VALIDATION_ERROR', `The top-up is already ${current.status}.`, { fields: [], current_status: current.status });
+      if (current.status !== 'pending') {
+        const hint = autoOutcomeHint(this.core, this.account(this.repo.byCode(current.card_code)!));
+        throw new ApiError(422, 'VALIDATION_ERROR', `The top-up is already ${current.status}.${hint}`, { fields: [], current_status: current.status });
+      }
       const card = this.repo.byCode(current.card_code)!;
       const account = this.account(card);
       const usable = card.status === 'active' || card.status === 'frozen';

@@ -10,6 +10,7 @@ import { createAjv } from './ajv.js';
 import type { Call, Handlers, OperationId, SandboxCore } from './context.js';
 import { operationsOf, type JsonObject, type OperationInfo } from './contract.js';
 import { ApiError, type FieldError } from './errors.js';
+import { dropContentTypeOfEmptyBody } from './empty-body.js';
 import { IDEMPOTENCY_KEY, IdempotencyStore } from './idempotency.js';
 import { RateLimiter } from './ratelimit.js';
 
@@ -129,6 +130,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES, genReqId: newRequestId, return503OnClosing: false });
   app.decorateRequest('sandbox', null as unknown as RequestState);
   app.removeContentTypeParser('text/plain');
+  app.addHook('onRequest', dropContentTypeOfEmptyBody);
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : paramsAjv).compile(schema as object));
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 

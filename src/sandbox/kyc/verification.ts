@@ -7,6 +7,7 @@ import type { Account } from '../core/accounts.js';
 import type { SandboxCore } from '../core/context.js';
 import { ApiError } from '../core/errors.js';
 import { findCustomer, type CustomerRow } from '../customers/handlers.js';
+import { autoOutcomeHint } from '../simulation/auto-outcome-hint.js';
 
 export const KYC_AUTO_JOB = 'kyc.auto_outcome';
 export const KYC_EXPIRY_JOB = 'kyc.session_expiry';
@@ -142,10 +143,14 @@ export class KycVerification {
       const session = this.openSession(account.id, customerCode);
       const reviewing = current?.kyc_status === 'pending';
       if (!session && !reviewing) {
-        throw new ApiError(422, 'VALIDATION_ERROR', 'No KYC verification of this customer waits for an outcome: create a link first (POST /kyc/{customerCode}/link).', {
-          fields: [],
-          current_status: current?.kyc_status ?? 'not_started',
-        });
+        const status = current?.kyc_status ?? 'not_started';
+        const message =
+          status === 'not_started'
+            ? 'No KYC verification of this customer waits for an outcome: create a link first (POST /kyc/{customerCode}/link).'
+            : status === 'approved'
+              ? `The customer's KYC is already approved: no verification waits for an outcome.${autoOutcomeHint(this.core, account)}`
+              : `The customer's last KYC verification ended (${status}): create a new link (POST /kyc/{customerCode}/link) to choose another outcome.${autoOutcomeHint(this.core, account)}`;
+        throw new ApiError(422, 'VALIDATION_ERROR', message, { fields: [], current_status: status });
       }
       if (reviewing && !session && !FINAL_OUTCOMES.includes(choice.outcome)) {
         throw new ApiError(422, 'VALIDATION_ERROR', `A manual review ends with approved, approved_identity_mismatch or rejected, not ${choice.outcome}.`, {

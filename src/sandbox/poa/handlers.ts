@@ -8,6 +8,7 @@ import type { Handlers, SandboxCore } from '../core/context.js';
 import { ApiError, notFound, stateError, validationError } from '../core/errors.js';
 import { findCustomer, requireActiveCustomer, type CustomerRow } from '../customers/handlers.js';
 import { VERIFICATION_BALANCE } from '../kyc/verification.js';
+import { autoOutcomeHint } from '../simulation/auto-outcome-hint.js';
 
 export const POA_AUTO_JOB = 'poa.auto_outcome';
 /** The contract's limit: a file of at most 10 MB. */
@@ -51,7 +52,8 @@ export function reviewPoa(core: SandboxCore, account: Account, customerCode: str
     if (!customer) throw notFound('Customer');
     const doc = latest(core, account.id, customer.code);
     if (doc?.status !== 'pending') {
-      throw new ApiError(422, 'VALIDATION_ERROR', 'No proof-of-address document of this customer is pending review.', { fields: [], current_status: doc?.status ?? 'none' });
+      const hint = doc ? autoOutcomeHint(core, account) : '';
+      throw new ApiError(422, 'VALIDATION_ERROR', `No proof-of-address document of this customer is pending review.${hint}`, { fields: [], current_status: doc?.status ?? 'none' });
     }
     const now = clock.now();
     const base = { customer_code: customer.code, external_reference: customer.external_reference };

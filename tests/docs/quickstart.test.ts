@@ -1,0 +1,113 @@
+// docs/quickstart.md, run as a partner would: every block of the guide, in order, in one bash process, in a
+// new project directory, against a sandbox on a free port; each output the guide shows is checked.
+//
+// The project stands in for one where the package is installed: `npx partner-api-sandbox` runs this
+// repository's src/sandbox/cli.ts, `npx tsx` is this repository's tsx, `node` is its Node 24, and
+// tsconfig.json maps `@partner-api/contract` onto src/ (the package's own build is tested by tests/package/).
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findFreePort } from '../../scripts/lib/port-check.ts';
+import { ROOT } from '../../scripts/lib/paths.ts';
+import { extractSteps, runSteps, substitute, unrunBlocks, type RunResult } from './guide-runner.ts';
+
+const GUIDE = path.join(ROOT, 'docs', 'quickstart.md');
+
+/** A project directory with the package "installed" (see above). */
+function partnerProject(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quickstart-'));
+  const bin = path.join(dir, 'node_modules', '.bin');
+  fs.mkdirSync(bin, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'partner-app', private: true, type: 'module' }));
+  fs.symlinkSync(path.join(ROOT, 'node_modules', 'node', 'bin', 'node'), path.join(bin, 'node'));
+  fs.symlinkSync(path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(bin, 'tsx'));
+  const sandbox = path.join(bin, 'partner-api-sandbox');
+  fs.writeFileSync(sandbox, `#!/bin/sh\nexec "${path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs')}" "${path.join(ROOT, 'src', 'sandbox', 'cli.ts')}" "$@"\n`);
+  fs.chmodSync(sandbox, 0o755);
+  const paths = {
+    '@partner-api/contract': [path.join(ROOT, 'src', 'index.ts')],
+    '@partner-api/contract/webhooks': [path.join(ROOT, 'src', 'webhooks', 'index.ts')],
+  };
+  fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, paths } }));
+  return dir;
+}
+
+/** The environment of a partner's terminal: no npm script variables, no node_modules/.bin of this repository. */
+function terminalEnv(): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && !/^VITEST/.test(k)));
+  env.PATH = (process.env.PATH ?? '').split(path.delimiter).filter((p) => !p.includes(`node_modules${path.sep}.bin`)).join(path.delimiter);
+  env.npm_config_offline = 'true'; // a bin that is not installed fails at once instead of being fetched
+  return env;
+}
+
+function refused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => (socket.destroy(), resolve(false)));
+    socket.once('error', () => resolve(true));
+  });
+}
+
+const markdown = fs.readFileSync(GUIDE, 'utf8');
+let dir: string;
+let ports: { sandbox: number; receiver: number };
+let run: RunResult;
+
+beforeAll(async () => {
+  dir = partnerProject();
+  const sandbox = await findFreePort();
+  let receiver = await findFreePort();
+  while (receiver === sandbox) receiver = await findFreePort();
+  ports = { sandbox, receiver };
+  const steps = substitute(extractSteps(markdown), { SANDBOX_PORT: String(sandbox), RECEIVER_PORT: String(receiver) });
+  run = await runSteps(steps, { cwd: dir, env: terminalEnv(), timeoutMs: 60_000 });
+  console.log(`quickstart: ${run.results.length} blocks, ${run.commands} commands, ${Math.round(run.ms)} ms`);
+}, 90_000);
+
+afterAll(() => {
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** What the block whose code contains `text` printed. */
+function printed(text: string): string {
+  const result = run.results.find((r) => r.step.kind === 'commands' && r.step.code.includes(text));
+  expect(result, `a block with ${text}`).toBeDefined();
+  return result!.stdout;
+}
+
+describe('docs/quickstart.md', () => {
+  it('has no code block that the test does not run', () => {
+    expect(unrunBlocks(markdown).map((b) => `line ${b.line}: ${b.info}`)).toEqual([]);
+  });
+
+  it('runs every block, and each prints what the guide shows', () => {
+    expect(run.problems).toEqual([]);
+    expect(run.results.length).toBe(extractSteps(markdown).length);
+    expect(run.results.every((r) => r.finished)).toBe(true);
+  });
+
+  it('ends with the card active and holding 130.00 USD, after a refused and an accepted withdrawal', () => {
+    const withdraw = printed('/withdraw').trim().split('\n').map((l) => JSON.parse(l));
+    expect(withdraw).toContainEqual({ code: 'VALIDATION_ERROR', reason: 'card_not_active', current_status: 'frozen' });
+    const after = printed('/unfreeze').trim().split('\n').map((l) => JSON.parse(l));
+    expect(after.at(-1)).toEqual({ status: 'active', balance: 130 });
+  });
+
+  it('receives and verifies every event the sandbox sent, and nothing is rejected', () => {
+    const log = printed('grep -q card.withdrawal.completed receiver.log').trim().split('\n');
+    expect(log.filter((l) => l.startsWith('rejected'))).toEqual([]);
+    const verified = log.filter((l) => l.startsWith('verified ')).map((l) => l.split(' ')[1]);
+    for (const type of ['kyc.approved', 'poa.approved', 'card.activated', 'card.topup.completed', 'card.frozen', 'card.unfrozen', 'card.withdrawal.completed']) {
+      expect(verified).toContain(type);
+    }
+    expect(verified.filter((t) => t === 'balance.debited')).toHaveLength(4);
+    expect(printed('diff sent.txt').trim()).toBe(`all ${verified.length} events received and verified`);
+  });
+
+  it('leaves nothing running: the last block stops the sandbox and the receiver', async () => {
+    expect(await refused(ports.sandbox)).toBe(true);
+    expect(await refused(ports.receiver)).toBe(true);
+  });
+});
