@@ -379,7 +379,7 @@ export function eventsPage(bundle: Record<string, unknown>): string {
 <h2>Overview</h2>
 <ul>${overview.map((h) => `<li><a href="#${escapeHtml(slug(h))}">${escapeHtml(h)}</a></li>`).join('')}</ul>
 ${groups.map((g) => `<h2>${escapeHtml(g.name)}</h2>
-<ul>${g.events.map((e) => `<li><a href="#${escapeHtml(e.name)}" title="${escapeHtml(e.summary)}"><code>${escapeHtml(e.name)}</code></a></li>`).join('')}</ul>`).join('\n')}
+<ul>${g.events.map((e) => `<li><a href="#${escapeHtml(e.name)}" title="${escapeHtml(e.summary.replace(/`/g, ''))}"><code>${escapeHtml(e.name)}</code></a></li>`).join('')}</ul>`).join('\n')}
 </nav>`;
   const body = groups.map((g) => `<h2 class="group" id="${escapeHtml(slug(g.name))}">${escapeHtml(g.name)}</h2>
 <p class="group-desc">${renderInline(g.description)}</p>

@@ -131,7 +131,7 @@ describe('the events page from a hand-made document', () => {
       messages: {
         m: {
           name: 'thing.<done>',
-          summary: 'Done <script>alert(1)</script>',
+          summary: 'Done <script>alert(1)</script> by `thing`',
           headers: { type: 'object', required: ['X-Sig'], properties: { 'X-Sig': { type: 'string', description: 'The `sig`.' } } },
           payload: { $ref: '#/components/schemas/Payload' },
           examples: [{ headers: { 'X-Sig': 'a"b<c' }, payload: { data: { note: '</code></pre><script>x</script>' } } }],
@@ -172,7 +172,8 @@ describe('the events page from a hand-made document', () => {
   it('escapes every text it writes, and shows raw HTML of markdown as text', () => {
     const html = eventsPage(doc);
     expect(html).not.toMatch(/<script|<img|<i>|<b>/);
-    expect(html).toContain('Done &lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(html).toContain('<p class="summary">Done &lt;script&gt;alert(1)&lt;/script&gt; by <code>thing</code></p>');
+    expect(html).toContain('title="Done &lt;script&gt;alert(1)&lt;/script&gt; by thing"'); // the nav entry's tooltip
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
     expect(html).toContain('<section class="event" id="thing.&lt;done&gt;">');
     expect(html).toContain('<h2>Group &quot;A&quot;</h2>');
