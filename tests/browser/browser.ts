@@ -68,3 +68,29 @@ export async function openSiteBrowser(dir = SITE): Promise<SiteBrowser> {
 
   return { dir, base, browser, outside, open, close };
 }
+
+type Json = Record<string, any>;
+
+/** The slug Redoc makes of a tag or heading: `Gift cards` → `gift-cards`. */
+export const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+
+/**
+ * Redoc renders one route at a time: the route of every operation and every webhook of the bundle
+ * (`#/<tag>/<operationid>`), with the heading it shows (its summary; a webhook's summary is its event name).
+ */
+export function referenceRoutes(openapi: Json): { route: string; heading: string; webhook: boolean }[] {
+  const routes: { route: string; heading: string; webhook: boolean }[] = [];
+  for (const group of ['paths', 'webhooks'] as const) {
+    for (const item of Object.values<Json>(openapi[group] ?? {})) {
+      for (const op of Object.values<Json>(item)) {
+        if (typeof op !== 'object' || !op.operationId) continue;
+        routes.push({
+          route: `#/${slug(op.tags?.[0] ?? '')}/${String(op.operationId).toLowerCase()}`,
+          heading: op.summary ?? op.operationId,
+          webhook: group === 'webhooks',
+        });
+      }
+    }
+  }
+  return routes;
+}

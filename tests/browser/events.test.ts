@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openSiteBrowser, SHOTS, SITE, type SiteBrowser } from './browser.ts';
+import { openSiteBrowser, referenceRoutes, SHOTS, SITE, type SiteBrowser } from './browser.ts';
 
 type Json = Record<string, any>;
 const readJson = (file: string): Json => JSON.parse(fs.readFileSync(path.join(SITE, file), 'utf8'));
@@ -159,15 +159,17 @@ describe('the events page', () => {
 describe('the webhooks of the API reference', () => {
   test('each of the 33 shows its signed headers with their example, its payload and its example', async () => {
     const openapi = readJson('openapi.json');
-    const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
     const { page, errors } = await site.open('index.html', { width: 1400, height: 1000 });
     await page.locator('a[href$="/section/overview"]').first().waitFor({ timeout: 30_000 });
     const problems: string[] = [];
     const webhooks = Object.entries<Json>(openapi.webhooks);
+    const routes = referenceRoutes(openapi).filter((r) => r.webhook);
     assert.equal(webhooks.length, 33);
-    for (const [event, item] of webhooks) {
+    assert.deepEqual(routes.map((r) => r.heading), webhooks.map(([event]) => event), 'a webhook is shown under its event name');
+    for (const [index, [event, item]] of webhooks.entries()) {
       const op = item.post;
-      await page.goto(`${site.base}/index.html#/${slug(op.tags[0])}/${String(op.operationId).toLowerCase()}`);
+      const route = routes[index]!.route;
+      await page.goto(`${site.base}/index.html${route}`);
       const heading = page.locator('h2', { hasText: event }).first();
       if (!(await heading.waitFor({ timeout: 10_000 }).then(() => true, () => false))) {
         problems.push(`${event}: not rendered`);
@@ -184,7 +186,7 @@ describe('the webhooks of the API reference', () => {
       }
       // The payload: the envelope's fields and the event's own data fields, each a documented property
       // (Redoc gives each property an id: `<route>/t=request&path=data/card_code`; nested ones render in view).
-      const prefix = `${slug(op.tags[0])}/${String(op.operationId).toLowerCase()}/t=request&path=`;
+      const prefix = `${route.slice(2)}/t=request&path=`;
       const property = (field: string) => page.locator(`[id="${prefix}${field}" i]`);
       await property('data').scrollIntoViewIfNeeded().catch(() => undefined);
       for (const field of ['id', 'type', 'created_at', 'mode', 'data', ...Object.keys(example?.data ?? {}).map((k) => `data/${k}`)]) {
