@@ -21,15 +21,25 @@ function eventNames(asyncapi: Json): string[] {
 // Functions run in the page (serialized, so they refer to nothing of this module) read the DOM through
 // `globalThis as any`: the project's TypeScript has no DOM types.
 
-/** Text nodes of the page (outside <style> and <script>) that contain a backtick. */
+/**
+ * Rendered text that contains a backtick: text nodes (outside <style> and <script>) and the generated content
+ * of `::before` and `::after` (where a stylesheet such as Tailwind's typography plugin draws backticks
+ * around inline code).
+ */
 function textWithBackticks(page: Page): Promise<string[]> {
   return page.evaluate(() => {
-    const { document, NodeFilter } = (globalThis as any);
+    const { document, NodeFilter, getComputedStyle } = (globalThis as any);
     const found: string[] = [];
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const parent = node.parentElement?.tagName;
       if (parent !== 'STYLE' && parent !== 'SCRIPT' && node.textContent?.includes('`')) found.push(node.textContent.trim().slice(0, 120));
+    }
+    for (const element of document.body.querySelectorAll('*')) {
+      for (const pseudo of ['::before', '::after']) {
+        const content: string = getComputedStyle(element, pseudo).content;
+        if (content.includes('`')) found.push(`${element.tagName.toLowerCase()}${pseudo} ${content} (${element.textContent.trim().slice(0, 60)})`);
+      }
     }
     return found;
   });
@@ -126,6 +136,7 @@ describe('the events page', () => {
 
   test('no literal backtick in any rendered text', async () => {
     const { page } = await site.open('asyncapi.html', { width: 1280, height: 900 });
+    await page.getByText('X-Service-Idempotency-Key').first().waitFor({ timeout: 30_000 }); // rendered
     assert.deepEqual(await textWithBackticks(page), []);
     assert.ok((await page.locator('main code').count()) > 100, 'inline code is rendered as <code>');
     await page.close();
