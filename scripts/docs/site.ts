@@ -1,13 +1,14 @@
 // Builds the rendered docs site (site/ by default, gitignored) from the bundles in generated/ and the
-// guides in docs/. Works offline: Redoc and the AsyncAPI renderer are inlined into the pages.
+// guides in docs/. Works offline: Redoc is inlined into its page, and the events page is static HTML.
 //
 //   site/index.html       Redoc (redocly build-docs --inlineBundle) of a docs-only copy of openapi.json whose
 //                         info.description carries the guides and the generated list of provisional parts
-//   site/asyncapi.html    the AsyncAPI document rendered by @asyncapi/react-component's standalone bundle
+//   site/asyncapi.html    the events, from the AsyncAPI document, as static HTML (events-page.ts)
 //   site/openapi.json|yaml, site/asyncapi.json|yaml   the bundles, for download
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { eventsPage } from './events-page.ts';
 import { findProvisional, provisionalMarkdown } from './provisional.ts';
 import { ROOT } from '../lib/paths.ts';
 import { redocly } from '../lib/redocly.ts';
@@ -15,7 +16,6 @@ import { redocly } from '../lib/redocly.ts';
 export const SITE_DIR = path.join(ROOT, 'site');
 const GENERATED = path.join(ROOT, 'generated');
 const DOCS = path.join(ROOT, 'docs');
-const ASYNCAPI_UI = path.join(ROOT, 'node_modules', '@asyncapi', 'react-component');
 
 /** The guides rendered into the site, in reading order. `webhooks.md` is the webhook toolkit's guide. */
 export const GUIDES = ['getting-started.md', 'quickstart.md', 'authentication.md', 'errors.md', 'idempotency.md', 'limits.md', 'compatibility.md', 'webhooks.md'] as const;
@@ -125,44 +125,10 @@ export function addProvisionalBadges(doc: JsonObject): void {
   }
 }
 
-/** The AsyncAPI page: the standalone renderer, its stylesheet and the document, all inline. */
-export function asyncapiPage(asyncapi: JsonObject): string {
-  const js = fs.readFileSync(path.join(ASYNCAPI_UI, 'browser', 'standalone', 'index.js'), 'utf8');
-  const css = fs.readFileSync(path.join(ASYNCAPI_UI, 'styles', 'default.min.css'), 'utf8');
-  const info = (asyncapi.info ?? {}) as JsonObject;
-  const title = `${String(info.title ?? 'AsyncAPI')} ${String(info.version ?? '')} (events)`.trim();
-  const inlineScript = (code: string) => code.replace(/<\/script/gi, '<\\/script');
-  const json = JSON.stringify(asyncapi).replace(/</g, '\\u003c');
-  const config = { show: { sidebar: true, info: true, servers: true, operations: true, messages: true, schemas: true, errors: true } };
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<style>${css}</style>
-<style>#asyncapi{font-family:system-ui,-apple-system,'Segoe UI',sans-serif}.prose code::before,.prose code::after{content:none}.docs-nav{font:14px/1.4 system-ui,sans-serif;padding:8px 16px;background:#1f2937;color:#fff}.docs-nav a{color:#93c5fd}</style>
-</head>
-<body>
-<nav class="docs-nav"><a href="index.html">API reference and guides</a> · AsyncAPI document (events) · <a href="asyncapi.json">asyncapi.json</a></nav>
-<div id="asyncapi"></div>
-<script>${inlineScript(js)}</script>
-<script>
-AsyncApiStandalone.render({ schema: ${json}, config: ${JSON.stringify(config)} }, document.getElementById('asyncapi'));
-</script>
-</body>
-</html>
-`;
-}
-
 function countBadges(doc: JsonObject): number {
   return ['paths', 'webhooks'].flatMap((group) => Object.values((doc[group] ?? {}) as Record<string, JsonObject>))
     .flatMap((item) => METHODS.map((m) => item[m] as JsonObject | undefined))
     .filter((op) => Array.isArray(op?.['x-badges']) && (op['x-badges'] as { name?: string }[]).some((b) => b.name === PROVISIONAL_BADGE.name)).length;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 function readBundle(dir: string, file: string): JsonObject {
@@ -210,7 +176,7 @@ export async function buildSite(outDir = SITE_DIR, generatedDir = GENERATED): Pr
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
-  fs.writeFileSync(path.join(outDir, 'asyncapi.html'), asyncapiPage(asyncapi));
+  fs.writeFileSync(path.join(outDir, 'asyncapi.html'), eventsPage(asyncapi));
   for (const file of ['openapi.json', 'openapi.yaml', 'asyncapi.json', 'asyncapi.yaml']) {
     const from = path.join(generatedDir, file);
     if (fs.existsSync(from)) fs.copyFileSync(from, path.join(outDir, file));

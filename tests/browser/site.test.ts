@@ -1,7 +1,7 @@
 // Browser test of the rendered docs site (npm run test:browser, its own vitest config; not part of `npm test`).
 // Serves site/ on 127.0.0.1, opens it in Debian's Chromium through playwright-core with every request not
 // addressed to 127.0.0.1 blocked, and checks that every operation, every event, the guides and the
-// AsyncAPI page render, with no console error and no outside request. Screenshots: test-results/browser/.
+// events page render, with no console error and no outside request. Screenshots: test-results/browser/.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import type { Server } from 'node:http';
@@ -129,19 +129,18 @@ describe('docs site', () => {
     await page.close();
   });
 
-  test('the AsyncAPI page renders every message', async () => {
+  test('the events page (asyncapi.html) renders every message', async () => {
     const asyncapi = readJson('asyncapi.json');
     const { page, errors } = await open('asyncapi.html');
-    await page.locator('#introduction').waitFor({ timeout: 30_000 });
-    await page.locator('#operations').waitFor();
-    const text = await page.locator('#asyncapi').innerText();
+    await page.locator('nav.sidebar').waitFor({ timeout: 30_000 });
+    const text = await page.locator('main').innerText();
     const messages = [
       ...Object.entries<Json>(asyncapi.components?.messages ?? {}),
       ...Object.values<Json>(asyncapi.channels ?? {}).flatMap((c) => Object.entries<Json>(c.messages ?? {})),
     ].map(([key, m]) => String(m.name ?? m.title ?? key));
     const expected = [...new Set(messages)];
     assert.ok(expected.length > 0, 'the AsyncAPI document has messages');
-    assert.deepEqual(expected.filter((name) => !text.includes(name)), [], 'messages missing from the AsyncAPI page');
+    assert.deepEqual(expected.filter((name) => !text.includes(name)), [], 'messages missing from the events page');
     await page.screenshot({ path: path.join(SHOTS, 'asyncapi.png') });
     assert.deepEqual(errors, [], 'console errors on asyncapi.html');
     await page.close();
