@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { addCodeSamples, redocCodeSamplesConfig } from './code-samples.ts';
 import { findProvisional, provisionalMarkdown } from './provisional.ts';
 import { ROOT } from '../lib/paths.ts';
 import { redocly } from '../lib/redocly.ts';
@@ -82,7 +83,10 @@ export function adaptGuide(markdown: string, guides: Guide[]): string {
   }).replace(/\]\((?:\.\.\/)?generated\/((?:open|async)api\.(?:json|yaml))\)/g, ']($1)');
 }
 
-/** The docs-only copy of the OpenAPI bundle: guides and the provisional list in info.description. */
+/**
+ * The docs-only copy of the OpenAPI bundle: guides and the provisional list in info.description, the
+ * "Provisional" badges, and a curl and a TypeScript sample on every operation (scripts/docs/code-samples.ts).
+ */
 export function docsDocument(openapi: JsonObject, guides: Guide[]): JsonObject {
   const copy = structuredClone(openapi);
   const info = (copy.info ?? {}) as JsonObject;
@@ -100,6 +104,7 @@ export function docsDocument(openapi: JsonObject, guides: Guide[]): JsonObject {
   info.description = [intro.trim(), ...sections].join('\n\n');
   copy.info = info;
   addProvisionalBadges(copy);
+  addCodeSamples(copy);
   return copy;
 }
 
@@ -197,6 +202,7 @@ export async function buildSite(outDir = SITE_DIR, generatedDir = GENERATED): Pr
     const docs = docsDocument(openapi, guides);
     badgeCount = countBadges(docs);
     fs.writeFileSync(docsJson, JSON.stringify(docs, null, 2));
+    fs.writeFileSync(path.join(work, 'redocly.yaml'), redocCodeSamplesConfig());
     const info = (openapi.info ?? {}) as JsonObject;
     const result = await redocly(
       ['build-docs', docsJson, '--inlineBundle', '--output', path.join(outDir, 'index.html'),
