@@ -31,13 +31,11 @@ export const SAMPLE_LANGUAGES = [
 ] as const;
 
 /**
- * The Redocly config (`redocly.yaml`, JSON being YAML) that `build-docs` reads from its working directory:
- * Redoc shows only the `x-codeSamples` of the languages listed in `codeSamples.languages`, and its default list
- * has no TypeScript. `Payload` keeps the request body's own tab.
+ * Redoc's `codeSamples` option: it shows only the `x-codeSamples` of the languages listed in
+ * `codeSamples.languages`, and its default list has no TypeScript. `Payload` keeps the request body's own tab.
  */
-export function redocCodeSamplesConfig(): string {
-  const languages = [...SAMPLE_LANGUAGES.map(({ lang }) => ({ lang })), { lang: 'Payload' }];
-  return `${JSON.stringify({ openapi: { codeSamples: { languages } } }, null, 2)}\n`;
+export function redocCodeSamplesOption(): { codeSamples: { languages: { lang: string }[] } } {
+  return { codeSamples: { languages: [...SAMPLE_LANGUAGES.map(({ lang }) => ({ lang })), { lang: 'Payload' }] } };
 }
 
 export interface OperationSamples {
@@ -122,7 +120,8 @@ export function curlSample({ op, base, authorized }: SampleContext): string {
     lines.push(`-H ${shellQuote(`${header.name}: ${value}`)}`);
   }
   if (op.body !== undefined) {
-    lines.push(`-H 'Content-Type: application/json'`, `-d ${shellQuote(JSON.stringify(op.body, null, 2))}`);
+    // Indented under `-d` (whitespace inside JSON is insignificant).
+    lines.push(`-H 'Content-Type: application/json'`, `-d ${shellQuote(JSON.stringify(op.body, null, 2)).replace(/\n/g, '\n  ')}`);
   }
   return lines.join(' \\\n  ');
 }

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { addCodeSamples, redocCodeSamplesConfig } from './code-samples.ts';
+import { addCodeSamples, redocCodeSamplesOption } from './code-samples.ts';
 import { findProvisional, provisionalMarkdown } from './provisional.ts';
 import { ROOT } from '../lib/paths.ts';
 import { redocly } from '../lib/redocly.ts';
@@ -202,12 +202,14 @@ export async function buildSite(outDir = SITE_DIR, generatedDir = GENERATED): Pr
     const docs = docsDocument(openapi, guides);
     badgeCount = countBadges(docs);
     fs.writeFileSync(docsJson, JSON.stringify(docs, null, 2));
-    fs.writeFileSync(path.join(work, 'redocly.yaml'), redocCodeSamplesConfig());
+    // Redoc's options, in the redocly.yaml that build-docs reads from its working directory (JSON is YAML):
+    // `--openapi.*` flags would replace the file's options, and `codeSamples.languages` is a list.
+    const options = { hideDownloadButtons: false, jsonSamplesExpandLevel: 3, ...redocCodeSamplesOption() };
+    fs.writeFileSync(path.join(work, 'redocly.yaml'), JSON.stringify({ openapi: options }, null, 2));
     const info = (openapi.info ?? {}) as JsonObject;
     const result = await redocly(
       ['build-docs', docsJson, '--inlineBundle', '--output', path.join(outDir, 'index.html'),
-        '--title', `${String(info.title ?? 'API')} ${String(info.version ?? '')}`.trim(),
-        '--openapi.hideDownloadButtons=false', '--openapi.jsonSamplesExpandLevel=3'],
+        '--title', `${String(info.title ?? 'API')} ${String(info.version ?? '')}`.trim()],
       work,
     );
     if (result.code !== 0) throw new Error(`redocly build-docs failed:\n${result.output}`);
