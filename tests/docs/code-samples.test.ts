@@ -3,7 +3,8 @@
 // compile of all of them, the package import mapped to src/); every curl sample's body validates against the
 // operation's request schema; and every curl sample, run as written by curl against an in-process sandbox
 // with the example records, gets a 2xx, except the few whose example meets a documented refusal (listed).
-// Broken samples show that each check can fail.
+// Every TypeScript sample runs too, in-process with the client against another such sandbox. Broken samples
+// show that each check can fail.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,7 +12,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { parse as parseShell } from 'shell-quote';
 import ts from 'typescript';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   codeSamples,
   PACKAGE_NAME,
@@ -26,6 +27,7 @@ import { exampleOperations } from '../../scripts/lib/openapi-examples.ts';
 import { ROOT } from '../../scripts/lib/paths.ts';
 import { get, pointer, type JsonObject } from '../../scripts/lib/pointer.ts';
 import { resolvePointer, SchemaValidator } from '../../scripts/lib/schema.ts';
+import { isPartnerApiError } from '../../src/index.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
 
 const run = promisify(execFile);
@@ -301,48 +303,109 @@ const EXPECTED_REFUSALS: Record<string, { status: number; code: string; reason?:
 /** Run last, in this order: they end the example records that the other samples use. */
 const DESTRUCTIVE = ['terminateCard', 'deleteBeneficiary', 'deleteWebhookEndpoint', 'deactivateCustomer'];
 
-describe('the curl samples against the sandbox', () => {
-  let sandbox: RunningSandbox;
+interface Outcome {
+  status: number;
+  code?: string | undefined;
+  reason?: string | undefined;
+}
+
+/**
+ * Runs every operation's sample (the destructive ones last) and compares each outcome with what is expected:
+ * a 2xx, or the listed refusal. Returns what differs and how many succeeded.
+ */
+async function runEverySample(runOne: (op: OperationSamples) => Promise<Outcome>): Promise<{ unexpected: string[]; succeeded: number }> {
+  expect(DESTRUCTIVE.every((id) => byId.has(id))).toBe(true);
+  const ordered = [...operations.filter((op) => !DESTRUCTIVE.includes(op.operationId)), ...DESTRUCTIVE.map((id) => byId.get(id)!)];
+  const unexpected: string[] = [];
+  let succeeded = 0;
+  for (const op of ordered) {
+    const { status, code, reason } = await runOne(op);
+    const expected = EXPECTED_REFUSALS[op.operationId];
+    const got = `${status} ${code ?? ''} ${reason ?? ''}`.trim();
+    if (!expected) {
+      if (status >= 200 && status < 300) succeeded++;
+      else unexpected.push(`${op.operationId}: ${got}, expected 2xx`);
+    } else if (status !== expected.status || code !== expected.code || (expected.reason && reason !== expected.reason)) {
+      unexpected.push(`${op.operationId}: ${got}, expected ${expected.status} ${expected.code} ${expected.reason ?? ''} (${expected.why}); if it now succeeds, remove it from EXPECTED_REFUSALS`);
+    }
+  }
+  return { unexpected, succeeded };
+}
+
+/** A sandbox with the example records for the samples' key, on a free port. */
+function seededSandbox() {
+  const state: { sandbox?: RunningSandbox } = {};
   beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, host: '127.0.0.1', seedExamples: SAMPLE_API_KEY, rateLimit: false });
+    state.sandbox = await startSandbox({ port: 0, host: '127.0.0.1', seedExamples: SAMPLE_API_KEY, rateLimit: false });
   }, 60_000);
   afterAll(async () => {
-    await sandbox?.close();
+    await state.sandbox?.close();
   });
+  return () => new URL(state.sandbox!.baseUrl).origin;
+}
 
-  /** Runs a curl sample with bash as written, addressed to the test's sandbox; its status and JSON body. */
-  async function runCurl(source: string): Promise<{ status: number; body: { error?: { code?: string; details?: { reason?: string } | null } } }> {
-    const command = source.replace(SANDBOX_ORIGIN, new URL(sandbox.baseUrl).origin);
+describe('the curl samples against the sandbox', () => {
+  const origin = seededSandbox();
+
+  /** Runs a curl sample with bash as written, addressed to the test's sandbox. */
+  async function runCurl(source: string): Promise<Outcome> {
+    const command = source.replace(SANDBOX_ORIGIN, origin());
     const { stdout } = await run('bash', ['-c', `${command} -sS -w '\\n%{http_code}'`], { timeout: 20_000 });
     const lines = stdout.trimEnd().split('\n');
     const status = Number(lines.pop());
-    return { status, body: JSON.parse(lines.join('\n')) };
+    const body = JSON.parse(lines.join('\n')) as { error?: { code?: string; details?: { reason?: string } | null } };
+    return { status, code: body.error?.code, reason: body.error?.details?.reason };
   }
 
   it('every curl sample runs with curl: 2xx, or its listed refusal', async () => {
-    expect(DESTRUCTIVE.every((id) => byId.has(id))).toBe(true);
-    const ordered = [...operations.filter((op) => !DESTRUCTIVE.includes(op.operationId)), ...DESTRUCTIVE.map((id) => byId.get(id)!)];
-    const unexpected: string[] = [];
-    let succeeded = 0;
-    for (const op of ordered) {
-      const { status, body } = await runCurl(sample(op, 'curl'));
-      const expected = EXPECTED_REFUSALS[op.operationId];
-      const got = `${status} ${body.error?.code ?? ''} ${body.error?.details?.reason ?? ''}`.trim();
-      if (!expected) {
-        if (status >= 200 && status < 300) succeeded++;
-        else unexpected.push(`${op.operationId}: ${got}, expected 2xx`);
-      } else if (status !== expected.status || body.error?.code !== expected.code || (expected.reason && body.error?.details?.reason !== expected.reason)) {
-        unexpected.push(`${op.operationId}: ${got}, expected ${expected.status} ${expected.code} ${expected.reason ?? ''} (${expected.why}); if it now succeeds, remove it from EXPECTED_REFUSALS`);
-      }
-    }
+    const { unexpected, succeeded } = await runEverySample((op) => runCurl(sample(op, 'curl')));
     expect(unexpected).toEqual([]);
     expect(succeeded).toBe(operations.length - Object.keys(EXPECTED_REFUSALS).length);
   }, 120_000);
 
   it('a broken curl sample is refused by the sandbox (the run can fail)', async () => {
-    const curl = sample(byId.get('getCard')!, 'curl').replace('/cards/7c9e6679', '/cards/00000000');
-    const { status, body } = await runCurl(curl);
-    expect(status).toBe(404);
-    expect(body.error?.code).toBe('RESOURCE_NOT_FOUND');
+    const outcome = await runCurl(sample(byId.get('getCard')!, 'curl').replace('/cards/7c9e6679', '/cards/00000000'));
+    expect(outcome).toMatchObject({ status: 404, code: 'RESOURCE_NOT_FOUND' });
+  });
+});
+
+describe('the TypeScript samples against the sandbox', () => {
+  const origin = seededSandbox();
+  let dir: string;
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'code-samples-run-'));
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  /**
+   * Runs a TypeScript sample as a module, with the package import pointed at src/ and the sandbox's address:
+   * 200 when its call resolved (and it printed the data), else the status and code of the PartnerApiError.
+   */
+  async function runTypeScript(name: string, source: string): Promise<Outcome> {
+    const file = path.join(dir, `${name}.ts`);
+    const code = source.replace(`from '${PACKAGE_NAME}'`, `from '${path.join(ROOT, 'src/index.ts')}'`).replaceAll(SANDBOX_ORIGIN, origin());
+    fs.writeFileSync(file, code);
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    try {
+      await import(file);
+      const printed = log.mock.calls.at(-1)?.[0];
+      return printed === undefined ? { status: 0, code: 'printed no data' } : { status: 200 };
+    } catch (error) {
+      if (isPartnerApiError(error)) return { status: error.status, code: error.code, reason: (error.details as { reason?: string } | null)?.reason };
+      return { status: 0, code: String(error) };
+    } finally {
+      log.mockRestore();
+    }
+  }
+
+  it('every TypeScript sample runs with the client: its data, or its listed refusal', async () => {
+    const { unexpected, succeeded } = await runEverySample((op) => runTypeScript(op.operationId, sample(op, 'TypeScript')));
+    expect(unexpected).toEqual([]);
+    expect(succeeded).toBe(operations.length - Object.keys(EXPECTED_REFUSALS).length);
+  }, 120_000);
+
+  it('a broken TypeScript sample throws the API error (the run can fail)', async () => {
+    const broken = sample(byId.get('getCard')!, 'TypeScript').replace("code: '7c9e6679", "code: '00000000");
+    expect(await runTypeScript('broken-getCard', broken)).toMatchObject({ status: 404, code: 'RESOURCE_NOT_FOUND' });
   });
 });
