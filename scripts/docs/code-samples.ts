@@ -47,20 +47,27 @@ export interface OperationSamples {
   samples: CodeSample[];
 }
 
-/** The URL path of the server an operation is served at (`/v1`, `/api/v1`), from its `servers` or the document's. */
-function serverPath(doc: JsonObject, pathKey: string, method: string): { base: string; ownServer: boolean } {
-  const item = deref(doc, (doc.paths as JsonObject)[pathKey]) as JsonObject;
-  const op = item[method] as JsonObject;
-  const own = Array.isArray(op.servers) ? op.servers : Array.isArray(item.servers) ? item.servers : undefined;
-  const server = (own ?? (Array.isArray(doc.servers) ? doc.servers : []))[0];
-  if (!isObject(server) || typeof server.url !== 'string') return { base: '', ownServer: false };
+/** The URL path of a server's URL, its variables at their defaults (`{alt_base_url}` -> `/api/v1`). */
+function serverPath(server: Json | undefined): string {
+  if (!isObject(server) || typeof server.url !== 'string') return '';
   const variables = isObject(server.variables) ? server.variables : {};
   const url = server.url.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const variable = variables[name];
     return isObject(variable) && typeof variable.default === 'string' ? variable.default : '';
   });
-  const base = /^https?:\/\//.test(url) ? new URL(url).pathname : url;
-  return { base: base.replace(/\/$/, ''), ownServer: own !== undefined };
+  return (/^https?:\/\//.test(url) ? new URL(url).pathname : url).replace(/\/$/, '');
+}
+
+/**
+ * The URL paths of the document's server (`/v1`) and of the server the operation is served at: its own
+ * `servers` (the gift card address, `/api/v1`), else the document's.
+ */
+function serverPaths(doc: JsonObject, pathKey: string, method: string): { rootBase: string; base: string; ownServer: boolean } {
+  const item = deref(doc, (doc.paths as JsonObject)[pathKey]) as JsonObject;
+  const op = item[method] as JsonObject;
+  const own = Array.isArray(op.servers) ? op.servers : Array.isArray(item.servers) ? item.servers : undefined;
+  const rootBase = serverPath(Array.isArray(doc.servers) ? doc.servers[0] : undefined);
+  return { rootBase, base: own ? serverPath(own[0]) : rootBase, ownServer: own !== undefined };
 }
 
 /** Whether the operation requires the bearer key (its `security`, else the document's, is not empty). */
@@ -102,7 +109,9 @@ function queryString(op: ExampleOperation): string {
 
 interface SampleContext {
   op: ExampleOperation;
-  /** `/v1` or `/api/v1`. */
+  /** The document's server path, `/v1`. */
+  rootBase: string;
+  /** The operation's server path: `/v1`, or `/api/v1` for the gift card operations. */
   base: string;
   /** The operation is served at its own server (the gift card address), not the document's. */
   ownServer: boolean;
@@ -126,14 +135,21 @@ export function curlSample({ op, base, authorized }: SampleContext): string {
   return lines.join(' \\\n  ');
 }
 
-/** A value as a TypeScript literal (single quotes, bare keys), indented to continue at `indent`. */
-function literal(value: unknown, indent: string): string {
-  const text = inspect(value, { depth: Infinity, maxArrayLength: Infinity, maxStringLength: Infinity, breakLength: 80, compact: 3, sorted: false });
-  return text.replace(/\n/g, `\n${indent}`);
+const INSPECT = { depth: Infinity, maxArrayLength: Infinity, maxStringLength: Infinity, breakLength: 76, compact: 3, sorted: false } as const;
+
+/**
+ * The call's options as a TypeScript literal (single quotes, bare keys): on the call's line when the line stays
+ * within 80 columns, else one property a line.
+ */
+function optionsLiteral(init: Record<string, unknown>, lineStart: string): string {
+  const oneLine = inspect(init, { ...INSPECT, breakLength: Infinity });
+  if (lineStart.length + oneLine.length + 2 <= 80) return oneLine;
+  const properties = Object.entries(init).map(([key, value]) => `  ${key}: ${inspect(value, INSPECT).replace(/\n/g, '\n  ')}`);
+  return `{\n${properties.join(',\n')},\n}`;
 }
 
 /** The TypeScript call with this package's client (data or throw), with the same examples as the curl. */
-export function typescriptSample({ op, base, ownServer }: SampleContext): string {
+export function typescriptSample({ op, rootBase, base, ownServer }: SampleContext): string {
   const params: Record<string, Record<string, Json>> = {};
   for (const p of op.parameters) {
     // The client sends a fresh Idempotency-Key with each POST and the same one on its retries.
@@ -145,12 +161,10 @@ export function typescriptSample({ op, base, ownServer }: SampleContext): string
   if (Object.keys(params).length > 0) init.params = params;
   if (op.body !== undefined) init.body = op.body;
   const options = [`  apiKey: '${SAMPLE_API_KEY}', // your key`];
-  if (ownServer) {
-    options.push(`  baseUrl: '${SANDBOX_ORIGIN}/v1',`, `  giftCardBaseUrl: '${SANDBOX_ORIGIN}${base}', // gift cards`);
-  } else {
-    options.push(`  baseUrl: '${SANDBOX_ORIGIN}${base}',`);
-  }
-  const args = [`'${op.path}'`, ...(Object.keys(init).length > 0 ? [literal(init, '')] : [])].join(', ');
+  options.push(`  baseUrl: '${SANDBOX_ORIGIN}${rootBase}',`);
+  if (ownServer) options.push(`  giftCardBaseUrl: '${SANDBOX_ORIGIN}${base}', // gift cards`);
+  const call = `const { data } = await client.call.${op.method}('${op.path}'`;
+  const args = Object.keys(init).length > 0 ? `, ${optionsLiteral(init, call)}` : '';
   return [
     `import { createPartnerClient } from '${PACKAGE_NAME}';`,
     '',
@@ -159,7 +173,7 @@ export function typescriptSample({ op, base, ownServer }: SampleContext): string
     '});',
     '',
     ...(op.method === 'POST' ? ['// The client adds an Idempotency-Key (kept on retries).'] : []),
-    `const { data } = await client.call.${op.method}(${args});`,
+    `${call}${args});`,
     'console.log(data);',
   ].join('\n');
 }
@@ -172,7 +186,7 @@ export function codeSamples(doc: JsonObject): OperationSamples[] {
     if (media.some((type) => type !== 'application/json')) {
       throw new Error(`code samples: ${op.method} ${op.path} takes ${media.join(', ')}; only application/json bodies have samples`);
     }
-    const context: SampleContext = { op, ...serverPath(doc, op.path, method), authorized: needsKey(doc, op.path, method) };
+    const context: SampleContext = { op, ...serverPaths(doc, op.path, method), authorized: needsKey(doc, op.path, method) };
     const [curl, typescript] = SAMPLE_LANGUAGES;
     return {
       operationId: op.operationId,
