@@ -259,6 +259,10 @@ describe('the curl samples', () => {
     expect(problems).toEqual([]);
     const withBody = operations.filter((op) => parseCurl(sample(op, 'curl')).data !== undefined);
     expect(withBody.length).toBeGreaterThanOrEqual(15);
+    // One Idempotency-Key per operation: two samples sharing one would be refused (idempotency_key_reused).
+    const keys = operations.filter((op) => op.method === 'POST').map((op) => parseCurl(sample(op, 'curl')).headers.get('idempotency-key'));
+    expect(keys.length).toBeGreaterThanOrEqual(20);
+    expect(new Set(keys).size).toBe(keys.length);
   });
 
   it('a broken curl sample is reported (the check can fail)', () => {
