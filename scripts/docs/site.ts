@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { addCodeSamples, redocCodeSamplesOption } from './code-samples.ts';
 import { eventsPage } from './events-page.ts';
 import { findProvisional, provisionalMarkdown } from './provisional.ts';
 import { ROOT } from '../lib/paths.ts';
@@ -82,7 +83,10 @@ export function adaptGuide(markdown: string, guides: Guide[]): string {
   }).replace(/\]\((?:\.\.\/)?generated\/((?:open|async)api\.(?:json|yaml))\)/g, ']($1)');
 }
 
-/** The docs-only copy of the OpenAPI bundle: guides and the provisional list in info.description. */
+/**
+ * The docs-only copy of the OpenAPI bundle: guides and the provisional list in info.description, the
+ * "Provisional" badges, and a curl and a TypeScript sample on every operation (scripts/docs/code-samples.ts).
+ */
 export function docsDocument(openapi: JsonObject, guides: Guide[]): JsonObject {
   const copy = structuredClone(openapi);
   const info = (copy.info ?? {}) as JsonObject;
@@ -100,6 +104,7 @@ export function docsDocument(openapi: JsonObject, guides: Guide[]): JsonObject {
   info.description = [intro.trim(), ...sections].join('\n\n');
   copy.info = info;
   addProvisionalBadges(copy);
+  addCodeSamples(copy);
   return copy;
 }
 
@@ -163,11 +168,14 @@ export async function buildSite(outDir = SITE_DIR, generatedDir = GENERATED): Pr
     const docs = docsDocument(openapi, guides);
     badgeCount = countBadges(docs);
     fs.writeFileSync(docsJson, JSON.stringify(docs, null, 2));
+    // Redoc's options, in the redocly.yaml that build-docs reads from its working directory (JSON is YAML):
+    // `--openapi.*` flags would replace the file's options, and `codeSamples.languages` is a list.
+    const options = { hideDownloadButtons: false, jsonSamplesExpandLevel: 3, ...redocCodeSamplesOption() };
+    fs.writeFileSync(path.join(work, 'redocly.yaml'), JSON.stringify({ openapi: options }, null, 2));
     const info = (openapi.info ?? {}) as JsonObject;
     const result = await redocly(
       ['build-docs', docsJson, '--inlineBundle', '--output', path.join(outDir, 'index.html'),
-        '--title', `${String(info.title ?? 'API')} ${String(info.version ?? '')}`.trim(),
-        '--openapi.hideDownloadButtons=false', '--openapi.jsonSamplesExpandLevel=3'],
+        '--title', `${String(info.title ?? 'API')} ${String(info.version ?? '')}`.trim()],
       work,
     );
     if (result.code !== 0) throw new Error(`redocly build-docs failed:\n${result.output}`);
