@@ -138,6 +138,22 @@ describe('product access', () => {
     expect((await sandbox.request('GET', '/v1/wallets', { key })).status).toBe(402);
   });
 
+  it('an account with a list of products holds only their ops balances and `others`: another type answers 404', async () => {
+    const holder = 'sk_test_products_balances';
+    await sandbox.simulate('PATCH', '/account', { products: ['gift_cards'] }, holder);
+    const listed = await sandbox.request('GET', '/v1/balance', { key: holder });
+    expect(listed.body.data.map((b: { type: string }) => b.type).sort()).toEqual(['gift_cards', 'others']);
+    for (const path of ['/v1/balance/cards_visa', '/v1/balance/payout_sepa/transactions']) {
+      const r = await sandbox.request('GET', path, { key: holder });
+      expect(r.status, path).toBe(404);
+      expect(r.body).toMatchObject({ success: false, error: { code: 'RESOURCE_NOT_FOUND', details: null } });
+    }
+    expect((await sandbox.request('GET', '/v1/balance/gift_cards', { key: holder })).status).toBe(200);
+    // The plan decides again: every balance, as it was.
+    await sandbox.simulate('PATCH', '/account', { products: null }, holder);
+    expect((await sandbox.request('GET', '/v1/balance/cards_visa', { key: holder })).body.data.balance).toBe(10_000);
+  });
+
   it('refuses an unknown product (422) in the simulation API, and in a config', async () => {
     const r = await sandbox.simulate('PATCH', '/account', { products: ['crypto'] }, key);
     expect(r).toMatchObject({ status: 422, body: { success: false, error: { code: 'VALIDATION_ERROR' } } });

@@ -3,8 +3,9 @@
 // may instead hold an explicit list of products (`products` in --config or `PATCH /sandbox/account`), as the
 // interface document's subscriptions do (Cards gives /cards and /kyc, Wallets gives /wallets ...): an operation
 // of a product outside the list answers 402 PLAN_UPGRADE_REQUIRED. Customers, balances, webhook endpoints and
-// events are reachable with any subscription.
-import type { Account } from './accounts.js';
+// events are reachable with any subscription. Such an account holds only the ops balances of its products (and
+// `others`).
+import type { Account, BalanceType } from './accounts.js';
 import type { Db } from './store.js';
 
 export const PRODUCTS = ['cards', 'wallets', 'virtual_accounts', 'gift_cards', 'payouts'] as const;
@@ -19,6 +20,18 @@ const PRODUCT_OF_TAG: Record<string, Product> = {
   'Virtual accounts': 'virtual_accounts',
   'Gift cards': 'gift_cards',
   Payouts: 'payouts',
+};
+
+/**
+ * The ops balances each product comes with. `others` (ACH payouts, verification billing, virtual account
+ * openings) is held by every account.
+ */
+const BALANCES_OF: Record<Product, readonly BalanceType[]> = {
+  cards: ['cards_visa', 'cards_mastercard'],
+  wallets: [],
+  virtual_accounts: [],
+  gift_cards: ['gift_cards'],
+  payouts: ['payout_sepa'],
 };
 
 /** Products outside the plan Découverte. */
@@ -55,6 +68,15 @@ export class ProductAccess {
     if (list === null) this.db.run('DELETE FROM account_products WHERE account_id = ?', accountId);
     else this.db.run('INSERT OR REPLACE INTO account_products (account_id, products) VALUES (?, ?)', accountId, JSON.stringify(list));
     this.cache.set(accountId, list);
+  }
+
+  /**
+   * Whether the account holds an ops balance of this type: every type when its plan decides; with a list of
+   * products, `others` and the balances of those products (the others answer 404 on the balance operations).
+   */
+  holds(accountId: number, type: string): boolean {
+    const list = this.products(accountId);
+    return list === null || type === 'others' || list.some((p) => BALANCES_OF[p].includes(type as BalanceType));
   }
 
   /** Why an operation of this tag is refused with 402 for the account, or undefined when it is allowed. */
