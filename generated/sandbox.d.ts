@@ -199,7 +199,7 @@ export interface paths {
         head?: never;
         /**
          * Change the account of the key
-         * @description Sets the plan (`decouverte`, `starter`, `business`, `premium`), revokes or restores the key, chooses manual outcomes, sets the allowed IP addresses and the rate limit (requests per minute; null for the plan's).
+         * @description Sets the plan (`decouverte`, `starter`, `business`, `premium`), revokes or restores the key, chooses manual outcomes, sets the allowed IP addresses, the rate limit (requests per minute; null for the plan's) and the products of the subscription (null for the plan's).
          */
         patch: operations["updateSandboxAccount"];
         trace?: never;
@@ -404,6 +404,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/faults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the armed faults
+         * @description Sandbox-only. The faults armed for this key that still have requests to answer, oldest first.
+         */
+        get: operations["listFaults"];
+        put?: never;
+        /**
+         * Arm a simulated 500 or 502
+         * @description Sandbox-only. The next `count` requests of the operation `operation_id` made with this key answer the documented 500 `INTERNAL_ERROR` or 502 `OPERATION_FAILED` (502 only for an operation that documents it), in the API's failure envelope. A fault is taken by a request that passed every shared check (key, IP allow-list, rate limit, validation, plan, negative balance) and answers in place of the operation: the operation does not run, so nothing changes (no state, no event, no debit), and its `Idempotency-Key` is not kept, so a retry with the same key runs. Faults of one operation are taken oldest first. They are kept in memory: a restart clears them.
+         */
+        post: operations["armFault"];
+        /**
+         * Disarm every fault
+         * @description Sandbox-only. Disarms every fault armed for this key.
+         */
+        delete: operations["clearFaults"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -510,7 +538,11 @@ export interface components {
             allowed_ips?: string[];
             /** Format: int32 */
             rate_limit?: number | null;
+            /** @description The products of the account's subscription: an operation of another product answers 402 `PLAN_UPGRADE_REQUIRED` (`cards` covers cards, KYC and proof of address; customers, balances, webhook endpoints and events are open to every subscription). `[]` gives none; null gives the plan's back. */
+            products?: components["schemas"]["Product"][] | null;
         };
+        /** @enum {string} */
+        Product: "cards" | "wallets" | "virtual_accounts" | "gift_cards" | "payouts";
         KycOutcomeRequest: {
             /** @enum {string} */
             outcome: "approved" | "approved_identity_mismatch" | "rejected" | "abandoned" | "expired" | "resubmission_requested" | "pending_review";
@@ -553,6 +585,60 @@ export interface components {
                 allowed_ips: string[];
                 /** Format: int32 */
                 rate_limit: number | null;
+                /** @description The products of the account's subscription, or null when its plan decides. */
+                products: components["schemas"]["Product"][] | null;
+            };
+        };
+        ArmFaultRequest: {
+            /**
+             * @description The `operationId` of a partner API operation (`createCard`, `withdrawFromCard` ...).
+             * @example createCard
+             */
+            operation_id: string;
+            /**
+             * Format: int32
+             * @description 500 answers `INTERNAL_ERROR`; 502 answers `OPERATION_FAILED` (only for an operation that documents 502).
+             * @enum {integer}
+             */
+            status: 500 | 502;
+            /**
+             * Format: int32
+             * @description How many requests of the operation it answers.
+             * @default 1
+             */
+            count?: number;
+            /** @description The `error.message` of the answers (by default a generic one). */
+            message?: string;
+        };
+        Fault: {
+            id: string;
+            operation_id: string;
+            /**
+             * Format: int32
+             * @enum {integer}
+             */
+            status: 500 | 502;
+            /** @enum {string} */
+            code: "INTERNAL_ERROR" | "OPERATION_FAILED";
+            /**
+             * Format: int32
+             * @description Requests it will still answer.
+             */
+            remaining: number;
+            message: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        FaultEnvelope: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["Fault"];
+        };
+        FaultListEnvelope: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["Fault"][];
+        };
+        ClearFaultsEnvelope: components["schemas"]["SuccessEnvelope"] & {
+            data: {
+                /** Format: int32 */
+                cleared: number;
             };
         };
         Reason: string;
@@ -2164,6 +2250,74 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationError"];
+        };
+    };
+    listFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The armed faults. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FaultListEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    armFault: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ArmFaultRequest"];
+            };
+        };
+        responses: {
+            /** @description The armed fault. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FaultEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    clearFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many faults were disarmed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClearFaultsEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
         };
     };
 }

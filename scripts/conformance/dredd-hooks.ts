@@ -20,6 +20,7 @@ import {
   type ResponseValidator,
 } from './validate-response.ts';
 import { deref, isObject, type Json, type JsonObject } from '../lib/pointer.ts';
+import { arrange, call, dataOf, restore, simulate, type Arrangement } from './arrange.ts';
 
 export interface ConformanceConfig {
   spec: string;
@@ -34,6 +35,15 @@ export interface ConformanceConfig {
   unknownKey?: string;
   /** A key whose IP allow-list excludes the suite's address, for the 403 IP_NOT_ALLOWED transactions (real mode). */
   ipBlockedKey?: string;
+  /** A key allowed very few requests a minute (1 is best): the 429 transactions spend its window, then send it (real mode). */
+  rateLimitedKey?: string;
+  /** A key whose plan or subscription includes none of the gated products, for the 402 transactions (real mode). */
+  noProductKey?: string;
+  /**
+   * The simulation API of a sandbox (spec/sandbox.yaml, `http://HOST:PORT/sandbox`): the suite uses it to arm
+   * 500/502 faults, drain ops balances for 400 INSUFFICIENT_BALANCE and choose a KYC identity mismatch (real mode).
+   */
+  simulationUrl?: string;
   results: string;
 }
 
@@ -68,7 +78,17 @@ export interface DreddTransaction {
   test?: { valid?: boolean; message?: string; status?: string };
   errors?: { severity: string; message: string }[];
   /** Added by these hooks. */
-  conformance?: { path: string; status: string; example?: string; expectCode?: string; skipReason?: string };
+  conformance?: {
+    path: string;
+    status: string;
+    example?: string;
+    expectCode?: string;
+    skipReason?: string;
+    /** State brought about just before the transaction and undone just after (arrange.ts). */
+    arrange?: Arrangement;
+    /** What went wrong bringing it about (reported with the transaction). */
+    arrangeProblem?: string;
+  };
 }
 
 
@@ -213,6 +233,9 @@ const RESOURCE_LABEL: Record<string, string> = {
   '/cards/{code}/topups/{topupId}': 'card top-up',
   '/gift-cards/products/{productId}': 'gift card product',
   '/events/{id}': 'event',
+  'identity-mismatched customer': 'customer restricted for an identity mismatch',
+  'spare quote': 'second payout quote',
+  'unheld balance type': 'balance type that --no-product-key does not hold',
 };
 const label = (key: string) => RESOURCE_LABEL[key] ?? key;
 
@@ -222,17 +245,23 @@ const UNPROVOKABLE: Record<string, string> = {
   '402': 'PLAN_UPGRADE_REQUIRED needs a key whose plan lacks the product',
   '403': 'needs a suspended or restricted account, a caller IP outside the allow-list, or a reached plan limit',
   '409': 'a conflict cannot be provoked generically',
-  '421': 'wrong_api_host is provoked only when --alt-server gives a gift card base address on another host',
+  '421': 'wrong_api_host is provoked only when --alt-server gives a gift card base address other than --server',
   '429': 'RATE_LIMIT_EXCEEDED needs more requests than the key allows per minute; the suite does not flood the server',
   '500': 'INTERNAL_ERROR cannot be provoked from outside',
   '502': 'OPERATION_FAILED needs a failing provider (card issuer, rail, chain, verification or gift card vendor)',
   '503': 'cannot be provoked from outside',
 };
 
-/** Successful answers that need a state the suite cannot bring about through the partner API. */
-const NEEDS_STATE: Record<string, string> = {
-  'POST /kyc/{customerCode}/synchronize':
-    'needs a customer restricted for an identity mismatch, an outcome of the verification provider that the partner API cannot bring about',
+/**
+ * Successful answers that need a state the suite cannot bring about through the partner API alone: the resource
+ * (set up through --simulation-url) the path parameter takes, and the reason to skip without it.
+ */
+const NEEDS_STATE: Record<string, { param: string; key: string; reason: string }> = {
+  'POST /kyc/{customerCode}/synchronize': {
+    param: 'customerCode',
+    key: 'identity-mismatched customer',
+    reason: 'needs a customer restricted for an identity mismatch, an outcome of the verification provider that the partner API cannot bring about',
+  },
 };
 
 function isGiftCards(template: string): boolean {
@@ -299,6 +328,16 @@ function substituteBody(state: HookState, body: Json | undefined): string[] {
   };
   walk(body);
   return missing;
+}
+
+/** The values a closed-set schema allows: its `enum`, `const`, or those of its `oneOf`/`anyOf` branches. */
+function enumValues(state: HookState, node: Json | undefined): string[] {
+  const schema = resolveRef(state, node);
+  if (!schema) return [];
+  if (Array.isArray(schema.enum)) return schema.enum.filter((v): v is string => typeof v === 'string');
+  if (typeof schema.const === 'string') return [schema.const];
+  const branches = [...(Array.isArray(schema.oneOf) ? schema.oneOf : []), ...(Array.isArray(schema.anyOf) ? schema.anyOf : [])];
+  return branches.flatMap((b) => enumValues(state, b));
 }
 
 /** Creates (or finds) the resources the requests need, in dependency order. */
@@ -439,6 +478,52 @@ export async function setUp(state: HookState, log: (line: string) => void = (lin
     state.missing.set(key, `the KYC of customer ${code} was not approved within 15 s of its link (the person completes it on the provider's page)`);
   };
 
+  /**
+   * A customer restricted for an identity mismatch (for synchronize): a new customer, a KYC link, and the
+   * outcome `approved_identity_mismatch` chosen through the simulation API (--simulation-url).
+   */
+  const identityMismatchedCustomer = async () => {
+    const key = 'identity-mismatched customer';
+    const created = await create(key, 'POST', '/customers', ['customer_code', 'code'], (b) => {
+      if (typeof b.external_reference === 'string') b.external_reference = `conformance-${randomUUID().slice(0, 8)}`;
+    });
+    const code = state.resources.get(key);
+    if (!created || !code) return;
+    state.resources.delete(key);
+    const customer = `/${encodeURIComponent(code)}`;
+    const link = await client.call('POST', `/kyc${customer}/link`, firstRequestExample(state, 'POST', '/kyc/{customerCode}/link')).catch(() => undefined);
+    if (link?.status !== 200) {
+      state.missing.set(key, `POST /kyc/{customerCode}/link answered ${link?.status ?? 'nothing'}`);
+      return;
+    }
+    const outcome = await simulate(config, 'POST', `/kyc${customer}/outcome`, { outcome: 'approved_identity_mismatch' }).catch((e: Error) => ({ status: 0, body: e.message }));
+    const res = await client.call('GET', `/customers${customer}`).catch(() => undefined);
+    const status = res && isObject(res.body) && isObject(res.body.data) ? res.body.data.status : undefined;
+    if (outcome.status !== 200 || status !== 'restricted') {
+      state.missing.set(key, `the KYC outcome approved_identity_mismatch (POST ${config.simulationUrl}/kyc/{customerCode}/outcome) answered ${outcome.status}; the customer is ${String(status)}`);
+      return;
+    }
+    state.resources.set(key, code);
+    log(`set-up: POST ${config.simulationUrl}/kyc/{customerCode}/outcome approved_identity_mismatch -> ${label(key)} ${code}`);
+  };
+
+  /** A documented balance type that the account of --no-product-key does not hold (for the balance 404s). */
+  const unheldBalanceType = async () => {
+    const key = 'unheld balance type';
+    const def = parameters(state, 'GET', '/balance/{type}').find((p) => p.name === 'type' && p.in === 'path');
+    const documented = enumValues(state, def?.schema);
+    if (!documented.length || !has('GET', '/balance')) return;
+    const listed = await call(`${config.server.replace(/\/$/, '')}/balance`, config.noProductKey!).catch(() => undefined);
+    const held = listed && Array.isArray(dataOf(listed)) ? (dataOf(listed) as { type?: unknown }[]).map((b) => b.type) : undefined;
+    const type = held ? documented.find((t) => typeof t === 'string' && !held.includes(t)) : undefined;
+    if (typeof type !== 'string') {
+      state.missing.set(key, held ? 'the account of --no-product-key holds every documented balance type' : `GET /balance with --no-product-key answered ${listed?.status ?? 'nothing'}`);
+      return;
+    }
+    state.resources.set(key, type);
+    log(`set-up: GET /balance with --no-product-key -> ${label(key)} ${type}`);
+  };
+
   // At least one active webhook endpoint must exist before customers can be created.
   await create('/webhooks/{code}', 'POST', '/webhooks', ['code'], (b) => {
     if (config.webhookUrl) b.url = config.webhookUrl;
@@ -477,6 +562,17 @@ export async function setUp(state: HookState, log: (line: string) => void = (lin
   ] as const) {
     await adopt(key, key);
     await find(key, list, [...ids]);
+  }
+  if (config.noProductKey) await unheldBalanceType();
+  if (config.simulationUrl) {
+    await identityMismatchedCustomer();
+    // 400 INSUFFICIENT_BALANCE of POST /payouts confirms a quote of its own (the 200 confirms the first one).
+    if (state.resources.has('/payouts/beneficiaries/{code}')) {
+      const first = state.resources.get('quote');
+      state.resources.delete('quote');
+      await create('spare quote', 'POST', '/payouts/quotes', ['code', 'quote_code']);
+      if (first) state.resources.set('quote', first);
+    }
   }
   for (const [key, reason] of state.missing) log(`set-up: no ${label(key)}: ${reason}`);
 }
@@ -621,6 +717,28 @@ function invalidBody(state: HookState, method: string, path: string): Json | und
   return Object.keys(out).length ? out : undefined;
 }
 
+/** The error code each simulated fault answers. */
+const FAULT_CODES: Record<string, string> = { '500': 'INTERNAL_ERROR', '502': 'OPERATION_FAILED' };
+
+/** Two base URLs that are the same address (then no gift card request can be sent to the wrong one). */
+function sameBase(a: string, b: string): boolean {
+  const norm = (u: string) => new URL(u).href.replace(/\/+$/, '');
+  return norm(a) === norm(b);
+}
+
+/** Sets one path parameter of a transaction's request. */
+function setPathParam(t: DreddTransaction, path: string, name: string, value: string): void {
+  const { pathname, query } = splitUri(t.request.uri);
+  const params = pathParams(path, pathname);
+  params.set(name, value);
+  setUri(t, fillTemplate(path, params), query);
+}
+
+/** The request that spends a rate-limited key's window: the first GET without path parameters (not a gift card one). */
+function probePath(state: HookState): string {
+  return state.validator.operations().find((o) => o.method === 'GET' && !o.path.includes('{') && !isGiftCards(o.path))?.path ?? '/';
+}
+
 function planReal(state: HookState, transactions: DreddTransaction[]): void {
   const out: DreddTransaction[] = [];
   const { config } = state;
@@ -628,6 +746,8 @@ function planReal(state: HookState, transactions: DreddTransaction[]): void {
     const { method } = t.request;
     const path = t.origin.resourceName;
     const status = t.expected.statusCode;
+    const operationId = state.validator.operation(method, path)?.operationId;
+    const codes = state.validator.errorCodes(method, path, status);
     t.conformance = { path, status };
     setHeader(t, 'Authorization', `Bearer ${config.apiKey}`);
     // Dredd sends the example Idempotency-Key with every request; one key reused on another request is
@@ -642,8 +762,9 @@ function planReal(state: HookState, transactions: DreddTransaction[]): void {
     }
     if (status.startsWith('2')) {
       const needs = NEEDS_STATE[`${method} ${path}`];
-      if (needs) skip(t, needs);
-      else substituteResources(state, t, path);
+      const code = needs ? state.resources.get(needs.key) : undefined;
+      if (needs && !code) skip(t, state.missing.get(needs.key) ?? needs.reason);
+      else if (substituteResources(state, t, path) && needs && code) setPathParam(t, path, needs.param, code);
     } else if (status === '401') {
       // Both codes: no key (AUTHENTICATION_REQUIRED) and a key the server does not know (AUTHENTICATION_FAILED).
       substituteResources(state, t, path, { lenient: true });
@@ -681,6 +802,13 @@ function planReal(state: HookState, transactions: DreddTransaction[]): void {
       if (query.has('customer_code') || parameters(state, method, path).some((p) => p.name === 'customer_code' && p.in === 'query')) {
         query.set('customer_code', randomUUID());
         setUri(t, p3, query);
+        continue;
+      }
+      const unheld = state.resources.get('unheld balance type');
+      if (params.length === 1 && path.startsWith('/balance/') && unheld && config.noProductKey) {
+        // A documented balance type that the account of --no-product-key does not hold.
+        setPathParam(t, path, params[0]!, unheld);
+        setHeader(t, 'Authorization', `Bearer ${config.noProductKey}`);
         continue;
       }
       if (params.length) skip(t, 'the only path parameter is a closed set: an unknown value is a 422, and which documented value the account lacks cannot be known');
@@ -722,13 +850,41 @@ function planReal(state: HookState, transactions: DreddTransaction[]): void {
       t.conformance.example = code;
       t.conformance.expectCode = code;
     } else if (status === '421' && gift) {
-      if (!config.altServer || new URL(config.altServer).origin === new URL(config.server).origin) {
+      if (!config.altServer || sameBase(config.altServer, config.server)) {
         skip(t, UNPROVOKABLE['421']!);
         continue;
       }
       // Sent to {base_url} instead of {alt_base_url}: the server must refuse it with wrong_api_host.
       t.conformance.expectCode = 'wrong_api_host';
       substituteResources(state, t, path);
+    } else if (status === '429' && config.rateLimitedKey && codes.includes('RATE_LIMIT_EXCEEDED')) {
+      // A key with no request left in the current minute (arrange.ts spends its window just before).
+      substituteResources(state, t, path, { lenient: true });
+      setHeader(t, 'Authorization', `Bearer ${config.rateLimitedKey}`);
+      t.conformance.expectCode = 'RATE_LIMIT_EXCEEDED';
+      t.conformance.arrange = { kind: 'exhaust', probePath: probePath(state) };
+    } else if (status === '402' && config.noProductKey && codes.includes('PLAN_UPGRADE_REQUIRED')) {
+      substituteResources(state, t, path, { lenient: true });
+      setHeader(t, 'Authorization', `Bearer ${config.noProductKey}`);
+      t.conformance.expectCode = 'PLAN_UPGRADE_REQUIRED';
+    } else if ((status === '500' || status === '502') && config.simulationUrl && operationId && codes.includes(FAULT_CODES[status]!)) {
+      // A simulated fault of the sandbox, armed for this operation just before the request.
+      substituteResources(state, t, path, { lenient: true });
+      t.conformance.expectCode = FAULT_CODES[status];
+      t.conformance.arrange = { kind: 'fault', operationId, status: Number(status) };
+    } else if (status === '400' && config.simulationUrl && codes.includes('INSUFFICIENT_BALANCE')) {
+      t.conformance.expectCode = 'INSUFFICIENT_BALANCE';
+      if (!substituteResources(state, t, path)) continue;
+      const body = parseBody(t.request.body);
+      const spare = state.resources.get('spare quote');
+      if (isObject(body) && typeof body.quote_code === 'string' && spare) {
+        body.quote_code = spare;
+        t.request.body = JSON.stringify(body);
+      }
+      // A withdrawal is refused for the card's own balance; the other operations for an ops balance.
+      t.conformance.arrange = path === '/cards/{code}/withdraw'
+        ? { kind: 'card-balance', cardPath: splitUri(t.request.uri).pathname.replace(/\/withdraw$/, '') }
+        : { kind: 'drain' };
     } else {
       skip(t, UNPROVOKABLE[status] ?? `status ${status} cannot be provoked from outside`);
     }
@@ -747,6 +903,22 @@ export async function beforeAll(state: HookState, transactions: DreddTransaction
   }
   await setUp(state);
   planReal(state, transactions);
+}
+
+/** Real mode: brings about the state the transaction needs just before it is sent (arrange.ts). */
+export async function beforeEach(state: HookState, t: DreddTransaction): Promise<void> {
+  const c = t.conformance;
+  if (t.skip || !c?.arrange) return;
+  try {
+    c.arrangeProblem = await arrange(state.config, t, c.arrange);
+  } catch (error) {
+    c.arrangeProblem = `set-up for this transaction failed: ${(error as Error).message}`;
+  }
+}
+
+/** Real mode: undoes what beforeEach brought about (balances set back, a fault not taken disarmed). */
+export async function afterEachRestore(t: DreddTransaction): Promise<void> {
+  await restore(t).catch(() => undefined);
 }
 
 /** Normalises the content type and hands the body check to Ajv (Gavel would only compare with the example). */
@@ -811,6 +983,7 @@ export function afterEach(state: HookState, t: DreddTransaction): void {
     if (got !== c.expectCode) problems.push(`/error/code: expected '${c.expectCode}' for this request, got '${got}'`);
   }
   if (problems.length === 0 && t.test && t.test.valid === false && t.test.message) problems.push(t.test.message.trim());
+  if (problems.length && c.arrangeProblem) problems.push(c.arrangeProblem);
   if (problems.length) {
     record.outcome = 'failed';
     record.message = problems.join('\n');

@@ -18,8 +18,14 @@ hooks.beforeAll((transactions, done) => {
     },
   );
 });
+hooks.beforeEach((transaction, done) => {
+  impl.beforeEach(state, transaction).then(() => done(), () => done());
+});
 hooks.beforeEachValidation((transaction) => impl.beforeEachValidation(state, transaction));
 hooks.afterEach((transaction) => impl.afterEach(state, transaction));
+hooks.afterEach((transaction, done) => {
+  impl.afterEachRestore(transaction).then(() => done(), () => done());
+});
 hooks.afterAll((transactions, done) => {
   impl.afterAll(state);
   done();

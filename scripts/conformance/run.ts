@@ -2,7 +2,8 @@
 //
 //   npm run conformance -- --server <url> --api-key <key> [--mock | --real] [--spec generated/openapi.json]
 //                          [--only <operationId|path>,...] [--alt-server <url>] [--webhook-url <https url>]
-//                          [--unknown-key <key>] [--ip-blocked-key <key>] [--verbose]
+//                          [--unknown-key <key>] [--ip-blocked-key <key>] [--rate-limited-key <key>]
+//                          [--no-product-key <key>] [--simulation-url <url>] [--verbose]
 //
 // Runs Dredd over the contract with the hooks of hooks.cjs (strict Ajv validation of every response, set-up
 // of the state a real server needs, errors provoked or requested from the mock), then prints a summary per
@@ -39,6 +40,14 @@ const USAGE = `Usage: npm run conformance -- --server <url> --api-key <key> [opt
                         the wrong-key transactions; real mode only (default: a random sk_test_ key)
   --ip-blocked-key <key>  a key whose IP allow-list excludes this machine: the 403 transactions send it and
                         expect IP_NOT_ALLOWED; real mode only (default: 403 is skipped)
+  --rate-limited-key <key>  a key allowed very few requests a minute (1 is best): before each 429
+                        transaction the suite spends its window, then sends it and expects
+                        RATE_LIMIT_EXCEEDED; real mode only (default: 429 is skipped)
+  --no-product-key <key>  a key whose plan or subscription includes none of the gated products: the 402
+                        transactions send it and expect PLAN_UPGRADE_REQUIRED; real mode only
+  --simulation-url <url>  the simulation API of a sandbox (spec/sandbox.yaml, e.g. http://127.0.0.1:4020/sandbox):
+                        the suite arms 500/502 faults, drains ops balances for 400 INSUFFICIENT_BALANCE
+                        and chooses a KYC identity mismatch for synchronize; real mode only
   --verbose             print Dredd's own output
 Exits 1 when a check fails, 2 on bad arguments or a server that cannot be reached.`;
 
@@ -108,6 +117,9 @@ export async function main(argv: string[]): Promise<number> {
       'webhook-url': { type: 'string' },
       'unknown-key': { type: 'string' },
       'ip-blocked-key': { type: 'string' },
+      'rate-limited-key': { type: 'string' },
+      'no-product-key': { type: 'string' },
+      'simulation-url': { type: 'string' },
       verbose: { type: 'boolean', default: false },
     },
     required: ['server', 'api-key'],
@@ -117,6 +129,10 @@ export async function main(argv: string[]): Promise<number> {
   if (values.mock && values.real) throw new UsageError('give --mock or --real, not both');
   const server = values.server!;
   if (!URL.canParse(server) || !/^https?:$/.test(new URL(server).protocol)) throw new UsageError(`--server ${server} is not an http:// or https:// URL`);
+  const simulationUrl = values['simulation-url'];
+  if (simulationUrl !== undefined && (!URL.canParse(simulationUrl) || !/^https?:$/.test(new URL(simulationUrl).protocol))) {
+    throw new UsageError(`--simulation-url ${simulationUrl} is not an http:// or https:// URL`);
+  }
   const apiKey = values['api-key']!;
   const spec = path.resolve(values.spec ?? process.env.CONFORMANCE_SPEC ?? path.join(ROOT, 'generated', 'openapi.json'));
   if (!existsSync(spec)) throw new UsageError(`the contract bundle ${spec} does not exist: run \`npm run build\` first, or pass --spec`);
@@ -143,6 +159,9 @@ export async function main(argv: string[]): Promise<number> {
       webhookUrl: values['webhook-url'],
       unknownKey: values['unknown-key'],
       ipBlockedKey: values['ip-blocked-key'],
+      rateLimitedKey: values['rate-limited-key'],
+      noProductKey: values['no-product-key'],
+      simulationUrl,
       results: path.join(dir, 'results.json'),
     };
     const configFile = path.join(dir, 'config.json');

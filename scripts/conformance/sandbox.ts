@@ -11,6 +11,8 @@ import { main } from './run.ts';
 const API_KEY = 'sk_test_conformance';
 const REVOKED_KEY = 'sk_test_conformance_revoked';
 const IP_BLOCKED_KEY = 'sk_test_conformance_ip_blocked';
+const RATE_LIMITED_KEY = 'sk_test_conformance_rate_limited';
+const NO_PRODUCT_KEY = 'sk_test_conformance_no_product';
 const WEBHOOK_URL = 'https://receiver.conformance.test';
 const PUBLIC_URL = 'https://sandbox.conformance.test';
 
@@ -44,6 +46,10 @@ await runCli('conformance:sandbox', USAGE, async () => {
         [REVOKED_KEY]: { revoked: true },
         // 403 IP_NOT_ALLOWED, provoked with a key whose allow-list excludes the loopback.
         [IP_BLOCKED_KEY]: { allowed_ips: ['203.0.113.7'] },
+        // 429 RATE_LIMIT_EXCEEDED: one request a minute (the suite spends it before each 429 transaction).
+        [RATE_LIMITED_KEY]: { rate_limit: 1 },
+        // 402 PLAN_UPGRADE_REQUIRED: a subscription with no product.
+        [NO_PRODUCT_KEY]: { products: [] },
       },
     },
   }).catch((error: unknown) => {
@@ -55,7 +61,9 @@ await runCli('conformance:sandbox', USAGE, async () => {
     return await main([
       '--server', sandbox.baseUrl, '--alt-server', sandbox.giftCardBaseUrl, '--api-key', API_KEY, '--real',
       '--webhook-url', `${WEBHOOK_URL}/webhooks`, '--unknown-key', REVOKED_KEY,
-      '--ip-blocked-key', IP_BLOCKED_KEY, ...passed,
+      '--ip-blocked-key', IP_BLOCKED_KEY, '--rate-limited-key', RATE_LIMITED_KEY, '--no-product-key', NO_PRODUCT_KEY,
+      // 500/502 faults, drained balances (400) and the KYC identity mismatch (synchronize 200).
+      '--simulation-url', sandbox.simulationUrl, ...passed,
     ]);
   } finally {
     await sandbox.close();

@@ -3,6 +3,7 @@ import type { components } from '../../../generated/openapi.js';
 import type { BalanceType } from '../core/accounts.js';
 import type { Handlers, SandboxCore } from '../core/context.js';
 import { createdRange, page, pageWindow } from '../core/context.js';
+import { ApiError } from '../core/errors.js';
 import type { BalanceRow } from '../core/ledger.js';
 import { toAmount } from '../core/money.js';
 
@@ -32,6 +33,13 @@ interface TransactionRow {
   created_at: number;
 }
 
+/** 404 for a balance type the account does not hold (an account whose products do not include it). */
+function assertHeld(core: SandboxCore, accountId: number, type: string): void {
+  if (!core.products.holds(accountId, type)) {
+    throw new ApiError(404, 'RESOURCE_NOT_FOUND', `This account holds no ${type} balance: the products of its subscription do not include it.`, null);
+  }
+}
+
 export function balances(core: SandboxCore): Handlers {
   const { db, clock, ledger, scheduler } = core;
 
@@ -49,12 +57,14 @@ export function balances(core: SandboxCore): Handlers {
 
   return {
     listBalances({ account }) {
-      return { data: ledger.balances(account.id).map((r) => balanceOf(core, r)) };
+      return { data: ledger.balances(account.id).filter((r) => core.products.holds(account.id, r.type)).map((r) => balanceOf(core, r)) };
     },
     getBalance({ account, params }) {
+      assertHeld(core, account.id, params.type);
       return { data: balanceOf(core, ledger.balance(account.id, params.type as BalanceType)) };
     },
     listBalanceTransactions({ account, params, query }) {
+      assertHeld(core, account.id, params.type);
       const [from, to] = createdRange(query);
       const [limit, offset] = pageWindow(query);
       const where = 'account_id = ? AND balance_type = ? AND created_at >= ? AND created_at < ?';

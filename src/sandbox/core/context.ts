@@ -4,8 +4,10 @@ import type { components, operations } from '../../../generated/openapi.js';
 import type { Account, Accounts } from './accounts.js';
 import type { Clock } from './clock.js';
 import type { Delivery } from './delivery.js';
+import type { Faults } from './faults.js';
 import type { Outbox } from './events.js';
 import type { Ledger } from './ledger.js';
+import type { ProductAccess } from './products.js';
 import type { Scheduler } from './scheduler.js';
 import type { Db } from './store.js';
 import { validationError } from './errors.js';
@@ -18,6 +20,10 @@ export interface SandboxCore {
   delivery: Delivery;
   ledger: Ledger;
   accounts: Accounts;
+  /** Explicit product lists of accounts (402 PLAN_UPGRADE_REQUIRED). */
+  products: ProductAccess;
+  /** Simulated 500/502 answers armed through the simulation API. */
+  faults: Faults;
   /** Seconds of the clock an automatic (happy) outcome takes. */
   autoCompleteMs: number;
   /** `http://HOST:PORT` once the server listens (links to pages the sandbox serves, such as the KYC page). */

@@ -25,6 +25,8 @@ export interface OperationInfo {
   bodyRequired: boolean;
   /** The operation documents a 421 `wrong_api_host`: it is served at `{alt_base_url}` (`/api/v1`). */
   altHost: boolean;
+  /** The documented response statuses: `['200', '401', ...]`. */
+  statuses: string[];
   /** The largest `maxLength` of a string field of the request body (0 without one): a body may need that much. */
   longestBodyString: number;
 }
@@ -105,6 +107,7 @@ export function operationsOf(doc: JsonObject): OperationInfo[] {
         tag: Array.isArray(op.tags) ? String(op.tags[0]) : '',
         bodyRequired: body?.required === true,
         altHost: '421' in responses,
+        statuses: Object.keys(responses),
         longestBodyString: longestString(doc, body),
       });
     }

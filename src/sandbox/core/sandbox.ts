@@ -7,9 +7,11 @@ import { Clock } from './clock.js';
 import type { Handlers, SandboxCore } from './context.js';
 import { sandboxDocument } from './contract.js';
 import { DEFAULT_RETRY_SCHEDULE, Delivery, type RetrySchedule } from './delivery.js';
+import { Faults } from './faults.js';
 import { Outbox } from './events.js';
 import { Ledger } from './ledger.js';
 import { toMinor } from './money.js';
+import { PRODUCTS, ProductAccess, type Product } from './products.js';
 import { Scheduler } from './scheduler.js';
 import { buildServer } from './server.js';
 import { SqliteDb } from './store.js';
@@ -22,6 +24,8 @@ export interface AccountConfig {
   allowed_ips?: string[];
   rate_limit?: number;
   manual?: boolean;
+  /** The products of the account's subscription (`[]`: none); the plan decides when absent. */
+  products?: Product[];
   /** Ops balances, USD: `{ "cards_visa": 250 }`. */
   balances?: Partial<Record<(typeof BALANCE_TYPES)[number], number>>;
 }
@@ -104,6 +108,10 @@ export function checkConfig(config: unknown): SandboxConfig {
   for (const [key, account] of Object.entries(c.accounts ?? {})) {
     if (!/^sk_(test|live)_[A-Za-z0-9_]{1,200}$/.test(key)) throw new Error(`config accounts: "${key}" is not an sk_test_… or sk_live_… key`);
     if (account.plan !== undefined && !PLANS.includes(account.plan)) throw new Error(`config accounts.${key}.plan: must be one of ${PLANS.join(', ')}`);
+    for (const product of account.products ?? []) {
+      if (!PRODUCTS.includes(product)) throw new Error(`config accounts.${key}.products: "${product}" is not one of ${PRODUCTS.join(', ')}`);
+    }
+    if (account.rate_limit !== undefined && (!Number.isInteger(account.rate_limit) || account.rate_limit < 1)) throw new Error(`config accounts.${key}.rate_limit: a positive integer`);
     for (const type of Object.keys(account.balances ?? {})) {
       if (!(BALANCE_TYPES as readonly string[]).includes(type)) throw new Error(`config accounts.${key}.balances: unknown balance type "${type}"`);
     }
@@ -126,7 +134,8 @@ export async function createSandbox(options: SandboxOptions, modules: ModuleRegi
   const delivery = new Delivery(db, clock, scheduler, { ...DEFAULT_RETRY_SCHEDULE, ...config.retry }, config.webhook_routes);
   const ledger = new Ledger(db, clock, outbox);
   const accounts = new Accounts(db, clock, accountDefaults(config, options.manual ?? false));
-  const core: SandboxCore = { db, clock, scheduler, outbox, delivery, ledger, accounts, autoCompleteMs: options.autoCompleteMs ?? (config.defaults?.auto_complete_seconds ?? 2) * 1000, url: '' };
+  const products = new ProductAccess(db);
+  const core: SandboxCore = { db, clock, scheduler, outbox, delivery, ledger, accounts, products, faults: new Faults(), autoCompleteMs: options.autoCompleteMs ?? (config.defaults?.auto_complete_seconds ?? 2) * 1000, url: '' };
 
   const handlers: Handlers = {};
   for (const register of modules) Object.assign(handlers, register(core));
@@ -139,6 +148,7 @@ export async function createSandbox(options: SandboxOptions, modules: ModuleRegi
       ...(account.rate_limit !== undefined ? { rateLimit: account.rate_limit } : {}),
       ...(account.manual !== undefined ? { manual: account.manual } : {}),
     });
+    if (account.products !== undefined) products.set(a.id, account.products);
     db.transaction(() => {
       for (const [type, amount] of Object.entries(account.balances ?? {})) ledger.set(a, type as (typeof BALANCE_TYPES)[number], toMinor(amount));
     });

@@ -16,9 +16,6 @@ import { RateLimiter } from './ratelimit.js';
 
 export const BODY_LIMIT_BYTES = 1_048_576;
 
-/** Tags of the products the plan Découverte does not include (402 PLAN_UPGRADE_REQUIRED). */
-const DECOUVERTE_EXCLUDED_TAGS = new Set(['Wallets', 'Virtual accounts', 'Gift cards']);
-
 export interface ServerOptions {
   core: SandboxCore;
   document: JsonObject;
@@ -203,9 +200,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       }
       request.sandbox.idempotency = { key, fingerprint, end: slot.end, replayed: false };
     }
-    if (account.plan === 'decouverte' && DECOUVERTE_EXCLUDED_TAGS.has(operation.tag)) {
-      throw new ApiError(402, 'PLAN_UPGRADE_REQUIRED', `${operation.tag} are not included in the plan Découverte.`, null);
-    }
+    const refusal = core.products.refusal(account, operation.tag);
+    if (refusal) throw new ApiError(402, 'PLAN_UPGRADE_REQUIRED', refusal, null);
     if (operation.method !== 'GET') {
       const since = core.ledger.negativeSince(account.id);
       if (since !== undefined) {
@@ -214,6 +210,9 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
         });
       }
     }
+    // A simulated fault answers in place of the operation, which then does not run (src/sandbox/core/faults.ts).
+    const fault = core.faults.take(account.id, operation.operationId);
+    if (fault) throw fault;
   });
 
   app.addHook('onSend', async (request, reply, payload) => {

@@ -306,6 +306,11 @@ CREATE TABLE IF NOT EXISTS card_topup_failures (
   reason TEXT NOT NULL
 ) STRICT;
 -- End of the money products.
+-- Product access of an account whose subscription lists its products (src/sandbox/core/products.ts).
+CREATE TABLE IF NOT EXISTS account_products (
+  account_id INTEGER PRIMARY KEY REFERENCES accounts(id),
+  products TEXT NOT NULL
+) STRICT;
 `;
 
 export class SqliteDb implements Db {

@@ -20,6 +20,7 @@ import { kycStatusOf } from '../kyc/handlers.js';
 import { kycPage } from '../kyc/page.js';
 import { kycVerification } from '../kyc/verification.js';
 import { reviewPoa } from '../poa/handlers.js';
+import { faultHandlers } from './faults.js';
 // Money products (sandbox-money).
 import { GiftCardOrders, giftCardOrders } from '../gift-cards/handlers.js';
 import { payoutBook } from '../payouts/handlers.js';
@@ -43,6 +44,7 @@ export function simulationHandlers(core: SandboxCore): Handlers<operations> {
     return withdrawalOf(core, { ...w, ...wallet });
   };
   return {
+    ...faultHandlers(core),
     getClock: () => ({ data: clockState() }),
     async advanceClock({ body }) {
       const target = body.to !== undefined ? Date.parse(body.to) : clock.now() + (body.seconds ?? 0) * 1000;
@@ -202,6 +204,7 @@ export function simulationHandlers(core: SandboxCore): Handlers<operations> {
       return { data: balanceOf(core, ledger.balance(account.id, type)) };
     },
     updateSandboxAccount({ account, body }) {
+      if (body.products !== undefined) core.products.set(account.id, body.products);
       const next = accounts.update(account.apiKey, {
         ...(body.plan !== undefined ? { plan: body.plan } : {}),
         ...(body.revoked !== undefined ? { revoked: body.revoked } : {}),
@@ -209,7 +212,7 @@ export function simulationHandlers(core: SandboxCore): Handlers<operations> {
         ...(body.allowed_ips !== undefined ? { allowedIps: body.allowed_ips } : {}),
         ...(body.rate_limit !== undefined ? { rateLimit: body.rate_limit } : {}),
       });
-      return { data: { mode: next.mode, plan: next.plan, revoked: next.revoked, manual: next.manual, allowed_ips: next.allowedIps, rate_limit: next.rateLimit } };
+      return { data: { mode: next.mode, plan: next.plan, revoked: next.revoked, manual: next.manual, allowed_ips: next.allowedIps, rate_limit: next.rateLimit, products: core.products.products(account.id) } };
     },
   };
 }

@@ -1,0 +1,91 @@
+// Product access (designed, provisional): which products an account's subscription gives. By default the plan
+// decides (Découverte: no wallets, virtual accounts or gift cards; every other plan: every product). An account
+// may instead hold an explicit list of products (`products` in --config or `PATCH /sandbox/account`), as the
+// interface document's subscriptions do (Cards gives /cards and /kyc, Wallets gives /wallets ...): an operation
+// of a product outside the list answers 402 PLAN_UPGRADE_REQUIRED. Customers, balances, webhook endpoints and
+// events are reachable with any subscription. Such an account holds only the ops balances of its products (and
+// `others`).
+import type { Account, BalanceType } from './accounts.js';
+import type { Db } from './store.js';
+
+export const PRODUCTS = ['cards', 'wallets', 'virtual_accounts', 'gift_cards', 'payouts'] as const;
+export type Product = (typeof PRODUCTS)[number];
+
+/** The product of each tag of the contract that a subscription gates (other tags are open to every account). */
+const PRODUCT_OF_TAG: Record<string, Product> = {
+  Cards: 'cards',
+  KYC: 'cards',
+  'Proof of address': 'cards',
+  Wallets: 'wallets',
+  'Virtual accounts': 'virtual_accounts',
+  'Gift cards': 'gift_cards',
+  Payouts: 'payouts',
+};
+
+/**
+ * The ops balances each product comes with. `others` (ACH payouts, verification billing, virtual account
+ * openings) is held by every account.
+ */
+const BALANCES_OF: Record<Product, readonly BalanceType[]> = {
+  cards: ['cards_visa', 'cards_mastercard'],
+  wallets: [],
+  virtual_accounts: [],
+  gift_cards: ['gift_cards'],
+  payouts: ['payout_sepa'],
+};
+
+/** Products outside the plan Découverte. */
+const DECOUVERTE_EXCLUDED: readonly Product[] = ['wallets', 'virtual_accounts', 'gift_cards'];
+
+const LABEL: Record<Product, string> = {
+  cards: 'Cards (cards, KYC and proof of address)',
+  wallets: 'Wallets',
+  virtual_accounts: 'Virtual accounts',
+  gift_cards: 'Gift cards',
+  payouts: 'Payouts',
+};
+
+export class ProductAccess {
+  private readonly db: Db;
+  private readonly cache = new Map<number, Product[] | null>();
+
+  constructor(db: Db) {
+    this.db = db;
+  }
+
+  /** The account's explicit list of products, or null when its plan decides. */
+  products(accountId: number): Product[] | null {
+    if (!this.cache.has(accountId)) {
+      const row = this.db.get<{ products: string }>('SELECT products FROM account_products WHERE account_id = ?', accountId);
+      this.cache.set(accountId, row ? (JSON.parse(row.products) as Product[]) : null);
+    }
+    return this.cache.get(accountId)!;
+  }
+
+  /** Sets the account's list of products; null gives the plan's back. */
+  set(accountId: number, products: Product[] | null): void {
+    const list = products === null ? null : [...new Set(products)];
+    if (list === null) this.db.run('DELETE FROM account_products WHERE account_id = ?', accountId);
+    else this.db.run('INSERT OR REPLACE INTO account_products (account_id, products) VALUES (?, ?)', accountId, JSON.stringify(list));
+    this.cache.set(accountId, list);
+  }
+
+  /**
+   * Whether the account holds an ops balance of this type: every type when its plan decides; with a list of
+   * products, `others` and the balances of those products (the others answer 404 on the balance operations).
+   */
+  holds(accountId: number, type: string): boolean {
+    const list = this.products(accountId);
+    return list === null || type === 'others' || list.some((p) => BALANCES_OF[p].includes(type as BalanceType));
+  }
+
+  /** Why an operation of this tag is refused with 402 for the account, or undefined when it is allowed. */
+  refusal(account: Account, tag: string): string | undefined {
+    const product = PRODUCT_OF_TAG[tag];
+    if (!product) return undefined;
+    const list = this.products(account.id);
+    if (list !== null) return list.includes(product) ? undefined : `${LABEL[product]} is not among the products of this account's subscription.`;
+    if (account.plan === 'decouverte' && DECOUVERTE_EXCLUDED.includes(product)) return `${LABEL[product]} are not included in the plan Découverte.`;
+    return undefined;
+  }
+}
