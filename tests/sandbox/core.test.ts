@@ -9,7 +9,7 @@ import { hasDecimalPlaces } from '../../src/contract/decimal-places.ts';
 import { createAjv } from '../../src/sandbox/core/ajv.ts';
 import { Clock } from '../../src/sandbox/core/clock.ts';
 import { Scheduler } from '../../src/sandbox/core/scheduler.ts';
-import { SqliteDb } from '../../src/sandbox/core/store.ts';
+import { SqliteDb, preparedSql } from '../../src/sandbox/core/store.ts';
 import { USAGE, parseCli } from '../../src/sandbox/cli-args.ts';
 import { checkConfig } from '../../src/sandbox/core/sandbox.ts';
 import { toAmount, toMinor } from '../../src/sandbox/core/money.ts';
@@ -94,6 +94,22 @@ describe('store', () => {
     ).toThrow(/CHECK/);
     expect(db.all('SELECT * FROM usage')).toEqual([]);
     expect(() => db.transaction(() => Promise.resolve(1))).toThrow(/must not await/);
+    db.close();
+  });
+
+  it('binds LIMIT and OFFSET as values (no re-preparing per page) and pages right with each new pair', () => {
+    expect(preparedSql('SELECT * FROM cards WHERE account_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?')).toBe(
+      'SELECT * FROM cards WHERE account_id = ? ORDER BY seq DESC LIMIT CAST(? AS INTEGER) OFFSET CAST(? AS INTEGER)',
+    );
+    expect(preparedSql('SELECT id FROM events ORDER BY seq DESC LIMIT 1')).toBe('SELECT id FROM events ORDER BY seq DESC LIMIT 1');
+    const db = new SqliteDb();
+    db.transaction(() => {
+      for (let i = 1; i <= 5; i++) db.run("INSERT INTO usage (account_id, period, metric, value) VALUES (1, '2026-01', ?, ?)", `m${i}`, i);
+    });
+    const page = (limit: number, offset: number) => db.all<{ value: number }>('SELECT value FROM usage ORDER BY value LIMIT ? OFFSET ?', limit, offset).map((r) => r.value);
+    expect(page(2, 0)).toEqual([1, 2]);
+    expect(page(2, 2)).toEqual([3, 4]);
+    expect(page(3, 4)).toEqual([5]);
     db.close();
   });
 });
