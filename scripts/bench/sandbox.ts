@@ -50,14 +50,14 @@ async function startBenchSandbox() {
     port: await findFreePort(),
     args: ['--no-rate-limit', '--config', config],
     entry,
-    nodeArgs: ['--import', path.join(ROOT, 'scripts/bench/memory-probe.ts')],
+    nodeArgs: ['--expose-gc', '--import', path.join(ROOT, 'scripts/bench/memory-probe.ts')],
     ipc: true,
   });
-  /** The sandbox process's `process.memoryUsage()` (scripts/bench/memory-probe.ts answers). */
-  const memory = () =>
+  /** The sandbox process's `process.memoryUsage()`, after a full GC with `afterGc` (scripts/bench/memory-probe.ts answers). */
+  const memory = (afterGc = false) =>
     new Promise<NodeJS.MemoryUsage>((resolve) => {
       sandbox.child.once('message', (message) => resolve((message as { memory: NodeJS.MemoryUsage }).memory));
-      sandbox.child.send('memory');
+      sandbox.child.send(afterGc ? 'memory-after-gc' : 'memory');
     });
   return {
     baseUrl: sandbox.baseUrl,
@@ -89,7 +89,7 @@ try {
   await new Promise((r) => setTimeout(r, 200));
   for (let i = 0; i < 20; i++) await post(`/cards/${card}/topup`, { amount: 100_000 });
   await new Promise((r) => setTimeout(r, 200));
-  const atRest = await sandbox.memory();
+  const atRest = await sandbox.memory(true);
   const prismAtRest = rssMb(prismPid);
 
   const targets = [
@@ -131,10 +131,11 @@ try {
     }
   }
   clearInterval(timer);
-  const after = await sandbox.memory();
+  const after = await sandbox.memory(true);
   const mb = (bytes: number) => Math.round(bytes / MB);
   console.log(`sandbox memory: at rest RSS ${mb(atRest.rss)} MB, heap ${mb(atRest.heapUsed)} of ${mb(atRest.heapTotal)} MB;` +
-    ` peak under load RSS ${mb(peak.rss)} MB, heap ${mb(peak.heapUsed)} of ${mb(peak.heapTotal)} MB; after the load RSS ${mb(after.rss)} MB, heap ${mb(after.heapUsed)} MB`);
+    ` peak under load RSS ${mb(peak.rss)} MB, heap ${mb(peak.heapUsed)} of ${mb(peak.heapTotal)} MB; after the load RSS ${mb(after.rss)} MB, heap ${mb(after.heapUsed)} MB` +
+    ' (at rest and after the load: after a full GC)');
   console.log(`prism memory: at rest RSS ${prismAtRest} MB, peak under load RSS ${prismPeak} MB`);
   console.log(`load average (1 min) at end: ${load()}`);
 } finally {
