@@ -36,7 +36,8 @@ const { values } = parseArgs({
 });
 const duration = Number(values.duration);
 const warmup = Number(values.warmup);
-const entry = values.entry === 'source' ? 'source' : 'compiled';
+if (values.entry !== 'compiled' && values.entry !== 'source') throw new Error(`--entry must be compiled or source, not ${values.entry}`);
+const entry = values.entry;
 const KEY = 'sk_test_bench';
 const MB = 1024 * 1024;
 
