@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { hasDecimalPlaces } from '../../src/contract/decimal-places.ts';
 import { createAjv } from '../../src/sandbox/core/ajv.ts';
 import { Clock } from '../../src/sandbox/core/clock.ts';
+import { timeOrderedId, timeOrderedUuid } from '../../src/sandbox/core/ids.ts';
 import { Scheduler } from '../../src/sandbox/core/scheduler.ts';
 import { SqliteDb, preparedSql } from '../../src/sandbox/core/store.ts';
 import { USAGE, parseCli } from '../../src/sandbox/cli-args.ts';
@@ -111,6 +112,16 @@ describe('store', () => {
     expect(page(2, 2)).toEqual([3, 4]);
     expect(page(3, 4)).toEqual([5]);
     db.close();
+  });
+});
+
+describe('ids of appended rows', () => {
+  it('sort in the order they are made, never repeat, and keep the contract shapes (evt_<uuid>, btx_ and txn_ within 40 characters)', () => {
+    const ids = Array.from({ length: 2_000 }, () => timeOrderedId('btx'));
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids[0]).toMatch(/^btx_[0-9a-f]{32}$/);
+    expect(`evt_${timeOrderedUuid()}`).toMatch(/^evt_[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 });
 
