@@ -1,7 +1,12 @@
-// npm run bench:sandbox [-- --duration 5]
+// npm run bench:sandbox [-- --duration 5] [--warmup 2] [--entry compiled|source]
 // The sandbox and the Prism mock in the same run, with autocannon: GET /v1/cards and the withdraw POST, at
-// 10 and 50 connections. Each server runs in its own process (autocannon runs in this one). Prints requests
-// per second, p99 latency, the sandbox/Prism ratio, and the sandbox process's memory at rest and under load.
+// 10 and 50 connections. Each server runs in its own process (autocannon runs in this one), and each gets
+// the same warm-up on each target before it is measured. The sandbox runs as the package's bin runs it
+// (compiled JS, built here first with `npm run build:lib`), or from source through tsx with
+// `--entry source`. Prints requests per second, p99 latency, the CPU time each server spent per request,
+// the sandbox/Prism ratio, the load average of the machine, and the memory of both processes at rest and
+// under load.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -11,9 +16,10 @@ import { findFreePort } from '../lib/port-check.ts';
 import { ROOT } from '../lib/paths.ts';
 import { startPrism } from '../mock/prism.ts';
 import { startSandboxProcess } from '../lib/sandbox-process.ts';
+import { cpuMs, rssMb } from './process-stats.ts';
 
 interface Result {
-  requests: { average: number };
+  requests: { average: number; total: number };
   latency: { p99: number };
   non2xx: number;
   errors: number;
@@ -21,68 +27,120 @@ interface Result {
 type Autocannon = (options: Record<string, unknown>) => Promise<Result>;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
-const { values } = parseArgs({ options: { duration: { type: 'string', default: '5' } } });
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '5' },
+    warmup: { type: 'string', default: '2' },
+    entry: { type: 'string', default: 'compiled' },
+  },
+});
 const duration = Number(values.duration);
+const warmup = Number(values.warmup);
+if (values.entry !== 'compiled' && values.entry !== 'source') throw new Error(`--entry must be compiled or source, not ${values.entry}`);
+const entry = values.entry;
 const KEY = 'sk_test_bench';
+const MB = 1024 * 1024;
 
 /** The sandbox's command line in a process of its own, with a config for load (large balances, instant outcomes). */
 async function startBenchSandbox() {
+  if (entry === 'compiled') execFileSync('npm', ['run', '--silent', 'build:lib'], { cwd: ROOT, stdio: 'inherit' });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-sandbox-'));
   const config = path.join(dir, 'config.json');
   fs.writeFileSync(config, JSON.stringify({ defaults: { opening_balance: 5_000_000, auto_complete_seconds: 0 } }));
-  const child = await startSandboxProcess({ port: await findFreePort(), args: ['--no-rate-limit', '--config', config] });
+  const sandbox = await startSandboxProcess({
+    port: await findFreePort(),
+    args: ['--no-rate-limit', '--config', config],
+    entry,
+    nodeArgs: ['--expose-gc', '--import', path.join(ROOT, 'scripts/bench/memory-probe.ts')],
+    ipc: true,
+  });
+  /** The sandbox process's `process.memoryUsage()`, after a full GC with `afterGc` (scripts/bench/memory-probe.ts answers). */
+  const memory = (afterGc = false) =>
+    new Promise<NodeJS.MemoryUsage>((resolve) => {
+      sandbox.child.once('message', (message) => resolve((message as { memory: NodeJS.MemoryUsage }).memory));
+      sandbox.child.send(afterGc ? 'memory-after-gc' : 'memory');
+    });
   return {
-    baseUrl: child.baseUrl,
-    /** Resident memory of the sandbox process, MB (Linux /proc). */
-    rss: () => Math.round(Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024),
+    baseUrl: sandbox.baseUrl,
+    pid: sandbox.child.pid!,
+    memory,
     close: async () => {
-      await child.stop();
+      await sandbox.stop();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
 }
 
+const load = () => os.loadavg()[0]!.toFixed(2);
+console.log(`load average (1 min) at start: ${load()}; sandbox: ${entry === 'compiled' ? 'compiled (dist/sandbox/cli.js)' : 'source through tsx'}`);
 const sandbox = await startBenchSandbox();
-const mb = sandbox.rss;
 const prism = await startPrism({ spec: path.join(ROOT, 'generated', 'openapi.json'), port: await findFreePort(), output: 'ignore' });
+const prismPid = prism.child.pid!;
 const headers = { Authorization: `Bearer ${KEY}`, 'Content-Type': 'application/json' };
+const receiver = (await import('node:http')).createServer((_, res) => res.writeHead(200).end()).listen(0, '127.0.0.1');
 try {
   // A card with enough balance for every withdrawal of the run, and its customer and endpoint.
-  const receiver = (await import('node:http')).createServer((_, res) => res.writeHead(200).end()).listen(0, '127.0.0.1');
   await new Promise((r) => receiver.once('listening', r));
   const hook = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
   const post = async (p: string, body: unknown) => (await (await fetch(`${sandbox.baseUrl}${p}`, { method: 'POST', headers, body: JSON.stringify(body) })).json()) as { data: any };
   await post('/webhooks', { url: hook, events: ['card.frozen'] });
   const customer = (await post('/customers', { external_reference: 'bench', first_name: 'B', last_name: 'E', date_of_birth: '1990-01-01' })).data.customer_code;
-  // 100,000 USD is the largest initial load and top-up (CardInitialLoad): 500,000 USD in all, 100,000 withdrawals of 5.
+  // 100,000 USD is the largest initial load and top-up (CardInitialLoad): 2,100,000 USD in all, 420,000 withdrawals of 5.
   const card = (await post('/cards', { customer_code: customer, brand: 'VISA', category: 'virtual', amount: 100_000 })).data.code;
   await new Promise((r) => setTimeout(r, 200));
-  for (let i = 0; i < 4; i++) await post(`/cards/${card}/topup`, { amount: 100_000 });
+  for (let i = 0; i < 20; i++) await post(`/cards/${card}/topup`, { amount: 100_000 });
   await new Promise((r) => setTimeout(r, 200));
-  const atRest = mb();
+  const atRest = await sandbox.memory(true);
+  const prismAtRest = rssMb(prismPid);
 
   const targets = [
     { name: 'GET /cards', method: 'GET', sandbox: `${sandbox.baseUrl}/cards`, prism: `${prism.url}/cards`, body: undefined },
     { name: 'POST /cards/{code}/withdraw', method: 'POST', sandbox: `${sandbox.baseUrl}/cards/${card}/withdraw`, prism: `${prism.url}/cards/${card}/withdraw`, body: JSON.stringify({ amount: 5 }) },
   ];
-  let peak = atRest;
-  const timer = setInterval(() => (peak = Math.max(peak, mb())), 100);
-  console.log(`autocannon, ${duration} s per run, on this machine (shared cores):`);
+  let peak = { rss: atRest.rss, heapUsed: atRest.heapUsed, heapTotal: atRest.heapTotal };
+  let prismPeak = prismAtRest;
+  let sampling = false;
+  const timer = setInterval(() => {
+    if (sampling) return;
+    sampling = true;
+    prismPeak = Math.max(prismPeak, rssMb(prismPid));
+    void sandbox.memory().then((m) => {
+      peak = { rss: Math.max(peak.rss, m.rss), heapUsed: Math.max(peak.heapUsed, m.heapUsed), heapTotal: Math.max(peak.heapTotal, m.heapTotal) };
+      sampling = false;
+    });
+  }, 250);
+  /** One autocannon run; with the CPU time the server process spent per request, µs. */
+  const measure = async (url: string, pid: number, method: string, body: string | undefined, connections: number, seconds: number) => {
+    const cpuBefore = cpuMs(pid);
+    const result = await autocannon({ url, method, headers, body, connections, duration: seconds });
+    return { ...result, cpuUsPerRequest: ((cpuMs(pid) - cpuBefore) * 1000) / Math.max(1, result.requests.total) };
+  };
+  console.log(`autocannon, ${duration} s per run after a ${warmup} s warm-up of each server on each target, on this machine (${os.cpus().length} shared cores):`);
   for (const t of targets) {
+    if (warmup > 0) {
+      await measure(t.sandbox, sandbox.pid, t.method, t.body, 10, warmup);
+      await measure(t.prism, prismPid, t.method, t.body, 10, warmup);
+    }
     for (const connections of [10, 50]) {
-      const run = (url: string) => autocannon({ url, method: t.method, headers, body: t.body, connections, duration });
-      const s = await run(t.sandbox);
-      const p = await run(t.prism);
+      const s = await measure(t.sandbox, sandbox.pid, t.method, t.body, connections, duration);
+      const p = await measure(t.prism, prismPid, t.method, t.body, connections, duration);
+      const side = (r: typeof s) => `${Math.round(r.requests.average)} req/s p99 ${r.latency.p99} ms CPU ${Math.round(r.cpuUsPerRequest)} µs/req (non-2xx ${r.non2xx})`;
       console.log(
-        `${t.name.padEnd(28)} ${String(connections).padStart(2)} conn: sandbox ${Math.round(s.requests.average)} req/s p99 ${s.latency.p99} ms` +
-          ` (non-2xx ${s.non2xx}) | prism ${Math.round(p.requests.average)} req/s p99 ${p.latency.p99} ms | ratio ${(s.requests.average / p.requests.average).toFixed(1)}x`,
+        `${t.name.padEnd(28)} ${String(connections).padStart(2)} conn: sandbox ${side(s)} | prism ${side(p)}` +
+          ` | ratio ${(s.requests.average / p.requests.average).toFixed(1)}x | load ${load()}`,
       );
     }
   }
   clearInterval(timer);
-  console.log(`sandbox memory (RSS of its process): ${atRest} MB at rest, ${peak} MB peak under load`);
-  receiver.close();
+  const after = await sandbox.memory(true);
+  const mb = (bytes: number) => Math.round(bytes / MB);
+  console.log(`sandbox memory: at rest RSS ${mb(atRest.rss)} MB, heap ${mb(atRest.heapUsed)} of ${mb(atRest.heapTotal)} MB;` +
+    ` peak under load RSS ${mb(peak.rss)} MB, heap ${mb(peak.heapUsed)} of ${mb(peak.heapTotal)} MB; after the load RSS ${mb(after.rss)} MB, heap ${mb(after.heapUsed)} MB` +
+    ' (at rest and after the load: after a full GC)');
+  console.log(`prism memory: at rest RSS ${prismAtRest} MB, peak under load RSS ${prismPeak} MB`);
+  console.log(`load average (1 min) at end: ${load()}`);
 } finally {
+  receiver.close();
   await prism.stop();
   await sandbox.close();
 }

@@ -1,5 +1,6 @@
-// The sandbox's command line (src/sandbox/cli.ts) in a process of its own, with tsx as a loader of that very
-// process (so its pid is the server's): used by `npm start` and the sandbox benchmark.
+// The sandbox's command line in a process of its own: src/sandbox/cli.ts with tsx as a loader of that very
+// process (so its pid is the server's), or the compiled dist/sandbox/cli.js (the package's bin, what `npx`
+// runs; `npm run build:lib` makes it). Used by `npm start` and the sandbox benchmark.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { ROOT } from './paths.ts';
 
@@ -17,12 +18,26 @@ export interface SandboxProcess {
   stop(graceMs?: number): Promise<void>;
 }
 
-/** Starts `src/sandbox/cli.ts --port <port> --host <host> ...args` and resolves once it listens. */
-export function startSandboxProcess(options: { port: number; host?: string; args?: string[]; stderr?: 'inherit' | 'ignore' }): Promise<SandboxProcess> {
+export interface SandboxProcessOptions {
+  port: number;
+  host?: string;
+  args?: string[];
+  stderr?: 'inherit' | 'ignore';
+  /** `source` (default): src/sandbox/cli.ts through tsx. `compiled`: dist/sandbox/cli.js, built beforehand. */
+  entry?: 'source' | 'compiled';
+  /** Flags of the child's Node, before the entry point (`--import ./probe.ts`). */
+  nodeArgs?: string[];
+  /** Opens an IPC channel to the child (`child.send`, `child.on('message')`). */
+  ipc?: boolean;
+}
+
+/** Starts the sandbox's CLI with `--port <port> --host <host> ...args` and resolves once it listens. */
+export function startSandboxProcess(options: SandboxProcessOptions): Promise<SandboxProcess> {
   const host = options.host ?? '127.0.0.1';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/cli.ts', '--port', String(options.port), '--host', host, ...(options.args ?? [])], {
+  const entry = options.entry === 'compiled' ? ['dist/sandbox/cli.js'] : ['--import', 'tsx', 'src/sandbox/cli.ts'];
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...entry, '--port', String(options.port), '--host', host, ...(options.args ?? [])], {
     cwd: ROOT,
-    stdio: ['ignore', 'pipe', options.stderr ?? 'inherit'],
+    stdio: ['ignore', 'pipe', options.stderr ?? 'inherit', ...(options.ipc ? (['ipc'] as const) : [])],
   });
   const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? 0)));
   const url = `http://${host}:${options.port}`;

@@ -1,28 +1,13 @@
 // Ops balances (debits and credits per operation and fee, the transaction history, balance.low_balance on a
 // crossing debit and every 4 hours of the clock) and customers (list, get, activate).
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { isPartnerApiError } from '../../src/client/index.ts';
-import { connect, newCustomer, startReceiver, startTestSandbox, until, type Receiver, type TestSandbox } from './support.ts';
+import { newCustomer, until, useScenario, type Receiver, type TestSandbox } from './support.ts';
 
 const KEY = 'sk_test_balances';
-let sandbox: TestSandbox;
-let receiver: Receiver;
-let customer: string;
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  receiver = await startReceiver();
-  await connect(sandbox, receiver, KEY);
-  customer = await newCustomer(sandbox, KEY);
-});
-afterAll(async () => {
-  await sandbox.close();
-  await receiver.close();
-});
-afterEach(() => {
-  expect(sandbox.problems).toEqual([]);
-  expect(receiver.problems).toEqual([]);
-});
+const scenario = useScenario({ key: KEY });
+let sandbox: TestSandbox, receiver: Receiver, customer: string;
+beforeAll(() => ({ sandbox, receiver, customer } = scenario));
 
 const api = () => sandbox.client(KEY);
 

@@ -2,27 +2,12 @@
 // delivery with the toolkit: create (pending -> active, or failed with a refund), top-up (applied, or failed
 // with a refund), freeze, unfreeze, withdraw, terminate, sensitive data, transactions; and every documented
 // card error reached through real state.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { KEY, connect, failure, newCustomer, startReceiver, startTestSandbox, until, type Receiver, type TestSandbox } from './support.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { KEY, connect, failure, newCustomer, startReceiver, startTestSandbox, until, useScenario, type Receiver, type TestSandbox } from './support.ts';
 
-let sandbox: TestSandbox;
-let receiver: Receiver;
-let customer: string;
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  receiver = await startReceiver();
-  await connect(sandbox, receiver);
-  customer = await newCustomer(sandbox);
-});
-afterAll(async () => {
-  await sandbox.close();
-  await receiver.close();
-});
-afterEach(() => {
-  expect(sandbox.problems).toEqual([]);
-  expect(receiver.problems).toEqual([]);
-});
+const scenario = useScenario();
+let sandbox: TestSandbox, receiver: Receiver, customer: string;
+beforeAll(() => ({ sandbox, receiver, customer } = scenario));
 
 const api = () => sandbox.client();
 const balance = async (type: 'cards_visa' | 'cards_mastercard', key = KEY) =>

@@ -8,8 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { hasDecimalPlaces } from '../../src/contract/decimal-places.ts';
 import { createAjv } from '../../src/sandbox/core/ajv.ts';
 import { Clock } from '../../src/sandbox/core/clock.ts';
+import { timeOrderedId, timeOrderedUuid } from '../../src/sandbox/core/ids.ts';
 import { Scheduler } from '../../src/sandbox/core/scheduler.ts';
-import { SqliteDb } from '../../src/sandbox/core/store.ts';
+import { SqliteDb, preparedSql } from '../../src/sandbox/core/store.ts';
 import { USAGE, parseCli } from '../../src/sandbox/cli-args.ts';
 import { checkConfig } from '../../src/sandbox/core/sandbox.ts';
 import { toAmount, toMinor } from '../../src/sandbox/core/money.ts';
@@ -95,6 +96,32 @@ describe('store', () => {
     expect(db.all('SELECT * FROM usage')).toEqual([]);
     expect(() => db.transaction(() => Promise.resolve(1))).toThrow(/must not await/);
     db.close();
+  });
+
+  it('binds LIMIT and OFFSET as values (no re-preparing per page) and pages right with each new pair', () => {
+    expect(preparedSql('SELECT * FROM cards WHERE account_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?')).toBe(
+      'SELECT * FROM cards WHERE account_id = ? ORDER BY seq DESC LIMIT CAST(? AS INTEGER) OFFSET CAST(? AS INTEGER)',
+    );
+    expect(preparedSql('SELECT id FROM events ORDER BY seq DESC LIMIT 1')).toBe('SELECT id FROM events ORDER BY seq DESC LIMIT 1');
+    const db = new SqliteDb();
+    db.transaction(() => {
+      for (let i = 1; i <= 5; i++) db.run("INSERT INTO usage (account_id, period, metric, value) VALUES (1, '2026-01', ?, ?)", `m${i}`, i);
+    });
+    const page = (limit: number, offset: number) => db.all<{ value: number }>('SELECT value FROM usage ORDER BY value LIMIT ? OFFSET ?', limit, offset).map((r) => r.value);
+    expect(page(2, 0)).toEqual([1, 2]);
+    expect(page(2, 2)).toEqual([3, 4]);
+    expect(page(3, 4)).toEqual([5]);
+    db.close();
+  });
+});
+
+describe('ids of appended rows', () => {
+  it('sort in the order they are made, never repeat, and keep the contract shapes (evt_<uuid>, btx_ and txn_ within 40 characters)', () => {
+    const ids = Array.from({ length: 2_000 }, () => timeOrderedId('btx'));
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids[0]).toMatch(/^btx_[0-9a-f]{32}$/);
+    expect(`evt_${timeOrderedUuid()}`).toMatch(/^evt_[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 });
 

@@ -1,20 +1,11 @@
 // The event list, one event, and redelivery with the event's own idempotency key (GET /events,
 // GET /events/{id}, POST /events/{id}/redeliver); the top-up read (GET /cards/{code}/topups/{topupId}).
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { KEY, closeScenario, noProblems, openScenario, connect, failure, newCustomer, startReceiver, until, type Receiver, type Scenario, type TestSandbox } from './support.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { KEY, connect, failure, startReceiver, until, useScenario, type Receiver, type TestSandbox } from './support.ts';
 
-let sandbox: TestSandbox;
-let receiver: Receiver;
-let endpoint: string;
-let customer: string;
-let scenario: Scenario;
-
-beforeAll(async () => {
-  scenario = await openScenario();
-  ({ sandbox, receiver, endpoint, customer } = scenario);
-});
-afterAll(() => closeScenario(scenario));
-afterEach(() => noProblems(scenario));
+const scenario = useScenario();
+let sandbox: TestSandbox, receiver: Receiver, endpoint: string, customer: string;
+beforeAll(() => ({ sandbox, receiver, endpoint, customer } = scenario));
 
 const api = (key = KEY) => sandbox.client(key);
 const UNKNOWN_EVENT = 'evt_00000000-0000-4000-8000-000000000000';

@@ -1,20 +1,12 @@
 // Gift cards end to end over HTTP (served at /api/v1): the catalogue, orders debiting `gift_cards`, delivery
 // with redemption details on GET only, failure with a refund, refund of a delivered order; every documented
 // error reached through real state, and every cent of `gift_cards` accounted for.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { KEY, closeScenario, noProblems, openScenario, connect, failure, newCustomer, opsBalance, reconcile, setCustomer, startReceiver, until, type Receiver, type Scenario, type TestSandbox } from './support.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { KEY, connect, failure, newCustomer, opsBalance, reconcile, startReceiver, until, restrictCustomer, useScenario, type Receiver, type TestSandbox } from './support.ts';
 
-let sandbox: TestSandbox;
-let receiver: Receiver;
-let customer: string;
-let scenario: Scenario;
-
-beforeAll(async () => {
-  scenario = await openScenario();
-  ({ sandbox, receiver, customer } = scenario);
-});
-afterAll(() => closeScenario(scenario));
-afterEach(() => noProblems(scenario));
+const scenario = useScenario();
+let sandbox: TestSandbox, receiver: Receiver, customer: string;
+beforeAll(() => ({ sandbox, receiver, customer } = scenario));
 
 const api = (key = KEY) => sandbox.client(key);
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
@@ -77,7 +69,7 @@ describe('orders', () => {
     expect(await failure(api().call.GET('/gift-cards/orders', { params: { query: { customer_code: UNKNOWN } } }))).toMatchObject({ status: 404 });
     expect(await failure(read(UNKNOWN))).toMatchObject({ status: 404 });
     const restricted = await newCustomer(sandbox);
-    setCustomer(sandbox, restricted, { status: 'restricted' });
+    await restrictCustomer(sandbox, restricted);
     expect(await failure(order({ product_id: 'amazon_us_usd', amount: 25, quantity: 1, customer_code: restricted }))).toMatchObject({ status: 403, code: 'ACCOUNT_RESTRICTED' });
   });
 

@@ -3,29 +3,19 @@
 // rules, and the balance deposit simulation. Every response and every event is checked against the contract.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSimulationClient } from '../../src/sandbox/index.ts';
-import { connect, newCustomer, startReceiver, startTestSandbox, until, type Receiver, type TestSandbox } from './support.ts';
+import { connect, newCustomer, startReceiver, until, useScenario, type Receiver, type TestSandbox } from './support.ts';
 
 const KEY = 'sk_test_kyc';
 const MANUAL = 'sk_test_kyc_manual';
-let sandbox: TestSandbox;
-let receiver: Receiver;
-let manualReceiver: Receiver;
-
+const scenario = useScenario({ key: KEY, sandbox: { config: { accounts: { [MANUAL]: { manual: true } } } }, customer: false });
+let sandbox: TestSandbox, receiver: Receiver, manualReceiver: Receiver;
 beforeAll(async () => {
-  sandbox = await startTestSandbox({ config: { accounts: { [MANUAL]: { manual: true } } } });
-  receiver = await startReceiver();
+  ({ sandbox, receiver } = scenario);
   manualReceiver = await startReceiver();
-  await connect(sandbox, receiver, KEY);
   await connect(sandbox, manualReceiver, MANUAL);
 });
-afterAll(async () => {
-  await sandbox.close();
-  await receiver.close();
-  await manualReceiver.close();
-});
+afterAll(() => manualReceiver.close());
 afterEach(() => {
-  expect(sandbox.problems).toEqual([]);
-  expect(receiver.problems).toEqual([]);
   expect(manualReceiver.problems).toEqual([]);
 });
 

@@ -3,20 +3,12 @@
 // amount refunded, the fee kept), the lists and their filters; every documented error reached through real
 // state (quote_expired, quote_already_confirmed, INSUFFICIENT_BALANCE, PLAN_LIMIT_REACHED) and every cent of
 // the debited balances accounted for.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { KEY, closeScenario, noProblems, openScenario, connect, failure, newCustomer, opsBalance, reconcile, startReceiver, until, type Receiver, type Scenario, type TestSandbox } from './support.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { KEY, connect, failure, newCustomer, opsBalance, reconcile, startReceiver, until, useScenario, type Receiver, type TestSandbox } from './support.ts';
 
-let sandbox: TestSandbox;
-let receiver: Receiver;
-let customer: string;
-let scenario: Scenario;
-
-beforeAll(async () => {
-  scenario = await openScenario();
-  ({ sandbox, receiver, customer } = scenario);
-});
-afterAll(() => closeScenario(scenario));
-afterEach(() => noProblems(scenario));
+const scenario = useScenario();
+let sandbox: TestSandbox, receiver: Receiver, customer: string;
+beforeAll(() => ({ sandbox, receiver, customer } = scenario));
 
 const api = (key = KEY) => sandbox.client(key);
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';

@@ -3,6 +3,7 @@
 // delivery with the toolkit and checks each event against its schema.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { createPartnerClient, isPartnerApiError } from '../../src/client/index.ts';
 import { sandboxDocument, simulationDocument } from '../../src/sandbox/core/contract.ts';
 import { createSimulationClient, startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.ts';
@@ -206,10 +207,31 @@ export async function failure(promise: Promise<unknown>): Promise<{ status: numb
   throw new Error('expected an error answer');
 }
 
-/** Sets a customer's verification level or status in the store (what KYC, POA and the identity check decide). */
-export function setCustomer(sandbox: TestSandbox, code: string, change: { verification_level?: 'basic' | 'verified' | 'full'; status?: 'active' | 'restricted' }): void {
-  if (change.verification_level) sandbox.core.db.run('UPDATE customers SET verification_level = ? WHERE code = ?', change.verification_level, code);
-  if (change.status) sandbox.core.db.run('UPDATE customers SET status = ? WHERE code = ?', change.status, code);
+/** Chooses the outcome of the customer's KYC link (opened here) through the simulation API; throws unless it is taken. */
+async function kycOutcome(sandbox: TestSandbox, customer: string, body: Record<string, unknown>, key: string): Promise<void> {
+  await sandbox.client(key).call.POST('/kyc/{customerCode}/link', { params: { path: { customerCode: customer } } });
+  const chosen = await sandbox.simulate('POST', `/kyc/${customer}/outcome`, body, key);
+  if (chosen.status !== 200) throw new Error(`KYC outcome ${JSON.stringify(body)}: ${chosen.status} ${JSON.stringify(chosen.body)}`);
+}
+
+/**
+ * Takes a customer to a verification level the way a partner does: `verified` through an approved KYC link,
+ * `full` then through an approved proof of address. Each step is billed to the `others` balance (2 and 1 USD).
+ */
+export async function verifyCustomer(sandbox: TestSandbox, customer: string, level: 'verified' | 'full', key = KEY): Promise<void> {
+  await kycOutcome(sandbox, customer, { outcome: 'approved' }, key);
+  if (level === 'verified') return;
+  await sandbox.client(key).call.POST('/poa/{customerCode}/document', {
+    params: { path: { customerCode: customer } },
+    body: { document_name: 'utility-bill.pdf', content_type: 'application/pdf', content: 'JVBERi0xLjcKJcfsj6IKMSAwIG9iago8PC9UeXBlL0NhdGFsb2c+PgplbmRvYmoK' },
+  });
+  const approved = await sandbox.simulate('POST', `/poa/${customer}/outcome`, { outcome: 'approved' }, key);
+  if (approved.status !== 200) throw new Error(`POA outcome: ${approved.status} ${JSON.stringify(approved.body)}`);
+}
+
+/** Restricts a customer the way the service does: a KYC approved with an identity mismatch (until `synchronize`). */
+export async function restrictCustomer(sandbox: TestSandbox, customer: string, key = KEY): Promise<void> {
+  await kycOutcome(sandbox, customer, { outcome: 'approved_identity_mismatch', verified_identity: { first_name: 'Aminata' } }, key);
 }
 
 /** An ops balance of the key's account, in USD. */
@@ -245,26 +267,44 @@ export function reconcile(sandbox: TestSandbox, type: 'gift_cards' | 'payout_sep
 export interface Scenario {
   sandbox: TestSandbox;
   receiver: Receiver;
-  /** The receiver's endpoint code. */
+  /** The receiver's endpoint code (undefined with `connect: false`). */
   endpoint: string;
-  /** A customer of KEY's account. */
+  /** A customer of the scenario's key (undefined with `customer: false`). */
   customer: string;
 }
 
-/** A sandbox, a connected verifying receiver and a customer of KEY's account: the start of a scenario file. */
-export async function openScenario(options: SandboxOptions = {}): Promise<Scenario> {
-  const sandbox = await startTestSandbox(options);
-  const receiver = await startReceiver();
-  const endpoint = await connect(sandbox, receiver);
-  return { sandbox, receiver, endpoint, customer: await newCustomer(sandbox) };
+export interface ScenarioOptions {
+  /** The API key whose account the receiver and the customer belong to (KEY by default). */
+  key?: string;
+  sandbox?: SandboxOptions;
+  /** Register the receiver as an endpoint of the key's account (true by default). */
+  connect?: boolean;
+  /** Create a customer (true by default; it needs `connect`). */
+  customer?: boolean;
 }
 
-export async function closeScenario(s: Scenario): Promise<void> {
-  await s.sandbox.close();
-  await s.receiver.close();
-}
-
-/** What each scenario test ends with: every response and every event conformed to the contract. */
-export function noProblems(s: Scenario): void {
-  if (s.sandbox.problems.length > 0 || s.receiver.problems.length > 0) throw new Error([...s.sandbox.problems, ...s.receiver.problems].join('\n'));
+/**
+ * The scenario of a test file: before its tests, a sandbox, a receiver that verifies every delivery, connected
+ * as an endpoint of the key's account, and a customer of that account; after each test, every response and
+ * every event must have conformed to the contract; after all, both close. The returned object is filled in
+ * before the first test: read its fields in tests and hooks (`beforeAll(() => ({ sandbox } = scenario))`).
+ */
+export function useScenario(options: ScenarioOptions = {}): Scenario {
+  const key = options.key ?? KEY;
+  const scenario = {} as Scenario;
+  beforeAll(async () => {
+    scenario.sandbox = await startTestSandbox(options.sandbox);
+    scenario.receiver = await startReceiver();
+    if (options.connect !== false) scenario.endpoint = await connect(scenario.sandbox, scenario.receiver, key);
+    if (options.customer !== false && options.connect !== false) scenario.customer = await newCustomer(scenario.sandbox, key);
+  });
+  afterAll(async () => {
+    await scenario.sandbox?.close();
+    await scenario.receiver?.close();
+  });
+  afterEach(() => {
+    const problems = [...scenario.sandbox.problems, ...scenario.receiver.problems];
+    if (problems.length > 0) throw new Error(problems.join('\n'));
+  });
+  return scenario;
 }

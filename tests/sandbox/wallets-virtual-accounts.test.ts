@@ -2,20 +2,12 @@
 // every delivery: wallet creation and lists, deposits and dashboard withdrawals (completed, failed, refused
 // for want of funds), virtual accounts at the `full` level with their opening fee, deposits and transfers;
 // every documented error reached through real state.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { KEY, closeScenario, noProblems, openScenario, connect, failure, newCustomer, opsBalance, reconcile, setCustomer, startReceiver, until, type Receiver, type Scenario, type TestSandbox } from './support.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { KEY, connect, failure, newCustomer, opsBalance, reconcile, startReceiver, until, restrictCustomer, verifyCustomer, useScenario, type Receiver, type TestSandbox } from './support.ts';
 
-let sandbox: TestSandbox;
-let receiver: Receiver;
-let customer: string;
-let scenario: Scenario;
-
-beforeAll(async () => {
-  scenario = await openScenario();
-  ({ sandbox, receiver, customer } = scenario);
-});
-afterAll(() => closeScenario(scenario));
-afterEach(() => noProblems(scenario));
+const scenario = useScenario();
+let sandbox: TestSandbox, receiver: Receiver, customer: string;
+beforeAll(() => ({ sandbox, receiver, customer } = scenario));
 
 const api = (key = KEY) => sandbox.client(key);
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
@@ -49,7 +41,7 @@ describe('wallets', () => {
     expect(await failure(api().call.POST('/wallets', { body: { customer_code: UNKNOWN, currency: 'USDC' } }))).toMatchObject({ status: 404, code: 'RESOURCE_NOT_FOUND' });
     expect(await failure(api().call.GET('/wallets', { params: { query: { customer_code: UNKNOWN } } }))).toMatchObject({ status: 404 });
     const restricted = await newCustomer(sandbox);
-    setCustomer(sandbox, restricted, { status: 'restricted' });
+    await restrictCustomer(sandbox, restricted);
     expect(await failure(api().call.POST('/wallets', { body: { customer_code: restricted, currency: 'USDT' } }))).toMatchObject({
       status: 403,
       code: 'ACCOUNT_RESTRICTED',
@@ -125,14 +117,14 @@ describe('virtual accounts', () => {
       code: 'VALIDATION_ERROR',
       details: { reason: 'verification_level_too_low', current_verification_level: 'basic', required_verification_level: 'full' },
     });
-    setCustomer(sandbox, basic, { verification_level: 'verified' });
+    await verifyCustomer(sandbox, basic, 'verified');
     expect((await failure(api().call.POST('/virtual-accounts', { body: { customer_code: basic, currency: 'EUR' } }))).details.current_verification_level).toBe('verified');
     expect(await failure(api().call.POST('/virtual-accounts', { body: { customer_code: UNKNOWN, currency: 'EUR' } }))).toMatchObject({ status: 404 });
   });
 
   it('opens an active EUR account with a valid IBAN, billed 5.00 to others with balance.debited', async () => {
     const holder = await newCustomer(sandbox);
-    setCustomer(sandbox, holder, { verification_level: 'full' });
+    await verifyCustomer(sandbox, holder, 'full');
     const before = await opsBalance(sandbox, 'others');
     const va = (await api().call.POST('/virtual-accounts', { body: { customer_code: holder, currency: 'EUR' } })).data;
     expect(va).toMatchObject({ customer_code: holder, currency: 'EUR', status: 'active', account_holder_name: 'Amina Diallo', bic_swift: 'SNDBFRPPXXX' });
@@ -150,7 +142,7 @@ describe('virtual accounts', () => {
 
   it('deposits and transfers move its balance and send their events; a transfer it cannot cover fails', async () => {
     const holder = await newCustomer(sandbox);
-    setCustomer(sandbox, holder, { verification_level: 'full' });
+    await verifyCustomer(sandbox, holder, 'full');
     const va = (await api().call.POST('/virtual-accounts', { body: { customer_code: holder, currency: 'EUR' } })).data;
     const dep = await sandbox.simulate('POST', `/virtual-accounts/${va.code}/deposits`, { amount: 1200.5, sender_name: 'ACME SAS', reference: 'Salary' });
     expect(dep.body.data).toMatchObject({ kind: 'deposit', status: 'received', amount: 1200.5, balance: 1200.5 });
@@ -174,7 +166,7 @@ describe('virtual accounts', () => {
     const r = await startReceiver();
     await connect(sandbox, r, key);
     const holder = await newCustomer(sandbox, key);
-    setCustomer(sandbox, holder, { verification_level: 'full' });
+    await verifyCustomer(sandbox, holder, 'full', key);
     await sandbox.simulate('PUT', '/balances/others', { balance: 4.99 }, key);
     expect(await failure(api(key).call.POST('/virtual-accounts', { body: { customer_code: holder, currency: 'EUR' } }))).toMatchObject({
       status: 400,
@@ -184,7 +176,8 @@ describe('virtual accounts', () => {
     await sandbox.simulate('PUT', '/balances/others', { balance: 5 }, key);
     await api(key).call.POST('/virtual-accounts', { body: { customer_code: holder, currency: 'EUR' } });
     expect(await opsBalance(sandbox, 'others', key)).toBe(0);
-    expect(reconcile(sandbox, 'others', key)).toEqual({ sandbox_adjustment: -1_000_000 + 500, virtual_account_opening: -500 });
+    // KYC (2.00) and proof of address (1.00) were billed before the balance was set.
+    expect(reconcile(sandbox, 'others', key)).toEqual({ kyc_verification: -200, poa_verification: -100, sandbox_adjustment: -1_000_000 + 300 + 500, virtual_account_opening: -500 });
     await sandbox.simulate('PATCH', '/account', { plan: 'decouverte' }, key);
     expect(await failure(api(key).call.GET('/virtual-accounts', {}))).toMatchObject({ status: 402, code: 'PLAN_UPGRADE_REQUIRED' });
     await r.close();

@@ -2,24 +2,13 @@
 // sandbox), 1 or 10 active endpoints by plan, disable and enable, secret rotation (the old secret is invalid
 // at once), the test ping, and delivery with retries: exponential backoff until the attempts run out,
 // the same idempotency key on every attempt, and the delivery history.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY_SCHEDULE, retryDelay } from '../../src/sandbox/index.ts';
-import { connect, failure, startReceiver, startTestSandbox, until, type Receiver, type TestSandbox } from './support.ts';
+import { connect, failure, startReceiver, until, useScenario, type Receiver, type TestSandbox } from './support.ts';
 
-let sandbox: TestSandbox;
-let receiver: Receiver;
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  await sandbox.close();
-  await receiver.close();
-});
-afterEach(() => {
-  expect(sandbox.problems).toEqual([]);
-});
+const scenario = useScenario({ connect: false });
+let sandbox: TestSandbox, receiver: Receiver;
+beforeAll(() => ({ sandbox, receiver } = scenario));
 
 /** Emits an event for an account, as a state change of the sandbox would. */
 function emit(key: string, type = 'balance.low_balance') {

@@ -203,9 +203,8 @@ export function cards(core: SandboxCore): Handlers {
           failure_reason: null, balance_after_minor: after, date: clock.now(),
         });
         ledger.credit(account, credited, net, { reason: 'card_withdrawal', description: `Withdrawal ${id} from card ${card.code}, net of the ${toAmount(fee)} USD fee`, customerCode: card.customer_code });
-        const updated = repo.byCode(card.code)!;
         outbox.emit(account, 'card.withdrawal.completed', {
-          ...cardEventBase(core, updated),
+          ...cardEventBase(core, { ...card, balance_minor: after }),
           withdrawal_id: id, amount: toAmount(amount), fee: toAmount(fee), net_amount: toAmount(net), credited_balance: credited,
         });
         return {

@@ -6,7 +6,7 @@ import type { Account } from '../core/accounts.js';
 import type { SandboxCore } from '../core/context.js';
 import { ApiError, notFound } from '../core/errors.js';
 import { toAmount } from '../core/money.js';
-import { findCustomer } from '../customers/handlers.js';
+import { externalReferenceOf } from '../customers/handlers.js';
 import { autoOutcomeHint } from '../simulation/auto-outcome-hint.js';
 import { CardRepository, balanceTypeOf, newPan, type CardRow, type TopUpRow } from './repository.js';
 
@@ -15,11 +15,10 @@ export const TOPUP_JOB = 'card.topup';
 
 /** The base fields of every card event. */
 export function cardEventBase(core: SandboxCore, card: CardRow): Record<string, unknown> {
-  const customer = findCustomer(core, card.account_id, card.customer_code);
   return {
     card_code: card.code,
     customer_code: card.customer_code,
-    external_reference: customer?.external_reference ?? '',
+    external_reference: externalReferenceOf(core, card.account_id, card.customer_code) ?? '',
     product_code: card.product_code,
     brand: card.brand,
     status: card.status,

@@ -1,7 +1,8 @@
 // Cards, top-ups and card transactions in the store, and their contract shapes.
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import type { components } from '../../../generated/openapi.js';
 import type { Clock } from '../core/clock.js';
+import { timeOrderedId } from '../core/ids.js';
 import { toAmount } from '../core/money.js';
 import type { Db, SqlValue } from '../core/store.js';
 
@@ -106,7 +107,7 @@ export function newPan(brand: CardRow['brand']): string {
   return [...digits, (10 - (sum % 10)) % 10].join('');
 }
 
-export const newTransactionId = (): string => `txn_${randomUUID().replaceAll('-', '').slice(0, 20)}`;
+export const newTransactionId = (): string => timeOrderedId('txn');
 
 export class CardRepository {
   private readonly db: Db;

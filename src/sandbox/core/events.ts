@@ -1,7 +1,7 @@
 // The outbox: an event is written in the transaction of the change that causes it, with one delivery per
 // subscribed active endpoint and a job for each delivery's first attempt.
-import { randomUUID } from 'node:crypto';
 import type { Clock } from './clock.js';
+import { timeOrderedUuid } from './ids.js';
 import type { Scheduler } from './scheduler.js';
 import type { Db } from './store.js';
 
@@ -34,7 +34,7 @@ export class Outbox {
   /** Records an event and queues its deliveries. Call inside the transaction of the change. */
   emit(account: { id: number; mode: 'test' | 'live' }, type: string, data: Record<string, unknown>): EventEnvelope {
     const now = this.clock.now();
-    const uuid = randomUUID();
+    const uuid = timeOrderedUuid();
     const event: EventEnvelope = { id: `evt_${uuid}`, type, created_at: this.clock.iso(now), data, mode: account.mode };
     this.db.run('INSERT INTO events (id, account_id, type, body, created_at) VALUES (?, ?, ?, ?, ?)', event.id, account.id, type, JSON.stringify(event), now);
     const endpoints = this.db.all<{ code: string; events: string }>(
@@ -50,7 +50,7 @@ export class Outbox {
 
   /** A new delivery of a stored event to one endpoint, attempted at once. */
   queueDelivery(accountId: number, endpointCode: string, eventId: string, idempotencyKey: string, now: number): string {
-    const code = randomUUID();
+    const code = timeOrderedUuid();
     this.db.run(
       `INSERT INTO deliveries (code, account_id, endpoint_code, event_id, status, response_code, attempt, duration_ms, idempotency_key, created_at, last_attempt_at, next_retry_at)
        VALUES (?, ?, ?, ?, 'pending', NULL, 0, NULL, ?, ?, NULL, ?)`,

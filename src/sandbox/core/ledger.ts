@@ -7,7 +7,7 @@ import { ApiError } from './errors.js';
 import type { Outbox } from './events.js';
 import { toAmount } from './money.js';
 import type { Db } from './store.js';
-import { randomUUID } from 'node:crypto';
+import { timeOrderedId } from './ids.js';
 
 export interface BalanceRow {
   type: BalanceType;
@@ -110,7 +110,7 @@ export class Ledger {
     this.db.run(
       `INSERT INTO balance_transactions (id, account_id, balance_type, direction, amount_minor, balance_after_minor, reason, description, customer_code, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      `btx_${randomUUID().replaceAll('-', '')}`,
+      timeOrderedId('btx'),
       account.id,
       type,
       direction,

@@ -34,6 +34,8 @@ interface RouteConfig {
 interface RequestState {
   account?: Account;
   mode: 'test' | 'live';
+  /** The route's config, read once: fastify builds `request.routeOptions` anew at each read. */
+  route: RouteConfig;
   idempotency?: { key: string; fingerprint: string; end: () => void; replayed: boolean; kept?: boolean };
 }
 
@@ -43,7 +45,19 @@ declare module 'fastify' {
   }
 }
 
-const newRequestId = (): string => `req_${randomBytes(8).toString('hex')}`;
+/** Random bytes for request ids, drawn 4 KB at a time (one call into the random source per 512 requests). */
+let randomPool = Buffer.alloc(0);
+let randomAt = 0;
+
+/** `req_` and 16 random hex digits. */
+function newRequestId(): string {
+  if (randomAt + 8 > randomPool.length) {
+    randomPool = randomBytes(4096);
+    randomAt = 0;
+  }
+  randomAt += 8;
+  return `req_${randomPool.toString('hex', randomAt - 8, randomAt)}`;
+}
 
 function meta(core: SandboxCore, request: FastifyRequest) {
   return { request_id: String(request.id), mode: request.sandbox?.mode ?? 'test', timestamp: core.clock.iso() };
@@ -131,12 +145,14 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : paramsAjv).compile(schema as object));
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
-  app.addHook('onRequest', async (request, reply) => {
+  // The hooks take `done` rather than returning a promise: a request then goes through them without a
+  // promise and a microtask each. A throw is answered by the error handler either way.
+  app.addHook('onRequest', (request, reply, done) => {
     const header = request.headers.authorization;
     const token = typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
-    request.sandbox = { mode: token && API_KEY.test(token) ? modeOfKey(token) : 'test' };
-    const config = request.routeOptions.config as RouteConfig;
-    if (!config.operation) return; // not an operation of the API (404, the simulation API)
+    const route = request.routeOptions.config as RouteConfig;
+    request.sandbox = { mode: token && API_KEY.test(token) ? modeOfKey(token) : 'test', route };
+    if (!route.operation) return done(); // not an operation of the API (404, the simulation API)
     if (header === undefined || header === '') {
       throw new ApiError(401, 'AUTHENTICATION_REQUIRED', 'Send your API key as `Authorization: Bearer <API_KEY>`.', null);
     }
@@ -161,45 +177,18 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
         });
       }
     }
+    done();
   });
 
-  app.addHook('preValidation', async (request) => {
-    const operation = (request.routeOptions.config as RouteConfig).operation;
-    if (operation?.bodyRequired && (request.body === undefined || request.body === null)) {
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (request.sandbox.route.operation?.bodyRequired && (request.body === undefined || request.body === null)) {
       throw new ApiError(422, 'VALIDATION_ERROR', 'A JSON request body is required.', { fields: [{ field: 'body', message: 'is required (required)' }] });
     }
+    done();
   });
 
-  app.addHook('preHandler', async (request, reply) => {
-    const config = request.routeOptions.config as RouteConfig;
-    const operation = config.operation;
-    const account = request.sandbox.account;
-    if (!operation || !account) return;
-    if (config.wrongHost) {
-      throw new ApiError(421, 'wrong_api_host', 'Gift card operations are served at the gift card address `{alt_base_url}` (`/api/v1`), not at `/v1`.', null);
-    }
-    // Idempotency first: every answer from here on is the operation's and is kept.
-    const key = request.headers['idempotency-key'];
-    if (operation.method === 'POST' && key !== undefined) {
-      if (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key)) {
-        throw new ApiError(422, 'VALIDATION_ERROR', 'Idempotency-Key must be 1 to 255 letters, digits, `_`, `.`, `:` or `-`.', {
-          fields: [{ field: 'Idempotency-Key', message: 'must match ^[A-Za-z0-9_.:-]{1,255}$ (pattern)' }],
-        });
-      }
-      const fingerprint = IdempotencyStore.fingerprint(request.method, request.url, request.body);
-      const slot = await idempotency.acquire(account.id, key, core.clock.now());
-      if ('kept' in slot && slot.kept.fingerprint !== fingerprint) {
-        throw new ApiError(422, 'VALIDATION_ERROR', 'This Idempotency-Key was used with another method, path or body.', {
-          fields: [{ field: 'Idempotency-Key', message: 'was used for another request' }],
-          reason: 'idempotency_key_reused',
-        });
-      }
-      if ('kept' in slot) {
-        request.sandbox.idempotency = { key, fingerprint, end: () => {}, replayed: true };
-        return reply.code(slot.kept.status).header('Idempotent-Replayed', 'true').type('application/json').serializer((p: unknown) => String(p)).send(slot.kept.body);
-      }
-      request.sandbox.idempotency = { key, fingerprint, end: slot.end, replayed: false };
-    }
+  /** The plan's product access and the negative-balance suspension (after idempotency: their answers are kept). */
+  const checkAllowed = (account: Account, operation: OperationInfo): void => {
     const refusal = core.products.refusal(account, operation.tag);
     if (refusal) throw new ApiError(402, 'PLAN_UPGRADE_REQUIRED', refusal, null);
     if (operation.method !== 'GET') {
@@ -213,23 +202,73 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     // A simulated fault answers in place of the operation, which then does not run (src/sandbox/core/faults.ts).
     const fault = core.faults.take(account.id, operation.operationId);
     if (fault) throw fault;
+  };
+
+  /** A POST with an Idempotency-Key: waits for a run with the same key, replays its answer (true), or marks this run. */
+  const idempotent = async (request: FastifyRequest, reply: FastifyReply, account: Account, key: unknown): Promise<boolean> => {
+    if (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key)) {
+      throw new ApiError(422, 'VALIDATION_ERROR', 'Idempotency-Key must be 1 to 255 letters, digits, `_`, `.`, `:` or `-`.', {
+        fields: [{ field: 'Idempotency-Key', message: 'must match ^[A-Za-z0-9_.:-]{1,255}$ (pattern)' }],
+      });
+    }
+    const fingerprint = IdempotencyStore.fingerprint(request.method, request.url, request.body);
+    const slot = await idempotency.acquire(account.id, key, core.clock.now());
+    if ('kept' in slot && slot.kept.fingerprint !== fingerprint) {
+      throw new ApiError(422, 'VALIDATION_ERROR', 'This Idempotency-Key was used with another method, path or body.', {
+        fields: [{ field: 'Idempotency-Key', message: 'was used for another request' }],
+        reason: 'idempotency_key_reused',
+      });
+    }
+    if ('kept' in slot) {
+      request.sandbox.idempotency = { key, fingerprint, end: () => {}, replayed: true };
+      reply.code(slot.kept.status).header('Idempotent-Replayed', 'true').type('application/json').serializer((p: unknown) => String(p)).send(slot.kept.body);
+      return true;
+    }
+    request.sandbox.idempotency = { key, fingerprint, end: slot.end, replayed: false };
+    return false;
+  };
+
+  app.addHook('preHandler', (request, reply, done) => {
+    const { route, account } = request.sandbox;
+    const operation = route.operation;
+    if (!operation || !account) return done();
+    if (route.wrongHost) {
+      throw new ApiError(421, 'wrong_api_host', 'Gift card operations are served at the gift card address `{alt_base_url}` (`/api/v1`), not at `/v1`.', null);
+    }
+    // Idempotency first: every answer from here on is the operation's and is kept.
+    const key = request.headers['idempotency-key'];
+    if (operation.method === 'POST' && key !== undefined) {
+      idempotent(request, reply, account, key).then((replayed) => {
+        if (replayed) return;
+        try {
+          checkAllowed(account, operation);
+        } catch (error) {
+          return done(error as Error);
+        }
+        done();
+      }, done);
+      return;
+    }
+    checkAllowed(account, operation);
+    done();
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const idem = request.sandbox?.idempotency;
     const account = request.sandbox?.account;
     if (idem && !idem.replayed && !idem.kept && account && reply.statusCode < 500 && typeof payload === 'string') {
       idempotency.keep(account.id, idem.key, { fingerprint: idem.fingerprint, status: reply.statusCode, body: payload }, core.clock.now());
     }
-    return payload;
+    done(null, payload);
   });
 
-  app.addHook('onResponse', async (request) => {
+  app.addHook('onResponse', (request, _reply, done) => {
     request.sandbox?.idempotency?.end();
+    done();
   });
 
   app.setErrorHandler((error: FastifyError & { validation?: unknown[]; validationContext?: string }, request, reply) => {
-    if (!request.sandbox) request.sandbox = { mode: 'test' };
+    if (!request.sandbox) request.sandbox = { mode: 'test', route: {} };
     if (error instanceof ApiError) return sendError(core, request, reply, error);
     // A body sent to no operation: the path or method is what is wrong.
     if (request.routeOptions.url === undefined) return noOperation(request, reply);
@@ -258,7 +297,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   const routes = methodsByPath(operations);
   const noOperation = (request: FastifyRequest, reply: FastifyReply) => {
-    if (!request.sandbox) request.sandbox = { mode: 'test' };
+    if (!request.sandbox) request.sandbox = { mode: 'test', route: {} };
     const path = request.url.split('?')[0]!;
     const match = routes.find((r) => r.re.test(path));
     if (match && !match.methods.has(request.method)) {

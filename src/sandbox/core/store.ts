@@ -313,10 +313,25 @@ CREATE TABLE IF NOT EXISTS account_products (
 ) STRICT;
 `;
 
+/**
+ * A bare `LIMIT ?` or `OFFSET ?`. SQLite plans a statement for the values bound there and re-prepares it
+ * whenever they are bound again, which node:sqlite does on every call (about 8 µs for a `SELECT *` of a page,
+ * several times the query itself). Bound as an expression, `CAST(? AS INTEGER)`, they are plain values.
+ */
+const BARE_LIMIT = /\b(LIMIT|OFFSET) \?/g;
+
+/** The SQL node:sqlite prepares for `sql`: the same statement, with LIMIT and OFFSET values bound as expressions. */
+export const preparedSql = (sql: string): string => sql.replace(BARE_LIMIT, '$1 CAST(? AS INTEGER)');
+
+type Statement = ReturnType<DatabaseSync['prepare']>;
+
 export class SqliteDb implements Db {
   private readonly db: DatabaseSync;
   private depth = 0;
-  private readonly statements = new Map<string, ReturnType<DatabaseSync['prepare']>>();
+  private readonly statements = new Map<string, Statement>();
+  private readonly begin: Statement;
+  private readonly commit: Statement;
+  private readonly rollback: Statement;
 
   /** `file` undefined or ':memory:' keeps everything in memory. */
   constructor(file?: string) {
@@ -327,12 +342,15 @@ export class SqliteDb implements Db {
     }
     this.db.exec('PRAGMA foreign_keys = ON');
     this.db.exec(SCHEMA);
+    this.begin = this.db.prepare('BEGIN IMMEDIATE');
+    this.commit = this.db.prepare('COMMIT');
+    this.rollback = this.db.prepare('ROLLBACK');
   }
 
-  private statement(sql: string) {
+  private statement(sql: string): Statement {
     let stmt = this.statements.get(sql);
     if (!stmt) {
-      stmt = this.db.prepare(sql);
+      stmt = this.db.prepare(preparedSql(sql));
       this.statements.set(sql, stmt);
     }
     return stmt;
@@ -360,15 +378,15 @@ export class SqliteDb implements Db {
         this.depth--;
       }
     }
-    this.db.exec('BEGIN IMMEDIATE');
+    this.begin.run();
     this.depth = 1;
     try {
       const result = fn();
       if (result instanceof Promise) throw new Error('a transaction must not await');
-      this.db.exec('COMMIT');
+      this.commit.run();
       return result;
     } catch (error) {
-      this.db.exec('ROLLBACK');
+      this.rollback.run();
       throw error;
     } finally {
       this.depth = 0;

@@ -26,6 +26,11 @@ export function findCustomer(core: SandboxCore, accountId: number, code: string)
   return core.db.get<CustomerRow>('SELECT * FROM customers WHERE account_id = ? AND code = ?', accountId, code);
 }
 
+/** The customer's `external_reference` (what every card event carries), or undefined for no such customer. */
+export function externalReferenceOf(core: SandboxCore, accountId: number, code: string): string | undefined {
+  return core.db.get<{ external_reference: string }>('SELECT external_reference FROM customers WHERE account_id = ? AND code = ?', accountId, code)?.external_reference;
+}
+
 /** 403 ACCOUNT_RESTRICTED (`customer_restricted`) for a restricted customer. */
 export function restrictedError(message = 'The customer is restricted.'): ApiError {
   return new ApiError(403, 'ACCOUNT_RESTRICTED', message, { reason: 'customer_restricted', current_status: 'restricted' });

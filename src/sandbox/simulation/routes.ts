@@ -227,7 +227,7 @@ export function simulationRoutes(core: SandboxCore) {
         const token = typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
         if (!header) throw new ApiError(401, 'AUTHENTICATION_REQUIRED', 'Send the API key of the account to simulate for: `Authorization: Bearer sk_test_…`.', null);
         if (!token || !API_KEY.test(token)) throw new ApiError(401, 'AUTHENTICATION_FAILED', 'The API key is invalid.', null);
-        request.sandbox = { mode: modeOfKey(token) };
+        request.sandbox = { ...request.sandbox, mode: modeOfKey(token) };
         const account = core.accounts.resolve(token);
         request.sandbox.account = account;
         const handler = handlers[operationId as keyof operations] as (call: Call<keyof operations, operations>) => unknown;
