@@ -137,6 +137,9 @@ describe('keys, addresses, plans, limits', () => {
     const r = await sandbox.request('GET', '/v1/balance', { key });
     expect(r.status).toBe(403);
     expectEnvelope(r.body, 'IP_NOT_ALLOWED');
+    // As the contract's example: the address is named in the message, and details carry no field of their own.
+    expect((r.body as any).error.details).toBeNull();
+    expect((r.body as any).error.message).toContain('127.0.0.1');
   });
 
   it('30 requests per minute on Découverte, then 429 with Retry-After and X-RateLimit-*', async () => {

@@ -164,7 +164,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     request.sandbox.account = account;
     if (account.revoked) throw new ApiError(401, 'AUTHENTICATION_FAILED', 'This API key has been revoked.', null);
     if (!account.allowedIps.includes(request.ip)) {
-      throw new ApiError(403, 'IP_NOT_ALLOWED', `Requests from ${request.ip} are not allowed for this key.`, { ip: request.ip });
+      throw new ApiError(403, 'IP_NOT_ALLOWED', `Requests from ${request.ip} are not allowed for this key.`, null);
     }
     if (options.rateLimit) {
       const state = limiter.hit(account.apiKey, account.rateLimit ?? planRateLimit(account.plan), core.clock.now());
