@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { findProvisional, provisionalMarkdown } from './provisional.ts';
+import { addSandboxServers } from './servers.ts';
 import { ROOT } from '../lib/paths.ts';
 import { redocly } from '../lib/redocly.ts';
 
@@ -100,6 +101,7 @@ export function docsDocument(openapi: JsonObject, guides: Guide[]): JsonObject {
   info.description = [intro.trim(), ...sections].join('\n\n');
   copy.info = info;
   addProvisionalBadges(copy);
+  addSandboxServers(copy);
   return copy;
 }
 
