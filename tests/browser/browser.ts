@@ -1,0 +1,96 @@
+// What the browser tests share: the built site served on 127.0.0.1 (a free port), Debian's Chromium through
+// playwright-core, and pages opened with every request not addressed to 127.0.0.1 blocked and recorded.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import type { Server } from 'node:http';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { findFreePort } from '../../scripts/lib/port-check.ts';
+import { serveStatic } from '../../scripts/docs/static-site.ts';
+
+export const ROOT = path.resolve(import.meta.dirname, '../..');
+export const SITE = path.resolve(process.env.SITE_DIR ?? path.join(ROOT, 'site'));
+export const SHOTS = path.join(ROOT, 'test-results', 'browser');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/lib/chromium/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+export interface OpenedPage {
+  page: Page;
+  /** Console errors and uncaught page errors. */
+  errors: string[];
+}
+
+export interface SiteBrowser {
+  /** The site's directory. */
+  dir: string;
+  /** `http://127.0.0.1:<port>`, serving `dir`. */
+  base: string;
+  browser: Browser;
+  /** Every request a page tried to send outside 127.0.0.1 (blocked). */
+  outside: string[];
+  /** Opens `file` of the site at the given viewport (1400 x 1000 by default). */
+  open(file: string, viewport?: { width: number; height: number }): Promise<OpenedPage>;
+  close(): Promise<void>;
+}
+
+/** Serves the built site `dir` on a free port of 127.0.0.1 and launches Chromium. */
+export async function openSiteBrowser(dir = SITE): Promise<SiteBrowser> {
+  assert.ok(fs.existsSync(path.join(dir, 'index.html')), `${dir}/index.html is missing: run npm run docs`);
+  assert.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium`);
+  const port = await findFreePort();
+  const server: Server = await serveStatic(dir, '127.0.0.1', port);
+  const base = `http://127.0.0.1:${port}`;
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  const outside: string[] = [];
+
+  async function open(file: string, viewport = { width: 1400, height: 1000 }): Promise<OpenedPage> {
+    const page = await browser.newPage({ viewport });
+    const errors: string[] = [];
+    page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
+    page.on('pageerror', (error) => errors.push(String(error)));
+    await page.route('**/*', (route) => {
+      const url = new URL(route.request().url());
+      if ((url.protocol === 'http:' && url.hostname === '127.0.0.1') || url.protocol === 'data:' || url.protocol === 'blob:') {
+        return route.continue();
+      }
+      outside.push(route.request().url());
+      return route.abort('blockedbyclient');
+    });
+    await page.goto(`${base}/${file}`, { waitUntil: 'load' });
+    return { page, errors };
+  }
+
+  async function close(): Promise<void> {
+    await browser.close();
+    await new Promise((resolve) => server.close(resolve));
+  }
+
+  return { dir, base, browser, outside, open, close };
+}
+
+type Json = Record<string, any>;
+
+/** The slug Redoc makes of a tag or heading: `Gift cards` → `gift-cards`. */
+export const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+
+/**
+ * Redoc renders one route at a time: the route of every operation and every webhook of the bundle
+ * (`#/<tag>/<operationid>`), with the heading it shows (its summary; a webhook's summary is its event name).
+ */
+export function referenceRoutes(openapi: Json): { route: string; heading: string; webhook: boolean }[] {
+  const routes: { route: string; heading: string; webhook: boolean }[] = [];
+  for (const group of ['paths', 'webhooks'] as const) {
+    for (const item of Object.values<Json>(openapi[group] ?? {})) {
+      for (const op of Object.values<Json>(item)) {
+        if (typeof op !== 'object' || !op.operationId) continue;
+        routes.push({
+          route: `#/${slug(op.tags?.[0] ?? '')}/${String(op.operationId).toLowerCase()}`,
+          heading: op.summary ?? op.operationId,
+          webhook: group === 'webhooks',
+        });
+      }
+    }
+  }
+  return routes;
+}
