@@ -6,6 +6,9 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { SiteBrowser } from './browser.ts';
 
+// The functions given to page.evaluate run in the page: its globals, which the Node typings do not declare.
+declare const document: any, window: any;
+
 /** The tallest single screenshot taken; a longer page is cut into parts of this height. */
 export const SHOT_PART_HEIGHT = 15_000;
 

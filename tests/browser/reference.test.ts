@@ -8,6 +8,9 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openSiteBrowser, referenceRoutes, SHOTS, SITE, type SiteBrowser } from './browser.ts';
 
+// The functions given to page.evaluate run in the page: its globals, which the Node typings do not declare.
+declare const document: any, window: any, NodeFilter: any, getComputedStyle: any, requestAnimationFrame: any;
+
 type Json = Record<string, any>;
 const openapi: Json = JSON.parse(fs.readFileSync(path.join(SITE, 'openapi.json'), 'utf8'));
 
@@ -39,7 +42,7 @@ async function rawMarkdown(page: Page, operation?: string): Promise<{ found: str
     if (!own) return { found: [...found], tabs: 0 };
     const top = own.getBoundingClientRect().top;
     const next = Math.min(...headings.map((h) => h.getBoundingClientRect().top).filter((y) => y > top), Infinity);
-    const tabs = [...document.querySelectorAll<HTMLElement>('[data-testid="middle-panel"] button')].filter((b) => {
+    const tabs = [...document.querySelectorAll('[data-testid="middle-panel"] button')].filter((b) => {
       const y = b.getBoundingClientRect().top;
       return y > top && y < next && /^[1-5](\d\d|XX)$/.test((b.textContent ?? '').trim());
     });
