@@ -24,19 +24,22 @@ export interface PageSize {
   screenshots: string[];
 }
 
+/** Rounds of 500 ms without growth after which a page counts as rendered to the bottom. */
+const STABLE_ROUNDS = 3;
+
 /**
- * Scrolls to the bottom until the height stops growing (renderers that add content as it comes into view),
- * then back to the top, and returns the height.
+ * Scrolls to the bottom until the height has stopped growing for a few rounds (Redoc adds the following
+ * content when the bottom comes into view, later on a busy machine), then back to the top; returns the height.
  */
 export async function renderedHeight(page: Page): Promise<number> {
   const height = () => page.evaluate(() => document.scrollingElement?.scrollHeight ?? 0);
-  let last = -1;
   let current = await height();
-  for (let round = 0; round < 50 && current !== last; round++) {
-    last = current;
+  for (let round = 0, stable = 0; round < 60 && stable < STABLE_ROUNDS; round++) {
     await page.evaluate(() => window.scrollTo(0, document.scrollingElement?.scrollHeight ?? 0));
-    await page.waitForTimeout(400);
-    current = await height();
+    await page.waitForTimeout(500);
+    const next = await height();
+    stable = next === current ? stable + 1 : 0;
+    current = next;
   }
   await page.evaluate(() => window.scrollTo(0, 0));
   return current;
