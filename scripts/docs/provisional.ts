@@ -7,7 +7,7 @@ type JsonObject = { [key: string]: Json };
 export interface ProvisionalPart {
   /** JSON pointer of the marked node in the bundle, e.g. `#/paths/~1cards/post`. */
   pointer: string;
-  /** Operations, Webhook events, Parameters, Schemas, Responses or Other. */
+  /** Operations, Webhook events, Parameters, Schemas, Responses, Servers or Other. */
   group: string;
   /** Where it is, for a reader: "POST /cards — Create a card", "Card.expiry". */
   where: string;
@@ -79,6 +79,8 @@ function describe(doc: JsonObject, node: JsonObject, pointerTokens: string[]): P
   const tokens = pointerTokens.map(decode);
   const pointer = `#/${pointerTokens.map(encode).join('/')}`;
   const why = provisionalText(node.description) || oneLine(node.summary) || '(no description)';
+  const server = describeServer(doc, tokens);
+  if (server) return { pointer, group: 'Servers', where: server, why };
   const [top, name = '', third] = tokens;
   if ((top === 'paths' || top === 'webhooks') && third !== undefined && METHODS.has(third)) {
     const pathItem = isObject(doc[top]) ? (doc[top] as JsonObject)[name] : undefined;
@@ -107,7 +109,21 @@ function describe(doc: JsonObject, node: JsonObject, pointerTokens: string[]): P
   return { pointer, group: 'Other', where: `\`${pointer}\``, why };
 }
 
-const GROUP_ORDER = ['Operations', 'Parameters', 'Schemas', 'Responses', 'Webhook events', 'Other'];
+/** A server or server variable, by its url: "`{base_url}`", "`{alt_base_url}` of `/gift-cards/orders`: variable `alt_base_url`". */
+function describeServer(doc: JsonObject, tokens: string[]): string | undefined {
+  const at = tokens.indexOf('servers');
+  const index = tokens[at + 1];
+  if (at < 0 || index === undefined || !/^\d+$/.test(index)) return undefined;
+  let node: Json | undefined = doc;
+  for (const token of tokens.slice(0, at + 2)) node = Array.isArray(node) ? node[Number(token)] : isObject(node) ? node[token] : undefined;
+  const url = isObject(node) && typeof node.url === 'string' ? node.url : `#${index}`;
+  const owner = tokens.slice(0, at).filter((t) => t !== 'paths').map((t) => (METHODS.has(t) ? t.toUpperCase() : t)).join(' ');
+  const rest = tokens.slice(at + 2);
+  const variable = rest[0] === 'variables' && rest[1] !== undefined ? `: variable \`${rest[1]}\`` : rest.length ? `: ${tail(rest)}` : '';
+  return `\`${url}\`${owner ? ` of \`${owner}\`` : ''}${variable}`;
+}
+
+const GROUP_ORDER = ['Operations', 'Parameters', 'Schemas', 'Responses', 'Webhook events', 'Servers', 'Other'];
 
 /** A markdown section listing `parts` by group, for the docs site. */
 export function provisionalMarkdown(parts: ProvisionalPart[], heading = '# Provisional parts'): string {

@@ -11,6 +11,8 @@ import path from 'node:path';
 import { addCodeSamples, redocCodeSamplesOption } from './code-samples.ts';
 import { eventsPage } from './events-page.ts';
 import { findProvisional, provisionalMarkdown } from './provisional.ts';
+import { addSandboxServers } from './servers.ts';
+import { withPageStyle } from './page-style.ts';
 import { ROOT } from '../lib/paths.ts';
 import { redocly } from '../lib/redocly.ts';
 
@@ -105,6 +107,7 @@ export function docsDocument(openapi: JsonObject, guides: Guide[]): JsonObject {
   copy.info = info;
   addProvisionalBadges(copy);
   addCodeSamples(copy);
+  addSandboxServers(copy);
   return copy;
 }
 
@@ -180,7 +183,7 @@ export async function buildSite(outDir = SITE_DIR, generatedDir = GENERATED): Pr
     );
     if (result.code !== 0) throw new Error(`redocly build-docs failed:\n${result.output}`);
     const index = path.join(outDir, 'index.html');
-    fs.writeFileSync(index, offlineRedoc(fs.readFileSync(index, 'utf8')));
+    fs.writeFileSync(index, withPageStyle(offlineRedoc(fs.readFileSync(index, 'utf8'))));
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }

@@ -4,61 +4,27 @@
 // events page render, with no console error and no outside request. Screenshots: test-results/browser/.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import type { Server } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
 import { readGuides } from '../../scripts/docs/site.ts';
-import { findFreePort } from '../../scripts/lib/port-check.ts';
-import { serveStatic } from '../../scripts/docs/static-site.ts';
-
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const SITE = path.resolve(process.env.SITE_DIR ?? path.join(ROOT, 'site'));
-const SHOTS = path.join(ROOT, 'test-results', 'browser');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/lib/chromium/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--no-first-run'];
+import { openSiteBrowser, referenceRoutes, SHOTS, SITE, slug, type SiteBrowser } from './browser.ts';
 
 type Json = Record<string, any>;
 const readJson = (file: string): Json => JSON.parse(fs.readFileSync(path.join(SITE, file), 'utf8'));
 
-let server: Server;
-let browser: Browser;
+let site: SiteBrowser;
 let base: string;
-const outside: string[] = [];
-
-/** Opens a page of the site with outside requests blocked and console errors collected. */
-async function open(file: string): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-  const errors: string[] = [];
-  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
-  page.on('pageerror', (error) => errors.push(String(error)));
-  await page.route('**/*', (route) => {
-    const url = new URL(route.request().url());
-    if ((url.protocol === 'http:' && url.hostname === '127.0.0.1') || url.protocol === 'data:' || url.protocol === 'blob:') {
-      return route.continue();
-    }
-    outside.push(route.request().url());
-    return route.abort('blockedbyclient');
-  });
-  await page.goto(`${base}/${file}`, { waitUntil: 'load' });
-  return { page, errors };
-}
+const open = (file: string) => site.open(file);
 
 describe('docs site', () => {
   beforeAll(async () => {
-    assert.ok(fs.existsSync(path.join(SITE, 'index.html')), `${SITE}/index.html is missing: run npm run docs`);
-    assert.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium`);
     fs.mkdirSync(SHOTS, { recursive: true });
-    const port = await findFreePort();
-    server = await serveStatic(SITE, '127.0.0.1', port);
-    base = `http://127.0.0.1:${port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    site = await openSiteBrowser();
+    base = site.base;
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await new Promise((resolve) => server?.close(resolve));
+    await site?.close();
   });
 
   test('the API reference renders every operation, every webhook event and the guides', async () => {
@@ -75,16 +41,7 @@ describe('docs site', () => {
 
     // Redoc renders one page at a time: visit every operation and every webhook by its route and wait for
     // its heading (the summary; a webhook's summary is its event name).
-    const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
-    const targets: { route: string; heading: string }[] = [];
-    for (const group of ['paths', 'webhooks'] as const) {
-      for (const item of Object.values<Json>(openapi[group] ?? {})) {
-        for (const op of Object.values<Json>(item)) {
-          if (typeof op !== 'object' || !op.operationId) continue;
-          targets.push({ route: `#/${slug(op.tags?.[0] ?? '')}/${String(op.operationId).toLowerCase()}`, heading: op.summary ?? op.operationId });
-        }
-      }
-    }
+    const targets = referenceRoutes(openapi);
     const events = Object.keys(openapi.webhooks ?? {});
     assert.ok(events.length > 0, 'the bundle has webhooks');
     assert.ok(targets.length > events.length, 'the bundle has operations');
@@ -147,6 +104,6 @@ describe('docs site', () => {
   });
 
   test('no request left 127.0.0.1', () => {
-    assert.deepEqual(outside, []);
+    assert.deepEqual(site.outside, []);
   });
 });
