@@ -30,8 +30,12 @@ let prism: MockServer | undefined;
 let docs: Server | undefined;
 let sandbox: SandboxProcess | undefined;
 
-/** The key `npm start` suggests: any well-formed test key gets its own funded account in the sandbox. */
-const START_KEY = 'sk_test_local';
+/**
+ * The key `npm start` suggests. Its account holds the contract's example records (`--seed examples`), so the
+ * curl and TypeScript samples of the reference, which use this key and the examples' codes, work as pasted.
+ * Any other well-formed test key gets its own funded, empty account.
+ */
+const START_KEY = 'sk_test_sandbox';
 
 async function stopAll(): Promise<void> {
   await Promise.all([
@@ -81,13 +85,13 @@ try {
   [prism, docs, sandbox] = await Promise.all([
     startMock({ spec: MOCK_SPEC, port: mockPort, host: HOST, output: 'inherit' }),
     serveStatic(SITE_DIR, HOST, docsPort),
-    startSandboxProcess({ port: sandboxPort, host: HOST }),
+    startSandboxProcess({ port: sandboxPort, host: HOST, args: ['--seed', 'examples', '--seed-key', START_KEY] }),
   ]);
   console.log(
     [
       '',
       `Sandbox           ${sandbox.baseUrl}   (stateful: cards, balances, KYC, events; gift cards at ${sandbox.url}/api/v1)`,
-      `  key to paste    ${START_KEY}   (any sk_test_… or sk_live_… key gets its own funded account)`,
+      `  key to paste    ${START_KEY}   (holds the contract's example records, as the docs' samples expect; any other sk_test_… or sk_live_… key gets its own funded account)`,
       `  simulations     ${sandbox.simulationUrl}   (outcomes and the clock: docs/sandbox.md)`,
       `  Try it:         curl -H 'Authorization: Bearer ${START_KEY}' ${sandbox.baseUrl}/balance`,
       '',
