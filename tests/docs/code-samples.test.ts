@@ -297,7 +297,7 @@ describe('the curl samples', () => {
 const EXPECTED_REFUSALS: Record<string, { status: number; code: string; reason?: string; why: string }> = {
   createKycLink: { status: 422, code: 'VALIDATION_ERROR', reason: 'kyc_already_approved', why: "the example customer's KYC is approved" },
   synchronizeKycIdentity: { status: 422, code: 'VALIDATION_ERROR', reason: 'identity_not_mismatched', why: 'the example customer is not restricted' },
-  uploadPoaDocument: { status: 422, code: 'VALIDATION_ERROR', why: "the example customer's proof of address is approved" },
+  uploadPoaDocument: { status: 422, code: 'VALIDATION_ERROR', reason: 'poa_already_approved', why: "the example customer's proof of address is approved (level full, which createVirtualAccount needs)" },
   getGiftCardProduct: { status: 404, code: 'RESOURCE_NOT_FOUND', why: "the example product gcp_000123 is not in the sandbox's catalogue" },
   createGiftCardOrder: { status: 404, code: 'RESOURCE_NOT_FOUND', why: "the example product gcp_000123 is not in the sandbox's catalogue" },
   createPayout: { status: 422, code: 'VALIDATION_ERROR', reason: 'quote_already_confirmed', why: 'the example quote is the seeded payout' },
