@@ -94,7 +94,7 @@ export async function seedExamples(sandbox: RunningSandbox, apiKey: string): Pro
   const virtualAccount = await api('POST', '/virtual-accounts', requestExample('POST', '/virtual-accounts'));
   rename(sandbox, String(virtualAccount.code), EXAMPLE_CODES.virtualAccount);
 
-  // The example's product is not in the sandbox's catalogue: the order takes a catalogue product that sells its amount.
+  // The example's product is in the sandbox's catalogue; were it not, the order would take one that sells its amount.
   const orderBody = requestExample('POST', '/gift-cards/orders');
   if (!productById(String(orderBody.product_id))) orderBody.product_id = productFor(Number(orderBody.amount)).product_id;
   const order = await call('POST', '/api/v1/gift-cards/orders', orderBody);

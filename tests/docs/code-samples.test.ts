@@ -298,8 +298,6 @@ const EXPECTED_REFUSALS: Record<string, { status: number; code: string; reason?:
   createKycLink: { status: 422, code: 'VALIDATION_ERROR', reason: 'kyc_already_approved', why: "the example customer's KYC is approved" },
   synchronizeKycIdentity: { status: 422, code: 'VALIDATION_ERROR', reason: 'identity_not_mismatched', why: 'the example customer is not restricted' },
   uploadPoaDocument: { status: 422, code: 'VALIDATION_ERROR', reason: 'poa_already_approved', why: "the example customer's proof of address is approved (level full, which createVirtualAccount needs)" },
-  getGiftCardProduct: { status: 404, code: 'RESOURCE_NOT_FOUND', why: "the example product gcp_000123 is not in the sandbox's catalogue" },
-  createGiftCardOrder: { status: 404, code: 'RESOURCE_NOT_FOUND', why: "the example product gcp_000123 is not in the sandbox's catalogue" },
   createPayout: { status: 422, code: 'VALIDATION_ERROR', reason: 'quote_already_confirmed', why: 'the example quote is the seeded payout' },
 };
 /** Run last, in this order: they end the example records that the other samples use. */

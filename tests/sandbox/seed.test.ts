@@ -47,7 +47,7 @@ describe('--seed examples', () => {
   it('the example gift card order exists at the gift card address', async () => {
     const res = await fetch(`${sandbox.giftCardBaseUrl}/gift-cards/orders/${EXAMPLE_CODES.giftCardOrder}`, { headers: { Authorization: `Bearer ${SEEDED}` } });
     expect(res.status).toBe(200);
-    expect(((await res.json()) as { data: { customer_code: string } }).data.customer_code).toBe(EXAMPLE_CODES.customer);
+    expect(((await res.json()) as { data: { customer_code: string; product_id: string } }).data).toMatchObject({ customer_code: EXAMPLE_CODES.customer, product_id: 'gcp_000123' });
   });
 
   it('the records are in the states the examples need: the card active, the customer fully verified', async () => {
