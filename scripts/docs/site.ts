@@ -9,9 +9,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { addCodeSamples, redocCodeSamplesOption } from './code-samples.ts';
-import { withRedocStyle } from './redoc-style.ts';
 import { eventsPage } from './events-page.ts';
 import { findProvisional, provisionalMarkdown } from './provisional.ts';
+import { withPageStyle } from './page-style.ts';
 import { ROOT } from '../lib/paths.ts';
 import { redocly } from '../lib/redocly.ts';
 
@@ -181,7 +181,7 @@ export async function buildSite(outDir = SITE_DIR, generatedDir = GENERATED): Pr
     );
     if (result.code !== 0) throw new Error(`redocly build-docs failed:\n${result.output}`);
     const index = path.join(outDir, 'index.html');
-    fs.writeFileSync(index, withRedocStyle(offlineRedoc(fs.readFileSync(index, 'utf8'))));
+    fs.writeFileSync(index, withPageStyle(offlineRedoc(fs.readFileSync(index, 'utf8'))));
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }

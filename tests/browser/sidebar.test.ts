@@ -1,7 +1,7 @@
 // Browser test of the Redoc reference's sidebar (npm run test:browser) at 1280 px: every label, with every
 // group open, renders each of its words on one line. Redoc breaks a label that does not fit anywhere, so an
 // event name such as `balance.deposit_confirmed` came out as "balance.deposit_confir med"; the page's own
-// style (scripts/docs/redoc-style.ts) sizes the sidebar so that none does. Screenshot:
+// style (scripts/docs/page-style.ts) sizes the sidebar so that none does. Screenshot:
 // test-results/browser/sidebar-1280.png.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
