@@ -628,11 +628,12 @@ export interface paths {
          *       `balance.low_balance`.
          *
          *     Provisional: the request body and the response, the POA status (`pending` during the review).
-         *     A customer not at level `verified` (`details.reason` `verification_level_too_low`), or with a document
-         *     already under review (`poa_under_review`), is refused with 422 `VALIDATION_ERROR`.
+         *     A customer not at level `verified` (`details.reason` `verification_level_too_low`), with a document
+         *     already under review (`poa_under_review`), or whose proof of address is already approved (level `full`,
+         *     `poa_already_approved`), is refused with 422 `VALIDATION_ERROR`.
          *
          *     Provisional: refusal reasons a program can act on (`error.details.reason`): `verification_level_too_low`
-         *     (422), `poa_under_review` (422), `customer_restricted` (403 `ACCOUNT_RESTRICTED`), `idempotency_key_reused`
+         *     (422), `poa_under_review` (422), `poa_already_approved` (422), `customer_restricted` (403 `ACCOUNT_RESTRICTED`), `idempotency_key_reused`
          *     (422).
          */
         post: operations["uploadPoaDocument"];
@@ -2762,6 +2763,7 @@ export interface components {
          *     - `identity_not_mismatched`: synchronize needs a customer restricted for an identity mismatch.
          *     - `kyc_already_approved`: a KYC link is not needed, the customer's KYC is already `approved`.
          *     - `poa_under_review`: a proof-of-address document of the customer is already `pending` review.
+         *     - `poa_already_approved`: the customer's proof of address is already `approved` (level `full`).
          *     - `webhook_ping_failed`: the ping to the endpoint's url did not get a 2xx answer (`ping_status`).
          *     - `webhook_endpoint_inactive`: the webhook endpoint is disabled (`current_status` `inactive`).
          *     - `webhook_endpoint_not_subscribed`: the webhook endpoint is not subscribed to the event's type.
@@ -2772,7 +2774,7 @@ export interface components {
          * @example card_not_active
          * @enum {string}
          */
-        ErrorReason: "card_not_active" | "card_not_frozen" | "card_not_usable" | "card_balance_too_low" | "ops_balance_too_low" | "webhook_endpoint_required" | "verification_level_too_low" | "customer_restricted" | "customer_not_active" | "identity_already_verified" | "identity_not_mismatched" | "kyc_already_approved" | "poa_under_review" | "webhook_ping_failed" | "webhook_endpoint_inactive" | "webhook_endpoint_not_subscribed" | "idempotency_key_reused" | "quote_expired" | "quote_already_confirmed" | "beneficiary_rail_mismatch";
+        ErrorReason: "card_not_active" | "card_not_frozen" | "card_not_usable" | "card_balance_too_low" | "ops_balance_too_low" | "webhook_endpoint_required" | "verification_level_too_low" | "customer_restricted" | "customer_not_active" | "identity_already_verified" | "identity_not_mismatched" | "kyc_already_approved" | "poa_under_review" | "poa_already_approved" | "webhook_ping_failed" | "webhook_endpoint_inactive" | "webhook_endpoint_not_subscribed" | "idempotency_key_reused" | "quote_expired" | "quote_already_confirmed" | "beneficiary_rail_mismatch";
         /**
          * @description Customer verification level.
          *
@@ -7835,7 +7837,7 @@ export interface operations {
             402: components["responses"]["PlanUpgradeRequired"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
-            /** @description 422: invalid or missing fields; or a customer not at level `verified` (`details.reason` `verification_level_too_low`), or with a document already under review (`poa_under_review`, with `current_status`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). Provisional: the reasons. */
+            /** @description 422: invalid or missing fields; or a customer not at level `verified` (`details.reason` `verification_level_too_low`), with a document already under review (`poa_under_review`, with `current_status`), or whose proof of address is already approved (`poa_already_approved`, level `full`); or an `Idempotency-Key` already used with another request (`idempotency_key_reused`). Provisional: the reasons. */
             422: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];

@@ -834,6 +834,7 @@ export interface components {
          *     - `identity_not_mismatched`: synchronize needs a customer restricted for an identity mismatch.
          *     - `kyc_already_approved`: a KYC link is not needed, the customer's KYC is already `approved`.
          *     - `poa_under_review`: a proof-of-address document of the customer is already `pending` review.
+         *     - `poa_already_approved`: the customer's proof of address is already `approved` (level `full`).
          *     - `webhook_ping_failed`: the ping to the endpoint's url did not get a 2xx answer (`ping_status`).
          *     - `webhook_endpoint_inactive`: the webhook endpoint is disabled (`current_status` `inactive`).
          *     - `webhook_endpoint_not_subscribed`: the webhook endpoint is not subscribed to the event's type.
@@ -844,7 +845,7 @@ export interface components {
          * @example card_not_active
          * @enum {string}
          */
-        ErrorReason: "card_not_active" | "card_not_frozen" | "card_not_usable" | "card_balance_too_low" | "ops_balance_too_low" | "webhook_endpoint_required" | "verification_level_too_low" | "customer_restricted" | "customer_not_active" | "identity_already_verified" | "identity_not_mismatched" | "kyc_already_approved" | "poa_under_review" | "webhook_ping_failed" | "webhook_endpoint_inactive" | "webhook_endpoint_not_subscribed" | "idempotency_key_reused" | "quote_expired" | "quote_already_confirmed" | "beneficiary_rail_mismatch";
+        ErrorReason: "card_not_active" | "card_not_frozen" | "card_not_usable" | "card_balance_too_low" | "ops_balance_too_low" | "webhook_endpoint_required" | "verification_level_too_low" | "customer_restricted" | "customer_not_active" | "identity_already_verified" | "identity_not_mismatched" | "kyc_already_approved" | "poa_under_review" | "poa_already_approved" | "webhook_ping_failed" | "webhook_endpoint_inactive" | "webhook_endpoint_not_subscribed" | "idempotency_key_reused" | "quote_expired" | "quote_already_confirmed" | "beneficiary_rail_mismatch";
         /**
          * @description Customer verification level.
          *

@@ -8,6 +8,7 @@ import { cards } from './cards/handlers.js';
 import { customers } from './customers/handlers.js';
 import { kyc } from './kyc/handlers.js';
 import { poa } from './poa/handlers.js';
+import { startExampleReceiver } from './example-receiver.js';
 import { seedExamples } from './seed.js';
 import { simulationRoutes } from './simulation/routes.js';
 import { webhookEndpoints } from './webhooks/handlers.js';
@@ -24,21 +25,34 @@ export { createSimulationClient, type SimulationClientOptions, type SimulationPa
 
 /**
  * Starts a sandbox: it listens on `options.port` (4020; 0 for a free port) of `options.host` (127.0.0.1).
- * With `seedExamples: 'sk_test_…'`, that key's account holds the contract's example records.
+ * With `seedExamples: 'sk_test_…'`, that key's account holds the contract's example records, and the contract's
+ * example webhook urls answer (./example-receiver.ts).
  */
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  const sandbox = await createSandbox(
-    options,
-    [webhookEndpoints, balances, customers, cards, kyc, poa, wallets, virtualAccounts, giftCards, payouts, events],
-    simulationRoutes,
-  );
-  if (options.seedExamples) {
-    try {
-      await seedExamples(sandbox, options.seedExamples);
-    } catch (error) {
-      await sandbox.close();
-      throw error;
-    }
+  if (!options.seedExamples) return createSandbox(options, MODULES, simulationRoutes);
+  // Seeded: the example webhook urls are routed to a loopback receiver that answers them (after your own routes).
+  const receiver = await startExampleReceiver();
+  const own = options.config?.webhook_routes ?? {};
+  const webhook_routes = { ...own, ...Object.fromEntries(Object.entries(receiver.routes).filter(([origin]) => !(origin in own))) };
+  let sandbox: RunningSandbox;
+  try {
+    sandbox = await createSandbox({ ...options, config: { ...options.config, webhook_routes } }, MODULES, simulationRoutes);
+  } catch (error) {
+    await receiver.close();
+    throw error;
+  }
+  const close = sandbox.close.bind(sandbox);
+  sandbox.close = async () => {
+    await close();
+    await receiver.close();
+  };
+  try {
+    await seedExamples(sandbox, options.seedExamples);
+  } catch (error) {
+    await sandbox.close();
+    throw error;
   }
   return sandbox;
 }
+
+const MODULES = [webhookEndpoints, balances, customers, cards, kyc, poa, wallets, virtualAccounts, giftCards, payouts, events];

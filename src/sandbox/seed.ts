@@ -24,14 +24,19 @@ export const EXAMPLE_CODES = {
 
 type Doc = { paths: Record<string, Record<string, JsonObject>> };
 
-/** The first request example of an operation, from the contract. */
-function requestExample(method: string, path: string): JsonObject {
+/** The request examples of an operation, from the contract (copies). */
+export function requestExamples(method: string, path: string): JsonObject[] {
   const op = (sandboxDocument() as unknown as Doc).paths[path]?.[method.toLowerCase()];
   const content = ((op?.requestBody as JsonObject | undefined)?.content as JsonObject | undefined)?.['application/json'] as JsonObject | undefined;
   const examples = Object.values((content?.examples ?? {}) as JsonObject) as JsonObject[];
-  const value = examples[0]?.value;
-  if (!value || typeof value !== 'object') throw new Error(`seed: ${method} ${path} has no request example in the contract`);
-  return structuredClone(value) as JsonObject;
+  return examples.map((e) => e.value).filter((v): v is JsonObject => !!v && typeof v === 'object' && !Array.isArray(v)).map((v) => structuredClone(v));
+}
+
+/** The first request example of an operation, from the contract. */
+function requestExample(method: string, path: string): JsonObject {
+  const value = requestExamples(method, path)[0];
+  if (!value) throw new Error(`seed: ${method} ${path} has no request example in the contract`);
+  return value;
 }
 
 /** Creates the example records for `apiKey`'s account. Throws, naming the step, when one is refused. */
@@ -55,8 +60,8 @@ export async function seedExamples(sandbox: RunningSandbox, apiKey: string): Pro
   };
   const account = core.accounts.resolve(apiKey);
 
-  // A webhook endpoint, which customers need. Its example url is not yours, so it is stored without the
-  // ping (deliveries to it fail and are retried, as for any endpoint that does not answer).
+  // A webhook endpoint, which customers need, stored directly with the example's code. Its example url is
+  // answered by the seeded sandbox's example receiver (./example-receiver.ts).
   const endpoint = requestExample('POST', '/webhooks');
   if (!new EndpointRepository(core.db).find(account.id, EXAMPLE_CODES.webhookEndpoint)) {
     const now = core.clock.now();
@@ -89,7 +94,7 @@ export async function seedExamples(sandbox: RunningSandbox, apiKey: string): Pro
   const virtualAccount = await api('POST', '/virtual-accounts', requestExample('POST', '/virtual-accounts'));
   rename(sandbox, String(virtualAccount.code), EXAMPLE_CODES.virtualAccount);
 
-  // The example's product is not in the sandbox's catalogue: the order takes a catalogue product that sells its amount.
+  // The example's product is in the sandbox's catalogue; were it not, the order would take one that sells its amount.
   const orderBody = requestExample('POST', '/gift-cards/orders');
   if (!productById(String(orderBody.product_id))) orderBody.product_id = productFor(Number(orderBody.amount)).product_id;
   const order = await call('POST', '/api/v1/gift-cards/orders', orderBody);

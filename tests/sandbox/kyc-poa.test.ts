@@ -275,7 +275,9 @@ describe('proof of address', () => {
     await until(() => typesFor(manualReceiver, customer).includes('poa.approved'));
     expect(typesFor(manualReceiver, customer).slice(-2)).toEqual(['balance.debited', 'poa.approved']);
     expect(eventsFor(manualReceiver, customer).at(-2)!.data).toMatchObject({ reason: 'poa_verification', amount: 1 });
-    expect((await post(`/poa/${customer}/document`, document())).status).toBe(422);
+    const again = await post(`/poa/${customer}/document`, document());
+    expect(again.status).toBe(422);
+    expect(again.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { reason: 'poa_already_approved', current_status: 'approved', current_verification_level: 'full' } });
     expect((await sandbox.simulate('POST', `/poa/${customer}/outcome`, { outcome: 'approved' }, MANUAL)).status).toBe(422);
   });
 

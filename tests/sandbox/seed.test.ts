@@ -7,7 +7,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCli } from '../../src/sandbox/cli-args.ts';
 import { checkWebhookRoutes, routeWebhookUrl } from '../../src/sandbox/core/webhook-routes.ts';
+import { exampleWebhookOrigins, startExampleReceiver } from '../../src/sandbox/example-receiver.ts';
 import { EXAMPLE_CODES, startSandbox } from '../../src/sandbox/index.ts';
+import { requestExamples } from '../../src/sandbox/seed.ts';
 import { connect, newCustomer, startReceiver, startTestSandbox, until, type Receiver, type TestSandbox } from './support.ts';
 
 const SEEDED = 'sk_test_seeded';
@@ -45,7 +47,7 @@ describe('--seed examples', () => {
   it('the example gift card order exists at the gift card address', async () => {
     const res = await fetch(`${sandbox.giftCardBaseUrl}/gift-cards/orders/${EXAMPLE_CODES.giftCardOrder}`, { headers: { Authorization: `Bearer ${SEEDED}` } });
     expect(res.status).toBe(200);
-    expect(((await res.json()) as { data: { customer_code: string } }).data.customer_code).toBe(EXAMPLE_CODES.customer);
+    expect(((await res.json()) as { data: { customer_code: string; product_id: string } }).data).toMatchObject({ customer_code: EXAMPLE_CODES.customer, product_id: 'gcp_000123' });
   });
 
   it('the records are in the states the examples need: the card active, the customer fully verified', async () => {
@@ -82,6 +84,53 @@ describe('--seed examples', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("the contract's webhook examples work as they are: their url's ping is answered by the example receiver", async () => {
+    expect(exampleWebhookOrigins()).toEqual(['https://hooks.acme-partner.test']);
+    const [create] = requestExamples('POST', '/webhooks');
+    const created = await sandbox.request('POST', '/v1/webhooks', { key: SEEDED, body: JSON.stringify(create), headers: { 'Content-Type': 'application/json' } });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    expect(created.body.data.url).toBe(create!.url);
+    const [update] = requestExamples('PATCH', '/webhooks/{code}');
+    const updated = await sandbox.request('PATCH', `/v1/webhooks/${EXAMPLE_CODES.webhookEndpoint}`, { key: SEEDED, body: JSON.stringify(update), headers: { 'Content-Type': 'application/json' } });
+    expect(updated.status, JSON.stringify(updated.body)).toBe(200);
+    expect(updated.body.data.url).toBe(update!.url);
+    expect(sandbox.problems).toEqual([]);
+  });
+
+  it('an unseeded sandbox does not answer the example url: the ping fails', async () => {
+    const plain = await startTestSandbox();
+    try {
+      const res = await plain.request('POST', '/v1/webhooks', { body: JSON.stringify(requestExamples('POST', '/webhooks')[0]), headers: { 'Content-Type': 'application/json' } });
+      expect(res.status).toBe(422);
+      expect(res.body.error.details).toMatchObject({ reason: 'webhook_ping_failed' });
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it('your own route for the example origin comes first', async () => {
+    const receiver = await startReceiver();
+    const seeded = await startTestSandbox({ seedExamples: SEEDED, config: { webhook_routes: { 'https://hooks.acme-partner.test': receiver.url.replace(/\/[^/]*$/, '') } } });
+    try {
+      const receiverPath = new URL(receiver.url).pathname;
+      const created = await post(seeded, '/webhooks', { url: `https://hooks.acme-partner.test${receiverPath}`, events: ['kyc.approved'] });
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      expect(receiver.pings).toBe(1);
+    } finally {
+      await seeded.close();
+      await receiver.close();
+    }
+  });
+
+  it('the example receiver answers 204 to any POST, and stops listening when closed', async () => {
+    const receiver = await startExampleReceiver();
+    const target = receiver.routes['https://hooks.acme-partner.test']!;
+    expect(target).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect((await fetch(`${target}/partner-api`, { method: 'POST', body: '{}' })).status).toBe(204);
+    await receiver.close();
+    await expect(fetch(`${target}/partner-api`, { method: 'POST', body: '{}' })).rejects.toThrow();
   });
 
   it('the command line takes --seed examples and --seed-key, and refuses a malformed key', () => {

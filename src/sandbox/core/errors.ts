@@ -16,6 +16,7 @@ export type ErrorReason =
   | 'identity_already_verified'
   | 'kyc_already_approved'
   | 'poa_under_review'
+  | 'poa_already_approved'
   | 'webhook_ping_failed'
   | 'idempotency_key_reused'
   | 'quote_expired'

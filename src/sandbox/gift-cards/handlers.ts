@@ -1,6 +1,6 @@
 // Gift cards (tag "Gift cards", served at /api/v1): the catalogue, and orders that debit `gift_cards` with
-// amount x quantity. An order is `pending`, then `delivered` (redemption details on GET only) by itself
-// unless the account is manual; `failed` refunds it; a delivered order can be `refunded` (simulation).
+// amount x quantity (in USD: a EUR product's at the fixed rate). An order is `pending`, then `delivered`
+// (redemption details on GET only) by itself unless the account is manual; `failed` refunds it; a delivered order can be `refunded` (simulation).
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/openapi.js';
 import type { Account } from '../core/accounts.js';
@@ -9,7 +9,7 @@ import { page, pageWindow } from '../core/context.js';
 import { ApiError, notFound, validationError } from '../core/errors.js';
 import { requestAmountMinor, toAmount } from '../core/money.js';
 import { customerPage, usableCustomer } from '../customers/require.js';
-import { CATALOGUE, orderable, productById } from './catalogue.js';
+import { CATALOGUE, orderable, productById, usdMinorOf } from './catalogue.js';
 
 export const DELIVERY_JOB_KIND = 'gift_card.delivery';
 const YEAR_MS = 365 * 86_400_000;
@@ -144,7 +144,7 @@ export function giftCards(core: SandboxCore): Handlers {
           throw validationError(`The amount of ${product.product_id} must be ${allowed} ${product.currency}.`, [{ field: 'amount', message: `must be ${allowed}` }]);
         }
         const code = randomUUID();
-        const debited = amount * body.quantity;
+        const debited = usdMinorOf(product, amount * body.quantity);
         ledger.debit(account, 'gift_cards', debited, {
           reason: 'gift_card_order',
           description: `Gift card order ${code}: ${body.quantity} x ${toAmount(amount)} ${product.currency} ${product.name}`,

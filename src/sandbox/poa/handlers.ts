@@ -93,7 +93,7 @@ export function poa(core: SandboxCore): Handlers {
         const previous = latest(core, account.id, customer.code);
         if (previous?.status === 'pending') throw stateError('poa_under_review', 'A proof-of-address document of this customer is already under review.', 'pending');
         if (customer.verification_level === 'full') {
-          throw new ApiError(422, 'VALIDATION_ERROR', 'The proof of address of this customer is already approved (level full).', { fields: [], current_status: 'approved', current_verification_level: 'full' });
+          throw stateError('poa_already_approved', 'The proof of address of this customer is already approved (level full).', 'approved', { current_verification_level: 'full' });
         }
         db.run(
           `INSERT INTO poa_documents (account_id, customer_code, document_name, content_type, size_bytes, status, rejection_reason, approved_at, created_at)
