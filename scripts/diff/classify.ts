@@ -43,6 +43,8 @@ export const RULES: Record<string, Rule> = {
   'error-response-removed': N,
   'error-code-added': N,
   'error-code-removed': N,
+  'error-reason-added': N, // the same policy: an unknown reason is handled as a refusal without one (docs/errors.md)
+  'error-reason-removed': N,
   'type-widened': widens,
   'type-narrowed': narrows,
   'const-changed': B,

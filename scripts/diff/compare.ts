@@ -55,6 +55,9 @@ function variantKey(s: Schema, i: number): string {
   return s.title ?? s.properties?.type?.const ?? s.properties?.error?.properties?.code?.const ?? `#${i + 1}`;
 }
 
+/** The refusal reason of an error (`error.details.reason`), at any depth of a response. */
+const ERROR_REASON = /(?:^|\.)error\.details\.reason$/;
+
 /**
  * Walks two normalised schemas and emits every difference, with `path` naming the field.
  * `ancestors` stops the walk on a cycle; a schema shared by two fields is still compared at both.
@@ -90,8 +93,10 @@ function compareNode(a: Schema, b: Schema, emit: Emit, path: string, seen: Set<S
     if (a.enum && b.enum) {
       const added = b.enum.filter((v: unknown) => !a.enum.some((w: unknown) => same(v, w)));
       const removed = a.enum.filter((v: unknown) => !b.enum.some((w: unknown) => same(v, w)));
-      for (const v of added) emit({ rule: 'enum-value-added', path, message: `${at}: enum value ${code(v)} added`, after: v });
-      for (const v of removed) emit({ rule: 'enum-value-removed', path, message: `${at}: enum value ${code(v)} removed`, before: v });
+      // `error.details.reason` is classified like `error.code` (docs/contract-diff.md, Errors).
+      const [addedRule, removedRule] = ERROR_REASON.test(path) ? ['error-reason-added', 'error-reason-removed'] : ['enum-value-added', 'enum-value-removed'];
+      for (const v of added) emit({ rule: addedRule, path, message: `${at}: ${ERROR_REASON.test(path) ? 'error reason' : 'enum value'} ${code(v)} added`, after: v });
+      for (const v of removed) emit({ rule: removedRule, path, message: `${at}: ${ERROR_REASON.test(path) ? 'error reason' : 'enum value'} ${code(v)} removed`, before: v });
     } else if (b.enum) emit({ rule: 'enum-added', path, message: `${at}: restricted to the values ${b.enum.map(code).join(', ')}`, after: b.enum });
     else emit({ rule: 'enum-removed', path, message: `${at}: no longer restricted to ${a.enum.map(code).join(', ')}`, before: a.enum });
   }

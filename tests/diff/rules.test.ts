@@ -74,6 +74,11 @@ const cases: Record<string, { required: string; ok: boolean; changes: string[] }
       'non-breaking | error-code-removed | POST /cards/{code}/withdraw | response 403',
       'non-breaking | error-response-added | POST /cards/{code}/withdraw | response 400',
       'non-breaking | error-response-removed | POST /cards/{code}/withdraw | response 404',
+      // a refusal reason is classified like an error code (docs/contract-diff.md, Errors)
+      'non-breaking | error-reason-added | GET /cards/{code} | response 404 (application/json) | error.details.reason',
+      'non-breaking | error-reason-added | POST /cards/{code}/withdraw | response 403 (application/json) | <FORBIDDEN>.error.details.reason',
+      'non-breaking | error-reason-removed | GET /cards/{code} | response 404 (application/json) | error.details.reason',
+      'non-breaking | error-reason-removed | POST /cards/{code}/withdraw | response 403 (application/json) | <FORBIDDEN>.error.details.reason',
     ],
   },
   security: {
