@@ -1,28 +1,15 @@
 // Simulated faults (POST/GET/DELETE /sandbox/faults) and per-account product access (PATCH /sandbox/account
 // `products`): a faulted operation answers its documented 500 or 502 in the envelope and leaves no partial
 // state; a product outside the account's list answers 402; bad input to both gets a 422 in the envelope.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkConfig } from '../../src/sandbox/core/sandbox.ts';
-import { connect, failure, ledgerOf, newCustomer, opsBalance, startReceiver, startTestSandbox, type Receiver, type TestSandbox } from './support.ts';
+import { failure, ledgerOf, opsBalance, startTestSandbox, useScenario, type TestSandbox } from './support.ts';
 
-let sandbox: TestSandbox;
-let receiver: Receiver;
-let customer: string;
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  receiver = await startReceiver();
-  await connect(sandbox, receiver);
-  customer = await newCustomer(sandbox);
-});
-afterAll(async () => {
-  await sandbox.close();
-  await receiver.close();
-});
+const scenario = useScenario();
+let sandbox: TestSandbox, customer: string;
+beforeAll(() => ({ sandbox, customer } = scenario));
 afterEach(async () => {
   await sandbox.simulate('DELETE', '/faults');
-  expect(sandbox.problems).toEqual([]);
-  expect(receiver.problems).toEqual([]);
 });
 
 const cardBody = () => JSON.stringify({ customer_code: customer, brand: 'VISA', category: 'virtual', amount: 50 });

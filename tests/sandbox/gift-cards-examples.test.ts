@@ -3,26 +3,13 @@
 // (USD) with its value at the sandbox's fixed rate, and a refund credits back exactly that.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../scripts/lib/paths.ts';
-import { connect, failure, newCustomer, opsBalance, startReceiver, startTestSandbox, until, type Receiver, type TestSandbox } from './support.ts';
+import { failure, opsBalance, until, useScenario, type Receiver, type TestSandbox } from './support.ts';
 
-let sandbox: TestSandbox;
-let receiver: Receiver;
-let customer: string;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  receiver = await startReceiver();
-  await connect(sandbox, receiver);
-  customer = await newCustomer(sandbox);
-});
-afterAll(async () => {
-  await sandbox.close();
-  await receiver.close();
-});
-afterEach(() => {
-  expect([...sandbox.problems, ...receiver.problems]).toEqual([]);
-});
+const scenario = useScenario();
+let sandbox: TestSandbox, receiver: Receiver, customer: string;
+beforeAll(() => ({ sandbox, receiver, customer } = scenario));
 
 const api = () => sandbox.client();
 const order = (body: { product_id: string; amount: number; quantity: number }) =>
