@@ -275,18 +275,9 @@ interface Api {
 function api(config: ConformanceConfig): Api {
   return {
     async call(method, path, body, server = config.server) {
-      const res = await fetch(server.replace(/\/$/, '') + path, {
-        method,
-        headers: {
-          Authorization: `Bearer ${config.apiKey}`,
-          Accept: 'application/json',
-          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(15000),
-      });
-      const text = await res.text();
-      return { status: res.status, body: parseBody(text) };
+      const answer = await call(server.replace(/\/$/, '') + path, config.apiKey, method, body);
+      // A body that is not JSON (or none) is `undefined` here.
+      return { status: answer.status, body: typeof answer.body === 'string' ? undefined : (answer.body as Json | undefined) };
     },
   };
 }
@@ -447,6 +438,22 @@ export async function setUp(state: HookState, log: (line: string) => void = (lin
     log(`set-up: ${label(key)} ${code} is still pending after 15 s`);
   };
 
+  /** A new customer with a KYC link open, for the set-up `key`; its code, or undefined (the reason recorded). */
+  const customerWithKycLink = async (key: string): Promise<string | undefined> => {
+    const created = await create(key, 'POST', '/customers', ['customer_code', 'code'], (b) => {
+      if (typeof b.external_reference === 'string') b.external_reference = `conformance-${randomUUID().slice(0, 8)}`;
+    });
+    const code = state.resources.get(key);
+    if (!created || !code) return undefined;
+    state.resources.delete(key);
+    const link = await client.call('POST', `/kyc/${encodeURIComponent(code)}/link`, firstRequestExample(state, 'POST', '/kyc/{customerCode}/link')).catch(() => undefined);
+    if (link?.status !== 200) {
+      state.missing.set(key, `POST /kyc/{customerCode}/link answered ${link?.status ?? 'nothing'}`);
+      return undefined;
+    }
+    return code;
+  };
+
   /**
    * A customer at the `verified` level with its proof of address open: a new customer, a KYC link, and then
    * the verification outcome. The suite cannot choose it; a server that completes KYC by itself (the
@@ -454,17 +461,8 @@ export async function setUp(state: HookState, log: (line: string) => void = (lin
    */
   const kycVerifiedCustomer = async () => {
     const key = 'KYC-verified customer';
-    const created = await create(key, 'POST', '/customers', ['customer_code', 'code'], (b) => {
-      if (typeof b.external_reference === 'string') b.external_reference = `conformance-${randomUUID().slice(0, 8)}`;
-    });
-    const code = state.resources.get(key);
-    if (!created || !code) return;
-    state.resources.delete(key);
-    const link = await client.call('POST', `/kyc/${encodeURIComponent(code)}/link`, firstRequestExample(state, 'POST', '/kyc/{customerCode}/link')).catch(() => undefined);
-    if (link?.status !== 200) {
-      state.missing.set(key, `POST /kyc/{customerCode}/link answered ${link?.status ?? 'nothing'}`);
-      return;
-    }
+    const code = await customerWithKycLink(key);
+    if (!code) return;
     for (let waited = 0; waited <= 15_000; waited += 250) {
       const res = await client.call('GET', `/customers/${encodeURIComponent(code)}`).catch(() => undefined);
       const level = res && isObject(res.body) && isObject(res.body.data) ? res.body.data.verification_level : undefined;
@@ -484,18 +482,9 @@ export async function setUp(state: HookState, log: (line: string) => void = (lin
    */
   const identityMismatchedCustomer = async () => {
     const key = 'identity-mismatched customer';
-    const created = await create(key, 'POST', '/customers', ['customer_code', 'code'], (b) => {
-      if (typeof b.external_reference === 'string') b.external_reference = `conformance-${randomUUID().slice(0, 8)}`;
-    });
-    const code = state.resources.get(key);
-    if (!created || !code) return;
-    state.resources.delete(key);
+    const code = await customerWithKycLink(key);
+    if (!code) return;
     const customer = `/${encodeURIComponent(code)}`;
-    const link = await client.call('POST', `/kyc${customer}/link`, firstRequestExample(state, 'POST', '/kyc/{customerCode}/link')).catch(() => undefined);
-    if (link?.status !== 200) {
-      state.missing.set(key, `POST /kyc/{customerCode}/link answered ${link?.status ?? 'nothing'}`);
-      return;
-    }
     const outcome = await simulate(config, 'POST', `/kyc${customer}/outcome`, { outcome: 'approved_identity_mismatch' }).catch((e: Error) => ({ status: 0, body: e.message }));
     const res = await client.call('GET', `/customers${customer}`).catch(() => undefined);
     const status = res && isObject(res.body) && isObject(res.body.data) ? res.body.data.status : undefined;

@@ -4,44 +4,26 @@
 // tests/browser/site.test.ts; screenshots of both samples in test-results/browser/.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import type { Server } from 'node:http';
 import path from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { codeSamples, SAMPLE_LANGUAGES } from '../../scripts/docs/code-samples.ts';
-import { serveStatic } from '../../scripts/docs/static-site.ts';
-import { findFreePort } from '../../scripts/lib/port-check.ts';
 import type { JsonObject } from '../../scripts/lib/pointer.ts';
+import { openSiteBrowser, SHOTS, SITE, slug, type SiteBrowser } from './browser.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const SITE = path.resolve(process.env.SITE_DIR ?? path.join(ROOT, 'site'));
-const SHOTS = path.join(ROOT, 'test-results', 'browser');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/lib/chromium/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--no-first-run'];
+let site: SiteBrowser;
 
-let server: Server;
-let browser: Browser;
-let base: string;
-
-const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 /** Code as shown: lines without trailing blanks, no empty lines (the comparison ignores layout only). */
 const normalise = (code: string) => code.split('\n').map((l) => l.trimEnd()).filter((l) => l !== '').join('\n');
 
 describe('code samples in the reference', () => {
   beforeAll(async () => {
-    assert.ok(fs.existsSync(path.join(SITE, 'index.html')), `${SITE}/index.html is missing: run npm run docs`);
-    assert.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium`);
     fs.mkdirSync(SHOTS, { recursive: true });
-    const port = await findFreePort();
-    server = await serveStatic(SITE, '127.0.0.1', port);
-    base = `http://127.0.0.1:${port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    site = await openSiteBrowser();
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await new Promise((resolve) => server?.close(resolve));
+    await site?.close();
   });
 
   /** The language selector of an operation's request samples, and the code it shows. */
@@ -70,15 +52,8 @@ describe('code samples in the reference', () => {
     const openapi = JSON.parse(fs.readFileSync(path.join(SITE, 'openapi.json'), 'utf8')) as JsonObject;
     const operations = codeSamples(openapi);
     assert.equal(operations.length, 57, 'the bundle has 57 operations');
-    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const { page, errors } = await site.open('index.html');
     page.setDefaultTimeout(10_000);
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(String(error)));
-    await page.route('**/*', (route) => {
-      const url = new URL(route.request().url());
-      return url.hostname === '127.0.0.1' || url.protocol === 'data:' ? route.continue() : route.abort('blockedbyclient');
-    });
-    await page.goto(`${base}/index.html`, { waitUntil: 'load' });
 
     const paths = openapi.paths as Record<string, Record<string, JsonObject>>;
     const wrong: string[] = [];
@@ -86,7 +61,7 @@ describe('code samples in the reference', () => {
     for (const op of operations) {
       const raw = paths[op.path]![op.method.toLowerCase()]!;
       const id = `/${slug(String((raw.tags as string[])[0]))}/${op.operationId.toLowerCase()}`;
-      await page.goto(`${base}/index.html#${id}`);
+      await page.goto(`${site.base}/index.html#${id}`);
       const section = page.locator(`[data-section-id="${id}"]`);
       const found = await section.locator('h2').first().waitFor({ timeout: 10_000 }).then(() => true, () => false);
       if (!found) {

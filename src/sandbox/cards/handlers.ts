@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Account } from '../core/accounts.js';
 import type { Handlers, SandboxCore } from '../core/context.js';
-import { createdRange, page, pageWindow } from '../core/context.js';
+import { createdRange, page, pageWindow, perCore } from '../core/context.js';
 import { ApiError, notFound, planLimitReached, planUpgradeRequired, stateError } from '../core/errors.js';
 import { requestAmountMinor, toAmount } from '../core/money.js';
 import { addUsage, periodOf, usage } from '../core/usage.js';
@@ -24,17 +24,8 @@ import {
 import { CardLifecycle, ISSUE_JOB, TOPUP_JOB, cardEventBase } from './lifecycle.js';
 import { balanceTypeOf, cardOf, newTransactionId, transactionOf, type CardRow } from './repository.js';
 
-const shared = new WeakMap<SandboxCore, CardLifecycle>();
-
 /** The card lifecycle of a sandbox (one per core), also used by the simulation API. */
-export function cardLifecycle(core: SandboxCore): CardLifecycle {
-  let lifecycle = shared.get(core);
-  if (!lifecycle) {
-    lifecycle = new CardLifecycle(core);
-    shared.set(core, lifecycle);
-  }
-  return lifecycle;
-}
+export const cardLifecycle = perCore((core) => new CardLifecycle(core));
 
 /** Découverte: at most 5,000 USD loaded on cards per calendar month. */
 function checkLoadedLimit(core: SandboxCore, account: Account, minor: number): void {

@@ -30,6 +30,22 @@ export interface SandboxCore {
   url: string;
 }
 
+/**
+ * One instance per sandbox core, made on first use: the state machines (card lifecycle, KYC, payouts ...)
+ * that the handlers, the pages and the simulation API of one sandbox share.
+ */
+export function perCore<T>(make: (core: SandboxCore) => T): (core: SandboxCore) => T {
+  const instances = new WeakMap<SandboxCore, T>();
+  return (core) => {
+    let instance = instances.get(core);
+    if (instance === undefined) {
+      instance = make(core);
+      instances.set(core, instance);
+    }
+    return instance;
+  };
+}
+
 export type OperationId = keyof operations;
 type Op<Id extends keyof Ops, Ops = operations> = Ops[Id];
 type PathOf<O> = O extends { parameters: { path: infer P } } ? ([P] extends [never | undefined] ? Record<string, never> : P) : Record<string, never>;

@@ -4,10 +4,12 @@
 // set the header on every request; Fastify would parse the empty body as JSON and fail ("not valid JSON").
 // Dropping the header before parsing lets such a request through, and an operation that requires a body still
 // answers 422 naming `body` (the preValidation check of server.ts).
-import type { FastifyRequest } from 'fastify';
+// A callback hook, like the server's others: no promise per request.
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 
-export async function dropContentTypeOfEmptyBody(request: FastifyRequest): Promise<void> {
+export function dropContentTypeOfEmptyBody(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
   const headers = request.raw.headers;
   const empty = headers['transfer-encoding'] === undefined && (headers['content-length'] === undefined || headers['content-length'] === '0');
   if (empty && headers['content-type'] !== undefined) delete headers['content-type'];
+  done();
 }

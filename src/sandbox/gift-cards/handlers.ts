@@ -5,7 +5,7 @@ import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/openapi.js';
 import type { Account } from '../core/accounts.js';
 import type { Handlers, SandboxCore } from '../core/context.js';
-import { page, pageWindow } from '../core/context.js';
+import { page, pageWindow, perCore } from '../core/context.js';
 import { ApiError, notFound, validationError } from '../core/errors.js';
 import { requestAmountMinor, toAmount } from '../core/money.js';
 import { customerPage, usableCustomer } from '../customers/require.js';
@@ -106,16 +106,7 @@ export class GiftCardOrders {
   }
 }
 
-const shared = new WeakMap<SandboxCore, GiftCardOrders>();
-
-export function giftCardOrders(core: SandboxCore): GiftCardOrders {
-  let orders = shared.get(core);
-  if (!orders) {
-    orders = new GiftCardOrders(core);
-    shared.set(core, orders);
-  }
-  return orders;
-}
+export const giftCardOrders = perCore((core) => new GiftCardOrders(core));
 
 export function giftCards(core: SandboxCore): Handlers {
   const { db, clock, ledger, scheduler } = core;

@@ -4,7 +4,7 @@
 // one transaction. Approval is billed (`balance.debited`, reason `kyc_verification`).
 import { randomBytes } from 'node:crypto';
 import type { Account } from '../core/accounts.js';
-import type { SandboxCore } from '../core/context.js';
+import { perCore, type SandboxCore } from '../core/context.js';
 import { ApiError } from '../core/errors.js';
 import { findCustomer, type CustomerRow } from '../customers/handlers.js';
 import { autoOutcomeHint } from '../simulation/auto-outcome-hint.js';
@@ -268,14 +268,5 @@ function stripUndefined<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-const shared = new WeakMap<SandboxCore, KycVerification>();
-
 /** The KYC state machine of a sandbox (one per core), shared by the KYC handlers, the page and the simulation API. */
-export function kycVerification(core: SandboxCore): KycVerification {
-  let kyc = shared.get(core);
-  if (!kyc) {
-    kyc = new KycVerification(core);
-    shared.set(core, kyc);
-  }
-  return kyc;
-}
+export const kycVerification = perCore((core) => new KycVerification(core));

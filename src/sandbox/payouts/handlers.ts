@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/openapi.js';
 import type { Account } from '../core/accounts.js';
 import type { Handlers, SandboxCore } from '../core/context.js';
-import { createdRange, page, pageWindow } from '../core/context.js';
+import { createdRange, page, pageWindow, perCore } from '../core/context.js';
 import { ApiError, notFound, planLimitReached, stateError, validationError } from '../core/errors.js';
 import { requestAmountMinor, toAmount } from '../core/money.js';
 import type { SqlValue } from '../core/store.js';
@@ -214,16 +214,7 @@ export class PayoutBook {
   }
 }
 
-const books = new WeakMap<SandboxCore, PayoutBook>();
-
-export function payoutBook(core: SandboxCore): PayoutBook {
-  let book = books.get(core);
-  if (!book) {
-    book = new PayoutBook(core);
-    books.set(core, book);
-  }
-  return book;
-}
+export const payoutBook = perCore((core) => new PayoutBook(core));
 
 function listWhere(accountId: number, filters: Record<string, unknown>, columns: readonly string[], base: string): [string, SqlValue[]] {
   const where = [base];

@@ -5,7 +5,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/openapi.js';
 import type { Account } from '../core/accounts.js';
 import type { Handlers, SandboxCore } from '../core/context.js';
-import { page, pageWindow } from '../core/context.js';
+import { page, pageWindow, perCore } from '../core/context.js';
 import { ApiError, notFound, validationError } from '../core/errors.js';
 import { customerPage, usableCustomer } from '../customers/require.js';
 
@@ -176,16 +176,7 @@ export class WalletBook {
   }
 }
 
-const books = new WeakMap<SandboxCore, WalletBook>();
-
-export function walletBook(core: SandboxCore): WalletBook {
-  let book = books.get(core);
-  if (!book) {
-    book = new WalletBook(core);
-    books.set(core, book);
-  }
-  return book;
-}
+export const walletBook = perCore((core) => new WalletBook(core));
 
 export function wallets(core: SandboxCore): Handlers {
   const { db, clock } = core;
