@@ -50,9 +50,51 @@ export function shapeOf(schema: Schema): string {
 
 type Emit = (c: Omit<RawChange, 'location' | 'where' | 'direction'>) => void;
 
-/** The label of a oneOf/anyOf branch: its title, or the const of `type`/`error.code` that tells branches apart. */
-function variantKey(s: Schema, i: number): string {
-  return s.title ?? s.properties?.type?.const ?? s.properties?.error?.properties?.code?.const ?? `#${i + 1}`;
+/** The name of a oneOf/anyOf alternative: its title, or the const of `type`/`error.code` that tells it apart. */
+function variantName(s: Schema): string | undefined {
+  return s.title ?? s.properties?.type?.const ?? s.properties?.error?.properties?.code?.const;
+}
+
+interface VariantPairs {
+  /** [index in a, index in b, label] */
+  pairs: [number, number, string][];
+  removed: [number, string][];
+  added: [number, string][];
+}
+
+/**
+ * Pairs the alternatives of two oneOf/anyOf lists: by name; then those left by schema, so that a reorder
+ * (`[ShippingAddress, null]` to `[null, ShippingAddress]`) or a title given to an alternative changes nothing;
+ * then the unnamed ones left by their order, so that an edited alternative is compared with the one it
+ * replaces. A pair is labelled by its name in `b`, else in `a`, else by its position in `b` (`#2`).
+ */
+export function pairVariants(va: Schema[], vb: Schema[]): VariantPairs {
+  const out: VariantPairs = { pairs: [], removed: [], added: [] };
+  const na = va.map(variantName), nb = vb.map(variantName);
+  const label = (i: number | undefined, j: number | undefined) => (j !== undefined ? nb[j] : undefined) ?? (i !== undefined ? na[i] : undefined) ?? `#${(j ?? i ?? 0) + 1}`;
+  const leftA = va.map((_, i) => i).filter((i) => na[i] === undefined || !nb.includes(na[i]));
+  const leftB = vb.map((_, j) => j).filter((j) => nb[j] === undefined || !na.includes(nb[j]));
+  na.forEach((name, i) => {
+    if (name !== undefined && nb.includes(name)) out.pairs.push([i, nb.indexOf(name), name]);
+  });
+  const pair = (i: number, j: number) => {
+    out.pairs.push([i, j, label(i, j)]);
+    leftA.splice(leftA.indexOf(i), 1);
+    leftB.splice(leftB.indexOf(j), 1);
+  };
+  const shapes = { a: va.map(shapeOf), b: vb.map(shapeOf) };
+  for (const i of [...leftA]) {
+    const j = leftB.find((k) => shapes.b[k] === shapes.a[i]);
+    if (j !== undefined) pair(i, j);
+  }
+  const unnamedB = leftB.filter((j) => nb[j] === undefined);
+  for (const i of leftA.filter((i) => na[i] === undefined)) {
+    const j = unnamedB.shift();
+    if (j !== undefined) pair(i, j);
+  }
+  for (const i of leftA) out.removed.push([i, label(i, undefined)]);
+  for (const j of leftB) out.added.push([j, label(undefined, j)]);
+  return out;
 }
 
 /** The refusal reason of an error (`error.details.reason`), at any depth of a response. */
@@ -141,7 +183,7 @@ function compareNode(a: Schema, b: Schema, emit: Emit, path: string, seen: Set<S
   // Arrays
   if (a.items || b.items) compareSchema(a.items ?? {}, b.items ?? {}, emit, `${path}[]`, seen);
 
-  // Alternatives, matched by title / discriminating const / position
+  // Alternatives, matched by name, then by schema, then by order (pairVariants)
   for (const k of ['oneOf', 'anyOf'] as const) {
     const va: Schema[] = a[k] ?? [], vb: Schema[] = b[k] ?? [];
     if (!va.length && !vb.length) continue;
@@ -150,13 +192,10 @@ function compareNode(a: Schema, b: Schema, emit: Emit, path: string, seen: Set<S
       emit({ rule: va.length ? 'variants-removed' : 'variants-added', path, message: `${at}: ${k} ${va.length ? 'removed' : 'introduced'}` });
       continue;
     }
-    const ka = va.map(variantKey), kb = vb.map(variantKey);
-    ka.forEach((key, i) => {
-      const j = kb.indexOf(key);
-      if (j < 0) emit({ rule: 'variant-removed', path, message: `${at}: ${k} alternative ${code(key)} removed`, before: key });
-      else compareSchema(va[i] as Schema, vb[j] as Schema, emit, path ? `${path}<${key}>` : `<${key}>`, seen);
-    });
-    for (const key of kb) if (!ka.includes(key)) emit({ rule: 'variant-added', path, message: `${at}: ${k} alternative ${code(key)} added`, after: key });
+    const { pairs, removed, added } = pairVariants(va, vb);
+    for (const [, key] of removed) emit({ rule: 'variant-removed', path, message: `${at}: ${k} alternative ${code(key)} removed`, before: key });
+    for (const [i, j, key] of pairs) compareSchema(va[i] as Schema, vb[j] as Schema, emit, path ? `${path}<${key}>` : `<${key}>`, seen);
+    for (const [, key] of added) emit({ rule: 'variant-added', path, message: `${at}: ${k} alternative ${code(key)} added`, after: key });
   }
 }
 

@@ -148,6 +148,17 @@ const cases: Record<string, { required: string; ok: boolean; changes: string[] }
       'non-breaking | variant-added | POST /payouts | request body (application/json)',
     ],
   },
+  'variants-reorder': {
+    // Untitled alternatives are matched by schema before position: the reversed `[ShippingAddress, null]` (in a
+    // request and a response) is no change, and the title given to one of them is a docs change; the edited
+    // string alternative of an anyOf, moved from first to second, is compared with the one it replaces.
+    required: 'major',
+    ok: false,
+    changes: [
+      'breaking | constraint-loosened | POST /cards | response 200 (application/json) | reference<#2>',
+      'docs | docs-changed | POST /cards | request body (application/json) | shipping_address<ShippingAddress>',
+    ],
+  },
   extensibility: {
     // docs/compatibility.md: responses and events are open and may grow; requests are closed and may not narrow.
     required: 'major',
