@@ -55,7 +55,22 @@ export function formatText(r: Report, color = false): string {
   return out.join('\n') + '\n';
 }
 
-const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+const HTML: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+
+/**
+ * Markdown text that reads as it is written: outside `code spans`, what a renderer takes for HTML (a variant
+ * title in a path, `<Virtual card>.reference`, is a tag to GitHub, which drops it) becomes an entity, and the
+ * characters of inline markup (`{*}` of a map's values, `[`, `~`) are escaped. Code spans are left as they are.
+ */
+export function markdownText(s: string): string {
+  return s
+    .split(/(`[^`\n]*`)/)
+    .map((part, i) => (i % 2 ? part : part.replace(/[&<>]/g, (c) => HTML[c]!).replace(/[\\*[\]~]/g, '\\$&')))
+    .join('');
+}
+
+/** A markdown table cell: markdownText, and no pipe or newline that would break the row. */
+const cell = (s: string) => markdownText(s).replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 export function formatMarkdown(r: Report): string {
   const icon = r.ok ? (count(r, 'breaking') ? ':warning:' : ':white_check_mark:') : ':x:';
@@ -71,11 +86,11 @@ export function formatMarkdown(r: Report): string {
     `| ${count(r, 'breaking')} | ${count(r, 'non-breaking')} | ${count(r, 'docs')} |`,
     '',
   ];
-  for (const w of r.warnings) out.push(`> [!WARNING]\n> ${w}\n`);
+  for (const w of r.warnings) out.push(`> [!WARNING]\n> ${markdownText(w)}\n`);
   for (const s of SEVERITIES) {
     const list = by(r.groups, s);
     if (!list.length) continue;
-    const reached = (g: ChangeGroup) => reachSummary(g.reaches, (x) => `\`${cell(x)}\``).map(cell).join('<br>');
+    const reached = (g: ChangeGroup) => reachSummary(g.reaches, (x) => `\`${x}\``).map(cell).join('<br>');
     const body = [`| change | reaches | rule |`, `|---|---|---|`, ...list.map((g) => `| ${cell(g.message)} | ${reached(g)} | \`${cell(g.rule)}\` |`)];
     if (s === 'breaking') out.push(`### ${TITLES[s]} (${list.length})`, '', ...body, '');
     else out.push(`<details><summary>${TITLES[s]} (${list.length})</summary>`, '', ...body, '', '</details>', '');
@@ -99,7 +114,7 @@ export function formatChangelog(r: Report, version: string, date = new Date().to
       : /-removed$/.test(g.rule) ? 'Removed'
       : g.severity === 'non-breaking' && /-added(-optional)?$/.test(g.rule) ? 'Added'
       : 'Changed';
-    sections[section].push(`- ${g.severity === 'breaking' ? '**Breaking:** ' : ''}${g.message} (${reachSummary(g.reaches, (x) => `\`${x}\``).join('; ')})`);
+    sections[section].push(`- ${g.severity === 'breaking' ? '**Breaking:** ' : ''}${markdownText(g.message)} (${markdownText(reachSummary(g.reaches, (x) => `\`${x}\``).join('; '))})`);
   }
   const docs = count(r, 'docs');
   if (docs) sections.Changed.push(`- Documentation: ${docs} description/example change(s).`);
