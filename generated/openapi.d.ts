@@ -1876,7 +1876,8 @@ export interface webhooks {
         /**
          * card.topup.completed
          * @description Sent when a top-up (`POST /cards/{code}/topup`) is applied to an active card. `balance` is the card's
-         *     new balance; `amount` is the amount loaded and `fee` the top-up fee.
+         *     new balance; `amount` is the amount loaded and `fee` the top-up fee. Provisional: `topup_id` names the
+         *     top-up, as returned by `POST /cards/{code}/topup`.
          *
          *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
          *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
@@ -1902,7 +1903,8 @@ export interface webhooks {
          * card.topup.failed
          * @description Sent when a top-up cannot be applied (for example, the card was terminated meanwhile). The amount and
          *     the fee are refunded to the ops balance; `refunded_amount` is the amount refunded. The card's status is
-         *     unchanged, or `cancelled` when it was terminated.
+         *     unchanged, or `cancelled` when it was terminated. Provisional: `topup_id` names the top-up, as returned by
+         *     `POST /cards/{code}/topup`.
          *
          *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
          *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
@@ -1978,8 +1980,7 @@ export interface webhooks {
         put?: never;
         /**
          * card.frozen
-         * @description Sent when a card is frozen by `POST /cards/{code}/freeze`. Payments on the card are declined until it is
-         *     unfrozen.
+         * @description Sent when a card is frozen by `POST /cards/{code}/freeze`. Payments on the card are declined until it is unfrozen.
          *
          *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
          *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
@@ -2003,8 +2004,7 @@ export interface webhooks {
         put?: never;
         /**
          * card.unfrozen
-         * @description Sent when a frozen card is unfrozen by `POST /cards/{code}/unfreeze`. The card is `active` again and
-         *     payments are accepted.
+         * @description Sent when a frozen card is unfrozen by `POST /cards/{code}/unfreeze`. The card is `active` again and payments are accepted.
          *
          *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
          *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
@@ -2061,8 +2061,8 @@ export interface webhooks {
          *     (`cards_visa` or `cards_mastercard`) is credited with `net_amount = amount - fee`. At least 5 USD
          *     remains on the card.
          *
-         *     The base card fields are those of every card event; the withdrawal fields mirror the `POST
-         *     /cards/{code}/withdraw` result, with `balance` in place of its `card_balance`.
+         *     The base card fields are those of every card event. Provisional: the withdrawal fields mirror the `POST /cards/{code}/withdraw` result, with
+         *     `balance` in place of its `card_balance`.
          *
          *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
          *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
@@ -2086,9 +2086,9 @@ export interface webhooks {
         put?: never;
         /**
          * card.withdrawal.failed
-         * @description Sent when a withdrawal from a card cannot be completed.
+         * @description Sent when a withdrawal from a card cannot be completed. The base card fields are those of every card event.
          *
-         *     The base card fields are those of every card event. Provisional: `amount` and `reason`.
+         *     Provisional: `amount` and `reason` say which withdrawal failed and why; neither the card balance nor the ops balance moves. `POST /cards/{code}/withdraw` answers synchronously, so this event may also follow a withdrawal it accepted.
          *
          *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
          *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
@@ -2112,10 +2112,9 @@ export interface webhooks {
         put?: never;
         /**
          * card.termination_pending
-         * @description Sent when a card's termination has been requested and is not yet complete.
+         * @description Sent when a card's termination has been requested and is not yet complete. `card.terminated` follows when the card is closed and its remaining balance returned.
          *
-         *     Provisional: the payload carries the base fields of every card event and nothing else: the closure amounts
-         *     are known only in `card.terminated`.
+         *     Provisional: the payload carries the base fields of every card event and nothing else: the closure amounts are known only in `card.terminated`. `status` is the card's status while the termination is in progress.
          *
          *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
          *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
@@ -2193,8 +2192,7 @@ export interface webhooks {
          * @description Sent when a withdrawal from a customer's wallet fails (for example, insufficient on-chain balance or a
          *     provider error). Withdrawals are requested only from the partner dashboard.
          *
-         *     Provisional: the payload mirrors `wallet.withdrawal_completed` without the on-chain result (`tx_hash`,
-         *     `new_balance`, `completed_at`), and adds `reason` and `failed_at`.
+         *     Provisional: the payload mirrors `wallet.withdrawal_completed` without the on-chain result (`tx_hash`, `new_balance`, `completed_at`), and adds `reason` and `failed_at`.
          *
          *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
          *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
@@ -2220,8 +2218,8 @@ export interface webhooks {
          * virtual_account.deposit_received
          * @description Sent when a bank transfer is received on a customer's virtual account.
          *
-         *     Provisional: the payload carries the account, the amount received, the sender's name and transfer reference
-         *     when the bank gives them, and the time of receipt.
+         *     Provisional: the payload is the account, the amount received, the sender's name and transfer reference when the bank gives them,
+         *     and the time of receipt.
          *
          *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
          *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
@@ -2247,8 +2245,8 @@ export interface webhooks {
          * virtual_account.transfer_completed
          * @description Sent when a transfer from a customer's virtual account completes.
          *
-         *     Provisional: the payload carries the account, a transfer identifier, the amount, the reference and the
-         *     completion time.
+         *     Provisional: the payload is the account, a
+         *     transfer identifier, the amount, the reference and the completion time.
          *
          *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
          *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
@@ -2274,8 +2272,8 @@ export interface webhooks {
          * virtual_account.transfer_failed
          * @description Sent when a transfer from a customer's virtual account fails.
          *
-         *     Provisional: the payload is shaped like `virtual_account.transfer_completed`, with a `reason` and the
-         *     failure time in place of the completion time.
+         *     Provisional: the payload is like that of `virtual_account.transfer_completed`, with a `reason`
+         *     and the failure time in place of the completion time.
          *
          *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
          *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
@@ -2302,7 +2300,8 @@ export interface webhooks {
          * @description Sent when the gift cards of an order (`POST /gift-cards/orders`) are delivered. The order was paid
          *     from the `gift_cards` ops balance.
          *
-         *     Provisional: the payload carries the order and the delivery time.
+         *     Provisional: the payload is the order and the delivery time. The redemption details (codes, PINs, links) are never in an event: read
+         *     them with `GET /gift-cards/orders/{code}`.
          *
          *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
          *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
@@ -2328,7 +2327,7 @@ export interface webhooks {
          * gift_card.failed
          * @description Sent when a gift card order (`POST /gift-cards/orders`) cannot be fulfilled.
          *
-         *     Provisional: the payload carries the order, a `reason` and the failure time.
+         *     Provisional: the payload is the order, a `reason` and the failure time. The refund of the `gift_cards` ops balance is reported by `gift_card.refunded`.
          *
          *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
          *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
@@ -2354,8 +2353,8 @@ export interface webhooks {
          * gift_card.refunded
          * @description Sent when a gift card order is refunded.
          *
-         *     Provisional: the payload carries the order, the amount refunded, the balance credited (`gift_cards`, the
-         *     balance orders are paid from) and the refund time.
+         *     Provisional: the payload is the order, the amount refunded, the balance credited (`gift_cards`, the balance orders are paid from)
+         *     and the refund time.
          *
          *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
          *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
@@ -2408,7 +2407,7 @@ export interface webhooks {
          * balance.debited
          * @description Sent when one of the partner's ops balances is debited by a billed operation. `reason` says why:
          *     `kyc_verification` when a customer's KYC is approved (`kyc.approved`), `poa_verification` when a proof of
-         *     address is approved (`poa.approved`). Further fields (such as `brand`, `customer_code`, `product`,
+         *     address is approved (`poa.approved`). `reason` is an open set: handle unknown values. Further fields (such as `brand`, `customer_code`, `product`,
          *     `billing_cycle`) vary with the reason; the payload therefore stays open to fields not listed here.
          *
          *     A debit that takes a balance below its threshold is followed by `balance.low_balance`. While any ops
@@ -2437,9 +2436,9 @@ export interface webhooks {
         /**
          * balance.low_balance
          * @description Sent when an ops balance falls below its threshold `lowBalanceThreshold` (default 100 USD): immediately
-         *     after a debit that crosses it, and by a check every 4 hours over all active partners.
+         *     after a debit that crosses it, and by a check every 4 hours over all active partners. The periodic check may send it again while the balance stays low: be ready for repeats.
          *
-         *     Provisional: the payload carries the balance, its current amount and the threshold it is below.
+         *     Provisional: the payload is the balance, its current amount and the threshold it is below.
          *
          *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
          *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
@@ -4529,20 +4528,7 @@ export interface components {
             deleted: boolean;
         };
         /**
-         * @description Name of a webhook event: the 33 events (30 plus three card events).
-         *
-         *     - KYC: `kyc.approved`, `kyc.rejected`, `kyc.expired`, `kyc.resubmission_requested`, `kyc.pending_review`,
-         *       `kyc.identity_mismatch`, `kyc.identity_synchronized`
-         *     - POA: `poa.approved`, `poa.rejected`
-         *     - Cards: `card.activated`, `card.creation_failed`, `card.topup.completed`, `card.topup.failed`, `card.transaction`,
-         *       `card.3ds_request`, `card.frozen`, `card.unfrozen`, `card.terminated`, `card.withdrawal.completed`,
-         *       `card.withdrawal.failed`, `card.termination_pending`
-         *     - Wallets: `wallet.deposit_received`, `wallet.withdrawal_completed`, `wallet.withdrawal_failed`
-         *     - Virtual accounts: `virtual_account.deposit_received`, `virtual_account.transfer_completed`, `virtual_account.transfer_failed`
-         *     - Gift cards: `gift_card.delivered`, `gift_card.failed`, `gift_card.refunded`
-         *     - Balance: `balance.deposit_confirmed`, `balance.debited`, `balance.low_balance`
-         *
-         *     An endpoint's `events` list holds these names, or `*` for every event.
+         * @description Name of a webhook event: one of the events of the Webhooks section. An endpoint's `events` list holds these names, or `*` for every event.
          * @example card.activated
          * @enum {string}
          */

@@ -6,10 +6,12 @@ import { CORE_SCHEMA, load } from 'js-yaml';
 import { parse } from 'yaml';
 import { APIS, GENERATED_DIR, type ApiName } from '../lib/paths.ts';
 import { bundleAll, lint } from '../lib/redocly.ts';
+import { assembleWorkspace } from './assemble.ts';
 import { startAsyncApiValidator } from './asyncapi-worker.ts';
 import { recall, remember, stepKey } from './cache.ts';
 import { SourceMap } from './source-location.ts';
 import { generateTypes, typesOutput } from './types.ts';
+import { EventsError } from './events.ts';
 import { danglingRefs, externalRefs, openApiProblems, type BundleProblem } from './validate.ts';
 import { yamlSyntaxErrors } from './yaml-syntax.ts';
 
@@ -35,16 +37,37 @@ export class BuildError extends Error {
   }
 }
 
-/** Builds a workspace into outDir. Returns the files written, relative to outDir. */
+/**
+ * Builds a workspace into outDir. Returns the files written, relative to outDir. The tools read the
+ * workspace assembled with its event lists (assemble.ts), whose hand-written lines keep their numbers.
+ */
 export async function build(options: BuildOptions): Promise<string[]> {
   const { workspace, outDir, echo = false } = options;
-  const log = (message: string) => echo && console.log(message);
   fs.mkdirSync(outDir, { recursive: true });
+  let assembled: string;
+  try {
+    assembled = assembleWorkspace(workspace);
+  } catch (error) {
+    const syntax = yamlSyntaxErrors(workspace);
+    if (syntax.length > 0) throw new BuildError('YAML parsing', syntax);
+    if (error instanceof EventsError) throw new BuildError('events', error.problems);
+    throw error;
+  }
+  try {
+    return await buildAssembled({ ...options, workspace: assembled }, workspace, echo);
+  } finally {
+    fs.rmSync(assembled, { recursive: true, force: true });
+  }
+}
+
+async function buildAssembled(options: BuildOptions, source: string, echo: boolean): Promise<string[]> {
+  const { workspace, outDir } = options;
+  const log = (message: string) => echo && console.log(message);
   // Lint and bundle run side by side, one Redocly process each (the bundle writes both APIs).
   log(options.lint ?? true ? 'Linting and bundling spec/openapi.yaml, spec/asyncapi.yaml and spec/sandbox.yaml ...' : 'Bundling ...');
   const [linted, bundled] = await Promise.all([(options.lint ?? true) ? lint(workspace, APIS) : null, bundleAll(workspace, APIS, outDir)]);
   if ((linted && linted.code !== 0) || bundled.code !== 0) {
-    const syntax = yamlSyntaxErrors(workspace);
+    const syntax = yamlSyntaxErrors(source);
     if (syntax.length > 0) throw new BuildError('YAML parsing', syntax);
     if (linted && linted.code !== 0) throw new BuildError('redocly lint', [linted.output.trim()]);
     throw new BuildError('redocly bundle', [bundled.output.trim()]);

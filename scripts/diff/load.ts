@@ -5,6 +5,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import $RefParser from '@apidevtools/json-schema-ref-parser';
+import { assembleSpec } from '../build/assemble.ts';
+import { EventsError, hasEventsIndex } from '../build/events.ts';
 
 export interface LoadedContract {
   /** What was loaded: a ref name or "working tree". */
@@ -33,12 +35,29 @@ export function defaultBaseRef(repo: string): string {
   throw new DiffError('No base ref given and no merge base with `main` (or `origin/main`) was found. Pass one: npm run diff -- <base-ref>');
 }
 
-/** Dereferences spec/openapi.yaml and spec/asyncapi.yaml (when present) under `specDir`. */
+/**
+ * Dereferences spec/openapi.yaml and spec/asyncapi.yaml (when present) under `specDir`, as the build reads
+ * them: with the lists of events written in when the spec lists its events in spec/events/index.yaml.
+ */
 export async function loadSpecDir(specDir: string, label: string): Promise<LoadedContract> {
   const root = path.join(specDir, 'openapi.yaml');
   if (!existsSync(root)) throw new DiffError(`${label} has no spec/openapi.yaml.`);
+  if (!hasEventsIndex(specDir)) return loadDocuments(specDir, label);
+  const dir = mkdtempSync(path.join(tmpdir(), 'contract-diff-'));
+  try {
+    assembleSpec(specDir, path.join(dir, 'spec'));
+    return await loadDocuments(path.join(dir, 'spec'), label);
+  } catch (error) {
+    if (error instanceof EventsError) throw new DiffError(`${label}: cannot list the events: ${error.problems.join('; ')}`);
+    throw error;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function loadDocuments(specDir: string, label: string): Promise<LoadedContract> {
   const asyncRoot = path.join(specDir, 'asyncapi.yaml');
-  return loadFiles(root, existsSync(asyncRoot) ? asyncRoot : null, label);
+  return loadFiles(path.join(specDir, 'openapi.yaml'), existsSync(asyncRoot) ? asyncRoot : null, label);
 }
 
 /** Dereferences an OpenAPI root file and an optional AsyncAPI root file. */

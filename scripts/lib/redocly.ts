@@ -1,6 +1,9 @@
 // Thin wrappers over the Redocly CLI (lint and bundle), run as a child process so the output is the
 // same as a human gets from `npx redocly ...`.
 import { spawn } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseDocument } from 'yaml';
 import { REDOCLY_BIN, type ApiName } from './paths.ts';
 
 export interface RunResult {
@@ -41,4 +44,15 @@ export function lint(cwd: string, apis: readonly ApiName[], extraArgs: string[] 
  * components, into `<dir>/<api>.yaml`. */
 export function bundleAll(cwd: string, apis: readonly ApiName[], outDir: string, echo = false) {
   return redocly(['bundle', ...apis, '--output', outDir, '--ext', 'yaml'], cwd, echo);
+}
+
+/**
+ * `redocly lint` of bundles (`<dir>/<api>.yaml`, as the build writes them) with the rules of a workspace's
+ * redocly.yaml: a copy of it whose API roots are the bundles, written into `dir`.
+ */
+export async function lintBundles(workspace: string, dir: string, apis: readonly ApiName[], extraArgs: string[] = [], echo = false) {
+  const config = parseDocument(await readFile(path.join(workspace, 'redocly.yaml'), 'utf8'));
+  for (const api of apis) config.setIn(['apis', api, 'root'], `${api}.yaml`);
+  await writeFile(path.join(dir, 'redocly.yaml'), config.toString());
+  return lint(dir, apis, extraArgs, echo);
 }

@@ -29,11 +29,12 @@ describe.concurrent('npm run build fails well', { timeout: 180_000 }, () => {
   it('a bundle that fails validation leaves generated/ untouched, and names the spec/ file and line', async () => {
     const ws = workspace();
     const before = snapshot(ws);
-    // Redocly's AsyncAPI `struct` rule is off (redocly.yaml), so only the AsyncAPI 3.0 schema sees this, in the bundle.
-    edit(ws, 'spec/asyncapi.yaml', (t) => t.replace('action: send', 'action: publish'));
+    // Redocly's AsyncAPI `struct` rule is off (redocly.yaml), so only the AsyncAPI 3.0 schema sees this, in the
+    // bundle: in the operation template, so in every operation, all written on the line of `operations: {}`.
+    edit(ws, 'spec/events/templates.yaml', (t) => t.replace('action: send', 'action: publish'));
     const error = await buildAndInstall(ws).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BuildError);
-    const line = lineOf(ws, 'spec/asyncapi.yaml', 'action: publish');
+    const line = lineOf(ws, 'spec/asyncapi.yaml', 'operations: {}');
     expect((error as BuildError).problems).toEqual([
       expect.stringMatching(new RegExp(`^spec/asyncapi\\.yaml:${line}: "action" property must be equal to one of the allowed values`)),
     ]);
