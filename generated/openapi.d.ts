@@ -2652,10 +2652,24 @@ export interface components {
             shipping_address?: components["schemas"]["ShippingAddress"] | null;
         };
         /**
-         * @description Every error code the API returns. Provisional: the HTTP status of `AUTHENTICATION_REQUIRED`, `IP_NOT_ALLOWED`, `OPERATION_FAILED`, `FORBIDDEN`, `RATE_LIMIT_EXCEEDED`, `INTERNAL_ERROR` and `wrong_api_host` (see each error schema). `wrong_api_host` is lowercase, as the service spells it.
-         * @enum {string}
+         * @description The code of a failure, in `error.code`: the codes below (the examples) are those the API documents, and each operation lists the ones it returns with their HTTP status. Provisional: the HTTP status of `AUTHENTICATION_REQUIRED`, `IP_NOT_ALLOWED`, `OPERATION_FAILED`, `FORBIDDEN`, `RATE_LIMIT_EXCEEDED`, `INTERNAL_ERROR` and `wrong_api_host` (see each error schema); and the set is open: a new code may be added, under a status an operation already returns or a new one, without a new major version. Handle a code you do not know by its HTTP status (see the Compatibility guide). `wrong_api_host` is lowercase, as the service spells it.
+         * @example AUTHENTICATION_FAILED
+         * @example PLAN_UPGRADE_REQUIRED
+         * @example PLAN_LIMIT_REACHED
+         * @example ACCOUNT_SUSPENDED_NEGATIVE_BALANCE
+         * @example ACCOUNT_RESTRICTED
+         * @example INSUFFICIENT_BALANCE
+         * @example RESOURCE_NOT_FOUND
+         * @example VALIDATION_ERROR
+         * @example AUTHENTICATION_REQUIRED
+         * @example IP_NOT_ALLOWED
+         * @example OPERATION_FAILED
+         * @example FORBIDDEN
+         * @example RATE_LIMIT_EXCEEDED
+         * @example INTERNAL_ERROR
+         * @example wrong_api_host
          */
-        ErrorCode: "AUTHENTICATION_FAILED" | "PLAN_UPGRADE_REQUIRED" | "PLAN_LIMIT_REACHED" | "ACCOUNT_SUSPENDED_NEGATIVE_BALANCE" | "ACCOUNT_RESTRICTED" | "INSUFFICIENT_BALANCE" | "RESOURCE_NOT_FOUND" | "VALIDATION_ERROR" | "AUTHENTICATION_REQUIRED" | "IP_NOT_ALLOWED" | "OPERATION_FAILED" | "FORBIDDEN" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "wrong_api_host";
+        ErrorCode: string;
         /** @description Envelope of every failure: `{ success: false, error: { code, message, details }, meta? }`. Each error schema narrows `error.code` to one code and gives its `details` shape. */
         ErrorEnvelope: {
             /**
@@ -4528,11 +4542,42 @@ export interface components {
             deleted: boolean;
         };
         /**
-         * @description Name of a webhook event: one of the events of the Webhooks section. An endpoint's `events` list holds these names, or `*` for every event.
+         * @description Name of a webhook event, as responses report it: one of the events of the Webhooks section (the examples). Provisional: the set is open. A new event type may be added without a new major version, and reported here: handle a name you do not know (acknowledge its delivery, ignore or log the event) rather than failing (see the Compatibility guide). Requests take the closed list `WebhookEventNameChoice`.
+         * @example kyc.approved
+         * @example kyc.rejected
+         * @example kyc.expired
+         * @example kyc.resubmission_requested
+         * @example kyc.pending_review
+         * @example kyc.identity_mismatch
+         * @example kyc.identity_synchronized
+         * @example poa.approved
+         * @example poa.rejected
          * @example card.activated
-         * @enum {string}
+         * @example card.creation_failed
+         * @example card.topup.completed
+         * @example card.topup.failed
+         * @example card.transaction
+         * @example card.3ds_request
+         * @example card.frozen
+         * @example card.unfrozen
+         * @example card.terminated
+         * @example card.withdrawal.completed
+         * @example card.withdrawal.failed
+         * @example card.termination_pending
+         * @example wallet.deposit_received
+         * @example wallet.withdrawal_completed
+         * @example wallet.withdrawal_failed
+         * @example virtual_account.deposit_received
+         * @example virtual_account.transfer_completed
+         * @example virtual_account.transfer_failed
+         * @example gift_card.delivered
+         * @example gift_card.failed
+         * @example gift_card.refunded
+         * @example balance.deposit_confirmed
+         * @example balance.debited
+         * @example balance.low_balance
          */
-        WebhookEventName: "kyc.approved" | "kyc.rejected" | "kyc.expired" | "kyc.resubmission_requested" | "kyc.pending_review" | "kyc.identity_mismatch" | "kyc.identity_synchronized" | "poa.approved" | "poa.rejected" | "card.activated" | "card.creation_failed" | "card.topup.completed" | "card.topup.failed" | "card.transaction" | "card.3ds_request" | "card.frozen" | "card.unfrozen" | "card.terminated" | "card.withdrawal.completed" | "card.withdrawal.failed" | "card.termination_pending" | "wallet.deposit_received" | "wallet.withdrawal_completed" | "wallet.withdrawal_failed" | "virtual_account.deposit_received" | "virtual_account.transfer_completed" | "virtual_account.transfer_failed" | "gift_card.delivered" | "gift_card.failed" | "gift_card.refunded" | "balance.deposit_confirmed" | "balance.debited" | "balance.low_balance";
+        WebhookEventName: string;
         /**
          * @description The events the endpoint receives: event names, or `*` for every event. Events are sent to each active endpoint subscribed to the event's type or to `*`. Provisional: at least one entry is required.
          * @example [
@@ -4600,6 +4645,25 @@ export interface components {
              */
             updated_at: string;
         };
+        /**
+         * WebhookEventNameChoice
+         * @description Name of a webhook event to subscribe to or filter by: one of the events of the Webhooks section. Responses report event names as the open `WebhookEventName`.
+         * @example card.activated
+         * @enum {string}
+         */
+        WebhookEventNameChoice: "kyc.approved" | "kyc.rejected" | "kyc.expired" | "kyc.resubmission_requested" | "kyc.pending_review" | "kyc.identity_mismatch" | "kyc.identity_synchronized" | "poa.approved" | "poa.rejected" | "card.activated" | "card.creation_failed" | "card.topup.completed" | "card.topup.failed" | "card.transaction" | "card.3ds_request" | "card.frozen" | "card.unfrozen" | "card.terminated" | "card.withdrawal.completed" | "card.withdrawal.failed" | "card.termination_pending" | "wallet.deposit_received" | "wallet.withdrawal_completed" | "wallet.withdrawal_failed" | "virtual_account.deposit_received" | "virtual_account.transfer_completed" | "virtual_account.transfer_failed" | "gift_card.delivered" | "gift_card.failed" | "gift_card.refunded" | "balance.deposit_confirmed" | "balance.debited" | "balance.low_balance";
+        /**
+         * @description The events the endpoint is to receive: event names, or `*` for every event, including event types added later. Events are sent to each active endpoint subscribed to the event's type or to `*`. Provisional: at least one entry is required.
+         * @example [
+         *       "card.activated",
+         *       "card.transaction",
+         *       "kyc.approved"
+         *     ]
+         * @example [
+         *       "*"
+         *     ]
+         */
+        WebhookEndpointEventsInput: (components["schemas"]["WebhookEventNameChoice"] | "*")[];
         /** @description Body of `POST /webhooks`: `url`, `events` and `description`. Provisional: `url` (the creation ping is sent to it) and `events` are required, and `description` is optional. */
         CreateWebhookEndpointRequest: {
             /**
@@ -4608,7 +4672,7 @@ export interface components {
              * @example https://hooks.acme-partner.test/partner-api
              */
             url: string;
-            events: components["schemas"]["WebhookEndpointEvents"];
+            events: components["schemas"]["WebhookEndpointEventsInput"];
             /**
              * @description Free text describing the endpoint.
              * @example Production events for the partner back office
@@ -4674,7 +4738,7 @@ export interface components {
              * @example https://hooks.acme-partner.test/partner-api/v2
              */
             url?: string;
-            events?: components["schemas"]["WebhookEndpointEvents"];
+            events?: components["schemas"]["WebhookEndpointEventsInput"];
             /**
              * @description New free-text description.
              * @example Production events
@@ -6757,7 +6821,7 @@ export interface components {
          * @description Provisional: only events of this type, for example `card.topup.completed`.
          * @example card.frozen
          */
-        EventTypeFilter: components["schemas"]["WebhookEventName"];
+        EventTypeFilter: components["schemas"]["WebhookEventNameChoice"];
         /**
          * @description The event's `id`, `evt_<uuid>`, as in the body of its webhook delivery.
          * @example evt_0b6f2c1e-4d7a-4f3b-9c8e-1a2b3c4d5e6f

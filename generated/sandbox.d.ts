@@ -768,10 +768,24 @@ export interface components {
             pagination?: components["schemas"]["Pagination"];
         };
         /**
-         * @description Every error code the API returns. Provisional: the HTTP status of `AUTHENTICATION_REQUIRED`, `IP_NOT_ALLOWED`, `OPERATION_FAILED`, `FORBIDDEN`, `RATE_LIMIT_EXCEEDED`, `INTERNAL_ERROR` and `wrong_api_host` (see each error schema). `wrong_api_host` is lowercase, as the service spells it.
-         * @enum {string}
+         * @description The code of a failure, in `error.code`: the codes below (the examples) are those the API documents, and each operation lists the ones it returns with their HTTP status. Provisional: the HTTP status of `AUTHENTICATION_REQUIRED`, `IP_NOT_ALLOWED`, `OPERATION_FAILED`, `FORBIDDEN`, `RATE_LIMIT_EXCEEDED`, `INTERNAL_ERROR` and `wrong_api_host` (see each error schema); and the set is open: a new code may be added, under a status an operation already returns or a new one, without a new major version. Handle a code you do not know by its HTTP status (see the Compatibility guide). `wrong_api_host` is lowercase, as the service spells it.
+         * @example AUTHENTICATION_FAILED
+         * @example PLAN_UPGRADE_REQUIRED
+         * @example PLAN_LIMIT_REACHED
+         * @example ACCOUNT_SUSPENDED_NEGATIVE_BALANCE
+         * @example ACCOUNT_RESTRICTED
+         * @example INSUFFICIENT_BALANCE
+         * @example RESOURCE_NOT_FOUND
+         * @example VALIDATION_ERROR
+         * @example AUTHENTICATION_REQUIRED
+         * @example IP_NOT_ALLOWED
+         * @example OPERATION_FAILED
+         * @example FORBIDDEN
+         * @example RATE_LIMIT_EXCEEDED
+         * @example INTERNAL_ERROR
+         * @example wrong_api_host
          */
-        ErrorCode: "AUTHENTICATION_FAILED" | "PLAN_UPGRADE_REQUIRED" | "PLAN_LIMIT_REACHED" | "ACCOUNT_SUSPENDED_NEGATIVE_BALANCE" | "ACCOUNT_RESTRICTED" | "INSUFFICIENT_BALANCE" | "RESOURCE_NOT_FOUND" | "VALIDATION_ERROR" | "AUTHENTICATION_REQUIRED" | "IP_NOT_ALLOWED" | "OPERATION_FAILED" | "FORBIDDEN" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "wrong_api_host";
+        ErrorCode: string;
         /** @description Envelope of every failure: `{ success: false, error: { code, message, details }, meta? }`. Each error schema narrows `error.code` to one code and gives its `details` shape. */
         ErrorEnvelope: {
             /**

@@ -23,8 +23,15 @@ import {
   type EventEntry,
 } from './events.ts';
 
-/** The schemas that list every event name, relative to spec/, and the keyword the list is written as. */
-export const EVENT_NAME_LISTS = [{ file: 'components/schemas/WebhookEventName.yaml', keyword: 'enum' }] as const;
+/**
+ * The schemas that list every event name, relative to spec/, and the keyword the list is written as: the
+ * closed list requests take, and the open set responses report, whose known values are its examples
+ * (docs/compatibility.md).
+ */
+export const EVENT_NAME_LISTS = [
+  { file: 'components/schemas/WebhookEventNameChoice.yaml', keyword: 'enum' },
+  { file: 'components/schemas/WebhookEventName.yaml', keyword: 'examples' },
+] as const;
 
 /** A `{}` of a document to fill, by its path of keys. */
 interface Fill {

@@ -11,16 +11,26 @@ export type PathsWithMethod<M extends HttpMethod> = {
   [P in keyof paths]: paths[P] extends { [K in M]: object } ? P : never;
 }[keyof paths];
 
-/** Every error code of the API (`components.schemas.ErrorCode`). */
-export type ErrorCode = components['schemas']['ErrorCode'];
+type SchemaValue = components['schemas'][keyof components['schemas']];
+
+/**
+ * Every error code the contract documents: the `error.code` of each error schema (`AccountRestrictedError`...).
+ * `components.schemas.ErrorCode` itself is an open string: a code may be added, so handle one you do not know
+ * by its HTTP status (docs/compatibility.md).
+ */
+export type ErrorCode = SchemaValue extends infer S
+  ? S extends { success: false; error: { code: infer C extends string } }
+    ? string extends C
+      ? never
+      : C
+    : never
+  : never;
 
 /** Request metadata (`meta`): `request_id`, `mode`, `timestamp`. */
 export type Meta = components['schemas']['Meta'];
 
 /** Pagination of list responses: `page`, `limit`, `total`, `pages`. */
 export type Pagination = components['schemas']['Pagination'];
-
-type SchemaValue = components['schemas'][keyof components['schemas']];
 
 type DetailsByCode = {
   [C in ErrorCode]: Extract<SchemaValue, { success: false; error: { code: C } }> extends { error: { details: infer D } }

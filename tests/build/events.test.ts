@@ -106,8 +106,8 @@ describe('a mistake in the events is one line naming the file', () => {
   });
 
   it('event names written by hand into the schema the build lists them in', () => {
-    const problems = problemsOf((ws) => fs.appendFileSync(path.join(ws, 'spec/components/schemas/WebhookEventName.yaml'), 'enum: [card.frozen]\n'));
-    expect(problems).toEqual(['spec/components/schemas/WebhookEventName.yaml: remove `enum`: npm run build writes it from spec/events/index.yaml']);
+    const problems = problemsOf((ws) => fs.appendFileSync(path.join(ws, 'spec/components/schemas/WebhookEventNameChoice.yaml'), 'enum: [card.frozen]\n'));
+    expect(problems).toEqual(['spec/components/schemas/WebhookEventNameChoice.yaml: remove `enum`: npm run build writes it from spec/events/index.yaml']);
   });
 
   it('an AsyncAPI info that no longer names the example secret', () => {

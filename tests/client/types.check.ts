@@ -7,6 +7,7 @@ import type { components } from '../../generated/openapi.js';
 import {
   createPartnerClient,
   isPartnerApiError,
+  type ErrorCode,
   PartnerApiError,
   type OperationErrorCode,
   type PageItem,
@@ -22,6 +23,26 @@ type Payout = components['schemas']['Payout'];
 const client = createPartnerClient({ apiKey: 'sk_test_x', baseUrl: 'http://127.0.0.1:1' });
 
 // ---- Error codes are the ones each operation documents ----------------------------------------------
+
+// ErrorCode is every code the contract documents (its error schemas), although the contract's own `ErrorCode`
+// schema is an open string: the set may grow (docs/compatibility.md).
+expectTypeOf<ErrorCode>().toEqualTypeOf<
+  | 'AUTHENTICATION_FAILED'
+  | 'PLAN_UPGRADE_REQUIRED'
+  | 'PLAN_LIMIT_REACHED'
+  | 'ACCOUNT_SUSPENDED_NEGATIVE_BALANCE'
+  | 'ACCOUNT_RESTRICTED'
+  | 'INSUFFICIENT_BALANCE'
+  | 'RESOURCE_NOT_FOUND'
+  | 'VALIDATION_ERROR'
+  | 'AUTHENTICATION_REQUIRED'
+  | 'IP_NOT_ALLOWED'
+  | 'OPERATION_FAILED'
+  | 'FORBIDDEN'
+  | 'RATE_LIMIT_EXCEEDED'
+  | 'INTERNAL_ERROR'
+  | 'wrong_api_host'
+>();
 
 // POST /cards/{code}/withdraw: 400, 401, 402, 403 (ForbiddenWrite), 404, 422, 429, 500, 502.
 expectTypeOf<OperationErrorCode<'withdrawFromCard'>>().toEqualTypeOf<

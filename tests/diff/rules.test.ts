@@ -159,6 +159,19 @@ const cases: Record<string, { required: string; ok: boolean; changes: string[] }
       'docs | docs-changed | POST /cards | request body (application/json) | shipping_address<ShippingAddress>',
     ],
   },
+  'open-sets': {
+    // docs/compatibility.md: event names and error codes are open in responses (strings with the known values as
+    // examples) and closed in requests, so a new event type and a new error code are additive.
+    required: 'minor',
+    ok: true,
+    changes: [
+      'docs | docs-changed | POST /webhooks | response 200 (application/json) | events[]<#1>', // a new example of the open set
+      'docs | docs-changed | POST /webhooks | response 200 (application/json) | last_event_type',
+      'non-breaking | enum-value-added | POST /webhooks | request body (application/json) | events[]<#1>', // the closed request list grows
+      'non-breaking | error-code-added | POST /webhooks | response 403',
+      'non-breaking | event-added | event card.terminated | webhook',
+    ],
+  },
   extensibility: {
     // docs/compatibility.md: responses and events are open and may grow; requests are closed and may not narrow.
     required: 'major',
