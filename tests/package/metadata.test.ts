@@ -4,8 +4,10 @@
 // (docs/package-readme.md, the tarball's README.md) links only to the published docs and repository files that
 // exist, never to a file that is not in the tarball.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { versionProblems } from '../../scripts/ci/version.ts';
 import { guideUrl, nodeFloor, nodeVersionProblem } from '../../src/package-info.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -25,6 +27,22 @@ describe('package.json', () => {
   it("has the contract's version: info.version of both documents (npm run diff decides the bump)", () => {
     expect(PACKAGE.version).toBe(bundle('openapi.json').info.version);
     expect(PACKAGE.version).toBe(bundle('asyncapi.json').info.version);
+    expect(versionProblems(ROOT)).toEqual([]);
+    expect(versionProblems(ROOT, `v${PACKAGE.version}`)).toEqual([]);
+    expect(versionProblems(ROOT, 'v0.1.0')).toEqual([`the tag v0.1.0 does not name the package's version ${PACKAGE.version} (expected v${PACKAGE.version})`]);
+  });
+
+  it('npm run check:version names a package version that is not the contract’s', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'version-'));
+    try {
+      fs.mkdirSync(path.join(dir, 'generated'));
+      for (const file of ['generated/openapi.json', 'generated/asyncapi.json']) fs.copyFileSync(path.join(ROOT, file), path.join(dir, file));
+      fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ ...PACKAGE, version: '0.1.0' }));
+      const contract = bundle('openapi.json').info.version;
+      expect(versionProblems(dir)[0]).toBe(`package.json version 0.1.0 is not generated/openapi.json's info.version ${contract}: set both to the version npm run diff requires`);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
