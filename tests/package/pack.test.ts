@@ -11,6 +11,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findFreePort } from '../../scripts/lib/port-check.ts';
 import { fencedBlocks } from '../docs/guide-runner.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -171,15 +172,6 @@ function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = 
   }
 }
 
-/** A free 127.0.0.1 port. */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 /** Starts the installed bin with `args` and resolves with its base URL once it listens. */
 function startBin(args: string[]): Promise<{ child: ChildProcess; baseUrl: string }> {
   const child = spawn(process.execPath, [path.join(app, 'node_modules', '.bin', BIN), ...args], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -314,7 +306,7 @@ describe('npm package', () => {
   });
 
   it("runs the testing guide's node:test example against the bin's sandbox in another process", async () => {
-    const { child, baseUrl } = await startBin(['--port', String(await freePort())]);
+    const { child, baseUrl } = await startBin(['--port', String(await findFreePort())]);
     try {
       const out = run(process.execPath, ['--test', '--test-reporter=tap', 'cards.node.test.ts'], app, { SANDBOX_URL: baseUrl.replace(/\/v1$/, '') });
       expect(out).toMatch(/^# pass 1$/m);
