@@ -15,7 +15,7 @@ async function main(): Promise<number> {
     console.log(PACKAGE.version);
     return 0;
   }
-  const old = nodeVersionProblem(TOOL);
+  const old = nodeVersionProblem('the sandbox');
   if (old) throw new CliError(old);
   let config: unknown;
   if (args.config) {

@@ -372,7 +372,7 @@ describe('the sandbox bin', () => {
     const line = (who: string) => `${who} needs Node.js ${FLOOR} or later (for node:sqlite); this is Node.js ${old!.version}.`;
     const fromBin = spawnSync(old!.path, [bin(), '--port', '0'], { cwd: app, encoding: 'utf8' });
     expect(fromBin.status).toBe(1);
-    expect(fromBin.stderr).toBe(`${BIN}: ${line(BIN)}\n`);
+    expect(fromBin.stderr).toBe(`${BIN}: ${line('the sandbox')}\n`);
     const entry = spawnSync(old!.path, ['--input-type=module', '-e', `import '${NAME}/sandbox';`], { cwd: app, encoding: 'utf8' });
     expect(entry.status).toBe(1);
     expect(entry.stderr).toContain(line('The sandbox (@partner-api/contract/sandbox)'));
