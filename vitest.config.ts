@@ -9,5 +9,8 @@ export default defineConfig({
     globalSetup: ['tests/contract/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // GitHub's workflow parser imports its JSON schema without `with { type: 'json' }`, which Node refuses:
+    // through Vite's transform it loads (tests/ci/workflows.test.ts).
+    server: { deps: { inline: ['@actions/workflow-parser'] } },
   },
 });

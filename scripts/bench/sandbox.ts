@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCli, reportCliError, UsageError } from '../lib/cli-args.ts';
 import { findFreePort } from '../lib/port-check.ts';
 import { ROOT } from '../lib/paths.ts';
 import { startPrism } from '../mock/prism.ts';
@@ -27,17 +27,33 @@ interface Result {
 type Autocannon = (options: Record<string, unknown>) => Promise<Result>;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
-const { values } = parseArgs({
-  options: {
-    duration: { type: 'string', default: '5' },
-    warmup: { type: 'string', default: '2' },
-    entry: { type: 'string', default: 'compiled' },
-  },
-});
-const duration = Number(values.duration);
-const warmup = Number(values.warmup);
-if (values.entry !== 'compiled' && values.entry !== 'source') throw new Error(`--entry must be compiled or source, not ${values.entry}`);
-const entry = values.entry;
+const USAGE = `Usage: npm run bench:sandbox [-- --duration <s>] [--warmup <s>] [--entry compiled|source]
+  --duration <s>  seconds of each measured run (default 5)
+  --warmup <s>    seconds of warm-up of each server on each target (default 2)
+  --entry         compiled (default): dist/sandbox/cli.js, as the package's bin runs it; source: src/ through tsx`;
+
+/** The flags, checked: a mistake is one line with the usage (exit 2), before anything starts. */
+function options(): { duration: number; warmup: number; entry: 'compiled' | 'source' } | null {
+  try {
+    const args = parseCli(process.argv.slice(2), {
+      usage: USAGE,
+      options: { duration: { type: 'string', default: '5' }, warmup: { type: 'string', default: '2' }, entry: { type: 'string', default: 'compiled' } },
+    });
+    if (!args) return null;
+    const { duration = '5', warmup = '2', entry = 'compiled' } = args.values;
+    if (entry !== 'compiled' && entry !== 'source') throw new UsageError(`--entry must be compiled or source, got "${entry}"`);
+    for (const [name, value] of [['duration', duration], ['warmup', warmup]] as const) {
+      if (!/^\d+$/.test(value)) throw new UsageError(`--${name} must be a whole number of seconds, got "${value}"`);
+    }
+    return { duration: Number(duration), warmup: Number(warmup), entry };
+  } catch (error) {
+    process.exit(reportCliError('bench:sandbox', USAGE, error));
+  }
+}
+
+const picked = options();
+if (!picked) process.exit(0);
+const { duration, warmup, entry } = picked;
 const KEY = 'sk_test_bench';
 const MB = 1024 * 1024;
 

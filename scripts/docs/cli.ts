@@ -3,13 +3,18 @@
 //   --out <dir>          where to write the site (default site/)
 //   --generated <dir>    where the bundles are (default generated/)
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { buildSite, SITE_DIR } from './site.ts';
+import { parseCli, reportCliError } from '../lib/cli-args.ts';
 import { ROOT } from '../lib/paths.ts';
 
-const { values } = parseArgs({ options: { out: { type: 'string' }, generated: { type: 'string' } } });
+const USAGE = `Usage: npm run docs [-- --out <dir>] [--generated <dir>]
+  --out <dir>        where to write the site (default site/)
+  --generated <dir>  where the bundles are (default generated/)`;
 
 try {
+  const args = parseCli(process.argv.slice(2), { usage: USAGE, options: { out: { type: 'string' }, generated: { type: 'string' } } });
+  if (!args) process.exit(0);
+  const { values } = args;
   const site = await buildSite(
     values.out ? path.resolve(values.out) : SITE_DIR,
     values.generated ? path.resolve(values.generated) : undefined,
@@ -20,6 +25,5 @@ try {
       `${site.provisionalCount} provisional parts listed, ${site.badgeCount} operations badged "Provisional"; ${site.seconds.toFixed(1)} s`,
   );
 } catch (error) {
-  console.error(error instanceof Error ? error.message : error);
-  process.exitCode = 1;
+  process.exitCode = reportCliError('docs', USAGE, error);
 }

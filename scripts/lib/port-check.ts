@@ -1,6 +1,7 @@
 // Ports for the local servers (mock, docs, test receivers): check that one is free before anything is
 // spawned, so a clash gives one clear sentence instead of a stack trace from a child process.
 import net from 'node:net';
+import { portProblem } from './cli-args.ts';
 
 /** A port that cannot be bound. `message` says which port, why, and how to choose another. */
 export class PortUnavailableError extends Error {
@@ -34,13 +35,8 @@ export function assertPortFree(host: string, port: number, hint: string): Promis
     const probe = net.createServer();
     probe.unref();
     probe.once('error', (error: NodeJS.ErrnoException) => {
-      const why =
-        error.code === 'EADDRINUSE'
-          ? 'is already in use'
-          : error.code === 'EACCES'
-            ? 'needs privileges to be bound'
-            : `cannot be bound (${error.code ?? error.message})`;
-      reject(new PortUnavailableError(port, `port ${port} on ${host} ${why}; ${hint}`));
+      const message = portProblem(error, host, port, hint) ?? `port ${port} on ${host} cannot be bound (${error.code ?? error.message}); ${hint}`;
+      reject(new PortUnavailableError(port, message));
     });
     probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve()));
   });

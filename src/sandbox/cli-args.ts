@@ -1,28 +1,67 @@
-// The command line of the sandbox: its flags, checked. (src/sandbox/cli.ts runs it.)
-import { parseArgs } from 'node:util';
+// The command line of the sandbox's bin (`npx partner-api-sandbox`, `npm run sandbox` in a clone): its flags,
+// checked, and its help. It loads nothing that needs node:sqlite, so that --help and --version answer on any Node.
+import { parseCli as parseArgv, UsageError } from '../cli-args.js';
+import { PACKAGE, guideUrl, nodeFloor } from '../package-info.js';
 
-export const USAGE =
-  'usage: sandbox [--port 4020] [--host 127.0.0.1] [--db FILE] [--seed examples [--seed-key KEY]] [--config FILE] [--manual] [--no-rate-limit]';
+/** The bin's name in package.json: what a partner types, and the first word of every line it prints. */
+export const TOOL = Object.keys(PACKAGE.bin ?? {})[0] ?? 'partner-api-sandbox';
 
-export function parseCli(argv: string[]) {
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    options: {
-      port: { type: 'string', default: '4020' },
-      host: { type: 'string', default: '127.0.0.1' },
-      db: { type: 'string' },
-      seed: { type: 'string' },
-      'seed-key': { type: 'string', default: 'sk_test_sandbox' },
-      config: { type: 'string' },
-      manual: { type: 'boolean', default: false },
-      'no-rate-limit': { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
-    },
-  });
+const [major, minor] = nodeFloor();
+
+export const USAGE = `Usage: ${TOOL} [options]        (in a clone of the repository: npm run sandbox -- [options])
+
+The partner API's stateful sandbox on your machine: the API at http://HOST:PORT/v1 (gift cards also at /api/v1),
+signed webhook deliveries, and the simulation API at http://HOST:PORT/sandbox. It runs until Ctrl-C.
+
+Options:
+  --port <n>          port to listen on (default 4020; 0 picks a free one)
+  --host <address>    address to listen on (default 127.0.0.1)
+  --db <file>         keep the state in a SQLite file (default: in memory, empty at each start)
+  --config <file>     a JSON file of account settings (plans, balances, keys, webhook routes)
+  --seed examples     give the --seed-key account the contract's example records
+  --seed-key <key>    the key of --seed examples (default sk_test_sandbox)
+  --manual            asynchronous outcomes wait to be chosen through the simulation API
+  --no-rate-limit     turn the per-key rate limit off
+  -h, --help          print this help
+  -v, --version       print the version (${PACKAGE.version})
+
+Needs Node.js ${major}.${minor} or later. Docs: ${guideUrl('sandbox.md')}`;
+
+const OPTIONS = {
+  port: { type: 'string', default: '4020' },
+  host: { type: 'string', default: '127.0.0.1' },
+  db: { type: 'string' },
+  seed: { type: 'string' },
+  'seed-key': { type: 'string', default: 'sk_test_sandbox' },
+  config: { type: 'string' },
+  manual: { type: 'boolean', default: false },
+  'no-rate-limit': { type: 'boolean', default: false },
+  version: { type: 'boolean', short: 'v', default: false },
+} as const;
+
+export interface SandboxArgs {
+  port: number;
+  host: string;
+  db?: string;
+  seed?: string;
+  'seed-key': string;
+  config?: string;
+  manual: boolean;
+  'no-rate-limit': boolean;
+  version: boolean;
+}
+
+/**
+ * Reads the flags; null after printing the help (--help, -h). Throws a UsageError naming the first mistake
+ * (an unknown flag with "did you mean", a missing value, a port out of range, a malformed key).
+ */
+export function parseCli(argv: string[]): SandboxArgs | null {
+  const parsed = parseArgv(argv, { usage: USAGE, options: OPTIONS });
+  if (!parsed) return null;
+  const values = parsed.values as Omit<SandboxArgs, 'port'> & { port: string };
   const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be an integer from 0 to 65535, got "${values.port}"`);
-  if (values.seed !== undefined && values.seed !== 'examples') throw new Error(`--seed accepts only "examples", got "${values.seed}"`);
-  if (!/^sk_(test|live)_[A-Za-z0-9_]{1,200}$/.test(values['seed-key'])) throw new Error(`--seed-key must be an sk_test_… or sk_live_… key, got "${values['seed-key']}"`);
+  if (!/^\d+$/.test(values.port) || port > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, got "${values.port}"`);
+  if (values.seed !== undefined && values.seed !== 'examples') throw new UsageError(`--seed accepts only "examples", got "${values.seed}"`);
+  if (!/^sk_(test|live)_[A-Za-z0-9_]{1,200}$/.test(values['seed-key'])) throw new UsageError(`--seed-key must be an sk_test_… or sk_live_… key, got "${values['seed-key']}"`);
   return { ...values, port };
 }

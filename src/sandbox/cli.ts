@@ -1,30 +1,51 @@
 #!/usr/bin/env node
-// npm run sandbox -- [--port 4020] [--host 127.0.0.1] [--db FILE] [--seed examples [--seed-key KEY]] [--config FILE] [--manual] [--no-rate-limit]
+// The sandbox's bin: `npx partner-api-sandbox [options]` (`npm run sandbox -- [options]` in a clone); see
+// ./cli-args.ts for the flags. Every failure is one line `partner-api-sandbox: <what and how to fix it>`: a
+// mistyped flag (exit 2, with the usage), a Node older than package.json's engines, a busy port, a bad --config.
+// The sandbox itself is imported only after the Node check: it needs node:sqlite.
 import fs from 'node:fs';
-import { USAGE, parseCli } from './cli-args.js';
-import { EXAMPLE_CODES, startSandbox } from './index.js';
+import { CliError, portProblem, runCli } from '../cli-args.js';
+import { PACKAGE, nodeVersionProblem } from '../package-info.js';
+import { TOOL, USAGE, parseCli } from './cli-args.js';
 
-async function main(): Promise<void> {
-  let args: ReturnType<typeof parseCli>;
-  try {
-    args = parseCli(process.argv.slice(2));
-  } catch (error) {
-    const message = (error as Error).message.split('\n')[0]!.replace(/\. To specify.*$/, '');
-    console.error(`sandbox: ${message}\n${USAGE}`);
-    process.exit(2);
+async function main(): Promise<number> {
+  const args = parseCli(process.argv.slice(2));
+  if (!args) return 0;
+  if (args.version) {
+    console.log(PACKAGE.version);
+    return 0;
   }
-  if (args.help) {
-    console.log(USAGE);
-    return;
+  const old = nodeVersionProblem('the sandbox');
+  if (old) throw new CliError(old);
+  let config: unknown;
+  if (args.config) {
+    try {
+      config = JSON.parse(fs.readFileSync(args.config, 'utf8'));
+    } catch (error) {
+      throw new CliError(`--config ${args.config}: ${(error as Error).message}`);
+    }
   }
-  const config = args.config ? JSON.parse(fs.readFileSync(args.config, 'utf8')) : undefined;
-  const sandbox = await startSandbox({ port: args.port, host: args.host, db: args.db, manual: args.manual, rateLimit: !args['no-rate-limit'], config, seedExamples: args.seed ? args['seed-key'] : undefined });
+  const { EXAMPLE_CODES, startSandbox } = await import('./index.js');
+  const sandbox = await startSandbox({
+    port: args.port,
+    host: args.host,
+    db: args.db,
+    manual: args.manual,
+    rateLimit: !args['no-rate-limit'],
+    config: config as never,
+    seedExamples: args.seed ? args['seed-key'] : undefined,
+  }).catch((error: unknown) => {
+    const port = portProblem(error, args.host, args.port, 'pass --port <port> to use another one (--port 0 picks a free one)');
+    throw port ? new CliError(port) : error;
+  });
+  const key = args['seed-key'];
   console.log(`Sandbox of the partner API on ${sandbox.baseUrl} (gift cards: ${sandbox.giftCardBaseUrl}; simulation: ${sandbox.simulationUrl})`);
-  console.log(`Try: curl -H "Authorization: Bearer ${args['seed-key']}" ${sandbox.baseUrl}/balance`);
-  if (args.seed) console.log(`The contract's example records are seeded for ${args['seed-key']}: curl -H "Authorization: Bearer ${args['seed-key']}" ${sandbox.baseUrl}/cards/${EXAMPLE_CODES.card}`);
+  console.log(`Try: curl -H "Authorization: Bearer ${key}" ${sandbox.baseUrl}/balance`);
+  if (args.seed) console.log(`The contract's example records are seeded for ${key}: curl -H "Authorization: Bearer ${key}" ${sandbox.baseUrl}/cards/${EXAMPLE_CODES.card}`);
   const stop = () => void sandbox.close().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  return 0;
 }
 
-await main();
+await runCli(TOOL, USAGE, main);

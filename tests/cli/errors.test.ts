@@ -6,6 +6,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { closest, parseCli, UsageError } from '../../scripts/lib/cli-args.ts';
+import { TOOL as SANDBOX_BIN } from '../../src/sandbox/cli-args.ts';
 import { ROOT } from '../../scripts/lib/paths.ts';
 import { listValues, selectOperations } from '../../scripts/conformance/select.ts';
 import type { OpenApiBundle } from '../../scripts/conformance/validate-response.ts';
@@ -19,7 +20,13 @@ const ENTRY: Record<string, string[]> = {
   trigger: [TSX, 'scripts/trigger/cli.ts'],
   mock: ['scripts/mock/cli.ts'],
   start: ['scripts/start/cli.ts'],
+  docs: ['scripts/docs/cli.ts'],
+  lint: ['scripts/lint/cli.ts'],
+  'bench:sandbox': [TSX, 'scripts/bench/sandbox.ts'],
+  sandbox: [TSX, 'src/sandbox/cli.ts'],
 };
+/** The name a tool's lines start with, where it is not the tool's own. */
+const PREFIX: Record<string, string> = { diff: 'contract diff', sandbox: SANDBOX_BIN };
 
 function run(tool: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
@@ -67,8 +74,32 @@ describe.concurrent('an unknown flag or a missing argument: one line naming it, 
     ['mock', ['--prot', '4010'], 'unknown option --prot (did you mean --port?)'],
     ['mock', ['--port'], '--port needs a value'],
     ['start', ['--skip-bild'], 'unknown option --skip-bild (did you mean --skip-build?)'],
+    ['docs', ['--ot', 'x'], 'unknown option --ot (did you mean --out?)'],
+    ['lint', ['--fromat', 'stylish'], 'unknown option --fromat (did you mean --format?)'],
+    ['bench:sandbox', ['--duraton', '1'], 'unknown option --duraton (did you mean --duration?)'],
+    ['sandbox', ['--prot', '4020'], 'unknown option --prot (did you mean --port?)'],
+    ['sandbox', ['--port', '70000'], '--port must be an integer from 0 to 65535, got "70000"'],
   ])('%s %j', { timeout: 60_000 }, async (tool, args, line) => {
-    expectUsageError(await run(tool, ...args), tool === 'diff' ? 'contract diff' : tool, line);
+    expectUsageError(await run(tool, ...args), PREFIX[tool] ?? tool, line);
+  });
+});
+
+describe.concurrent('a busy port: one line naming it and the fix, in every command that listens', () => {
+  it.each([
+    ['sandbox', (port: number) => ['--port', String(port)], 'pass --port <port> to use another one (--port 0 picks a free one)', 1],
+    ['mock', (port: number) => ['--port', String(port)], 'set MOCK_PORT=<port> or pass --port <port> to use another one', 1],
+    ['start', (port: number, free: number[]) => ['--skip-build', '--mock-port', String(free[0]), '--docs-port', String(free[1]), '--sandbox-port', String(port)], 'set SANDBOX_PORT=<port> or pass --sandbox-port <port> to use another one', 1],
+  ] as const)('%s', { timeout: 60_000 }, async (tool, args, hint, code) => {
+    const busy = net.createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const { port } = busy.address() as net.AddressInfo;
+    try {
+      const r = await run(tool, ...args(port, [await closedPort(), await closedPort()]));
+      expect(r.code).toBe(code);
+      expect(r.stderr.trimEnd()).toBe(`${PREFIX[tool] ?? tool}: port ${port} on 127.0.0.1 is already in use; ${hint}`);
+    } finally {
+      busy.close();
+    }
   });
 });
 

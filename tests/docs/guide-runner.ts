@@ -3,8 +3,9 @@
 //
 // The blocks a guide gives, by the info string of their fence:
 // - `sh` (or `bash`, `shell`): commands. All of them run in one bash process, in order, with `set -euo
-//   pipefail` (a failing command, a failing pipeline or an unset variable stops the run) and job control on
-//   (`set -m`: a background job is its own process group, as in a terminal, so `kill %1` stops all of it).
+//   pipefail` (a failing command, a failing pipeline or an unset variable stops the run), as a script: without
+//   job control, so a guide's stop commands must stop what it started the way they would in a reader's script
+//   (by process id, not `kill %1`, which there stops only the job's first process).
 // - `<lang> file=NAME`: a file the reader saves; it is written to NAME where it appears.
 // - `<lang> output`: what the commands block just before it prints on stdout. Compared line by line, trailing
 //   spaces and blank lines aside; `<name>` in a line stands for any non-empty text.
@@ -127,7 +128,7 @@ const MARK = '@@guide-step';
 
 /** The bash script of the steps: each step between markers on stdout and stderr. */
 export function script(steps: Step[]): string {
-  const parts = ['set -euo pipefail', 'set -m', 'trap "exit 143" TERM', 'trap \'for j in $(jobs -p); do kill -- -$j 2> /dev/null || true; done\' EXIT'];
+  const parts = ['set -euo pipefail', 'trap "exit 143" TERM', 'trap \'for j in $(jobs -p); do kill $j 2> /dev/null || true; done\' EXIT'];
   steps.forEach((step, i) => {
     parts.push(`printf '${MARK} ${i} begin@@\\n'; printf '${MARK} ${i} begin@@\\n' >&2`);
     if (step.kind === 'file') {
@@ -239,6 +240,13 @@ export async function runSteps(steps: Step[], options: RunOptions): Promise<RunR
   }, options.timeoutMs);
   const exit = await new Promise<{ code: number | null; signal: string | null }>((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
   clearTimeout(timer);
+  // Whatever the guide left running is still in bash's process group (no job control): stop it, so that a
+  // failing guide leaves no server behind. The guide's own test checks its stop commands before this.
+  try {
+    process.kill(-child.pid!, 'SIGKILL');
+  } catch {
+    // the group is empty
+  }
   const results = splitOutput(steps, stdout, stderr);
   const commands = results.filter((r) => r.step.kind === 'commands').reduce((n, r) => n + commandLines(r.step.code).length, 0);
   return { results, problems: problems(results, steps, exit), commands, ms: performance.now() - started };

@@ -1,9 +1,12 @@
-// docs/quickstart.md, run as a partner would: every block of the guide, in order, in one bash process, in a
-// new project directory, against a sandbox on a free port; each output the guide shows is checked.
+// docs/quickstart.md, run as a partner would: every block of the guide, in order, in one bash process run as a
+// script (no job control, as when the commands are pasted into a file), in a new project directory, against a
+// sandbox on a free port; each output the guide shows is checked, and right after the guide's last block (the
+// stop commands) a probe checks that nothing it started still listens.
 //
-// The project stands in for one where the package is installed: `npx partner-api-sandbox` runs this
-// repository's src/sandbox/cli.ts, `npx tsx` is this repository's tsx, `node` is its Node 24, and
-// tsconfig.json maps `@partner-api/contract` onto src/ (the package's own build is tested by tests/package/).
+// The project stands in for one where the package is installed: `node_modules/.bin/partner-api-sandbox` runs
+// this repository's src/sandbox/cli.ts in one process (as the installed bin does), `tsx` is this repository's,
+// `node` is its Node 24 (the partner's Node, 22.13 or later), and tsconfig.json maps `@partner-api/contract`
+// onto src/ (the package's own build is tested by tests/package/).
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -11,9 +14,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFreePort } from '../../scripts/lib/port-check.ts';
 import { ROOT } from '../../scripts/lib/paths.ts';
-import { extractSteps, runSteps, substitute, unrunBlocks, type RunResult } from './guide-runner.ts';
+import { extractSteps, runSteps, substitute, unrunBlocks, type RunResult, type Step } from './guide-runner.ts';
 
 const GUIDE = path.join(ROOT, 'docs', 'quickstart.md');
+/** This repository's Node 24: the partner's `node`. */
+const NODE = path.join(ROOT, 'node_modules', 'node', 'bin', 'node');
 
 /** A project directory with the package "installed" (see above). */
 function partnerProject(): string {
@@ -21,10 +26,12 @@ function partnerProject(): string {
   const bin = path.join(dir, 'node_modules', '.bin');
   fs.mkdirSync(bin, { recursive: true });
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'partner-app', private: true, type: 'module' }));
-  fs.symlinkSync(path.join(ROOT, 'node_modules', 'node', 'bin', 'node'), path.join(bin, 'node'));
+  fs.symlinkSync(NODE, path.join(bin, 'node'));
   fs.symlinkSync(path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(bin, 'tsx'));
+  fs.symlinkSync(path.join(ROOT, 'node_modules', 'tsx'), path.join(dir, 'node_modules', 'tsx'));
   const sandbox = path.join(bin, 'partner-api-sandbox');
-  fs.writeFileSync(sandbox, `#!/bin/sh\nexec "${path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs')}" "${path.join(ROOT, 'src', 'sandbox', 'cli.ts')}" "$@"\n`);
+  const loader = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs');
+  fs.writeFileSync(sandbox, `#!/bin/sh\nexec "${NODE}" --import "${loader}" "${path.join(ROOT, 'src', 'sandbox', 'cli.ts')}" "$@"\n`);
   fs.chmodSync(sandbox, 0o755);
   const paths = {
     '@partner-api/contract': [path.join(ROOT, 'src', 'index.ts')],
@@ -37,9 +44,17 @@ function partnerProject(): string {
 /** The environment of a partner's terminal: no npm script variables, no node_modules/.bin of this repository. */
 function terminalEnv(): NodeJS.ProcessEnv {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && !/^VITEST/.test(k)));
-  env.PATH = (process.env.PATH ?? '').split(path.delimiter).filter((p) => !p.includes(`node_modules${path.sep}.bin`)).join(path.delimiter);
+  env.PATH = [path.dirname(NODE), ...(process.env.PATH ?? '').split(path.delimiter).filter((p) => !p.includes(`node_modules${path.sep}.bin`))].join(path.delimiter);
   env.npm_config_offline = 'true'; // a bin that is not installed fails at once instead of being fetched
   return env;
+}
+
+const PROBE = '# probe: after the guide';
+
+/** A block run after the guide's last one: it prints each of the ports that still accepts a connection. */
+function probe(...ports: number[]): Step {
+  const code = `${PROBE}\nfor port in ${ports.join(' ')}; do if (exec 3<> "/dev/tcp/127.0.0.1/$port") 2> /dev/null; then echo "port $port still listening"; fi; done`;
+  return { kind: 'commands', code, line: 0 };
 }
 
 function refused(port: number): Promise<boolean> {
@@ -62,7 +77,7 @@ beforeAll(async () => {
   while (receiver === sandbox) receiver = await findFreePort();
   ports = { sandbox, receiver };
   const steps = substitute(extractSteps(markdown), { SANDBOX_PORT: String(sandbox), RECEIVER_PORT: String(receiver) });
-  run = await runSteps(steps, { cwd: dir, env: terminalEnv(), timeoutMs: 60_000 });
+  run = await runSteps([...steps, probe(sandbox, receiver)], { cwd: dir, env: terminalEnv(), timeoutMs: 60_000 });
   console.log(`quickstart: ${run.results.length} blocks, ${run.commands} commands, ${Math.round(run.ms)} ms`);
 }, 90_000);
 
@@ -84,7 +99,7 @@ describe('docs/quickstart.md', () => {
 
   it('runs every block, and each prints what the guide shows', () => {
     expect(run.problems).toEqual([]);
-    expect(run.results.length).toBe(extractSteps(markdown).length);
+    expect(run.results.length).toBe(extractSteps(markdown).length + 1);
     expect(run.results.every((r) => r.finished)).toBe(true);
   });
 
@@ -108,7 +123,10 @@ describe('docs/quickstart.md', () => {
     expect(printed('diff sent.txt').trim()).toBe(`all ${total} events received and verified`);
   });
 
-  it('leaves nothing running: the last block stops the sandbox and the receiver', async () => {
+  it('stops everything it started: right after the stop block, in the same script, both ports are free', async () => {
+    const last = extractSteps(markdown).at(-1)!;
+    expect(last.kind === 'commands' && last.code).toMatch(/\bkill\b/);
+    expect(printed(PROBE)).toBe('');
     expect(await refused(ports.sandbox)).toBe(true);
     expect(await refused(ports.receiver)).toBe(true);
   });

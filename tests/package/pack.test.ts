@@ -1,16 +1,39 @@
-// The package as another repository gets it: `npm pack` (its prepack script runs `npm run build:lib`), `npm install <tarball>` in
-// a temporary project, type-check a consumer with the project's TypeScript, then run it (a client call
-// against a local node:http server, and a signed webhook verified with the ./webhooks export).
-// openapi-fetch is installed from the registry.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+// The package as another repository gets it, packed once: `npm pack` (prepack: `npm run build:lib` and the
+// package README in place of the repository's), then `npm install <tarball> vitest` in a new project, as a
+// partner would. In that project: type-check consumers with the project's TypeScript, run them (a client call
+// against a local node:http server, a signed webhook verified with the ./webhooks export, the sandbox
+// in-process), run the sandbox's bin (help, version, one-line errors, an older Node), and run the two examples
+// of docs/testing.md with the test kit: the vitest one (sandbox in-process) and the node:test one (the bin's
+// sandbox in another process). Dependencies come from the registry (or npm's cache).
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findFreePort } from '../../scripts/lib/port-check.ts';
+import { fencedBlocks } from '../docs/guide-runner.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const TSC = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-const NAME = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { name: string }).name;
+const PACKAGE = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+  engines: { node: string };
+  bin: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
+const NAME = PACKAGE.name;
+const BIN = Object.keys(PACKAGE.bin)[0]!;
+const FLOOR = /(\d+)\.(\d+)/.exec(PACKAGE.engines.node)!.slice(1, 3).join('.');
+
+/** The examples of docs/testing.md, by file name (`ts file=NAME` blocks). */
+const GUIDE_EXAMPLES = Object.fromEntries(
+  fencedBlocks(fs.readFileSync(path.join(ROOT, 'docs', 'testing.md'), 'utf8')).flatMap((b) => {
+    const file = /\bfile=(\S+)/.exec(b.info)?.[1];
+    return file ? [[file, b.code]] : [];
+  }),
+);
 
 const CONSUMER = `
 import http from 'node:http';
@@ -125,39 +148,84 @@ const TSCONFIG = {
     strict: true,
     noEmit: true,
     skipLibCheck: false,
+    allowImportingTsExtensions: true,
     types: ['node'],
     typeRoots: [path.join(ROOT, 'node_modules', '@types')],
   },
-  files: ['consumer.ts', 'sandbox.ts'],
+  files: ['consumer.ts', 'sandbox.ts', ...Object.keys(GUIDE_EXAMPLES).filter((f) => f !== 'cards.test.ts')],
 };
+/** The vitest example: type-checked against the package without checking vitest's own declarations (slow, not ours). */
+const TSCONFIG_VITEST = { extends: './tsconfig.json', compilerOptions: { skipLibCheck: true }, files: ['cards.test.ts'] };
 
 let work: string;
+let app: string;
 let tarball: string;
 let packed: { filename: string; files: { path: string }[] };
+let readmeBefore: string;
 
-function run(cmd: string, args: string[], cwd: string): string {
+function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): string {
   try {
-    return execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    return execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', ...env } });
   } catch (error) {
     const e = error as { stdout?: string; stderr?: string; message: string };
     throw new Error(`${cmd} ${args.join(' ')} failed in ${cwd}:\n${e.stdout ?? ''}\n${e.stderr ?? ''}\n${e.message}`);
   }
 }
 
+/** Starts the installed bin with `args` and resolves with its base URL once it listens. */
+function startBin(args: string[]): Promise<{ child: ChildProcess; baseUrl: string }> {
+  const child = spawn(process.execPath, [path.join(app, 'node_modules', '.bin', BIN), ...args], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /(http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(out);
+      if (match) resolve({ child, baseUrl: match[1]! });
+    });
+    child.once('exit', (code) => reject(new Error(`the sandbox exited with ${code}`)));
+  });
+}
+
+function stopBin(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+/** A Node on this machine older than the package's floor (the host's, outside node_modules), if any. */
+function olderNode(): { path: string; version: string } | undefined {
+  const dirs = [...(process.env.PATH ?? '').split(path.delimiter), '/usr/local/bin', '/usr/bin'].filter((d) => d && !d.includes('node_modules'));
+  for (const dir of dirs) {
+    const candidate = path.join(dir, 'node');
+    if (!fs.existsSync(candidate)) continue;
+    const version = spawnSync(candidate, ['--version'], { encoding: 'utf8' }).stdout.trim().replace(/^v/, '');
+    const [major = 0, minor = 0] = version.split('.').map(Number);
+    const [floorMajor, floorMinor] = FLOOR.split('.').map(Number) as [number, number];
+    if (major < floorMajor || (major === floorMajor && minor < floorMinor)) return { path: candidate, version };
+  }
+  return undefined;
+}
+
 beforeAll(() => {
+  readmeBefore = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'partner-pack-'));
   const out = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], ROOT)) as [
     { filename: string; files: { path: string }[] },
   ];
   packed = out[0];
   tarball = path.join(work, path.basename(packed.filename));
-  const app = path.join(work, 'app');
+  app = path.join(work, 'app');
   fs.mkdirSync(app);
   fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', tarball], app);
+  const vitest = `vitest@${PACKAGE.devDependencies.vitest}`;
+  run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', tarball, vitest], app);
   fs.writeFileSync(path.join(app, 'consumer.ts'), CONSUMER);
   fs.writeFileSync(path.join(app, 'sandbox.ts'), SANDBOX_CONSUMER);
+  for (const [file, code] of Object.entries(GUIDE_EXAMPLES)) fs.writeFileSync(path.join(app, file), code);
   fs.writeFileSync(path.join(app, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
+  fs.writeFileSync(path.join(app, 'tsconfig.vitest.json'), JSON.stringify(TSCONFIG_VITEST, null, 2));
 }, 300_000);
 
 afterAll(() => {
@@ -165,10 +233,11 @@ afterAll(() => {
 });
 
 describe('npm package', () => {
-  it('ships the build, the contract types and nothing else', () => {
+  it('ships the build, the contract types, the package README and nothing else', () => {
     const files = packed.files.map((f) => f.path);
     for (const f of [
       'package.json',
+      'README.md',
       'dist/index.js',
       'dist/index.d.ts',
       'dist/webhooks/index.js',
@@ -179,27 +248,35 @@ describe('npm package', () => {
       'dist/sandbox/index.js',
       'dist/sandbox/index.d.ts',
       'dist/sandbox/cli.js',
+      'dist/testing/index.js',
+      'dist/testing/index.d.ts',
     ]) {
       expect(files).toContain(f);
     }
-    expect(files.filter((f) => /^(src|tests|spec|scripts|node_modules)\//.test(f))).toEqual([]);
+    expect(files.filter((f) => /^(src|tests|spec|scripts|node_modules|docs)\//.test(f))).toEqual([]);
+    const readme = fs.readFileSync(path.join(app, 'node_modules', ...NAME.split('/'), 'README.md'), 'utf8');
+    expect(readme).toBe(fs.readFileSync(path.join(ROOT, 'docs', 'package-readme.md'), 'utf8'));
   });
 
-  it("type-checks a consumer with the project's TypeScript", () => {
-    const app = path.join(work, 'app');
-    const output = (() => {
+  it('leaves the repository README as it was after packing', () => {
+    expect(fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8')).toBe(readmeBefore);
+    expect(fs.existsSync(path.join(ROOT, '.tmp', 'package', 'README.repository.md'))).toBe(false);
+  });
+
+  it("type-checks the consumers and the testing guide's examples with the project's TypeScript", () => {
+    const check = (config: string) => {
       try {
-        execFileSync(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: app, encoding: 'utf8', stdio: 'pipe' });
+        execFileSync(process.execPath, [TSC, '-p', config], { cwd: app, encoding: 'utf8', stdio: 'pipe' });
         return '';
       } catch (error) {
         return String((error as { stdout?: string }).stdout ?? error);
       }
-    })();
-    expect(output).toBe('');
+    };
+    expect(check('tsconfig.json')).toBe('');
+    expect(check('tsconfig.vitest.json')).toBe('');
   });
 
   it('runs the consumer: client call, typed error, pagination and a verified webhook', () => {
-    const app = path.join(work, 'app');
     const stdout = run(process.execPath, ['consumer.ts'], app);
     const result = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as Record<string, unknown>;
     expect(result).toEqual({
@@ -219,33 +296,89 @@ describe('npm package', () => {
   });
 
   it('starts the sandbox in-process from the ./sandbox export', () => {
-    const app = path.join(work, 'app');
     const stdout = run(process.execPath, ['sandbox.ts'], app);
     expect(JSON.parse(stdout.trim().split('\n').pop() ?? '{}')).toEqual({ balances: 5, mode: 'test', missing: 'RESOURCE_NOT_FOUND' });
   });
 
-  it('runs the sandbox bin: it serves until stopped, and an unknown flag exits 2', async () => {
-    const app = path.join(work, 'app');
-    const bin = path.join(app, 'node_modules', '.bin', 'partner-api-sandbox');
-    const bad = spawnSync(process.execPath, [bin, '--nope'], { cwd: app, encoding: 'utf8' });
-    expect(bad.status).toBe(2);
-    expect(bad.stderr).toContain("Unknown option '--nope'");
-    const child = spawn(process.execPath, [bin, '--port', '0'], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] });
+  it("runs the testing guide's vitest example against an in-process sandbox", () => {
+    const out = run(process.execPath, [path.join(app, 'node_modules', 'vitest', 'vitest.mjs'), 'run', 'cards.test.ts'], app);
+    expect(out).toMatch(/Tests\s+1 passed \(1\)/);
+  });
+
+  it("runs the testing guide's node:test example against the bin's sandbox in another process", async () => {
+    const { child, baseUrl } = await startBin(['--port', String(await findFreePort())]);
     try {
-      const baseUrl = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          const match = /(http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(out);
-          if (match) resolve(match[1]!);
-        });
-        child.once('exit', (code) => reject(new Error(`the sandbox exited with ${code}`)));
-      });
+      const out = run(process.execPath, ['--test', '--test-reporter=tap', 'cards.node.test.ts'], app, { SANDBOX_URL: baseUrl.replace(/\/v1$/, '') });
+      expect(out).toMatch(/^# pass 1$/m);
+      expect(out).toMatch(/^# fail 0$/m);
+    } finally {
+      await stopBin(child);
+    }
+  });
+});
+
+describe('the sandbox bin', () => {
+  const bin = () => path.join(app, 'node_modules', '.bin', BIN);
+  const runBin = (...args: string[]) => spawnSync(process.execPath, [bin(), ...args], { cwd: app, encoding: 'utf8' });
+
+  it('--help and -h: its name, every flag, the Node it needs and a link; --version and -v: the version', () => {
+    for (const flag of ['--help', '-h']) {
+      const help = runBin(flag);
+      expect(help.status).toBe(0);
+      expect(help.stdout).toMatch(new RegExp(`^Usage: ${BIN} `));
+      for (const option of ['--port', '--host', '--db', '--config', '--seed', '--seed-key', '--manual', '--no-rate-limit', '--help', '--version']) {
+        expect(help.stdout).toContain(option);
+      }
+      expect(help.stdout).toContain(`Node.js ${FLOOR} or later`);
+      expect(help.stdout).toMatch(/https:\/\/\S+\/docs\/sandbox\.md/);
+    }
+    for (const flag of ['--version', '-v']) expect(runBin(flag).stdout.trim()).toBe(PACKAGE.version);
+  });
+
+  it('a mistyped flag: one line with "did you mean", the usage, exit 2', () => {
+    const typo = runBin('--prot', '4020');
+    expect(typo.status).toBe(2);
+    expect(typo.stderr.split('\n')[0]).toBe(`${BIN}: unknown option --prot (did you mean --port?)`);
+    expect(typo.stderr).toMatch(/\nUsage: /);
+    expect(typo.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('a busy port: one line naming it and the fix, exit 1', async () => {
+    const busy = net.createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const { port } = busy.address() as net.AddressInfo;
+    try {
+      const result = spawnSync(process.execPath, [bin(), '--port', String(port)], { cwd: app, encoding: 'utf8', timeout: 60_000 });
+      expect(result.status).toBe(1);
+      expect(result.stderr.trim()).toBe(`${BIN}: port ${port} on 127.0.0.1 is already in use; pass --port <port> to use another one (--port 0 picks a free one)`);
+    } finally {
+      busy.close();
+    }
+  });
+
+  it('serves until stopped', async () => {
+    const { child, baseUrl } = await startBin(['--port', '0']);
+    try {
       const response = await fetch(`${baseUrl}/balance`, { headers: { Authorization: 'Bearer sk_test_bin' } });
       expect(response.status).toBe(200);
       expect(((await response.json()) as { data: unknown[] }).data).toHaveLength(5);
     } finally {
-      child.kill('SIGTERM');
+      await stopBin(child);
     }
+  });
+
+  const old = olderNode();
+  it.skipIf(!old)(`on a Node older than ${FLOOR} (${old?.path} ${old?.version}): the bin and the ./sandbox entry say so in one line`, () => {
+    const line = (who: string) => `${who} needs Node.js ${FLOOR} or later (for node:sqlite); this is Node.js ${old!.version}.`;
+    const fromBin = spawnSync(old!.path, [bin(), '--port', '0'], { cwd: app, encoding: 'utf8' });
+    expect(fromBin.status).toBe(1);
+    expect(fromBin.stderr).toBe(`${BIN}: ${line('the sandbox')}\n`);
+    const entry = spawnSync(old!.path, ['--input-type=module', '-e', `import '${NAME}/sandbox';`], { cwd: app, encoding: 'utf8' });
+    expect(entry.status).toBe(1);
+    expect(entry.stderr).toContain(line('The sandbox (@partner-api/contract/sandbox)'));
+    expect(entry.stderr).not.toMatch(/ERR_UNKNOWN_BUILTIN_MODULE|\n\s+at /);
+    // Caught, the error is that one line.
+    const caught = spawnSync(old!.path, ['--input-type=module', '-e', `try { await import('${NAME}/sandbox'); } catch (e) { console.log(e.stack); }`], { cwd: app, encoding: 'utf8' });
+    expect(caught.stdout.trim()).toBe(`Error: ${line('The sandbox (@partner-api/contract/sandbox)')}`);
   });
 });

@@ -11,7 +11,7 @@ import { Clock } from '../../src/sandbox/core/clock.ts';
 import { timeOrderedId, timeOrderedUuid } from '../../src/sandbox/core/ids.ts';
 import { Scheduler } from '../../src/sandbox/core/scheduler.ts';
 import { SqliteDb, preparedSql } from '../../src/sandbox/core/store.ts';
-import { USAGE, parseCli } from '../../src/sandbox/cli-args.ts';
+import { TOOL, USAGE, parseCli } from '../../src/sandbox/cli-args.ts';
 import { checkConfig } from '../../src/sandbox/core/sandbox.ts';
 import { toAmount, toMinor } from '../../src/sandbox/core/money.ts';
 
@@ -161,7 +161,7 @@ describe('command line', () => {
       (e: { code: number; stderr: string }) => e,
     );
     expect(error?.code).toBe(2);
-    expect(error?.stderr.trim().split('\n')).toEqual(["sandbox: Unknown option '--bogus'", USAGE]);
+    expect(error?.stderr.trim().split('\n')).toEqual([`${TOOL}: unknown option --bogus`, ...USAGE.split('\n')]);
   });
 
   it('checks a --config file', () => {

@@ -9,10 +9,12 @@ import { API_KEY, modeOfKey, planRateLimit } from './accounts.js';
 import { createAjv } from './ajv.js';
 import type { Call, Handlers, OperationId, SandboxCore } from './context.js';
 import { operationsOf, type JsonObject, type OperationInfo } from './contract.js';
-import { ApiError, type FieldError } from './errors.js';
+import { ApiError } from './errors.js';
 import { dropContentTypeOfEmptyBody } from './empty-body.js';
 import { IDEMPOTENCY_KEY, IdempotencyStore } from './idempotency.js';
+import { basePathHint } from './path-hint.js';
 import { RateLimiter } from './ratelimit.js';
+import { validationProblem, type AjvError } from './validation-messages.js';
 
 export const BODY_LIMIT_BYTES = 1_048_576;
 
@@ -70,50 +72,6 @@ export function sendError(core: SandboxCore, request: FastifyRequest, reply: Fas
     .code(error.status)
     .type('application/json')
     .send({ success: false, error: { code: error.code, message: error.message, details: error.details }, meta: meta(core, request) });
-}
-
-/** `/amount` -> `amount`, `/events/0` -> `events.0`; the missing or extra property for those keywords. */
-function fieldOf(error: { instancePath: string; keyword: string; params: Record<string, unknown> }, context: string): string {
-  const base = error.instancePath.split('/').slice(1).join('.');
-  const extra = error.keyword === 'required' ? error.params.missingProperty : error.keyword === 'additionalProperties' ? error.params.additionalProperty : undefined;
-  const name = [base, extra].filter((s) => s !== undefined && s !== '').join('.');
-  if (name !== '') return name;
-  return context === 'body' ? 'body' : context;
-}
-
-function messageOf(error: { keyword: string; message?: string; params: Record<string, unknown> }): string {
-  switch (error.keyword) {
-    case 'required':
-      return 'is required (required)';
-    case 'additionalProperties':
-      return 'is not a field of this request (additionalProperties)';
-    case 'x-decimal-places':
-      return 'has too many decimal places (x-decimal-places)';
-    case 'enum':
-      return `must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')} (enum)`;
-    default:
-      return `${error.message ?? 'is invalid'} (${error.keyword})`;
-  }
-}
-
-function validationFields(error: FastifyError & { validation?: unknown[]; validationContext?: string }): FieldError[] {
-  const fields: FieldError[] = [];
-  const seen = new Set<string>();
-  for (const e of (error.validation ?? []) as { instancePath: string; keyword: string; message?: string; params: Record<string, unknown> }[]) {
-    if (['oneOf', 'anyOf', 'allOf', 'if', 'not'].includes(e.keyword) && (error.validation?.length ?? 0) > 1) continue;
-    const item = { field: fieldOf(e, error.validationContext ?? 'body'), message: messageOf(e) };
-    const key = `${item.field} ${item.message}`;
-    if (!seen.has(key)) fields.push({ field: item.field.slice(0, 255), message: item.message.slice(0, 1000) });
-    seen.add(key);
-  }
-  return fields.slice(0, 100); // the contract's bounds on details.fields
-}
-
-/** The message of a validation failure: the first violations, then how many more `details.fields` lists. */
-function validationMessage(fields: FieldError[]): string {
-  const shown = fields.slice(0, 3).map((f) => `${f.field} ${f.message}`.slice(0, 200));
-  const more = fields.length > shown.length ? ` (and ${fields.length - shown.length} more in details.fields)` : '';
-  return `The request is invalid: ${shown.join('; ')}${more}.`;
 }
 
 /** The contract's path templates as regular expressions, to tell a wrong method from an unknown path. */
@@ -273,8 +231,10 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     // A body sent to no operation: the path or method is what is wrong.
     if (request.routeOptions.url === undefined) return noOperation(request, reply);
     if (error.validation) {
-      const fields = validationFields(error);
-      return sendError(core, request, reply, new ApiError(422, 'VALIDATION_ERROR', validationMessage(fields), { fields }));
+      const context = error.validationContext ?? 'body';
+      const data = context === 'body' ? request.body : context === 'querystring' ? request.query : context === 'params' ? request.params : request.headers;
+      const { message, fields } = validationProblem(error.validation as AjvError[], context, data);
+      return sendError(core, request, reply, new ApiError(422, 'VALIDATION_ERROR', message, { fields }));
     }
     switch (error.code) {
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
@@ -308,7 +268,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
         allowed_methods: [...match.methods],
       }));
     }
-    return sendError(core, request, reply, new ApiError(404, 'RESOURCE_NOT_FOUND', `No operation at ${request.method} ${path}.`, null));
+    return sendError(core, request, reply, new ApiError(404, 'RESOURCE_NOT_FOUND', `No operation at ${request.method} ${path}.${basePathHint(request.method, path, operations)}`, null));
   };
   app.setNotFoundHandler(noOperation);
 

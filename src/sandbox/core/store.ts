@@ -2,7 +2,7 @@
 // product modules use, and its node:sqlite implementation (in memory by default, a file with --db, WAL,
 // STRICT tables, money in INTEGER minor units with CHECK constraints). It is synchronous: a transaction
 // never awaits, so a state change and the events it causes commit together or not at all.
-import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
+import { DatabaseSync, type SQLInputValue } from './sqlite.js';
 
 export type SqlValue = SQLInputValue;
 export type Row = Record<string, SqlValue>;

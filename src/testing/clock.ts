@@ -1,0 +1,38 @@
+// The sandbox's clock, for your tests: read it, move it forward (which runs every timer that falls due on the
+// way: automatic outcomes, webhook retries, expiries), freeze it, let it follow real time again. A thin,
+// data-or-throw layer over the typed simulation client (`/sandbox/clock...` of spec/sandbox.yaml).
+import { createSimulationClient, type SimulationClientOptions, type SimulationPaths } from '../sandbox/client.js';
+
+/** The clock as `GET /sandbox/clock` gives it: its time, whether it is frozen, the timers waiting. */
+export type ClockState = SimulationPaths['/clock']['get']['responses'][200]['content']['application/json']['data'];
+
+export interface SandboxClock {
+  /** The clock's state: `now` (ISO 8601), `frozen`, `pending_jobs`. */
+  read(): Promise<ClockState>;
+  /** Moves the clock forward by `seconds`, or to a time (`Date` or ISO 8601), running what falls due. */
+  advance(by: number | { to: Date | string }): Promise<ClockState>;
+  /** Stops the clock: it then moves only when advanced. */
+  freeze(): Promise<ClockState>;
+  /** Lets the clock follow real time again, from where it is. */
+  resume(): Promise<ClockState>;
+}
+
+/**
+ * The clock of the sandbox at `options.baseUrl` (its simulation API, `sandbox.simulationUrl`, or
+ * `http://HOST:PORT/sandbox` for a sandbox in another process), for the account of `options.apiKey`.
+ */
+export function createSandboxClock(options: SimulationClientOptions): SandboxClock {
+  const sim = createSimulationClient(options);
+  const data = async (name: string, call: Promise<{ data?: { data: ClockState }; error?: unknown; response: Response }>): Promise<ClockState> => {
+    const { data: body, error, response } = await call;
+    if (!body) throw new Error(`sandbox clock ${name}: HTTP ${response.status} ${JSON.stringify(error)}`);
+    return body.data;
+  };
+  return {
+    read: () => data('read', sim.GET('/clock')),
+    advance: (by) =>
+      data('advance', sim.POST('/clock/advance', { body: typeof by === 'number' ? { seconds: by } : { to: by.to instanceof Date ? by.to.toISOString() : by.to } })),
+    freeze: () => data('freeze', sim.POST('/clock/freeze')),
+    resume: () => data('resume', sim.POST('/clock/resume')),
+  };
+}
