@@ -3,11 +3,13 @@
 //   npm run conformance -- --server <url> --api-key <key> [--mock | --real] [--spec generated/openapi.json]
 //                          [--only <operationId|path>,...] [--alt-server <url>] [--webhook-url <https url>]
 //                          [--unknown-key <key>] [--ip-blocked-key <key>] [--rate-limited-key <key>]
-//                          [--no-product-key <key>] [--simulation-url <url>] [--verbose]
+//                          [--no-product-key <key>] [--simulation-url <url>] [--receiver-port <port>]
+//                          [--fresh-api-key <key>] [--workflow <workflowId>,...] [--verbose]
 //
 // Runs Dredd over the contract with the hooks of hooks.cjs (strict Ajv validation of every response, set-up
-// of the state a real server needs, errors provoked or requested from the mock), then prints a summary per
-// operation and a last line `N passed, N failed, N skipped`. Exits 1 on any failure. See docs/conformance.md.
+// of the state a real server needs, errors provoked or requested from the mock), then the Arazzo workflows of
+// spec/workflows (workflows.ts) with a webhook receiver (receiver.ts), then prints a summary per operation and
+// per workflow and a last line `N passed, N failed, N skipped`. Exits 1 on any failure. See docs/conformance.md.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +20,9 @@ import type { ConformanceConfig, TransactionRecord } from './dredd-hooks.ts';
 import { finalLine, summarise, totals, warningCount } from './summary.ts';
 import { listValues, selectOperations } from './select.ts';
 import { createResponseValidator, type OpenApiBundle } from './validate-response.ts';
+import { startReceiver } from './receiver.ts';
+import { runWorkflows, workflowLines, workflowTotals } from './workflows.ts';
+import type { JsonObject } from '../lib/pointer.ts';
 
 const DREDD_BIN = path.join(ROOT, 'node_modules', 'dredd', 'bin', 'dredd');
 const HOOKS = path.join(import.meta.dirname, 'hooks.cjs');
@@ -34,8 +39,10 @@ const USAGE = `Usage: npm run conformance -- --server <url> --api-key <key> [opt
   --only <ids|paths>    check only these operations: operationIds (listCards) or paths (/cards/{code}),
                         comma-separated or repeated
   --alt-server <url>    base URL of the gift card operations ({alt_base_url})
-  --webhook-url <url>   https URL answering the webhook ping with 2xx, used to create the webhook
-                        endpoint that customer creation needs; real mode only
+  --webhook-url <url>   https URL at which the server reaches the run's webhook receiver (--receiver-port),
+                        used to create the webhook endpoint that customer creation needs and the
+                        workflows' endpoints; real mode only (without it the workflows that need events
+                        are skipped)
   --unknown-key <key>   a key the server refuses with 401 AUTHENTICATION_FAILED (revoked or unknown), for
                         the wrong-key transactions; real mode only (default: a random sk_test_ key)
   --ip-blocked-key <key>  a key whose IP allow-list excludes this machine: the 403 transactions send it and
@@ -47,7 +54,13 @@ const USAGE = `Usage: npm run conformance -- --server <url> --api-key <key> [opt
                         transactions send it and expect PLAN_UPGRADE_REQUIRED; real mode only
   --simulation-url <url>  the simulation API of a sandbox (spec/sandbox.yaml, e.g. http://127.0.0.1:4020/sandbox):
                         the suite arms 500/502 faults, drains ops balances for 400 INSUFFICIENT_BALANCE
-                        and chooses a KYC identity mismatch for synchronize; real mode only
+                        and chooses a KYC identity mismatch for synchronize; real mode only; it also turns on
+                        the workflows marked x-simulation
+  --receiver-port <port>  the port of the webhook receiver the run hosts on 127.0.0.1 (default: a free one);
+                        --webhook-url must reach it: the workflows' endpoints are <webhook-url>/workflows...
+  --fresh-api-key <key>  a key of an account with no active webhook endpoint (the workflow that checks that
+                        customers need one)
+  --workflow <ids>      run only these workflows (workflowIds, comma-separated or repeated)
   --verbose             print Dredd's own output
 Exits 1 when a check fails, 2 on bad arguments or a server that cannot be reached.`;
 
@@ -120,6 +133,9 @@ export async function main(argv: string[]): Promise<number> {
       'rate-limited-key': { type: 'string' },
       'no-product-key': { type: 'string' },
       'simulation-url': { type: 'string' },
+      'receiver-port': { type: 'string' },
+      'fresh-api-key': { type: 'string' },
+      workflow: { type: 'string', multiple: true },
       verbose: { type: 'boolean', default: false },
     },
     required: ['server', 'api-key'],
@@ -148,6 +164,9 @@ export async function main(argv: string[]): Promise<number> {
     console.log(`Server ${server} ${mode === 'mock' ? 'honours Prefer: code=... -> mock mode' : 'ignores Prefer: code=... -> real mode'} (force with --mock or --real).`);
   }
 
+  const receiverPort = values['receiver-port'] === undefined ? 0 : Number(values['receiver-port']);
+  if (!Number.isInteger(receiverPort) || receiverPort < 0 || receiverPort > 65535) throw new UsageError(`--receiver-port ${values['receiver-port']} is not a port number`);
+  const receiver = mode === 'real' ? await startReceiver(receiverPort) : undefined;
   const dir = mkdtempSync(path.join(tmpdir(), 'conformance-'));
   try {
     const config: ConformanceConfig = {
@@ -173,6 +192,13 @@ export async function main(argv: string[]): Promise<number> {
     const started = Date.now();
     console.log(`Conformance of ${server} (${mode} mode) against ${path.relative(ROOT, spec) || spec}${only.length ? `, only ${selected.join(', ')}` : ''} ...`);
     const dreddExit = await runDredd(dreddSpec, server, configFile, logFile, values.verbose ?? false);
+    const workflows = await runWorkflows({
+      server, apiKey, mode, bundle: full as JsonObject, receiver, simulationUrl,
+      ...(values['webhook-url'] ? { webhookUrl: values['webhook-url'] } : {}),
+      ...(values['fresh-api-key'] ? { freshApiKey: values['fresh-api-key'] } : {}),
+      ...(values.workflow ? { only: listValues(values.workflow) } : {}),
+      verbose: values.verbose ?? false,
+    });
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     if (!existsSync(config.results)) {
       console.error(readFileSync(logFile, 'utf8').split('\n').slice(-40).join('\n'));
@@ -184,7 +210,12 @@ export async function main(argv: string[]): Promise<number> {
     for (const line of setup) console.log(line);
     const validator = createResponseValidator(bundle);
     for (const line of summarise(records, validator)) console.log(line);
+    for (const line of workflowLines(workflows)) console.log(line);
     const t = totals(records);
+    const w = workflowTotals(workflows);
+    t.passed += w.passed;
+    t.failed += w.failed;
+    t.skipped += w.skipped;
     const log = readFileSync(logFile, 'utf8');
     const hookErrors = log.split('\n').filter((l) => /^error: |Hook errored|set-up failed/i.test(l));
     if (dreddExit !== 0 && t.failed === 0) {
@@ -200,6 +231,7 @@ export async function main(argv: string[]): Promise<number> {
     return t.failed > 0 ? 1 : 0;
   } finally {
     rmSync(dir, { recursive: true, force: true });
+    await receiver?.close();
   }
 }
 
