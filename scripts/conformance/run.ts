@@ -14,14 +14,14 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CliError, parseCli, runCli, UsageError } from '../lib/cli-args.ts';
+import { CliError, closest, parseCli, runCli, UsageError } from '../lib/cli-args.ts';
 import { ROOT } from '../lib/paths.ts';
 import type { ConformanceConfig, TransactionRecord } from './dredd-hooks.ts';
 import { finalLine, summarise, totals, warningCount } from './summary.ts';
 import { listValues, selectOperations } from './select.ts';
 import { createResponseValidator, type OpenApiBundle } from './validate-response.ts';
 import { startReceiver } from './receiver.ts';
-import { runWorkflows, workflowLines, workflowTotals } from './workflows.ts';
+import { readArazzo, runWorkflows, workflowFiles, workflowLines, workflowTotals } from './workflows.ts';
 import type { JsonObject } from '../lib/pointer.ts';
 
 const DREDD_BIN = path.join(ROOT, 'node_modules', 'dredd', 'bin', 'dredd');
@@ -60,9 +60,25 @@ const USAGE = `Usage: npm run conformance -- --server <url> --api-key <key> [opt
                         --webhook-url must reach it: the workflows' endpoints are <webhook-url>/workflows...
   --fresh-api-key <key>  a key of an account with no active webhook endpoint (the workflow that checks that
                         customers need one)
-  --workflow <ids>      run only these workflows (workflowIds, comma-separated or repeated)
+  --workflow <ids>      run only these workflows (workflowIds, comma-separated or repeated); with --only
+                        and without --workflow no workflow runs, with --workflow and without --only no
+                        operation is checked
   --verbose             print Dredd's own output
 Exits 1 when a check fails, 2 on bad arguments or a server that cannot be reached.`;
+
+/** Refuses workflowIds that no document of spec/workflows defines, naming the nearest ones. */
+function checkWorkflowIds(ids: readonly string[]): void {
+  if (ids.length === 0) return;
+  const known = workflowFiles().flatMap((f) => readArazzo(f).workflows.map((w) => w.workflowId));
+  const unknown = ids.filter((id) => !known.includes(id));
+  if (unknown.length) {
+    const hints = unknown.map((id) => {
+      const near = closest(id, known);
+      return `${id}${near.length ? ` (did you mean ${near.slice(0, 3).join(', ')}?)` : ''}`;
+    });
+    throw new UsageError(`--workflow: unknown workflow ${hints.join(', ')}`);
+  }
+}
 
 /** Fails in one line when nothing answers at the server's URL (any HTTP answer, even a 404, will do). */
 export async function assertReachable(server: string): Promise<void> {
@@ -154,6 +170,11 @@ export async function main(argv: string[]): Promise<number> {
   if (!existsSync(spec)) throw new UsageError(`the contract bundle ${spec} does not exist: run \`npm run build\` first, or pass --spec`);
   const full = JSON.parse(readFileSync(spec, 'utf8')) as OpenApiBundle;
   const only = values.only ? listValues(values.only) : [];
+  const workflowIds = values.workflow ? listValues(values.workflow) : [];
+  checkWorkflowIds(workflowIds);
+  // --only and --workflow select what runs: given one of them, the other part runs nothing.
+  const runOperations = only.length > 0 || workflowIds.length === 0;
+  const runFlows = workflowIds.length > 0 || only.length === 0;
   const { bundle, selected } = only.length ? selectOperations(full, only) : { bundle: full, selected: [] };
   await assertReachable(server);
   let mode: 'mock' | 'real';
@@ -191,25 +212,29 @@ export async function main(argv: string[]): Promise<number> {
     if (only.length) writeFileSync(dreddSpec, JSON.stringify(bundle));
     const started = Date.now();
     console.log(`Conformance of ${server} (${mode} mode) against ${path.relative(ROOT, spec) || spec}${only.length ? `, only ${selected.join(', ')}` : ''} ...`);
-    const dreddExit = await runDredd(dreddSpec, server, configFile, logFile, values.verbose ?? false);
-    const workflows = await runWorkflows({
-      server, apiKey, mode, bundle: full as JsonObject, receiver, simulationUrl,
-      ...(values['webhook-url'] ? { webhookUrl: values['webhook-url'] } : {}),
-      ...(values['fresh-api-key'] ? { freshApiKey: values['fresh-api-key'] } : {}),
-      ...(values.workflow ? { only: listValues(values.workflow) } : {}),
-      verbose: values.verbose ?? false,
-    });
+    const dreddExit = runOperations ? await runDredd(dreddSpec, server, configFile, logFile, values.verbose ?? false) : 0;
+    if (!runOperations) writeFileSync(logFile, '');
+    const workflows = runFlows
+      ? await runWorkflows({
+          server, apiKey, mode, bundle: full as JsonObject, receiver, simulationUrl,
+          ...(values['webhook-url'] ? { webhookUrl: values['webhook-url'] } : {}),
+          ...(values['fresh-api-key'] ? { freshApiKey: values['fresh-api-key'] } : {}),
+          ...(workflowIds.length ? { only: workflowIds } : {}),
+          verbose: values.verbose ?? false,
+        })
+      : [];
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    if (!existsSync(config.results)) {
+    if (runOperations && !existsSync(config.results)) {
       console.error(readFileSync(logFile, 'utf8').split('\n').slice(-40).join('\n'));
       console.error(`Dredd exited with ${dreddExit} before the hooks wrote their results (see its output above).`);
       console.log(finalLine({ passed: 0, failed: 1, skipped: 0 }));
       return 1;
     }
-    const { records, setup } = JSON.parse(readFileSync(config.results, 'utf8')) as { records: TransactionRecord[]; setup: string[] };
+    const { records, setup } = runOperations
+      ? (JSON.parse(readFileSync(config.results, 'utf8')) as { records: TransactionRecord[]; setup: string[] })
+      : { records: [], setup: [] };
     for (const line of setup) console.log(line);
-    const validator = createResponseValidator(bundle);
-    for (const line of summarise(records, validator)) console.log(line);
+    if (runOperations) for (const line of summarise(records, createResponseValidator(bundle))) console.log(line);
     for (const line of workflowLines(workflows)) console.log(line);
     const t = totals(records);
     const w = workflowTotals(workflows);

@@ -204,14 +204,15 @@ export function stepResults(executed: readonly ReportStep[], check: ResponseChec
   return [...last.values()];
 }
 
-/** The events a workflow found: the first item of each event-list step (`GET /events?type=...&limit=1`) that passed. */
+/**
+ * The events a workflow found: the first item of each of its own event-list steps (`GET /events?type=...&limit=1`)
+ * that passed. A workflow it runs checks its events when it runs on its own (Respect reports every run of a called
+ * workflow with the steps of its last run).
+ */
 export function eventsFound(executed: readonly ReportStep[]): { id: string; type: string }[] {
   const found = new Map<string, string>();
   for (const step of executed) {
-    if (step.type === 'workflow') {
-      for (const e of eventsFound(step.executedSteps ?? [])) found.set(e.id, e.type);
-      continue;
-    }
+    if (step.type === 'workflow') continue;
     if (step.status !== 'success' || step.request?.method.toUpperCase() !== 'GET' || !/\/events(\?|$)/.test(step.request.url)) continue;
     const first = (step.response?.body as { data?: { id?: unknown; type?: unknown }[] } | undefined)?.data?.[0];
     if (typeof first?.id === 'string' && typeof first.type === 'string') found.set(first.id, first.type);
@@ -293,12 +294,14 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Workflo
     return docs.flatMap(({ file, doc }) => doc.workflows.filter(selected).map((w) => ({ ...base(file, w), outcome: 'not applicable' as const, reason })));
   }
 
-  const pathPrefix = '/workflows';
+  let pathPrefix = '/workflows';
   let endpoint: { code: string; secret: string } | undefined;
   const inputs: Record<string, string> = { api_key: options.apiKey };
   if (options.freshApiKey) inputs.fresh_api_key = options.freshApiKey;
   if (options.webhookUrl && options.receiver) {
-    const hook = `${options.webhookUrl.replace(/\/$/, '')}${pathPrefix}`;
+    const hook = `${options.webhookUrl.replace(/\/$/, '')}/workflows`;
+    // The receiver sees the url's path (a route or a tunnel keeps it): the run's endpoints are under this one.
+    pathPrefix = new URL(hook).pathname;
     endpoint = await registerEndpoint(options.server, options.apiKey, hook);
     Object.assign(inputs, { endpoint_code: endpoint.code, webhook_url: `${hook}/extra`, refusing_webhook_url: `${hook}/refuse`, failing_webhook_url: `${hook}/flaky` });
   }
