@@ -4,7 +4,7 @@
 //                          [--only <operationId|path>,...] [--alt-server <url>] [--webhook-url <https url>]
 //                          [--unknown-key <key>] [--ip-blocked-key <key>] [--rate-limited-key <key>]
 //                          [--no-product-key <key>] [--simulation-url <url>] [--receiver-port <port>]
-//                          [--fresh-api-key <key>] [--workflow <workflowId>,...] [--verbose]
+//                          [--fresh-api-key <key>] [--workflow <workflowId>,...] [--no-workflows] [--verbose]
 //
 // Runs Dredd over the contract with the hooks of hooks.cjs (strict Ajv validation of every response, set-up
 // of the state a real server needs, errors provoked or requested from the mock), then the Arazzo workflows of
@@ -63,6 +63,7 @@ const USAGE = `Usage: npm run conformance -- --server <url> --api-key <key> [opt
   --workflow <ids>      run only these workflows (workflowIds, comma-separated or repeated); with --only
                         and without --workflow no workflow runs, with --workflow and without --only no
                         operation is checked
+  --no-workflows        check the operations only (a stateless server, such as an example server in real mode)
   --verbose             print Dredd's own output
 Exits 1 when a check fails, 2 on bad arguments or a server that cannot be reached.`;
 
@@ -152,6 +153,7 @@ export async function main(argv: string[]): Promise<number> {
       'receiver-port': { type: 'string' },
       'fresh-api-key': { type: 'string' },
       workflow: { type: 'string', multiple: true },
+      'no-workflows': { type: 'boolean', default: false },
       verbose: { type: 'boolean', default: false },
     },
     required: ['server', 'api-key'],
@@ -174,7 +176,8 @@ export async function main(argv: string[]): Promise<number> {
   checkWorkflowIds(workflowIds);
   // --only and --workflow select what runs: given one of them, the other part runs nothing.
   const runOperations = only.length > 0 || workflowIds.length === 0;
-  const runFlows = workflowIds.length > 0 || only.length === 0;
+  if (values['no-workflows'] && workflowIds.length) throw new UsageError('give --workflow or --no-workflows, not both');
+  const runFlows = !values['no-workflows'] && (workflowIds.length > 0 || only.length === 0);
   const { bundle, selected } = only.length ? selectOperations(full, only) : { bundle: full, selected: [] };
   await assertReachable(server);
   let mode: 'mock' | 'real';
