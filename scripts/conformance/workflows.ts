@@ -290,7 +290,7 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Workflo
   });
   const selected = (w: ArazzoWorkflow) => !options.only?.length || options.only.includes(w.workflowId);
   if (options.mode === 'mock') {
-    const reason = 'not applicable to a stateless server: the mock answers each request with an example and keeps no state';
+    const reason = 'a stateless server: the mock answers each request with an example and keeps no state';
     return docs.flatMap(({ file, doc }) => doc.workflows.filter(selected).map((w) => ({ ...base(file, w), outcome: 'not applicable' as const, reason })));
   }
 
@@ -384,6 +384,11 @@ export function workflowLines(results: readonly WorkflowResult[]): string[] {
   if (results.length === 0) return [];
   const t = workflowTotals(results);
   const lines = ['', 'Workflows (spec/workflows, behaviour):'];
+  if (t.notApplicable === results.length) {
+    lines.push(`  ${results.length} workflows not applicable to ${results[0]!.reason ?? 'this server'}.`);
+    lines.push(`Workflows: 0 passed, 0 failed, 0 skipped, ${t.notApplicable} not applicable.`);
+    return lines;
+  }
   const width = Math.max(...results.map((r) => r.workflowId.length));
   for (const r of results) {
     const steps = r.steps.length ? ` (${r.steps.filter((s) => s.outcome === 'passed').length}/${r.steps.length} steps, ${r.events.length} events)` : '';
