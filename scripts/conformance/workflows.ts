@@ -296,14 +296,21 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Workflo
 
   let pathPrefix = '/workflows';
   let endpoint: { code: string; secret: string } | undefined;
+  /** Why the receiver could not be registered: the workflows that need it fail with it. */
+  let registration: string | undefined;
   const inputs: Record<string, string> = { api_key: options.apiKey };
   if (options.freshApiKey) inputs.fresh_api_key = options.freshApiKey;
   if (options.webhookUrl && options.receiver) {
     const hook = `${options.webhookUrl.replace(/\/$/, '')}/workflows`;
     // The receiver sees the url's path (a route or a tunnel keeps it): the run's endpoints are under this one.
     pathPrefix = new URL(hook).pathname;
-    endpoint = await registerEndpoint(options.server, options.apiKey, hook);
-    Object.assign(inputs, { endpoint_code: endpoint.code, webhook_url: `${hook}/extra`, refusing_webhook_url: `${hook}/refuse`, failing_webhook_url: `${hook}/flaky` });
+    Object.assign(inputs, { webhook_url: `${hook}/extra`, refusing_webhook_url: `${hook}/refuse`, failing_webhook_url: `${hook}/flaky` });
+    try {
+      endpoint = await registerEndpoint(options.server, options.apiKey, hook);
+      inputs.endpoint_code = endpoint.code;
+    } catch (error) {
+      registration = (error as Error).message;
+    }
   }
   const simulation = options.simulationUrl !== undefined;
   const plans = docs.map(({ file, doc }) => ({ file, doc, plan: planWorkflows(doc, inputs, simulation) }));
@@ -347,6 +354,10 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Workflo
     for (const { file, doc, plan } of plans) {
       for (const w of doc.workflows.filter(selected)) {
         const skipped = plan.get(w.workflowId);
+        if (skipped && registration && skipped.includes('endpoint_code')) {
+          results.push({ ...base(file, w), outcome: 'failed', reason: registration });
+          continue;
+        }
         if (skipped) {
           results.push({ ...base(file, w), outcome: 'skipped', reason: skipped });
           continue;

@@ -3,8 +3,11 @@
 // steps under its step), which events a workflow found, the contract's own check of each response, and the mock
 // reported as not applicable.
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startReceiver } from '../../scripts/conformance/receiver.ts';
 import {
   contractResponseCheck,
   eventsFound,
@@ -110,5 +113,22 @@ describe('against the mock', () => {
       `  ${count} workflows not applicable to a stateless server: the mock answers each request with an example and keeps no state.`,
       `Workflows: 0 passed, 0 failed, 0 skipped, ${count} not applicable.`,
     ]);
+  });
+});
+
+describe('a server that refuses the receiver', () => {
+  it('fails the workflows that need it, with the server\'s answer, instead of skipping them', async () => {
+    const server = http.createServer((req, res) => req.resume().on('end', () => res.writeHead(403, { 'Content-Type': 'application/json' }).end('{"success":false}')));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const receiver = await startReceiver();
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+      const results = await runWorkflows({ server: url, simulationUrl: url, apiKey: 'sk_test_x', mode: 'real', bundle, receiver, webhookUrl: 'https://hooks.example.test', only: ['kycApproved'] });
+      expect(results.map((r) => [r.workflowId, r.outcome])).toEqual([['kycApproved', 'failed']]);
+      expect(results[0]!.reason).toMatch(/^registering the receiver \(POST \/webhooks https:\/\/hooks\.example\.test\/workflows\) answered 403/);
+    } finally {
+      server.close();
+      await receiver.close();
+    }
   });
 });
