@@ -50,8 +50,8 @@ describe.concurrent('conformance against the sandbox', () => {
   });
 
   it('refuses an unknown workflow, naming the nearest', async () => {
-    const { code, output } = await run([path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/conformance/run.ts'], ['--server', 'http://127.0.0.1:9/v1', '--api-key', 'sk_test_x', '--workflow', 'cardFreezeUnfrozen']);
+    const { code, output } = await run([path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/conformance/run.ts'], ['--server', 'http://127.0.0.1:9/v1', '--api-key', 'sk_test_x', '--workflow', 'cardFreezeUnfreez']);
     expect(code, output).toBe(2);
-    expect(output).toContain('conformance: --workflow: unknown workflow cardFreezeUnfrozen (did you mean cardFreezeUnfreeze?)');
+    expect(output).toContain('conformance: --workflow: unknown workflow cardFreezeUnfreez (did you mean cardFreezeUnfreeze?)');
   });
 });
