@@ -12,6 +12,7 @@ import { recall, remember, stepKey } from './cache.ts';
 import { SourceMap } from './source-location.ts';
 import { generateTypes, typesOutput } from './types.ts';
 import { EventsError } from './events.ts';
+import { buildWorkflows } from './workflows.ts';
 import { danglingRefs, externalRefs, openApiProblems, type BundleProblem } from './validate.ts';
 import { yamlSyntaxErrors } from './yaml-syntax.ts';
 
@@ -84,6 +85,7 @@ async function buildAssembled(options: BuildOptions, source: string, echo: boole
     fs.writeFileSync(path.join(outDir, `${api}.json`), `${JSON.stringify(doc, null, 2)}\n`);
     written.push(`${api}.json`, `${api}.yaml`);
   }
+  written.push(...(await buildWorkflows(workspace, outDir, { lint: options.lint ?? true, fail: (step, problems) => new BuildError(step, problems) })));
 
   // The slow steps run only on a bundle they have not already passed (cache.ts), side by side: the
   // AsyncAPI validator in a worker thread, the OpenAPI validator and the type generator here.
@@ -182,9 +184,12 @@ export async function buildAndInstall(workspace: string, echo = false): Promise<
 /** Replaces the files of `dir` with those of `from`, once every file is ready: copies, then renames each. */
 export function installOutputs(from: string, dir: string, files: readonly string[]): void {
   fs.mkdirSync(dir, { recursive: true });
-  const staged = files.map((f) => [path.join(dir, `.${f}.${process.pid}.tmp`), path.join(dir, f), path.join(from, f)] as const);
+  const staged = files.map((f) => [path.join(dir, path.dirname(f), `.${path.basename(f)}.${process.pid}.tmp`), path.join(dir, f), path.join(from, f)] as const);
   try {
-    for (const [tmp, , source] of staged) fs.copyFileSync(source, tmp);
+    for (const [tmp, , source] of staged) {
+      fs.mkdirSync(path.dirname(tmp), { recursive: true });
+      fs.copyFileSync(source, tmp);
+    }
   } catch (error) {
     for (const [tmp] of staged) fs.rmSync(tmp, { force: true });
     throw error;

@@ -3,21 +3,26 @@
 //   npm run conformance -- --server <url> --api-key <key> [--mock | --real] [--spec generated/openapi.json]
 //                          [--only <operationId|path>,...] [--alt-server <url>] [--webhook-url <https url>]
 //                          [--unknown-key <key>] [--ip-blocked-key <key>] [--rate-limited-key <key>]
-//                          [--no-product-key <key>] [--simulation-url <url>] [--verbose]
+//                          [--no-product-key <key>] [--simulation-url <url>] [--receiver-port <port>]
+//                          [--fresh-api-key <key>] [--workflow <workflowId>,...] [--no-workflows] [--verbose]
 //
 // Runs Dredd over the contract with the hooks of hooks.cjs (strict Ajv validation of every response, set-up
-// of the state a real server needs, errors provoked or requested from the mock), then prints a summary per
-// operation and a last line `N passed, N failed, N skipped`. Exits 1 on any failure. See docs/conformance.md.
+// of the state a real server needs, errors provoked or requested from the mock), then the Arazzo workflows of
+// spec/workflows (workflows.ts) with a webhook receiver (receiver.ts), then prints a summary per operation and
+// per workflow and a last line `N passed, N failed, N skipped`. Exits 1 on any failure. See docs/conformance.md.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CliError, parseCli, runCli, UsageError } from '../lib/cli-args.ts';
+import { CliError, closest, parseCli, runCli, UsageError } from '../lib/cli-args.ts';
 import { ROOT } from '../lib/paths.ts';
 import type { ConformanceConfig, TransactionRecord } from './dredd-hooks.ts';
 import { finalLine, summarise, totals, warningCount } from './summary.ts';
 import { listValues, selectOperations } from './select.ts';
 import { createResponseValidator, type OpenApiBundle } from './validate-response.ts';
+import { startReceiver } from './receiver.ts';
+import { readArazzo, runWorkflows, workflowFiles, workflowLines, workflowTotals } from './workflows.ts';
+import type { JsonObject } from '../lib/pointer.ts';
 
 const DREDD_BIN = path.join(ROOT, 'node_modules', 'dredd', 'bin', 'dredd');
 const HOOKS = path.join(import.meta.dirname, 'hooks.cjs');
@@ -34,8 +39,10 @@ const USAGE = `Usage: npm run conformance -- --server <url> --api-key <key> [opt
   --only <ids|paths>    check only these operations: operationIds (listCards) or paths (/cards/{code}),
                         comma-separated or repeated
   --alt-server <url>    base URL of the gift card operations ({alt_base_url})
-  --webhook-url <url>   https URL answering the webhook ping with 2xx, used to create the webhook
-                        endpoint that customer creation needs; real mode only
+  --webhook-url <url>   https URL at which the server reaches the run's webhook receiver (--receiver-port),
+                        used to create the webhook endpoint that customer creation needs and the
+                        workflows' endpoints; real mode only (without it the workflows that need events
+                        are skipped)
   --unknown-key <key>   a key the server refuses with 401 AUTHENTICATION_FAILED (revoked or unknown), for
                         the wrong-key transactions; real mode only (default: a random sk_test_ key)
   --ip-blocked-key <key>  a key whose IP allow-list excludes this machine: the 403 transactions send it and
@@ -47,9 +54,32 @@ const USAGE = `Usage: npm run conformance -- --server <url> --api-key <key> [opt
                         transactions send it and expect PLAN_UPGRADE_REQUIRED; real mode only
   --simulation-url <url>  the simulation API of a sandbox (spec/sandbox.yaml, e.g. http://127.0.0.1:4020/sandbox):
                         the suite arms 500/502 faults, drains ops balances for 400 INSUFFICIENT_BALANCE
-                        and chooses a KYC identity mismatch for synchronize; real mode only
+                        and chooses a KYC identity mismatch for synchronize; real mode only; it also turns on
+                        the workflows marked x-simulation
+  --receiver-port <port>  the port of the webhook receiver the run hosts on 127.0.0.1 (default: a free one);
+                        --webhook-url must reach it: the workflows' endpoints are <webhook-url>/workflows...
+  --fresh-api-key <key>  a key of an account with no active webhook endpoint (the workflow that checks that
+                        customers need one)
+  --workflow <ids>      run only these workflows (workflowIds, comma-separated or repeated); with --only
+                        and without --workflow no workflow runs, with --workflow and without --only no
+                        operation is checked
+  --no-workflows        check the operations only (a stateless server, such as an example server in real mode)
   --verbose             print Dredd's own output
 Exits 1 when a check fails, 2 on bad arguments or a server that cannot be reached.`;
+
+/** Refuses workflowIds that no document of spec/workflows defines, naming the nearest ones. */
+function checkWorkflowIds(ids: readonly string[]): void {
+  if (ids.length === 0) return;
+  const known = workflowFiles().flatMap((f) => readArazzo(f).workflows.map((w) => w.workflowId));
+  const unknown = ids.filter((id) => !known.includes(id));
+  if (unknown.length) {
+    const hints = unknown.map((id) => {
+      const near = closest(id, known);
+      return `${id}${near.length ? ` (did you mean ${near.slice(0, 3).join(', ')}?)` : ''}`;
+    });
+    throw new UsageError(`--workflow: unknown workflow ${hints.join(', ')}`);
+  }
+}
 
 /** Fails in one line when nothing answers at the server's URL (any HTTP answer, even a 404, will do). */
 export async function assertReachable(server: string): Promise<void> {
@@ -120,6 +150,10 @@ export async function main(argv: string[]): Promise<number> {
       'rate-limited-key': { type: 'string' },
       'no-product-key': { type: 'string' },
       'simulation-url': { type: 'string' },
+      'receiver-port': { type: 'string' },
+      'fresh-api-key': { type: 'string' },
+      workflow: { type: 'string', multiple: true },
+      'no-workflows': { type: 'boolean', default: false },
       verbose: { type: 'boolean', default: false },
     },
     required: ['server', 'api-key'],
@@ -138,6 +172,12 @@ export async function main(argv: string[]): Promise<number> {
   if (!existsSync(spec)) throw new UsageError(`the contract bundle ${spec} does not exist: run \`npm run build\` first, or pass --spec`);
   const full = JSON.parse(readFileSync(spec, 'utf8')) as OpenApiBundle;
   const only = values.only ? listValues(values.only) : [];
+  const workflowIds = values.workflow ? listValues(values.workflow) : [];
+  checkWorkflowIds(workflowIds);
+  // --only and --workflow select what runs: given one of them, the other part runs nothing.
+  const runOperations = only.length > 0 || workflowIds.length === 0;
+  if (values['no-workflows'] && workflowIds.length) throw new UsageError('give --workflow or --no-workflows, not both');
+  const runFlows = !values['no-workflows'] && (workflowIds.length > 0 || only.length === 0);
   const { bundle, selected } = only.length ? selectOperations(full, only) : { bundle: full, selected: [] };
   await assertReachable(server);
   let mode: 'mock' | 'real';
@@ -148,6 +188,9 @@ export async function main(argv: string[]): Promise<number> {
     console.log(`Server ${server} ${mode === 'mock' ? 'honours Prefer: code=... -> mock mode' : 'ignores Prefer: code=... -> real mode'} (force with --mock or --real).`);
   }
 
+  const receiverPort = values['receiver-port'] === undefined ? 0 : Number(values['receiver-port']);
+  if (!Number.isInteger(receiverPort) || receiverPort < 0 || receiverPort > 65535) throw new UsageError(`--receiver-port ${values['receiver-port']} is not a port number`);
+  const receiver = mode === 'real' ? await startReceiver(receiverPort) : undefined;
   const dir = mkdtempSync(path.join(tmpdir(), 'conformance-'));
   try {
     const config: ConformanceConfig = {
@@ -172,19 +215,35 @@ export async function main(argv: string[]): Promise<number> {
     if (only.length) writeFileSync(dreddSpec, JSON.stringify(bundle));
     const started = Date.now();
     console.log(`Conformance of ${server} (${mode} mode) against ${path.relative(ROOT, spec) || spec}${only.length ? `, only ${selected.join(', ')}` : ''} ...`);
-    const dreddExit = await runDredd(dreddSpec, server, configFile, logFile, values.verbose ?? false);
+    const dreddExit = runOperations ? await runDredd(dreddSpec, server, configFile, logFile, values.verbose ?? false) : 0;
+    if (!runOperations) writeFileSync(logFile, '');
+    const workflows = runFlows
+      ? await runWorkflows({
+          server, apiKey, mode, bundle: full as JsonObject, receiver, simulationUrl,
+          ...(values['webhook-url'] ? { webhookUrl: values['webhook-url'] } : {}),
+          ...(values['fresh-api-key'] ? { freshApiKey: values['fresh-api-key'] } : {}),
+          ...(workflowIds.length ? { only: workflowIds } : {}),
+          verbose: values.verbose ?? false,
+        })
+      : [];
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    if (!existsSync(config.results)) {
+    if (runOperations && !existsSync(config.results)) {
       console.error(readFileSync(logFile, 'utf8').split('\n').slice(-40).join('\n'));
       console.error(`Dredd exited with ${dreddExit} before the hooks wrote their results (see its output above).`);
       console.log(finalLine({ passed: 0, failed: 1, skipped: 0 }));
       return 1;
     }
-    const { records, setup } = JSON.parse(readFileSync(config.results, 'utf8')) as { records: TransactionRecord[]; setup: string[] };
+    const { records, setup } = runOperations
+      ? (JSON.parse(readFileSync(config.results, 'utf8')) as { records: TransactionRecord[]; setup: string[] })
+      : { records: [], setup: [] };
     for (const line of setup) console.log(line);
-    const validator = createResponseValidator(bundle);
-    for (const line of summarise(records, validator)) console.log(line);
+    if (runOperations) for (const line of summarise(records, createResponseValidator(bundle))) console.log(line);
+    for (const line of workflowLines(workflows)) console.log(line);
     const t = totals(records);
+    const w = workflowTotals(workflows);
+    t.passed += w.passed;
+    t.failed += w.failed;
+    t.skipped += w.skipped;
     const log = readFileSync(logFile, 'utf8');
     const hookErrors = log.split('\n').filter((l) => /^error: |Hook errored|set-up failed/i.test(l));
     if (dreddExit !== 0 && t.failed === 0) {
@@ -200,6 +259,7 @@ export async function main(argv: string[]): Promise<number> {
     return t.failed > 0 ? 1 : 0;
   } finally {
     rmSync(dir, { recursive: true, force: true });
+    await receiver?.close();
   }
 }
 

@@ -1,10 +1,10 @@
 // `npm run conformance:sandbox`: starts the stateful sandbox (src/sandbox) in-process on a free 127.0.0.1
-// port, with the contract's example records seeded and a webhook receiver for the endpoint the suite
-// creates, runs the conformance suite against it in real mode, and stops both. `--only` and `--verbose` go
-// to the suite. See docs/conformance.md ("Against the sandbox").
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+// port, with the contract's example records seeded and a webhook route from an https:// url to the receiver
+// the suite hosts, runs the conformance suite against it in real mode (operations and workflows), and stops
+// it. `--only`, `--workflow` and `--verbose` go to the suite. See docs/conformance.md ("Against the sandbox").
+import { randomBytes } from 'node:crypto';
 import { parseCli, runCli } from '../lib/cli-args.ts';
+import { findFreePort } from '../lib/port-check.ts';
 import { startSandbox } from '../../src/sandbox/index.ts';
 import { main } from './run.ts';
 
@@ -16,23 +16,28 @@ const NO_PRODUCT_KEY = 'sk_test_conformance_no_product';
 const WEBHOOK_URL = 'https://receiver.conformance.test';
 const PUBLIC_URL = 'https://sandbox.conformance.test';
 
-const USAGE = `Usage: npm run conformance:sandbox [-- --only <operationIds|paths>] [--verbose]
-  --only <list>   check only these operations: operationIds or paths, comma-separated or repeated
-  --verbose       print Dredd's own output`;
+const USAGE = `Usage: npm run conformance:sandbox [-- --only <operationIds|paths>] [--workflow <workflowIds>] [--verbose]
+  --only <list>       check only these operations: operationIds or paths, comma-separated or repeated
+  --workflow <list>   run only these workflows (workflowIds, comma-separated or repeated)
+  --verbose           print Dredd's and Respect's own output`;
 
 await runCli('conformance:sandbox', USAGE, async () => {
   const args = parseCli(process.argv.slice(2), {
     usage: USAGE,
-    options: { only: { type: 'string', multiple: true }, verbose: { type: 'boolean' } },
+    options: { only: { type: 'string', multiple: true }, workflow: { type: 'string', multiple: true }, verbose: { type: 'boolean' } },
   });
   if (!args) return 0;
-  const passed = [...(args.values.only ?? []).flatMap((o) => ['--only', o]), ...(args.values.verbose ? ['--verbose'] : [])];
-  // The receiver of the webhook endpoint the suite creates: answers every ping and delivery with 204.
-  const receiver = http.createServer((req, res) => req.resume().on('end', () => res.writeHead(204).end()));
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-  // The endpoint's url is an https:// one, as the contract requires; a webhook route delivers it to the
-  // receiver. The revoked key is the key the server must refuse (zero setup accepts every other key).
+  const passed = [
+    ...(args.values.only ?? []).flatMap((o) => ['--only', o]),
+    ...(args.values.workflow ?? []).flatMap((w) => ['--workflow', w]),
+    ...(args.values.verbose ? ['--verbose'] : []),
+  ];
+  // The suite hosts the webhook receiver on this port; the endpoints' urls are https:// ones, as the contract
+  // requires, and a webhook route delivers them to it. The revoked key is the key the server must refuse (zero
+  // setup accepts every other key); a new key is an account without webhook endpoints.
+  const receiverPort = await findFreePort('127.0.0.1');
+  const receiverUrl = `http://127.0.0.1:${receiverPort}`;
+  const freshKey = `sk_test_conformance_fresh_${randomBytes(6).toString('hex')}`;
   const sandbox = await startSandbox({
     port: 0,
     seedExamples: API_KEY,
@@ -52,9 +57,6 @@ await runCli('conformance:sandbox', USAGE, async () => {
         [NO_PRODUCT_KEY]: { products: [] },
       },
     },
-  }).catch((error: unknown) => {
-    receiver.close();
-    throw error;
   });
   console.log(`Sandbox at ${sandbox.baseUrl} (gift cards at ${sandbox.giftCardBaseUrl})`);
   try {
@@ -63,10 +65,9 @@ await runCli('conformance:sandbox', USAGE, async () => {
       '--webhook-url', `${WEBHOOK_URL}/webhooks`, '--unknown-key', REVOKED_KEY,
       '--ip-blocked-key', IP_BLOCKED_KEY, '--rate-limited-key', RATE_LIMITED_KEY, '--no-product-key', NO_PRODUCT_KEY,
       // 500/502 faults, drained balances (400) and the KYC identity mismatch (synchronize 200).
-      '--simulation-url', sandbox.simulationUrl, ...passed,
+      '--simulation-url', sandbox.simulationUrl, '--receiver-port', String(receiverPort), '--fresh-api-key', freshKey, ...passed,
     ]);
   } finally {
     await sandbox.close();
-    receiver.close();
   }
 });

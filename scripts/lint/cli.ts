@@ -2,7 +2,8 @@
 // webhook events written in (scripts/build/assemble.ts: every hand-written line keeps its spec/ file and
 // number); then, on a fresh build of spec/ (the bundles the build writes to generated/), `redocly lint` of
 // the bundles and Spectral (.spectral.yaml: spectral:oas, the OWASP ruleset and the house rules) on the
-// OpenAPI bundle. Extra arguments pass through to the first Redocly run
+// OpenAPI bundle, and `redocly lint` of the Arazzo workflows (spec/workflows). Extra arguments pass through to
+// the first Redocly run
 // (`npm run lint -- --format github-actions`); an option Redocly's lint does not have is refused first, in one
 // line with "did you mean", rather than after Redocly's whole help. Exits non-zero when any of them reports a
 // problem.
@@ -12,11 +13,12 @@ import { assembleWorkspace } from '../build/assemble.ts';
 import { buildToTemp } from '../build/build.ts';
 import { closest, runCli, UsageError } from '../lib/cli-args.ts';
 import { APIS, ROOT } from '../lib/paths.ts';
+import { workflowSources } from '../build/workflows.ts';
 import { lint, lintBundles, redocly } from '../lib/redocly.ts';
 import { spectralLint } from '../lib/spectral.ts';
 
 const USAGE = `Usage: npm run lint [-- <redocly lint options>]
-  Redocly's lint of both documents and of their bundles, then Spectral on the OpenAPI bundle. Options go to
+  Redocly's lint of both documents, the workflows and the bundles, then Spectral on the OpenAPI bundle. Options go to
   \`redocly lint\` (--format github-actions, --max-problems <n>, --skip-rule <id> ...; \`npx redocly lint --help\`
   lists them).`;
 
@@ -47,6 +49,8 @@ await runCli('lint', USAGE, async () => {
   } finally {
     fs.rmSync(assembled, { recursive: true, force: true });
   }
+  console.log('\nRedocly (redocly.yaml) on the workflows ...');
+  const workflows = await redocly(['lint', ...workflowSources(ROOT), ...extra], ROOT, true);
   const { dir } = await buildToTemp(ROOT);
   let bundles, spectral;
   try {
@@ -58,5 +62,5 @@ await runCli('lint', USAGE, async () => {
     fs.rmSync(dir, { recursive: true, force: true });
   }
   if (spectral.code === 0) console.log('Spectral: no problems.');
-  return [sources, bundles, spectral].some((r) => r.code !== 0) ? 1 : 0;
+  return [sources, workflows, bundles, spectral].some((r) => r.code !== 0) ? 1 : 0;
 });

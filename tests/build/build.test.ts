@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildAndInstall, BuildError, buildToTemp } from '../../scripts/build/build.ts';
 import { SourceMap } from '../../scripts/build/source-location.ts';
 import { OUTPUTS, ROOT } from '../../scripts/lib/paths.ts';
+import { workflowOutputs } from '../../scripts/build/workflows.ts';
 import { copyWorkspace, edit } from '../contract/helpers.ts';
 
 const temps: string[] = [];
@@ -21,7 +22,12 @@ function workspace(): string {
   return dir;
 }
 const snapshot = (dir: string) =>
-  Object.fromEntries(fs.readdirSync(path.join(dir, 'generated')).sort().map((f) => [f, fs.readFileSync(path.join(dir, 'generated', f), 'utf8')]));
+  Object.fromEntries(
+    (fs.readdirSync(path.join(dir, 'generated'), { recursive: true }) as string[])
+      .filter((f) => fs.statSync(path.join(dir, 'generated', f)).isFile())
+      .sort()
+      .map((f) => [f, fs.readFileSync(path.join(dir, 'generated', f), 'utf8')]),
+  );
 const lineOf = (ws: string, file: string, text: string) =>
   fs.readFileSync(path.join(ws, file), 'utf8').split('\n').findIndex((l) => l.includes(text)) + 1;
 
@@ -70,7 +76,7 @@ describe.concurrent('npm run build fails well', { timeout: 180_000 }, () => {
     const ws = workspace();
     fs.writeFileSync(path.join(ws, 'generated', 'openapi.json'), '{}\n');
     const files = await buildAndInstall(ws);
-    expect(files.sort()).toEqual([...OUTPUTS].sort());
+    expect(files.sort()).toEqual([...OUTPUTS, ...workflowOutputs(ws)].sort());
     expect(snapshot(ws)).toEqual(snapshot(ROOT));
   });
 });

@@ -15,8 +15,8 @@ const TSX = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 const ENTRY: Record<string, string[]> = {
   build: ['scripts/build/cli.ts'],
   diff: ['scripts/diff/cli.ts'],
-  conformance: ['scripts/conformance/run.ts'],
-  'conformance:mock': ['scripts/conformance/mock.ts'],
+  conformance: [TSX, 'scripts/conformance/run.ts'],
+  'conformance:mock': [TSX, 'scripts/conformance/mock.ts'],
   trigger: [TSX, 'scripts/trigger/cli.ts'],
   mock: ['scripts/mock/cli.ts'],
   start: ['scripts/start/cli.ts'],

@@ -35,8 +35,23 @@ describe.concurrent('conformance against the sandbox', () => {
   });
 
   it('refuses a --simulation-url that is not an http(s) URL, in one line, with exit code 2', async () => {
-    const { code, output } = await run(['scripts/conformance/run.ts'], ['--server', 'http://127.0.0.1:9/v1', '--api-key', 'sk_test_x', '--simulation-url', 'sandbox']);
+    const { code, output } = await run([path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/conformance/run.ts'], ['--server', 'http://127.0.0.1:9/v1', '--api-key', 'sk_test_x', '--simulation-url', 'sandbox']);
     expect(code, output).toBe(2);
     expect(output).toContain('conformance: --simulation-url sandbox is not an http:// or https:// URL');
+  });
+
+  it('runs the workflows named by --workflow (and no operation), each with its steps and its events verified at the receiver', async () => {
+    const { code, output } = await run([path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/conformance/sandbox.ts'], ['--workflow', 'cardFreezeUnfreeze,customerNeedsActiveEndpoint']);
+    expect(code, output.slice(-4000)).toBe(0);
+    expect(output).toMatch(/^ {2}cardFreezeUnfreeze +passed \(21\/21 steps, 3 events\)$/m);
+    expect(output).toMatch(/^ {2}customerNeedsActiveEndpoint +passed \(6\/6 steps, 0 events\)$/m);
+    expect(output).not.toMatch(/^Per operation/m);
+    expect(output).toMatch(/^2 passed, 0 failed, 0 skipped$/m);
+  });
+
+  it('refuses an unknown workflow, naming the nearest', async () => {
+    const { code, output } = await run([path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/conformance/run.ts'], ['--server', 'http://127.0.0.1:9/v1', '--api-key', 'sk_test_x', '--workflow', 'cardFreezeUnfreez']);
+    expect(code, output).toBe(2);
+    expect(output).toContain('conformance: --workflow: unknown workflow cardFreezeUnfreez (did you mean cardFreezeUnfreeze?)');
   });
 });

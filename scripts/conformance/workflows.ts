@@ -1,0 +1,423 @@
+// The behavioural part of a conformance run: the Arazzo workflows of spec/workflows/, run by `redocly respect`
+// against the server (and the sandbox's simulation API for the workflows marked `x-simulation`), then the
+// events each workflow found in the event list checked at the run's webhook receiver (receiver.ts).
+//
+// A workflow is skipped, with the reason, when the run lacks what it needs: the simulation API (`x-simulation`,
+// the reason it gives), or one of its required inputs. Against the stateless mock every workflow is reported as
+// not applicable. The result of each workflow lists its steps (the last attempt of a retried step, a called
+// workflow's steps under its step id) as passed, failed (the checks that failed) or not run.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { REDOCLY_BIN, ROOT } from '../lib/paths.ts';
+import type { JsonObject } from '../lib/pointer.ts';
+import { EventChecker, type EventCheck, type Receiver } from './receiver.ts';
+import { createResponseValidator, formatErrors, matchPathTemplate, type ResponseValidator } from './validate-response.ts';
+
+export const WORKFLOWS_DIR = path.join(ROOT, 'spec', 'workflows');
+
+export type Outcome = 'passed' | 'failed' | 'skipped' | 'not applicable';
+
+export interface StepResult {
+  /** The step id; a called workflow's steps are `callerStep › step`. */
+  step: string;
+  outcome: 'passed' | 'failed' | 'not run';
+  /** The failed checks, one per line. */
+  message?: string;
+}
+
+export interface WorkflowResult {
+  file: string;
+  workflowId: string;
+  summary: string;
+  outcome: Outcome;
+  /** Why it was skipped or not applicable, or what failed. */
+  reason?: string;
+  /** The rules of the interface document it checks (`x-rules`). */
+  rules: { section: string; rule: string }[];
+  steps: StepResult[];
+  /** The events it found in the event list, as they reached the receiver. */
+  events: EventCheck[];
+}
+
+/** What a run can give the workflows. Every field but `server`, `apiKey` and `mode` is optional. */
+export interface WorkflowRunOptions {
+  server: string;
+  apiKey: string;
+  mode: 'mock' | 'real';
+  simulationUrl?: string;
+  /** The receiver the run hosts, and the https base url at which the server reaches it. */
+  receiver?: Receiver;
+  webhookUrl?: string;
+  /** A key of an account with no active webhook endpoint. */
+  freshApiKey?: string;
+  /** The bundle whose event schemas the deliveries are checked against. */
+  bundle: JsonObject;
+  /** Arazzo documents to run (default: every spec/workflows/*.arazzo.yaml). */
+  files?: string[];
+  /** Only these workflowIds (and what they call). */
+  only?: string[];
+  verbose?: boolean;
+}
+
+interface ArazzoStep {
+  stepId: string;
+  workflowId?: string;
+  operationId?: string;
+}
+interface ArazzoWorkflow {
+  workflowId: string;
+  summary?: string;
+  inputs?: { $ref?: string; required?: string[] };
+  steps: ArazzoStep[];
+  'x-simulation'?: string;
+  'x-rules'?: { section: string; rule: string }[];
+}
+export interface ArazzoDocument {
+  workflows: ArazzoWorkflow[];
+  components?: { inputs?: Record<string, { required?: string[] }> };
+}
+
+/** The command-line option that provides each input a workflow may require. */
+export const INPUT_SOURCES: Record<string, string> = {
+  api_key: '--api-key',
+  endpoint_code: '--webhook-url (the run registers its receiver)',
+  webhook_url: '--webhook-url',
+  refusing_webhook_url: '--webhook-url',
+  failing_webhook_url: '--webhook-url',
+  fresh_api_key: '--fresh-api-key',
+};
+
+export function workflowFiles(dir = WORKFLOWS_DIR): string[] {
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.arazzo.yaml'))
+    .sort()
+    .map((f) => path.join(dir, f));
+}
+
+export function readArazzo(file: string): ArazzoDocument {
+  return parse(fs.readFileSync(file, 'utf8')) as ArazzoDocument;
+}
+
+/** The inputs a workflow requires (its `inputs.required`, through a `$ref` to `components.inputs`). */
+export function requiredInputs(doc: ArazzoDocument, workflow: ArazzoWorkflow): string[] {
+  const ref = workflow.inputs?.$ref?.match(/^#\/components\/inputs\/(.+)$/)?.[1];
+  const schema = ref ? doc.components?.inputs?.[ref] : workflow.inputs;
+  return schema?.required ?? [];
+}
+
+/** Why a workflow cannot run with these inputs and this simulation API (undefined when it can). */
+function skipReason(doc: ArazzoDocument, workflow: ArazzoWorkflow, inputs: Record<string, string>, simulation: boolean): string | undefined {
+  if (workflow['x-simulation'] && !simulation) return `needs the simulation API (--simulation-url): ${workflow['x-simulation']}`;
+  const missing = requiredInputs(doc, workflow).filter((name) => inputs[name] === undefined);
+  if (missing.length) return `needs ${missing.map((m) => `${m} (${INPUT_SOURCES[m] ?? `input ${m}`})`).join(', ')}`;
+  return undefined;
+}
+
+/** Skip reasons of every workflow of a document; a workflow that calls a skipped one is skipped too. */
+export function planWorkflows(doc: ArazzoDocument, inputs: Record<string, string>, simulation: boolean): Map<string, string | undefined> {
+  const plan = new Map(doc.workflows.map((w) => [w.workflowId, skipReason(doc, w, inputs, simulation)]));
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const w of doc.workflows) {
+      if (plan.get(w.workflowId)) continue;
+      const callee = w.steps.find((s) => s.workflowId && plan.get(s.workflowId));
+      if (callee) {
+        plan.set(w.workflowId, `calls workflow ${callee.workflowId!}, which ${plan.get(callee.workflowId!)!}`);
+        changed = true;
+      }
+    }
+  }
+  return plan;
+}
+
+interface ReportStep {
+  type: 'step' | 'workflow';
+  stepId?: string;
+  workflowId?: string;
+  status: string;
+  request?: { method: string; url: string };
+  response?: { statusCode: number; body?: unknown; headers?: Record<string, string> };
+  checks?: { name: string; passed: boolean; message?: string; condition?: string; severity?: string }[];
+  executedSteps?: ReportStep[];
+}
+interface ReportWorkflow {
+  workflowId: string;
+  status: string;
+  executedSteps: ReportStep[];
+}
+export interface RespectReport {
+  files: Record<string, { executedWorkflows: ReportWorkflow[] }>;
+}
+
+function failedChecks(step: ReportStep): string {
+  return (step.checks ?? [])
+    .filter((c) => !c.passed && c.severity !== 'off' && c.severity !== 'warn')
+    .map((c) => {
+      const what = c.condition ? `${c.name}: ${c.condition}` : c.name;
+      const detail = c.message && !c.message.startsWith('Checking ') ? ` (${c.message.split('\n').filter(Boolean).slice(0, 3).join(' ')})` : '';
+      return what + detail;
+    })
+    .join('\n');
+}
+
+/** Problems of a step's response against the contract (the same validator as the per-operation checks). */
+export type ResponseCheck = (step: ReportStep) => string[];
+
+/**
+ * Checks responses of the partner API at `server` with the contract's validator: status documented, body valid
+ * against the response schema, open as the contract's responses are (Respect's own schema check closes every
+ * object, so it is off).
+ */
+export function contractResponseCheck(bundle: JsonObject, server: string): ResponseCheck {
+  const validator: ResponseValidator = createResponseValidator(bundle);
+  const base = new URL(server).pathname.replace(/\/$/, '');
+  return (step) => {
+    if (!step.request || !step.response || !step.request.url.startsWith(server)) return [];
+    const concrete = new URL(step.request.url).pathname.slice(base.length);
+    const template = matchPathTemplate(bundle, step.request.method, concrete);
+    if (!template) return [`${step.request.method.toUpperCase()} ${concrete}: no operation of the contract`];
+    const errors = validator.validate(step.request.method, template, step.response.statusCode, step.response.body, step.response.headers?.['content-type']);
+    return errors.length ? [`response ${step.response.statusCode} of ${step.request.method.toUpperCase()} ${template}:\n${formatErrors(errors)}`] : [];
+  };
+}
+
+/** The steps of a reported workflow: the last attempt of each step, a called workflow's steps under its step. */
+export function stepResults(executed: readonly ReportStep[], check: ResponseCheck = () => [], prefix = ''): StepResult[] {
+  const last = new Map<string, StepResult>();
+  for (const step of executed) {
+    const id = `${prefix}${step.stepId ?? step.workflowId ?? '?'}`;
+    if (step.type === 'workflow') {
+      for (const inner of stepResults(step.executedSteps ?? [], check, `${id} › `)) last.set(inner.step, inner);
+      if (step.status !== 'success' && ![...last.values()].some((s) => s.step.startsWith(`${id} › `) && s.outcome === 'failed')) {
+        last.set(id, { step: id, outcome: 'failed', message: `workflow ${step.workflowId ?? ''} ${step.status}` });
+      }
+      continue;
+    }
+    last.delete(id); // a retried step: keep only its last attempt, in its last place
+    const problems = [...(step.status === 'success' ? [] : [failedChecks(step) || step.status]), ...check(step)];
+    last.set(id, problems.length === 0 ? { step: id, outcome: 'passed' } : { step: id, outcome: 'failed', message: problems.join('\n') });
+  }
+  return [...last.values()];
+}
+
+/**
+ * The events a workflow found: the first item of each of its own event-list steps (`GET /events?type=...&limit=1`)
+ * that passed. A workflow it runs checks its events when it runs on its own (Respect reports every run of a called
+ * workflow with the steps of its last run).
+ */
+export function eventsFound(executed: readonly ReportStep[]): { id: string; type: string }[] {
+  const found = new Map<string, string>();
+  for (const step of executed) {
+    if (step.type === 'workflow') continue;
+    if (step.status !== 'success' || step.request?.method.toUpperCase() !== 'GET' || !/\/events(\?|$)/.test(step.request.url)) continue;
+    const first = (step.response?.body as { data?: { id?: unknown; type?: unknown }[] } | undefined)?.data?.[0];
+    if (typeof first?.id === 'string' && typeof first.type === 'string') found.set(first.id, first.type);
+  }
+  return [...found].map(([id, type]) => ({ id, type }));
+}
+
+/** Every webhook secret the server returned during the run (creations and rotations). */
+export function secretsSeen(executed: readonly ReportStep[]): string[] {
+  const secrets: string[] = [];
+  for (const step of executed) {
+    if (step.type === 'workflow') secrets.push(...secretsSeen(step.executedSteps ?? []));
+    const secret = (step.response?.body as { data?: { secret?: unknown } } | undefined)?.data?.secret;
+    if (typeof secret === 'string' && secret.startsWith('whsec_')) secrets.push(secret);
+  }
+  return secrets;
+}
+
+function runRespect(args: string[], verbose: boolean): Promise<{ code: number; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [REDOCLY_BIN, 'respect', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1', FORCE_COLOR: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    for (const stream of [child.stdout, child.stderr]) {
+      stream.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (verbose) process.stdout.write(chunk);
+      });
+    }
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? 1, output }));
+  });
+}
+
+/** The endpoint the run registers for its receiver: every event, at `<webhookUrl>/workflows`. */
+async function registerEndpoint(server: string, apiKey: string, url: string): Promise<{ code: string; secret: string }> {
+  const res = await fetch(`${server.replace(/\/$/, '')}/webhooks`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ url, events: ['*'], description: 'Conformance workflows receiver' }),
+    signal: AbortSignal.timeout(20_000),
+  });
+  const body = (await res.json().catch(() => null)) as { data?: { code?: string; secret?: string } } | null;
+  if (res.status !== 200 || !body?.data?.code || !body.data.secret) throw new Error(`registering the receiver (POST /webhooks ${url}) answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
+  return { code: body.data.code, secret: body.data.secret };
+}
+
+async function deleteEndpoint(server: string, apiKey: string, code: string): Promise<void> {
+  await fetch(`${server.replace(/\/$/, '')}/webhooks/${code}`, { method: 'DELETE', headers: { Authorization: `Bearer ${apiKey}` }, signal: AbortSignal.timeout(20_000) })
+    .then((r) => r.body?.cancel())
+    .catch(() => undefined);
+}
+
+/** Waits until every event has reached the receiver, or `ms` passed. */
+async function eventsArrived(receiver: Receiver, ids: string[], ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  const seen = () => new Set(receiver.deliveries.map((d) => d.body.match(/"id"\s*:\s*"(evt_[^"]+)"/)?.[1]));
+  while (Date.now() < deadline && !ids.every((id) => seen().has(id))) await new Promise((r) => setTimeout(r, 100));
+}
+
+/** Runs the workflows; returns one result per workflow of every document, in document order. */
+export async function runWorkflows(options: WorkflowRunOptions): Promise<WorkflowResult[]> {
+  const files = options.files ?? workflowFiles();
+  const docs = files.map((file) => ({ file, doc: readArazzo(file) }));
+  const base = (file: string, w: ArazzoWorkflow): Omit<WorkflowResult, 'outcome'> => ({
+    file: path.relative(ROOT, file),
+    workflowId: w.workflowId,
+    summary: w.summary ?? '',
+    rules: w['x-rules'] ?? [],
+    steps: [],
+    events: [],
+  });
+  const selected = (w: ArazzoWorkflow) => !options.only?.length || options.only.includes(w.workflowId);
+  if (options.mode === 'mock') {
+    const reason = 'a stateless server: the mock answers each request with an example and keeps no state';
+    return docs.flatMap(({ file, doc }) => doc.workflows.filter(selected).map((w) => ({ ...base(file, w), outcome: 'not applicable' as const, reason })));
+  }
+
+  let pathPrefix = '/workflows';
+  let endpoint: { code: string; secret: string } | undefined;
+  /** Why the receiver could not be registered: the workflows that need it fail with it. */
+  let registration: string | undefined;
+  const inputs: Record<string, string> = { api_key: options.apiKey };
+  if (options.freshApiKey) inputs.fresh_api_key = options.freshApiKey;
+  if (options.webhookUrl && options.receiver) {
+    const hook = `${options.webhookUrl.replace(/\/$/, '')}/workflows`;
+    // The receiver sees the url's path (a route or a tunnel keeps it): the run's endpoints are under this one.
+    pathPrefix = new URL(hook).pathname;
+    Object.assign(inputs, { webhook_url: `${hook}/extra`, refusing_webhook_url: `${hook}/refuse`, failing_webhook_url: `${hook}/flaky` });
+    try {
+      endpoint = await registerEndpoint(options.server, options.apiKey, hook);
+      inputs.endpoint_code = endpoint.code;
+    } catch (error) {
+      registration = (error as Error).message;
+    }
+  }
+  const simulation = options.simulationUrl !== undefined;
+  const plans = docs.map(({ file, doc }) => ({ file, doc, plan: planWorkflows(doc, inputs, simulation) }));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'workflows-'));
+  try {
+    const runnable = plans.filter(({ doc, plan }) => doc.workflows.some((w) => selected(w) && !plan.get(w.workflowId)));
+    let report: RespectReport = { files: {} };
+    let respectFailure: string | undefined;
+    if (runnable.length > 0) {
+      const reportFile = path.join(dir, 'report.json');
+      const skip = runnable.flatMap(({ doc, plan }) => doc.workflows.filter((w) => !selected(w) || plan.get(w.workflowId)).flatMap((w) => ['--skip', w.workflowId]));
+      const args = [
+        ...runnable.map((r) => r.file),
+        '--server', `partner=${options.server}`,
+        ...(options.simulationUrl ? ['--server', `sandbox=${options.simulationUrl}`] : []),
+        ...Object.entries(inputs).flatMap(([k, v]) => ['--input', `${k}=${v}`]),
+        ...skip,
+        '--json-output', reportFile,
+        '--no-secrets-masking',
+        '--max-fetch-timeout', '20000',
+        // Respect closes every object of a response schema; the contract's responses are open, so the
+        // contract's own validator checks each response instead (contractResponseCheck).
+        '--severity', 'SCHEMA_CHECK=off',
+      ];
+      const run = await runRespect(args, options.verbose ?? false);
+      if (fs.existsSync(reportFile)) report = JSON.parse(fs.readFileSync(reportFile, 'utf8')) as RespectReport;
+      else respectFailure = `redocly respect exited with ${run.code} without a report: ${run.output.split('\n').filter(Boolean).slice(-5).join(' / ')}`;
+    }
+    const reported = new Map<string, ReportWorkflow>();
+    for (const [file, { executedWorkflows }] of Object.entries(report.files)) {
+      for (const w of executedWorkflows) reported.set(`${path.resolve(ROOT, file)}#${w.workflowId}`, w);
+    }
+    const all = [...reported.values()];
+    const eventsOf = new Map(all.map((w) => [w.workflowId, eventsFound(w.executedSteps)]));
+    if (options.receiver) await eventsArrived(options.receiver, [...eventsOf.values()].flat().map((e) => e.id), 10_000);
+    const secrets = [...(endpoint ? [endpoint.secret] : []), ...all.flatMap((w) => secretsSeen(w.executedSteps))];
+    const checker = new EventChecker(options.bundle);
+    const check = contractResponseCheck(options.bundle, options.server);
+
+    const results: WorkflowResult[] = [];
+    for (const { file, doc, plan } of plans) {
+      for (const w of doc.workflows.filter(selected)) {
+        const skipped = plan.get(w.workflowId);
+        if (skipped && registration && skipped.includes('endpoint_code')) {
+          results.push({ ...base(file, w), outcome: 'failed', reason: registration });
+          continue;
+        }
+        if (skipped) {
+          results.push({ ...base(file, w), outcome: 'skipped', reason: skipped });
+          continue;
+        }
+        const ran = reported.get(`${path.resolve(file)}#${w.workflowId}`);
+        if (!ran) {
+          results.push({ ...base(file, w), outcome: 'failed', reason: respectFailure ?? 'redocly respect did not report it' });
+          continue;
+        }
+        const steps = stepResults(ran.executedSteps, check);
+        for (const s of w.steps) if (!steps.some((r) => r.step === s.stepId || r.step.startsWith(`${s.stepId} › `))) steps.push({ step: s.stepId, outcome: 'not run' });
+        const events = options.receiver ? await checker.check(eventsOf.get(w.workflowId) ?? [], options.receiver.deliveries, secrets, pathPrefix) : [];
+        const failedStep = steps.find((s) => s.outcome === 'failed');
+        const failedEvent = events.find((e) => e.outcome === 'failed');
+        const outcome = !failedStep && !failedEvent && (ran.status === 'success' || steps.every((x) => x.outcome === 'passed')) ? 'passed' : 'failed';
+        const reason = failedStep ? `step ${failedStep.step} failed` : failedEvent ? `event ${failedEvent.type} ${failedEvent.id}: ${failedEvent.problems[0]}` : ran.status === 'success' ? undefined : `respect status ${ran.status}`;
+        results.push({ ...base(file, w), outcome, ...(reason ? { reason } : {}), steps, events });
+      }
+    }
+    return results;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+    if (endpoint) await deleteEndpoint(options.server, options.apiKey, endpoint.code);
+  }
+}
+
+/** Totals over the workflows (not applicable ones are counted apart). */
+export function workflowTotals(results: readonly WorkflowResult[]): { passed: number; failed: number; skipped: number; notApplicable: number } {
+  const n = (o: Outcome) => results.filter((r) => r.outcome === o).length;
+  return { passed: n('passed'), failed: n('failed'), skipped: n('skipped'), notApplicable: n('not applicable') };
+}
+
+/** The report lines: one per workflow, then each failed workflow's steps and events, then skip reasons. */
+export function workflowLines(results: readonly WorkflowResult[]): string[] {
+  if (results.length === 0) return [];
+  const t = workflowTotals(results);
+  const lines = ['', 'Workflows (spec/workflows, behaviour):'];
+  if (t.notApplicable === results.length) {
+    lines.push(`  ${results.length} workflows not applicable to ${results[0]!.reason ?? 'this server'}.`);
+    lines.push(`Workflows: 0 passed, 0 failed, 0 skipped, ${t.notApplicable} not applicable.`);
+    return lines;
+  }
+  const width = Math.max(...results.map((r) => r.workflowId.length));
+  for (const r of results) {
+    const steps = r.steps.length ? ` (${r.steps.filter((s) => s.outcome === 'passed').length}/${r.steps.length} steps, ${r.events.length} events)` : '';
+    lines.push(`  ${r.outcome === 'failed' ? 'FAILED ' : ''}${r.workflowId.padEnd(width)}  ${r.outcome}${steps}${r.outcome !== 'passed' && r.reason ? `: ${r.reason}` : ''}`);
+  }
+  const failed = results.filter((r) => r.outcome === 'failed');
+  if (failed.length) {
+    lines.push('', 'Workflow failures:');
+    for (const r of failed) {
+      lines.push(`  ${r.file} ${r.workflowId}: ${r.summary}`);
+      for (const s of r.steps) {
+        lines.push(`    ${s.outcome === 'failed' ? 'FAILED' : s.outcome === 'not run' ? 'not run' : 'passed'} ${s.step}`);
+        for (const m of s.outcome === 'failed' ? (s.message ?? '').split('\n') : []) lines.push(`        ${m}`);
+      }
+      for (const e of r.events.filter((x) => x.outcome === 'failed')) for (const p of e.problems) lines.push(`    FAILED event ${p}`);
+      if (!r.steps.length && r.reason) lines.push(`    ${r.reason}`);
+    }
+  }
+  lines.push(`Workflows: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped${t.notApplicable ? `, ${t.notApplicable} not applicable` : ''}.`);
+  return lines;
+}
