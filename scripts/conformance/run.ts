@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CliError, parseCli, runCli, UsageError } from '../lib/cli-args.ts';
 import { ROOT } from '../lib/paths.ts';
-import type { ConformanceConfig, TransactionRecord } from './dredd-hooks.ts';
+import type { ConformanceConfig, TransactionRecord } from './types.ts';
 import { finalLine, summarise, totals, warningCount } from './summary.ts';
 import { listValues, selectOperations } from './select.ts';
 import { createResponseValidator, type OpenApiBundle } from './validate-response.ts';

@@ -1,6 +1,6 @@
 // The report printed after a conformance run: one line per operation (outcome per status), then the
 // failures with their messages, the skip reasons, and a last line `N passed, N failed, N skipped`.
-import type { TransactionRecord } from './dredd-hooks.ts';
+import type { TransactionRecord } from './types.ts';
 import type { ResponseValidator } from './validate-response.ts';
 
 export interface Totals {
