@@ -1,64 +1,47 @@
 // Real mode: which resource a path parameter or a body field refers to, the resources' names in the report,
-// and putting the codes set up into a request body.
+// and putting the codes set up into a request body. The resources are those of the set-up graph
+// (src/setup/graph.ts), plus a few records of the suite's own in the states some operations need.
+import { SETUP_GRAPH, type ResourceKey } from '../../src/setup/graph.ts';
 import { isObject, type Json } from '../lib/pointer.ts';
 import type { HookState } from './types.ts';
 
-/** Resource key of a path parameter: `customer` for every `{customerCode}`, else the template up to it. */
-export function resourceKey(template: string, param: string): string {
+/** Records the suite sets up beside the graph's own, and what the report calls them. */
+export const SUITE_RECORDS = {
+  'unverified customer': 'customer whose verification is open',
+  'KYC-verified customer': 'customer whose KYC is approved and proof of address open',
+  'identity-mismatched customer': 'customer restricted for an identity mismatch',
+  'spare quote': 'second payout quote',
+  'unheld balance type': 'balance type that --no-product-key does not hold',
+} as const;
+
+/** A resource of the graph, or a record of the suite's own (or, for a path the graph does not know, the path). */
+export type ResourceName = ResourceKey | keyof typeof SUITE_RECORDS | (string & {});
+
+export const label = (key: ResourceName): string =>
+  (SUITE_RECORDS as Record<string, string>)[key] ?? (SETUP_GRAPH.resources as Record<string, { label: string } | undefined>)[key]?.label ?? key;
+
+/** The graph's resource read at a path template (`/cards/{code}` -> `card`), if any. */
+export function resourceAt(template: string): ResourceKey | undefined {
+  return (Object.keys(SETUP_GRAPH.resources) as ResourceKey[]).find((key) => SETUP_GRAPH.resources[key].read === template);
+}
+
+/** The resource a path parameter names: a customer for every `{customerCode}`, else the one read at the template up to it. */
+export function resourceKey(template: string, param: string): ResourceName {
   // KYC and proof of address need a customer whose verification is still open (not the fully verified
   // example customer of a seeded sandbox): the suite creates one for them.
   // Proof of address needs one whose KYC is approved and whose proof of address is still open.
   if (param === 'customerCode') return template.startsWith('/kyc/') ? 'unverified customer' : template.startsWith('/poa/') ? 'KYC-verified customer' : 'customer';
   const segments = template.split('/');
-  const i = segments.indexOf(`{${param}}`);
-  return segments.slice(0, i + 1).join('/');
+  const prefix = segments.slice(0, segments.indexOf(`{${param}}`) + 1).join('/');
+  return resourceAt(prefix) ?? prefix;
 }
 
-/** Resource key of a body field that references another resource. */
-export const BODY_REFERENCES: Record<string, string> = {
-  customer_code: 'customer',
-  card_code: '/cards/{code}',
-  beneficiary_code: '/payouts/beneficiaries/{code}',
-  quote_code: 'quote',
-  webhook_code: '/webhooks/{code}',
-  endpoint_code: '/webhooks/{code}',
-  product_id: '/gift-cards/products/{productId}',
-};
+/** The resource a body field names (`customer_code` -> `customer`), from the graph's REFERENCES. */
+export const BODY_REFERENCES: Record<string, ResourceKey> = SETUP_GRAPH.references;
 
-/** How the report names each resource. */
-const RESOURCE_LABEL: Record<string, string> = {
-  customer: 'customer',
-  'unverified customer': 'customer whose verification is open',
-  'KYC-verified customer': 'customer whose KYC is approved and proof of address open',
-  quote: 'payout quote',
-  '/cards/{code}': 'card',
-  '/webhooks/{code}': 'webhook endpoint',
-  '/virtual-accounts/{code}': 'virtual account',
-  '/gift-cards/orders/{code}': 'gift card order',
-  '/payouts/{code}': 'payout',
-  '/payouts/beneficiaries/{code}': 'beneficiary',
-  '/cards/{code}/topups/{topupId}': 'card top-up',
-  '/gift-cards/products/{productId}': 'gift card product',
-  '/events/{id}': 'event',
-  'identity-mismatched customer': 'customer restricted for an identity mismatch',
-  'spare quote': 'second payout quote',
-  'unheld balance type': 'balance type that --no-product-key does not hold',
-};
-export const label = (key: string) => RESOURCE_LABEL[key] ?? key;
-
-/** The code of a created record (or of the first active item of a list): the first of `fields` it has. */
-export function codeOf(data: Json | undefined, ...fields: string[]): string | undefined {
-  const d = isObject(data) ? data.data : undefined;
-  // From a list, prefer an active item (a webhook endpoint must be active for customer creation).
-  const item = Array.isArray(d) ? (d.find((x) => isObject(x) && x.is_active !== false) ?? d[0]) : d;
-  if (!isObject(item)) return undefined;
-  for (const f of fields) if (typeof item[f] === 'string') return item[f] as string;
-  return undefined;
-}
-
-/** Replaces reference fields of a request body with the codes set up; returns the keys it could not fill. */
-export function substituteBody(state: HookState, body: Json | undefined): string[] {
-  const missing: string[] = [];
+/** Replaces reference fields of a request body with the codes set up; returns the resources it could not fill. */
+export function substituteBody(state: HookState, body: Json | undefined): ResourceKey[] {
+  const missing: ResourceKey[] = [];
   const walk = (node: Json | undefined) => {
     if (Array.isArray(node)) node.forEach(walk);
     else if (isObject(node)) {
