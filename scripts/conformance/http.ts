@@ -31,20 +31,20 @@ export const join = (base: string, path: string) => base.replace(/\/$/, '') + pa
 export const dataOf = (a: Answer): unknown => (a.body && typeof a.body === 'object' ? (a.body as { data?: unknown }).data : undefined);
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A call of the sandbox's simulation API (--simulation-url) for the suite's key. */
-export function simulate(config: ConformanceConfig, method: string, path: string, body?: unknown): Promise<Answer> {
-  return call(join(config.simulationUrl!, path), config.apiKey, method, body);
+/** A call of the sandbox's simulation API (--simulation-url) for the suite's key (or the one given). */
+export function simulate(config: ConformanceConfig, method: string, path: string, body?: unknown, key = config.apiKey): Promise<Answer> {
+  return call(join(config.simulationUrl!, path), key, method, body);
 }
 
 export interface Api {
   call(method: string, path: string, body?: unknown, server?: string): Promise<{ status: number; body: Json | undefined }>;
 }
 
-/** The partner API for the suite's key, at --server (or the server given). */
-export function api(config: ConformanceConfig): Api {
+/** The partner API for the suite's key (or the one given), at --server (or the server given). */
+export function api(config: ConformanceConfig, key = config.apiKey): Api {
   return {
     async call(method, path, body, server = config.server) {
-      const answer = await call(join(server, path), config.apiKey, method, body);
+      const answer = await call(join(server, path), key, method, body);
       // A body that is not JSON (or none) is `undefined` here.
       return { status: answer.status, body: typeof answer.body === 'string' ? undefined : (answer.body as Json | undefined) };
     },

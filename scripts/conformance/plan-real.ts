@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { isObject, type Json, type JsonObject } from '../lib/pointer.ts';
 import { hasHeaderParam, isGiftCards, isReferenceParam, parameters, requestBodySchema, resolveRef, unknownReference } from './contract.ts';
-import { BODY_REFERENCES, label, resourceKey, substituteBody } from './resources.ts';
+import { adjustBody, BODY_REFERENCES, label, resourceKey, substituteBody } from './resources.ts';
 import { clone, fillTemplate, parseBody, pathParams, sendToAltServer, setHeader, setPathParam, setUri, skip, splitUri } from './transaction.ts';
 import type { DreddTransaction, HookState } from './types.ts';
 
@@ -69,11 +69,7 @@ function substituteResources(
       skip(t, `the request body needs a ${missing.map(label).join(', ')}: ${missing.map((k) => state.missing.get(k) ?? 'not set up').join('; ')}`);
       return false;
     }
-    if (isObject(body) && t.request.method === 'POST' && path === '/customers' && typeof body.external_reference === 'string') {
-      body.external_reference = `conformance-${randomUUID().slice(0, 8)}`;
-    }
-    // The url of an endpoint (created or changed) must answer the server's ping: use --webhook-url.
-    if (isObject(body) && /^\/webhooks(\/\{code\})?$/.test(path) && state.config.webhookUrl && typeof body.url === 'string') body.url = state.config.webhookUrl;
+    if (isObject(body)) adjustBody(state.config, t.request.method, path, body);
     t.request.body = JSON.stringify(body);
   }
   return true;

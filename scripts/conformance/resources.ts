@@ -2,8 +2,9 @@
 // and putting the codes set up into a request body. The resources are those of the set-up graph
 // (src/setup/graph.ts), plus a few records of the suite's own in the states some operations need.
 import { SETUP_GRAPH, type ResourceKey } from '../../src/setup/graph.ts';
-import { isObject, type Json } from '../lib/pointer.ts';
-import type { HookState } from './types.ts';
+import { randomUUID } from 'node:crypto';
+import { isObject, type Json, type JsonObject } from '../lib/pointer.ts';
+import type { ConformanceConfig, HookState } from './types.ts';
 
 /** Records the suite sets up beside the graph's own, and what the report calls them. */
 export const SUITE_RECORDS = {
@@ -57,4 +58,13 @@ export function substituteBody(state: HookState, body: Json | undefined): Resour
   };
   walk(body);
   return missing;
+}
+
+/** What a request body of the examples needs beside the codes: a fresh `external_reference`, the receiver's url. */
+export function adjustBody(config: ConformanceConfig, method: string, template: string, body: JsonObject): void {
+  if (method === 'POST' && template === '/customers' && typeof body.external_reference === 'string') {
+    body.external_reference = `conformance-${randomUUID().slice(0, 8)}`;
+  }
+  // The url of an endpoint (created or changed) must answer the server's ping: use --webhook-url.
+  if (/^\/webhooks(\/\{code\})?$/.test(template) && config.webhookUrl && typeof body.url === 'string') body.url = config.webhookUrl;
 }

@@ -6,7 +6,7 @@
 // is recorded with the reason, which the transactions that need it are skipped with.
 import { randomUUID } from 'node:crypto';
 import { SETUP_GRAPH, type ResourceKey } from '../../src/setup/graph.ts';
-import { Setup, stateChain } from '../../src/setup/setup.ts';
+import { Setup, stateChain, type SetupDriver } from '../../src/setup/setup.ts';
 import { enumValues, firstRequestExample, isGiftCards, parameters, pathExample } from './contract.ts';
 import { api, call, dataOf, simulate } from './http.ts';
 import { label, type ResourceName } from './resources.ts';
@@ -31,23 +31,33 @@ const PLAN: { key: ResourceKey; first: 'adopt' | 'create' }[] = [
   { key: 'event', first: 'adopt' },
 ];
 
-/** Creates, adopts or finds the resources the requests need, in dependency order. */
-export async function setUp(state: HookState, log: (line: string) => void = (line) => state.setupLog.push(line)): Promise<void> {
+/**
+ * The set-up graph's driver for a key of the run (the suite's by default): the partner API at --server (gift
+ * cards at --alt-server), the simulation API where given, the contract's request examples, a fresh
+ * `external_reference` for each customer and --webhook-url for each endpoint.
+ */
+export function setupDriver(state: HookState, key = state.config.apiKey): SetupDriver {
+  const { config } = state;
+  const client = api(config, key);
+  return {
+    call: (method, path, body) => client.call(method, path, body, isGiftCards(path) ? config.altServer : undefined),
+    simulate: config.simulationUrl ? (method, path, body) => simulate(config, method, path, body, key) : undefined,
+    requestExample: (method, path) => firstRequestExample(state, method, path),
+    prepare(resource, body) {
+      if (resource === 'customer' && typeof body.external_reference === 'string') body.external_reference = `conformance-${randomUUID().slice(0, 8)}`;
+      // The url of the endpoint must answer the server's ping: use --webhook-url.
+      if (resource === 'webhookEndpoint' && config.webhookUrl) body.url = config.webhookUrl;
+    },
+  };
+}
+
+/** Creates, adopts or finds the resources the requests need, in dependency order; returns the graph's runner, which knows them. */
+export async function setUp(state: HookState, log: (line: string) => void = (line) => state.setupLog.push(line)): Promise<Setup> {
   const { config } = state;
   const client = api(config);
   const has = (method: string, template: string) => state.validator.operation(method, template) !== undefined;
   const giftCardsUnreachable = (template: string) => isGiftCards(template) && !config.altServer;
-  const setup = new Setup(SETUP_GRAPH, {
-    call: (method, path, body) => client.call(method, path, body, isGiftCards(path) ? config.altServer : undefined),
-    simulate: config.simulationUrl ? (method, path, body) => simulate(config, method, path, body) : undefined,
-    requestExample: (method, path) => firstRequestExample(state, method, path),
-    prepare(key, body) {
-      if (key === 'customer' && typeof body.external_reference === 'string') body.external_reference = `conformance-${randomUUID().slice(0, 8)}`;
-      // The url of the endpoint must answer the server's ping: use --webhook-url.
-      if (key === 'webhookEndpoint' && config.webhookUrl) body.url = config.webhookUrl;
-    },
-    log,
-  });
+  const setup = new Setup(SETUP_GRAPH, { ...setupDriver(state), log });
   const remember = (key: ResourceName, code: string, line: string) => {
     state.resources.set(key, code);
     state.missing.delete(key);
@@ -162,4 +172,5 @@ export async function setUp(state: HookState, log: (line: string) => void = (lin
     if (state.resources.has('beneficiary') && creatable('payoutQuote')) await own('spare quote', 'payoutQuote', (code) => `set-up: POST /payouts/quotes -> ${label('spare quote')} ${code}`);
   }
   for (const [key, reason] of state.missing) log(`set-up: no ${label(key)}: ${reason}`);
+  return setup;
 }

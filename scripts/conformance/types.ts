@@ -91,3 +91,26 @@ export type Arrangement =
   | { kind: 'fault'; operationId: string; status: number }
   | { kind: 'drain' }
   | { kind: 'card-balance'; cardPath: string };
+
+/**
+ * One result of a check outside Dredd (a negative, security or isolation check; a workflow step), as the report
+ * reads it: grouped by `group` (the check, or the workflow), one line each, failures with their reproducer.
+ */
+export interface CheckResult {
+  /** The check (`invalid input`, `isolation` ...) or the workflow it belongs to. */
+  group: string;
+  /** What was checked: the operation and what was sent (`POST /cards/{code}/withdraw body /amount: 4.99 (minimum 5)`), or the step. */
+  name: string;
+  outcome: 'passed' | 'failed' | 'skipped';
+  /** Why it failed (what was expected, what came), or why it was skipped. */
+  message?: string;
+  /** A failure's reproducer on one line: the curl command that shows it. */
+  reproducer?: string;
+}
+
+/** A section of the report beside Dredd's: its title, its results, and lines about what it did not run and why. */
+export interface ReportSection {
+  title: string;
+  results: CheckResult[];
+  notes?: string[];
+}
