@@ -114,3 +114,26 @@ export interface ReportSection {
   results: CheckResult[];
   notes?: string[];
 }
+
+/** A request of the checks, as data that a check changes one part of (a field, a parameter, a header, the key). */
+export interface RequestSpec {
+  method: string;
+  /** The contract's path template (`/cards/{code}/withdraw`). */
+  template: string;
+  params: Map<string, string>;
+  query: URLSearchParams;
+  /** Headers besides those `send` adds (the key, a fresh Idempotency-Key): `null` removes one it would add. */
+  headers: Record<string, string | null>;
+  /** The raw body, as sent. */
+  body?: string;
+  /** The API key; `null` sends no Authorization header. */
+  key: string | null;
+}
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  /** The JSON body, or the text when it is not JSON. */
+  body: unknown;
+}
+

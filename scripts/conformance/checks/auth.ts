@@ -2,9 +2,9 @@
 // its 401 documents), and the refused request changes nothing. The variants: no key; another scheme than
 // Bearer; a key in the query string instead of the header; and against a real server, a malformed key and
 // --unknown-key (a mock accepts any bearer key).
-import { record, type CheckContext } from './context.ts';
+import type { CheckContext } from './context.ts';
 import { expectRefusal } from './refusal.ts';
-import { copyRequest, validRequest, type RequestSpec } from './request.ts';
+import { copyRequest, requestOrSkip, type RequestSpec } from './request.ts';
 import { readsFor } from './state.ts';
 
 export const AUTH = 'authentication';
@@ -22,11 +22,8 @@ export async function checkAuth(ctx: CheckContext): Promise<void> {
   }
   for (const op of ctx.operations) {
     const subject = `${op.method} ${op.path}`;
-    const valid = validRequest(ctx, op.method, op.path);
-    if (typeof valid === 'string') {
-      record(ctx, { group: AUTH, name: subject, outcome: 'skipped', message: valid });
-      continue;
-    }
+    const valid = requestOrSkip(ctx, AUTH, op.method, op.path);
+    if (!valid) continue;
     const documented = ctx.validator.errorCodes(op.method, op.path, 401);
     const reads = mode === 'real' ? readsFor(ctx, valid) : [];
     let before;

@@ -3,9 +3,8 @@
 import type { ValidateFunction } from 'ajv';
 import { bundleAjv } from '../../lib/schema.ts';
 import type { JsonObject } from '../../lib/pointer.ts';
-import type { CheckResult, ConformanceConfig, HookState } from '../types.ts';
+import type { CheckResult, ConformanceConfig, HookState, Reply } from '../types.ts';
 import { createResponseValidator, type OperationInfo, type ResponseValidator } from '../validate-response.ts';
-import type { Reply } from './request.ts';
 
 export interface CheckOptions {
   /** A key of another account (--second-key), for the isolation checks. */

@@ -7,7 +7,7 @@ import { isObject } from '../../lib/pointer.ts';
 import { label, resourceAt } from '../resources.ts';
 import { record, type CheckContext } from './context.ts';
 import { expectRefusal } from './refusal.ts';
-import { send, validRequest } from './request.ts';
+import { requestOrSkip, send, validRequest } from './request.ts';
 
 export const DELETED = 'deleted resource';
 const NOT_FOUND = { status: 404, codes: ['RESOURCE_NOT_FOUND'] };
@@ -28,11 +28,8 @@ export async function checkDeleted(ctx: CheckContext, setup: Setup): Promise<voi
       record(ctx, { group: DELETED, name: subject, outcome: 'skipped', message: `a ${label(key)} to delete could not be made: ${(error as Error).message}` });
       continue;
     }
-    const deletion = validRequest(ctx, op.method, op.path);
-    if (typeof deletion === 'string') {
-      record(ctx, { group: DELETED, name: subject, outcome: 'skipped', message: deletion });
-      continue;
-    }
+    const deletion = requestOrSkip(ctx, DELETED, op.method, op.path);
+    if (!deletion) continue;
     deletion.params.set(param, code);
     const { reply, curl } = await send(ctx, deletion);
     if (reply.status < 200 || reply.status > 299) {
@@ -41,11 +38,8 @@ export async function checkDeleted(ctx: CheckContext, setup: Setup): Promise<voi
     }
     // Every operation on the deleted resource's path and under it.
     for (const other of ctx.validator.operations().filter((o) => o.path === op.path || o.path.startsWith(`${op.path}/`))) {
-      const request = validRequest(ctx, other.method, other.path);
-      if (typeof request === 'string') {
-        record(ctx, { group: DELETED, name: `${other.method} ${other.path} after ${subject}`, outcome: 'skipped', message: request });
-        continue;
-      }
+      const request = requestOrSkip(ctx, DELETED, other.method, other.path, `${other.method} ${other.path} after ${subject}`);
+      if (!request) continue;
       request.params.set(param, code);
       await expectRefusal(ctx, { group: DELETED, name: `${other.method} ${other.path} after ${subject}`, request, expect: NOT_FOUND });
     }

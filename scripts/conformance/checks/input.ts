@@ -3,7 +3,7 @@
 // JSON, or not sent as JSON, with a 4xx), and change nothing (real mode: state.ts reads it back).
 import { record, type CheckContext } from './context.ts';
 import { expectRefusal } from './refusal.ts';
-import { validRequest } from './request.ts';
+import { requestOrSkip } from './request.ts';
 import { readsFor } from './state.ts';
 import { violations } from './violations.ts';
 
@@ -12,11 +12,8 @@ export const INPUT = 'invalid input';
 export async function checkInput(ctx: CheckContext): Promise<void> {
   for (const op of ctx.operations) {
     const subject = `${op.method} ${op.path}`;
-    const valid = validRequest(ctx, op.method, op.path);
-    if (typeof valid === 'string') {
-      record(ctx, { group: INPUT, name: subject, outcome: 'skipped', message: valid });
-      continue;
-    }
+    const valid = requestOrSkip(ctx, INPUT, op.method, op.path);
+    if (!valid) continue;
     const reads = ctx.config.mode === 'real' ? readsFor(ctx, valid) : [];
     let before;
     for (const v of violations(ctx, valid)) {

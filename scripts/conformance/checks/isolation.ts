@@ -9,7 +9,7 @@ import { label, resourceKey } from '../resources.ts';
 import { setupDriver } from '../setup.ts';
 import { record, type CheckContext } from './context.ts';
 import { expectRefusal } from './refusal.ts';
-import { copyRequest, send, validRequest, type RequestSpec } from './request.ts';
+import { copyRequest, requestOrSkip, send, type RequestSpec } from './request.ts';
 import { readsFor } from './state.ts';
 
 export const ISOLATION = 'isolation';
@@ -34,11 +34,8 @@ export async function checkIsolation(ctx: CheckContext): Promise<void> {
 
   for (const op of ctx.operations) {
     const subject = `${op.method} ${op.path}`;
-    const valid = validRequest(ctx, op.method, op.path);
-    if (typeof valid === 'string') {
-      record(ctx, { group: ISOLATION, name: subject, outcome: 'skipped', message: valid });
-      continue;
-    }
+    const valid = requestOrSkip(ctx, ISOLATION, op.method, op.path);
+    if (!valid) continue;
     const named = [
       ...[...valid.params.keys()].filter((p) => isReferenceParam(ctx, op.method, op.path, p) && !SHARED.has(resourceKey(op.path, p))).map((p) => label(resourceKey(op.path, p))),
       ...Object.keys(valid.body ? (JSON.parse(valid.body) as object) : {}).filter((f) => SETUP_GRAPH.references[f] && !SHARED.has(SETUP_GRAPH.references[f]!)).map((f) => `${label(SETUP_GRAPH.references[f]!)} (${f})`),

@@ -1,9 +1,9 @@
 // Wrong methods: a method the contract does not give a path (PUT /cards/{code}, DELETE /cards ...) is not an
 // operation: it must be refused with a 4xx in the envelope (404, or 405 with an `Allow` header naming exactly
 // the path's methods), and change nothing.
-import { record, type CheckContext } from './context.ts';
+import type { CheckContext } from './context.ts';
 import { expectRefusal } from './refusal.ts';
-import { copyRequest, validRequest } from './request.ts';
+import { copyRequest, requestOrSkip } from './request.ts';
 import { readsFor } from './state.ts';
 
 export const METHODS = 'wrong method';
@@ -13,11 +13,8 @@ export async function checkMethods(ctx: CheckContext): Promise<void> {
   const paths = [...new Set(ctx.operations.map((o) => o.path))];
   for (const path of paths) {
     const documented = ctx.validator.operations().filter((o) => o.path === path).map((o) => o.method);
-    const valid = validRequest(ctx, documented[0]!, path);
-    if (typeof valid === 'string') {
-      record(ctx, { group: METHODS, name: path, outcome: 'skipped', message: valid });
-      continue;
-    }
+    const valid = requestOrSkip(ctx, METHODS, documented[0]!, path, path);
+    if (!valid) continue;
     for (const method of TRIED.filter((m) => !documented.includes(m))) {
       const request = { ...copyRequest(valid), method };
       const reads = ctx.config.mode === 'real' ? readsFor(ctx, { ...request, method: 'DELETE' }) : [];

@@ -6,28 +6,10 @@ import { firstRequestExample, hasHeaderParam, isGiftCards, isReferenceParam, par
 import { sleep } from '../http.ts';
 import { adjustBody, label, resourceKey, substituteBody } from '../resources.ts';
 import { fillTemplate } from '../transaction.ts';
-import type { CheckContext } from './context.ts';
+import type { Reply, RequestSpec } from '../types.ts';
+import { record, type CheckContext } from './context.ts';
 
-export interface RequestSpec {
-  method: string;
-  /** The contract's path template (`/cards/{code}/withdraw`). */
-  template: string;
-  params: Map<string, string>;
-  query: URLSearchParams;
-  /** Headers besides those `send` adds (the key, a fresh Idempotency-Key): `null` removes one it would add. */
-  headers: Record<string, string | null>;
-  /** The raw body, as sent. */
-  body?: string;
-  /** The API key; `null` sends no Authorization header. */
-  key: string | null;
-}
-
-export interface Reply {
-  status: number;
-  headers: Headers;
-  /** The JSON body, or the text when it is not JSON. */
-  body: unknown;
-}
+export type { Reply, RequestSpec };
 
 /** A copy of a request, to change one part of. */
 export function copyRequest(req: RequestSpec): RequestSpec {
@@ -127,4 +109,12 @@ export function curlOf(method: string, url: string, headers: Record<string, stri
 /** The operation's parameters of one location (`query`, `header`, `path`), $refs resolved. */
 export function parametersIn(ctx: CheckContext, method: string, template: string, location: string) {
   return parameters(ctx, method, template).filter((p) => p.in === location);
+}
+
+/** The operation's request from the examples, or undefined when it cannot be made (a skipped result of `group` says why). */
+export function requestOrSkip(ctx: CheckContext, group: string, method: string, template: string, name = `${method} ${template}`): RequestSpec | undefined {
+  const request = validRequest(ctx, method, template);
+  if (typeof request !== 'string') return request;
+  record(ctx, { group, name, outcome: 'skipped', message: request });
+  return undefined;
 }
