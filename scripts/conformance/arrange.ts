@@ -1,51 +1,13 @@
 // Real mode: the state one transaction needs, brought about just before it is sent and undone just after
-// (Dredd's beforeEach and afterEach hooks, see hooks.cjs). The plan (dredd-hooks.ts) names the arrangement:
+// (Dredd's beforeEach and afterEach hooks, see hooks.cjs). The plan (plan-real.ts) names the arrangement:
 //   - `exhaust`: spends the per-minute window of --rate-limited-key, so that the transaction gets 429;
 //   - `fault`: arms a simulated 500 or 502 for the transaction's operation through the sandbox's simulation API
 //     (--simulation-url, `POST /faults` of spec/sandbox.yaml), disarmed afterwards if it was not taken;
 //   - `drain`: sets every ops balance of the account to 0 through the simulation API (`PUT /balances/{type}`),
 //     so that an operation that debits one gets 400 INSUFFICIENT_BALANCE, and sets them back afterwards;
 //   - `card-balance`: a withdrawal of the card's whole balance (5 USD must remain), for 400 card_balance_too_low.
-import type { ConformanceConfig, DreddTransaction } from './dredd-hooks.ts';
-
-export type Arrangement =
-  | { kind: 'exhaust'; probePath: string }
-  | { kind: 'fault'; operationId: string; status: number }
-  | { kind: 'drain' }
-  | { kind: 'card-balance'; cardPath: string };
-
-interface Answer {
-  status: number;
-  headers: Headers;
-  body: unknown;
-}
-
-/** One request with a given key (any server). */
-export async function call(url: string, key: string, method = 'GET', body?: unknown): Promise<Answer> {
-  const res = await fetch(url, {
-    method,
-    headers: { Authorization: `Bearer ${key}`, Accept: 'application/json', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(15_000),
-  });
-  const text = await res.text();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = text;
-  }
-  return { status: res.status, headers: res.headers, body: parsed };
-}
-
-const join = (base: string, path: string) => base.replace(/\/$/, '') + path;
-export const dataOf = (a: Answer): unknown => (a.body && typeof a.body === 'object' ? (a.body as { data?: unknown }).data : undefined);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A call of the sandbox's simulation API (--simulation-url) for the suite's key. */
-export function simulate(config: ConformanceConfig, method: string, path: string, body?: unknown): Promise<Answer> {
-  return call(join(config.simulationUrl!, path), config.apiKey, method, body);
-}
+import { call, dataOf, join, simulate, sleep } from './http.ts';
+import type { Arrangement, ConformanceConfig, DreddTransaction } from './types.ts';
 
 /** What `restore` must undo, by transaction id. */
 const undo = new Map<string, () => Promise<void>>();

@@ -3,21 +3,24 @@
 //   npm run conformance -- --server <url> --api-key <key> [--mock | --real] [--spec generated/openapi.json]
 //                          [--only <operationId|path>,...] [--alt-server <url>] [--webhook-url <https url>]
 //                          [--unknown-key <key>] [--ip-blocked-key <key>] [--rate-limited-key <key>]
-//                          [--no-product-key <key>] [--simulation-url <url>] [--receiver-port <port>]
+//                          [--no-product-key <key>] [--simulation-url <url>] [--second-key <key>]
+//                          [--checks <list>] [--seed <n>] [--checks-per-operation <n>] [--receiver-port <port>]
 //                          [--fresh-api-key <key>] [--workflow <workflowId>,...] [--no-workflows] [--verbose]
 //
-// Runs Dredd over the contract with the hooks of hooks.cjs (strict Ajv validation of every response, set-up
-// of the state a real server needs, errors provoked or requested from the mock), then the Arazzo workflows of
-// spec/workflows (workflows.ts) with a webhook receiver (receiver.ts), then prints a summary per operation and
-// per workflow and a last line `N passed, N failed, N skipped`. Exits 1 on any failure. See docs/conformance.md.
+// Runs the negative, security and isolation checks (checks/), then Dredd over the contract with the hooks of
+// hooks.cjs (strict Ajv validation of every response, set-up of the state a real server needs, errors provoked
+// or requested from the mock), then the Arazzo workflows of spec/workflows (workflows.ts) with a webhook
+// receiver (receiver.ts), and prints one report (report.ts): per operation, per check, per workflow, and a
+// last line `N passed, N failed, N skipped`. Exits 1 on any failure. See docs/conformance.md.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CliError, closest, parseCli, runCli, UsageError } from '../lib/cli-args.ts';
 import { ROOT } from '../lib/paths.ts';
-import type { ConformanceConfig, TransactionRecord } from './dredd-hooks.ts';
-import { finalLine, summarise, totals, warningCount } from './summary.ts';
+import type { ConformanceConfig, ReportSection, TransactionRecord } from './types.ts';
+import { CHECKS, runChecks, type CheckName } from './checks/index.ts';
+import { finalLine, runTotals, sectionLines, summarise, warningCount } from './report.ts';
 import { listValues, selectOperations } from './select.ts';
 import { createResponseValidator, type OpenApiBundle } from './validate-response.ts';
 import { startReceiver } from './receiver.ts';
@@ -25,6 +28,8 @@ import { readArazzo, runWorkflows, workflowFiles, workflowLines, workflowTotals 
 import type { JsonObject } from '../lib/pointer.ts';
 
 const DREDD_BIN = path.join(ROOT, 'node_modules', 'dredd', 'bin', 'dredd');
+const DEFAULT_SEED = 15;
+const DEFAULT_PER_OPERATION = 12;
 const HOOKS = path.join(import.meta.dirname, 'hooks.cjs');
 
 const USAGE = `Usage: npm run conformance -- --server <url> --api-key <key> [options]
@@ -64,6 +69,13 @@ const USAGE = `Usage: npm run conformance -- --server <url> --api-key <key> [opt
                         and without --workflow no workflow runs, with --workflow and without --only no
                         operation is checked
   --no-workflows        check the operations only (a stateless server, such as an example server in real mode)
+  --second-key <key>    a key of another account: the isolation checks use it on the suite's records,
+                        which must be 404 to it and absent from its lists; real mode only (default: skipped)
+  --checks <list>       the checks run before Dredd, comma-separated: ${CHECKS.join(', ')}, or none
+                        (default: all; against a mock, isolation and deleted do not apply)
+  --seed <n>            the seed of the generated invalid requests (default: ${DEFAULT_SEED}); the same seed
+                        sends the same requests
+  --checks-per-operation <n>  at most this many invalid requests per operation (default: ${DEFAULT_PER_OPERATION})
   --verbose             print Dredd's own output
 Exits 1 when a check fails, 2 on bad arguments or a server that cannot be reached.`;
 
@@ -133,6 +145,35 @@ function runDredd(spec: string, server: string, configFile: string, logFile: str
   });
 }
 
+/** The checks named by --checks (all by default; `none` for none). */
+function checksOf(values: string[] | undefined): CheckName[] {
+  if (!values) return [...CHECKS];
+  const names = listValues(values);
+  if (names.length === 1 && names[0] === 'none') return [];
+  for (const name of names) {
+    if (!(CHECKS as readonly string[]).includes(name)) {
+      const near = closest(name, [...CHECKS, 'none']);
+      throw new UsageError(`--checks: unknown check ${name}${near.length ? ` (did you mean ${near.join(', ')}?)` : ''}; give ${CHECKS.join(', ')} or none`);
+    }
+  }
+  return names as CheckName[];
+}
+
+function integerOption(name: string, value: string | undefined, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < min) throw new UsageError(`${name} ${value} is not an integer >= ${min}`);
+  return Number(value);
+}
+
+/** The checks' section; a failure of the checks themselves (their set-up threw) is one failed result. */
+async function checksSection(config: ConformanceConfig, full: OpenApiBundle, selected: OpenApiBundle, checks: CheckName[], options: Parameters<typeof runChecks>[4]): Promise<ReportSection> {
+  try {
+    return await runChecks(config, full, selected, checks, options);
+  } catch (error) {
+    return { title: 'Negative, security and isolation checks', results: [{ group: 'checks', name: 'the run', outcome: 'failed', message: (error as Error).stack ?? String(error) }] };
+  }
+}
+
 export async function main(argv: string[]): Promise<number> {
   const args = parseCli(argv, {
     usage: USAGE,
@@ -154,6 +195,10 @@ export async function main(argv: string[]): Promise<number> {
       'fresh-api-key': { type: 'string' },
       workflow: { type: 'string', multiple: true },
       'no-workflows': { type: 'boolean', default: false },
+      'second-key': { type: 'string' },
+      checks: { type: 'string', multiple: true },
+      seed: { type: 'string' },
+      'checks-per-operation': { type: 'string' },
       verbose: { type: 'boolean', default: false },
     },
     required: ['server', 'api-key'],
@@ -168,6 +213,9 @@ export async function main(argv: string[]): Promise<number> {
     throw new UsageError(`--simulation-url ${simulationUrl} is not an http:// or https:// URL`);
   }
   const apiKey = values['api-key']!;
+  const checks = checksOf(values.checks);
+  const seed = integerOption('--seed', values.seed, DEFAULT_SEED, 0);
+  const perOperation = integerOption('--checks-per-operation', values['checks-per-operation'], DEFAULT_PER_OPERATION, 1);
   const spec = path.resolve(values.spec ?? process.env.CONFORMANCE_SPEC ?? path.join(ROOT, 'generated', 'openapi.json'));
   if (!existsSync(spec)) throw new UsageError(`the contract bundle ${spec} does not exist: run \`npm run build\` first, or pass --spec`);
   const full = JSON.parse(readFileSync(spec, 'utf8')) as OpenApiBundle;
@@ -215,8 +263,12 @@ export async function main(argv: string[]): Promise<number> {
     if (only.length) writeFileSync(dreddSpec, JSON.stringify(bundle));
     const started = Date.now();
     console.log(`Conformance of ${server} (${mode} mode) against ${path.relative(ROOT, spec) || spec}${only.length ? `, only ${selected.join(', ')}` : ''} ...`);
+    const sections: ReportSection[] = [];
+    if (runOperations && checks.length) sections.push(await checksSection(config, full, bundle, checks, { secondKey: values['second-key'], seed, perOperation }));
+    const checksSeconds = (Date.now() - started) / 1000;
     const dreddExit = runOperations ? await runDredd(dreddSpec, server, configFile, logFile, values.verbose ?? false) : 0;
     if (!runOperations) writeFileSync(logFile, '');
+    const dreddSeconds = (Date.now() - started) / 1000 - checksSeconds;
     const workflows = runFlows
       ? await runWorkflows({
           server, apiKey, mode, bundle: full as JsonObject, receiver, simulationUrl,
@@ -226,11 +278,13 @@ export async function main(argv: string[]): Promise<number> {
           verbose: values.verbose ?? false,
         })
       : [];
-    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    const seconds = (Date.now() - started) / 1000;
     if (runOperations && !existsSync(config.results)) {
       console.error(readFileSync(logFile, 'utf8').split('\n').slice(-40).join('\n'));
       console.error(`Dredd exited with ${dreddExit} before the hooks wrote their results (see its output above).`);
-      console.log(finalLine({ passed: 0, failed: 1, skipped: 0 }));
+      for (const section of sections) for (const line of sectionLines(section)) console.log(line);
+      const t = runTotals([], sections);
+      console.log(finalLine({ ...t, failed: t.failed + 1 }));
       return 1;
     }
     const { records, setup } = runOperations
@@ -238,8 +292,9 @@ export async function main(argv: string[]): Promise<number> {
       : { records: [], setup: [] };
     for (const line of setup) console.log(line);
     if (runOperations) for (const line of summarise(records, createResponseValidator(bundle))) console.log(line);
+    for (const section of sections) for (const line of sectionLines(section)) console.log(line);
     for (const line of workflowLines(workflows)) console.log(line);
-    const t = totals(records);
+    const t = runTotals(records, sections);
     const w = workflowTotals(workflows);
     t.passed += w.passed;
     t.failed += w.failed;
@@ -254,7 +309,12 @@ export async function main(argv: string[]): Promise<number> {
     const warnings = warningCount(records);
     const noun = `undocumented field${warnings === 1 ? ' (warning)' : 's (warnings)'}`;
     console.log(`\n${warnings} ${noun}${warnings ? ': see Warnings above; they do not fail the run' : ''}.`);
-    console.log(`Took ${seconds} s.`);
+    const parts = [
+      ...(sections.length ? [`checks ${checksSeconds.toFixed(1)} s`] : []),
+      ...(runOperations ? [`Dredd ${dreddSeconds.toFixed(1)} s`] : []),
+      ...(workflows.length ? [`workflows ${(seconds - checksSeconds - dreddSeconds).toFixed(1)} s`] : []),
+    ];
+    console.log(`Took ${seconds.toFixed(1)} s${parts.length > 1 ? ` (${parts.join(', ')})` : ''}.`);
     console.log(finalLine(t));
     return t.failed > 0 ? 1 : 0;
   } finally {

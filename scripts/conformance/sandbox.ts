@@ -13,6 +13,8 @@ const REVOKED_KEY = 'sk_test_conformance_revoked';
 const IP_BLOCKED_KEY = 'sk_test_conformance_ip_blocked';
 const RATE_LIMITED_KEY = 'sk_test_conformance_rate_limited';
 const NO_PRODUCT_KEY = 'sk_test_conformance_no_product';
+// Another account (every well-formed key has one in the sandbox), for the isolation checks.
+const SECOND_KEY = 'sk_test_conformance_second';
 const WEBHOOK_URL = 'https://receiver.conformance.test';
 const PUBLIC_URL = 'https://sandbox.conformance.test';
 
@@ -55,6 +57,7 @@ await runCli('conformance:sandbox', USAGE, async () => {
         [RATE_LIMITED_KEY]: { rate_limit: 1 },
         // 402 PLAN_UPGRADE_REQUIRED: a subscription with no product.
         [NO_PRODUCT_KEY]: { products: [] },
+        [SECOND_KEY]: { rate_limit: 100_000 },
       },
     },
   });
@@ -63,7 +66,7 @@ await runCli('conformance:sandbox', USAGE, async () => {
     return await main([
       '--server', sandbox.baseUrl, '--alt-server', sandbox.giftCardBaseUrl, '--api-key', API_KEY, '--real',
       '--webhook-url', `${WEBHOOK_URL}/webhooks`, '--unknown-key', REVOKED_KEY,
-      '--ip-blocked-key', IP_BLOCKED_KEY, '--rate-limited-key', RATE_LIMITED_KEY, '--no-product-key', NO_PRODUCT_KEY,
+      '--ip-blocked-key', IP_BLOCKED_KEY, '--rate-limited-key', RATE_LIMITED_KEY, '--no-product-key', NO_PRODUCT_KEY, '--second-key', SECOND_KEY,
       // 500/502 faults, drained balances (400) and the KYC identity mismatch (synchronize 200).
       '--simulation-url', sandbox.simulationUrl, '--receiver-port', String(receiverPort), '--fresh-api-key', freshKey, ...passed,
     ]);

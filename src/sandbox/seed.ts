@@ -8,6 +8,8 @@ import { sandboxDocument, type Json, type JsonObject } from './core/contract.js'
 import { CATALOGUE, productById, type GiftCardProduct } from './gift-cards/catalogue.js';
 import { newSecret } from './webhooks/handlers.js';
 import { EndpointRepository } from './webhooks/repository.js';
+import { Setup } from '../setup/setup.js';
+import { SETUP_GRAPH, type ResourceKey } from '../setup/graph.js';
 
 /** The codes of the contract's examples (the path parameter examples of generated/openapi.json). */
 export const EXAMPLE_CODES = {
@@ -42,18 +44,19 @@ function requestExample(method: string, path: string): JsonObject {
 /** Creates the example records for `apiKey`'s account. Throws, naming the step, when one is refused. */
 export async function seedExamples(sandbox: RunningSandbox, apiKey: string): Promise<void> {
   const { core, server } = sandbox;
-  const call = async (method: string, url: string, body?: Json): Promise<JsonObject> => {
+  const send = async (method: string, url: string, body?: unknown) => {
     const res = await server.inject({
       method: method as 'GET',
       url,
       headers: { authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
     });
-    if (res.statusCode >= 300) throw new Error(`seed: ${method} ${url} answered ${res.statusCode}: ${res.body}`);
-    return (res.json() as { data: JsonObject }).data;
+    return { status: res.statusCode, body: JSON.parse(res.body || 'null') as unknown };
   };
-  const api = (method: string, path: string, body?: Json) => call(method, `/v1${path}`, body);
-  const simulate = (method: string, path: string, body?: Json) => call(method, `/sandbox${path}`, body);
+  const simulate = async (method: string, path: string, body?: Json) => {
+    const answer = await send(method, `/sandbox${path}`, body);
+    if (answer.status >= 300) throw new Error(`seed: ${method} /sandbox${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  };
   /** Lets the automatic outcomes due now run (card issued, top-up applied, payout completed ...). */
   const settle = async () => {
     await simulate('POST', '/clock/advance', { seconds: Math.ceil(core.autoCompleteMs / 1000) + 1 });
@@ -71,35 +74,39 @@ export async function seedExamples(sandbox: RunningSandbox, apiKey: string): Pro
     });
   } else return; // seeded before (a --db file): nothing to do
 
-  const customer = await api('POST', '/customers', requestExample('POST', '/customers'));
-  rename(sandbox, String(customer.customer_code ?? customer.code), EXAMPLE_CODES.customer);
-  await api('POST', `/kyc/${EXAMPLE_CODES.customer}/link`, requestExample('POST', '/kyc/{customerCode}/link'));
-  await simulate('POST', `/kyc/${EXAMPLE_CODES.customer}/outcome`, { outcome: 'approved' });
-  await api('POST', `/poa/${EXAMPLE_CODES.customer}/document`, requestExample('POST', '/poa/{customerCode}/document'));
-  await simulate('POST', `/poa/${EXAMPLE_CODES.customer}/outcome`, { outcome: 'approved' });
-
-  const card = await api('POST', '/cards', requestExample('POST', '/cards'));
-  rename(sandbox, String(card.code), EXAMPLE_CODES.card);
-  await settle();
-  const topup = await api('POST', `/cards/${EXAMPLE_CODES.card}/topup`, requestExample('POST', '/cards/{code}/topup'));
-  rename(sandbox, String(topup.topup_id), EXAMPLE_CODES.topup);
-  await settle();
-
-  const beneficiary = await api('POST', '/payouts/beneficiaries', requestExample('POST', '/payouts/beneficiaries'));
-  rename(sandbox, String(beneficiary.code), EXAMPLE_CODES.beneficiary);
-  const quote = await api('POST', '/payouts/quotes', requestExample('POST', '/payouts/quotes'));
-  rename(sandbox, String(quote.code ?? quote.quote_code), EXAMPLE_CODES.payout);
-  await api('POST', '/payouts', requestExample('POST', '/payouts'));
-
-  const virtualAccount = await api('POST', '/virtual-accounts', requestExample('POST', '/virtual-accounts'));
-  rename(sandbox, String(virtualAccount.code), EXAMPLE_CODES.virtualAccount);
-
+  // The records, in the order of the set-up graph, each renamed to the example's code as soon as it is made.
+  const exampleCodes: Partial<Record<ResourceKey, string>> = {
+    customer: EXAMPLE_CODES.customer,
+    card: EXAMPLE_CODES.card,
+    cardTopup: EXAMPLE_CODES.topup,
+    beneficiary: EXAMPLE_CODES.beneficiary,
+    // A payout keeps the code of the quote it confirms.
+    payoutQuote: EXAMPLE_CODES.payout,
+    virtualAccount: EXAMPLE_CODES.virtualAccount,
+    giftCardOrder: EXAMPLE_CODES.giftCardOrder,
+  };
+  const setup = new Setup(SETUP_GRAPH, {
+    // The gift card operations are served at {alt_base_url}.
+    call: (method, path, body) => send(method, `${path.startsWith('/gift-cards') ? '/api/v1' : '/v1'}${path}`, body),
+    simulate: (method, path, body) => send(method, `/sandbox${path}`, body),
+    requestExample: (method, path) => requestExamples(method, path)[0],
+    settle,
+    made: (key, code) => {
+      const to = exampleCodes[key];
+      if (!to) return;
+      rename(sandbox, code, to);
+      return to;
+    },
+  });
+  setup.codes.set('webhookEndpoint', EXAMPLE_CODES.webhookEndpoint);
   // The example's product is in the sandbox's catalogue; were it not, the order would take one that sells its amount.
   const orderBody = requestExample('POST', '/gift-cards/orders');
-  if (!productById(String(orderBody.product_id))) orderBody.product_id = productFor(Number(orderBody.amount)).product_id;
-  const order = await call('POST', '/api/v1/gift-cards/orders', orderBody);
-  rename(sandbox, String(order.code), EXAMPLE_CODES.giftCardOrder);
-  await settle();
+  setup.codes.set('giftCardProduct', productById(String(orderBody.product_id)) ? String(orderBody.product_id) : productFor(Number(orderBody.amount)).product_id);
+  for (const key of ['fullCustomer', 'cardTopup', 'payout', 'virtualAccount', 'giftCardOrder'] as const) {
+    await setup.ensure(key).catch((error: Error) => {
+      throw new Error(`seed: ${error.message}`);
+    });
+  }
 
   // The example event is one the example endpoint subscribes to, so that redelivering it has an endpoint.
   const types = endpoint.events as string[];

@@ -1,6 +1,7 @@
 // `npm run conformance:sandbox` on a few operations: with the keys and the simulation API it passes to the
-// suite (--rate-limited-key, --no-product-key, --simulation-url), every documented status is provoked through
-// real sandbox state, nothing is skipped; and a --simulation-url that is not a URL is refused before anything runs.
+// suite (--rate-limited-key, --no-product-key, --simulation-url, --second-key), every documented status is
+// provoked through real sandbox state and every check runs, nothing is skipped; and a --simulation-url or
+// --checks that is wrong is refused before anything runs.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -32,6 +33,15 @@ describe.concurrent('conformance against the sandbox', () => {
     expect(output).toMatch(/GET \/gift-cards\/products +200: 1 passed .*421: 1 passed/);
     expect(output).toContain('approved_identity_mismatch -> customer restricted for an identity mismatch');
     expect(output).toMatch(/set-up: GET \/balance with --no-product-key -> balance type that --no-product-key does not hold cards_visa/);
+    // The checks before Dredd, each run (--second-key included; none of these operations deletes), in the same report.
+    const checks = output.slice(output.indexOf('Negative, security and isolation checks (per check):'));
+    for (const check of ['invalid input', 'authentication', 'wrong method', 'isolation']) expect(checks).toMatch(new RegExp(`^  ${check} +\\d+ passed$`, 'm'));
+  });
+
+  it('refuses an unknown --checks value in one line, naming the nearest, with exit code 2', async () => {
+    const { code, output } = await run(['scripts/conformance/run.ts'], ['--server', 'http://127.0.0.1:9/v1', '--api-key', 'sk_test_x', '--checks', 'inputs']);
+    expect(code, output).toBe(2);
+    expect(output).toContain('conformance: --checks: unknown check inputs (did you mean input?)');
   });
 
   it('refuses a --simulation-url that is not an http(s) URL, in one line, with exit code 2', async () => {

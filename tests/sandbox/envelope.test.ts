@@ -42,6 +42,20 @@ describe('answers outside the operations', () => {
     expect(withBody.status).toBe(405);
   });
 
+  it('wrong method on any path: Allow names exactly the methods the contract gives that path', async () => {
+    const byPath = new Map<string, string[]>();
+    for (const op of operationsOf(DOCUMENT)) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op.method]);
+    const wrong: string[] = [];
+    for (const [path, methods] of byPath) {
+      const method = ['PUT', 'PATCH', 'DELETE', 'POST', 'GET'].find((m) => !methods.includes(m))!;
+      const concrete = path.replace(/\{[^}]+\}/g, CARD);
+      const r = await sandbox.request(method, `${path.startsWith('/gift-cards') ? '/api/v1' : '/v1'}${concrete}`);
+      const allow = r.headers.get('allow')?.split(', ').sort().join(', ');
+      if (r.status !== 405 || allow !== [...methods].sort().join(', ')) wrong.push(`${method} ${path}: ${r.status} Allow ${allow}, expected ${[...methods].sort().join(', ')}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
   it('wrong content type: 415 VALIDATION_ERROR naming Content-Type', async () => {
     const r = await sandbox.request('POST', `/v1/cards/${CARD}/withdraw`, { body: 'amount=50', headers: { 'Content-Type': 'text/plain' } });
     expect(r.status).toBe(415);

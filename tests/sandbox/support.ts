@@ -7,6 +7,9 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 import { createPartnerClient, isPartnerApiError } from '../../src/client/index.ts';
 import { sandboxDocument, simulationDocument } from '../../src/sandbox/core/contract.ts';
 import { createSimulationClient, startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.ts';
+import { requestExamples } from '../../src/sandbox/seed.ts';
+import { SETUP_GRAPH } from '../../src/setup/graph.ts';
+import { Setup } from '../../src/setup/setup.ts';
 import { verifyWebhook } from '../../src/webhooks/index.ts';
 import { createResponseValidator, formatErrors, matchPathTemplate } from '../../scripts/conformance/validate-response.ts';
 import { bundleAjv } from '../../scripts/lib/schema.ts';
@@ -172,19 +175,43 @@ export async function startReceiver(): Promise<Receiver> {
   return receiver;
 }
 
+/**
+ * The set-up graph (src/setup) over a sandbox, for one key's account: requests go through the checked
+ * `request` and `simulate` (every answer validated), bodies are the contract's request examples. One per
+ * sandbox and key, so that what one helper made (the receiver's endpoint) the next one finds.
+ */
+export function setupFor(sandbox: TestSandbox, key = KEY): Setup {
+  let byKey = setups.get(sandbox);
+  if (!byKey) setups.set(sandbox, (byKey = new Map()));
+  let setup = byKey.get(key);
+  if (!setup) {
+    setup = new Setup(SETUP_GRAPH, {
+      async call(method, path, body) {
+        const base = path.startsWith('/gift-cards') ? '/api/v1' : '/v1';
+        const answer = await sandbox.request(method, `${base}${path}`, { key, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+        return { status: answer.status, body: answer.body };
+      },
+      simulate: (method, path, body) => sandbox.simulate(method, path, body, key),
+      requestExample: (method, path) => requestExamples(method, path)[0],
+    });
+    byKey.set(key, setup);
+  }
+  return setup;
+}
+const setups = new WeakMap<TestSandbox, Map<string, Setup>>();
+
 /** Registers the receiver as an endpoint of the key's account (subscribed to `*`) and keeps its secret. */
 export async function connect(sandbox: TestSandbox, receiver: Receiver, key = KEY): Promise<string> {
-  const created = await sandbox.client(key).call.POST('/webhooks', { body: { url: receiver.url, events: ['*'], description: 'test receiver' } });
-  receiver.secret = created.data.secret;
-  return created.data.code;
+  const setup = setupFor(sandbox, key);
+  const code = await setup.fresh('webhookEndpoint', { body: { url: receiver.url, events: ['*'], description: 'test receiver' } });
+  receiver.secret = String(setup.created.get(code)?.secret);
+  setup.codes.set('webhookEndpoint', code);
+  return code;
 }
 
 /** A customer of the key's account (an endpoint must exist). */
 export async function newCustomer(sandbox: TestSandbox, key = KEY): Promise<string> {
-  const created = await sandbox.client(key).call.POST('/customers', {
-    body: { external_reference: `cust-${Math.random().toString(36).slice(2, 10)}`, first_name: 'Amina', last_name: 'Diallo', date_of_birth: '1990-04-17' },
-  });
-  return created.data.customer_code;
+  return setupFor(sandbox, key).fresh('customer', { body: { external_reference: `cust-${Math.random().toString(36).slice(2, 10)}` } });
 }
 
 /** Waits until `check` holds (deliveries run on real timers), up to `ms`. */
@@ -207,31 +234,18 @@ export async function failure(promise: Promise<unknown>): Promise<{ status: numb
   throw new Error('expected an error answer');
 }
 
-/** Chooses the outcome of the customer's KYC link (opened here) through the simulation API; throws unless it is taken. */
-async function kycOutcome(sandbox: TestSandbox, customer: string, body: Record<string, unknown>, key: string): Promise<void> {
-  await sandbox.client(key).call.POST('/kyc/{customerCode}/link', { params: { path: { customerCode: customer } } });
-  const chosen = await sandbox.simulate('POST', `/kyc/${customer}/outcome`, body, key);
-  if (chosen.status !== 200) throw new Error(`KYC outcome ${JSON.stringify(body)}: ${chosen.status} ${JSON.stringify(chosen.body)}`);
-}
-
 /**
- * Takes a customer to a verification level the way a partner does: `verified` through an approved KYC link,
- * `full` then through an approved proof of address. Each step is billed to the `others` balance (2 and 1 USD).
+ * Takes a customer to a verification level the way a partner does (the set-up graph's steps): `verified`
+ * through an approved KYC link, `full` then through an approved proof of address. Each step is billed to the
+ * `others` balance (2 and 1 USD).
  */
 export async function verifyCustomer(sandbox: TestSandbox, customer: string, level: 'verified' | 'full', key = KEY): Promise<void> {
-  await kycOutcome(sandbox, customer, { outcome: 'approved' }, key);
-  if (level === 'verified') return;
-  await sandbox.client(key).call.POST('/poa/{customerCode}/document', {
-    params: { path: { customerCode: customer } },
-    body: { document_name: 'utility-bill.pdf', content_type: 'application/pdf', content: 'JVBERi0xLjcKJcfsj6IKMSAwIG9iago8PC9UeXBlL0NhdGFsb2c+PgplbmRvYmoK' },
-  });
-  const approved = await sandbox.simulate('POST', `/poa/${customer}/outcome`, { outcome: 'approved' }, key);
-  if (approved.status !== 200) throw new Error(`POA outcome: ${approved.status} ${JSON.stringify(approved.body)}`);
+  await setupFor(sandbox, key).bring(level === 'verified' ? 'verifiedCustomer' : 'fullCustomer', customer);
 }
 
 /** Restricts a customer the way the service does: a KYC approved with an identity mismatch (until `synchronize`). */
 export async function restrictCustomer(sandbox: TestSandbox, customer: string, key = KEY): Promise<void> {
-  await kycOutcome(sandbox, customer, { outcome: 'approved_identity_mismatch', verified_identity: { first_name: 'Aminata' } }, key);
+  await setupFor(sandbox, key).bring('restrictedCustomer', customer);
 }
 
 /** An ops balance of the key's account, in USD. */

@@ -82,7 +82,9 @@ function methodsByPath(operations: OperationInfo[]): { re: RegExp; methods: Set<
     set.add(op.method);
     byTemplate.set(op.path, set);
   }
-  return [...byTemplate].map(([template, methods]) => ({
+  // A literal segment wins over a parameter: `/payouts/beneficiaries` is not `/payouts/{code}`.
+  const params = (template: string) => template.split('{').length;
+  return [...byTemplate].sort(([a], [b]) => params(a) - params(b)).map(([template, methods]) => ({
     re: new RegExp(`^/(v1|api/v1)${template.split(/\{[^}]+\}/).map((s) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('[^/]+')}/?$`),
     methods,
   }));

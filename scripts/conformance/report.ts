@@ -1,6 +1,9 @@
-// The report printed after a conformance run: one line per operation (outcome per status), then the
-// failures with their messages, the skip reasons, and a last line `N passed, N failed, N skipped`.
-import type { TransactionRecord } from './dredd-hooks.ts';
+// The report printed after a conformance run, one for the whole run: Dredd's per-operation checks (one line per
+// operation, the outcome per documented status, then the failures with their messages, the warnings and the
+// skip reasons), then each other section (the negative, security and isolation checks per check; the
+// workflows per workflow), each with its failures and their one-line reproducers, and a last line
+// `N passed, N failed, N skipped` over all of them.
+import type { CheckResult, ReportSection, TransactionRecord } from './types.ts';
 import type { ResponseValidator } from './validate-response.ts';
 
 export interface Totals {
@@ -9,7 +12,8 @@ export interface Totals {
   skipped: number;
 }
 
-export function totals(records: TransactionRecord[]): Totals {
+/** Counts of Dredd's records or of a section's results. */
+export function totals(records: { outcome: TransactionRecord['outcome'] }[]): Totals {
   return {
     passed: records.filter((r) => r.outcome === 'passed').length,
     failed: records.filter((r) => r.outcome === 'failed').length,
@@ -27,15 +31,21 @@ export function warningCount(records: TransactionRecord[]): number {
   return records.reduce((n, r) => n + (r.undocumented?.length ?? 0), 0);
 }
 
-function cell(status: string, rs: TransactionRecord[]): string {
+/** `2 FAILED/3 passed/1 skipped`: the outcomes of some records or results. */
+function counts(rs: { outcome: TransactionRecord['outcome'] }[], separator = '/'): string {
   const n = (o: TransactionRecord['outcome']) => rs.filter((r) => r.outcome === o).length;
   const parts: string[] = [];
   if (n('failed')) parts.push(`${n('failed')} FAILED`);
   if (n('passed')) parts.push(`${n('passed')} passed`);
   if (n('skipped')) parts.push(`${n('skipped')} skipped`);
-  return `${status}: ${parts.join('/')}`;
+  return parts.join(separator);
 }
 
+function cell(status: string, rs: { outcome: TransactionRecord['outcome'] }[]): string {
+  return `${status}: ${counts(rs)}`;
+}
+
+/** Dredd's part: per operation (transactions per documented status), coverage, failures, warnings, skip reasons. */
 export function summarise(records: TransactionRecord[], validator?: ResponseValidator): string[] {
   const lines: string[] = [];
   const byOp = new Map<string, TransactionRecord[]>();
@@ -99,4 +109,44 @@ export function summarise(records: TransactionRecord[], validator?: ResponseVali
     }
   }
   return lines;
+}
+
+/** Skip reasons, most frequent first, each with the first few of what it skipped. */
+function skipLines(items: { reason: string; what: string }[]): string[] {
+  const reasons = new Map<string, string[]>();
+  for (const { reason, what } of items) reasons.set(reason, [...(reasons.get(reason) ?? []), what]);
+  return [...reasons]
+    .sort((a, b) => b[1].length - a[1].length)
+    .map(([reason, whats]) => `  ${reason}: ${whats.length} (${whats.slice(0, 4).join(', ')}${whats.length > 4 ? ', ...' : ''})`);
+}
+
+/** A section beside Dredd's: one line per group (check or workflow), its notes, its failures with their reproducers, its skip reasons. */
+export function sectionLines(section: ReportSection): string[] {
+  const lines = ['', `${section.title}:`];
+  const groups = new Map<string, CheckResult[]>();
+  for (const r of section.results) groups.set(r.group, [...(groups.get(r.group) ?? []), r]);
+  const width = Math.max(...[...groups.keys()].map((g) => g.length), 10);
+  for (const [group, rs] of groups) lines.push(`  ${group.padEnd(width)}  ${counts(rs, ' | ')}`);
+  if (!groups.size) lines.push('  nothing run');
+  for (const note of section.notes ?? []) lines.push(`  ${note}`);
+  const failed = section.results.filter((r) => r.outcome === 'failed');
+  if (failed.length) {
+    lines.push('', `Failures (${section.title.replace(/ \(.*\)$/, '')}):`);
+    for (const r of failed) {
+      lines.push(`  ${r.group}: ${r.name}`, `      ${r.message ?? 'failed'}`);
+      if (r.reproducer) lines.push(`      ${r.reproducer}`);
+    }
+  }
+  const skipped = section.results.filter((r) => r.outcome === 'skipped');
+  if (skipped.length) {
+    lines.push('', `Skipped (${section.title.replace(/ \(.*\)$/, '')}; reason: what):`);
+    lines.push(...skipLines(skipped.map((r) => ({ reason: r.message ?? 'skipped', what: `${r.group}: ${r.name}` }))));
+  }
+  return lines;
+}
+
+/** The totals of the whole run: Dredd's records and every section's results. */
+export function runTotals(records: TransactionRecord[], sections: ReportSection[]): Totals {
+  const all = [records, ...sections.map((s) => s.results)].map((rs) => totals(rs));
+  return all.reduce((a, b) => ({ passed: a.passed + b.passed, failed: a.failed + b.failed, skipped: a.skipped + b.skipped }), { passed: 0, failed: 0, skipped: 0 });
 }

@@ -1,0 +1,46 @@
+// The negative, security and isolation checks, run against the server before Dredd (so that what Dredd's
+// transactions set off later cannot be taken for a change a refused request made): the suite's records set up
+// as for Dredd, then the deleted-resource checks (which make and delete records of their own), invalid input,
+// authentication, wrong methods and, with --second-key, isolation. Against a mock, which keeps no state, only
+// the answers are checked.
+import type { JsonObject } from '../../lib/pointer.ts';
+import { setUp } from '../setup.ts';
+import type { ConformanceConfig, ReportSection } from '../types.ts';
+import { checkAuth } from './auth.ts';
+import { createContext, record, type CheckOptions } from './context.ts';
+import { checkDeleted } from './deleted.ts';
+import { checkInput } from './input.ts';
+import { checkIsolation, ISOLATION } from './isolation.ts';
+import { checkMethods } from './methods.ts';
+
+export const CHECKS = ['input', 'auth', 'methods', 'isolation', 'deleted'] as const;
+export type CheckName = (typeof CHECKS)[number];
+const STATEFUL: CheckName[] = ['isolation', 'deleted'];
+
+export const TITLE = 'Negative, security and isolation checks (per check)';
+
+export async function runChecks(config: ConformanceConfig, bundle: JsonObject, selected: JsonObject, chosen: CheckName[], options: CheckOptions): Promise<ReportSection> {
+  const ctx = createContext(config, bundle, selected, options);
+  const notes: string[] = [];
+  const real = config.mode === 'real';
+  const run = (name: CheckName) => chosen.includes(name) && (real || !STATEFUL.includes(name));
+  if (!real) {
+    const skipped = chosen.filter((c) => STATEFUL.includes(c));
+    notes.push(`A mock keeps no state: its answers are checked, not what a refused request changed${skipped.length ? `; not applicable: ${skipped.join(', ')}` : ''}.`);
+  }
+  if (real) {
+    const setup = await setUp(ctx.state, () => undefined);
+    if (run('deleted')) await checkDeleted(ctx, setup);
+  }
+  if (run('input')) {
+    await checkInput(ctx);
+    notes.push(`Invalid input: at most ${ctx.perOperation} requests per operation, drawn with seed ${ctx.seed} (--seed, --checks-per-operation).`);
+  }
+  if (run('auth')) await checkAuth(ctx);
+  if (run('methods')) await checkMethods(ctx);
+  if (run('isolation')) {
+    if (ctx.secondKey) await checkIsolation(ctx);
+    else record(ctx, { group: ISOLATION, name: 'every operation', outcome: 'skipped', message: 'needs a key of a second account: pass --second-key <key>' });
+  }
+  return { title: TITLE, results: ctx.results, notes };
+}

@@ -1,0 +1,52 @@
+// The suite's own requests (set-up, arrangements, checks), outside Dredd: one call with a key, the simulation
+// API of a sandbox, and the partner API at --server or --alt-server for the suite's key.
+import type { Json } from '../lib/pointer.ts';
+import type { ConformanceConfig } from './types.ts';
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  body: unknown;
+}
+
+/** One request with a given key (any server). */
+export async function call(url: string, key: string, method = 'GET', body?: unknown): Promise<Answer> {
+  const res = await fetch(url, {
+    method,
+    headers: { Authorization: `Bearer ${key}`, Accept: 'application/json', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(15_000),
+  });
+  const text = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = text;
+  }
+  return { status: res.status, headers: res.headers, body: parsed };
+}
+
+export const join = (base: string, path: string) => base.replace(/\/$/, '') + path;
+export const dataOf = (a: Answer): unknown => (a.body && typeof a.body === 'object' ? (a.body as { data?: unknown }).data : undefined);
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A call of the sandbox's simulation API (--simulation-url) for the suite's key (or the one given). */
+export function simulate(config: ConformanceConfig, method: string, path: string, body?: unknown, key = config.apiKey): Promise<Answer> {
+  return call(join(config.simulationUrl!, path), key, method, body);
+}
+
+export interface Api {
+  call(method: string, path: string, body?: unknown, server?: string): Promise<{ status: number; body: Json | undefined }>;
+}
+
+/** The partner API for the suite's key (or the one given), at --server (or the server given). */
+export function api(config: ConformanceConfig, key = config.apiKey): Api {
+  return {
+    async call(method, path, body, server = config.server) {
+      const answer = await call(join(server, path), key, method, body);
+      // A body that is not JSON (or none) is `undefined` here.
+      return { status: answer.status, body: typeof answer.body === 'string' ? undefined : (answer.body as Json | undefined) };
+    },
+  };
+}
