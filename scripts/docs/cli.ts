@@ -14,10 +14,11 @@ try {
     values.out ? path.resolve(values.out) : SITE_DIR,
     values.generated ? path.resolve(values.generated) : undefined,
   );
-  for (const missing of site.missingGuides) console.warn(`warning: docs/${missing} is missing; the site is built without it`);
+  for (const missing of site.missingGuides) console.warn(`warning: ${missing} is missing; the site is built without it`);
   console.log(
     `Docs site written to ${path.relative(ROOT, site.outDir) || '.'}/ (${site.files.join(', ')}); ` +
-      `${site.provisionalCount} provisional parts listed, ${site.badgeCount} operations badged "Provisional"; ${site.seconds.toFixed(1)} s`,
+      `${site.pages} pages; ${site.provisionalCount} provisional parts listed, ${site.badgeCount} operations badged "Provisional"; ` +
+      `${site.seconds.toFixed(1)} s`,
   );
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);

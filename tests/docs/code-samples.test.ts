@@ -22,7 +22,7 @@ import {
   SANDBOX_ORIGIN,
   type OperationSamples,
 } from '../../scripts/docs/code-samples.ts';
-import { docsDocument, readGuides } from '../../scripts/docs/site.ts';
+import { docsDocument } from '../../scripts/docs/reference.ts';
 import { exampleOperations } from '../../scripts/lib/openapi-examples.ts';
 import { ROOT } from '../../scripts/lib/paths.ts';
 import { get, pointer, type JsonObject } from '../../scripts/lib/pointer.ts';
@@ -33,7 +33,7 @@ import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
 const run = promisify(execFile);
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 const openapi = JSON.parse(fs.readFileSync(path.join(ROOT, 'generated/openapi.json'), 'utf8')) as JsonObject;
-const docs = docsDocument(openapi, readGuides().guides);
+const docs = docsDocument(openapi);
 const operations = codeSamples(openapi);
 const byId = new Map(operations.map((op) => [op.operationId, op]));
 const sample = (op: OperationSamples, label: string): string => op.samples.find((s) => s.label === label)!.source;
