@@ -2,6 +2,8 @@
 // how their markdown is adapted to the site (Starlight pages) at build time. The files stay where they are
 // (docs/*.md, CHANGELOG.md), the one source; the site reads them when it is built.
 //
+// Text only the repository's contributors need is marked in the file and left out (partnerText).
+//
 // Links between guides are written as on GitHub (`errors.md`, `./limits.md#plans`, `#the-raw-body-pitfall`,
 // `docs/contract-diff.md#versioning`); here they become the pages' addresses (`/guides/errors/`). Heading
 // anchors are GitHub's slugs (github-slugger), as Starlight makes them, so an anchor that works on GitHub works
@@ -51,6 +53,8 @@ export interface Guide extends GuideSource {
 
 /** The downloads served beside the pages, by the repository path that a guide may link to. */
 const DOWNLOADS: Record<string, string> = {
+  'tests/fixtures/webhook-vectors.json': 'webhook-vectors.json',
+  'generated/sandbox.json': 'sandbox.json',
   'generated/openapi.json': 'openapi.json',
   'generated/openapi.yaml': 'openapi.yaml',
   'generated/asyncapi.json': 'asyncapi.json',
@@ -102,6 +106,15 @@ export function outsideCode(markdown: string, change: (text: string) => string):
   }).join('');
 }
 
+/**
+ * What the repository's contributors need and a partner does not (running the repository's own tests and
+ * benchmarks, working in a clone) is written between `<!-- contributors -->` and `<!-- /contributors -->`
+ * lines: it stays in the file, for readers of the repository, and is left out of the site.
+ */
+export function partnerText(markdown: string): string {
+  return markdown.replace(/^<!-- contributors -->[ \t]*\n[\s\S]*?^<!-- \/contributors -->[ \t]*(?:\n|$)/gm, '');
+}
+
 /** Reads the published guides; a missing file is reported, not fatal (another branch may remove one). */
 export function readGuides(root = ROOT): { guides: Guide[]; missing: string[] } {
   const guides: Guide[] = [];
@@ -113,7 +126,7 @@ export function readGuides(root = ROOT): { guides: Guide[]; missing: string[] } 
       continue;
     }
     const { title, body } = splitTitle(fs.readFileSync(full, 'utf8'), path.basename(source.file, '.md'));
-    guides.push({ ...source, title, body: adaptLinks(body, source.file) });
+    guides.push({ ...source, title, body: adaptLinks(partnerText(body), source.file) });
   }
   return { guides, missing };
 }

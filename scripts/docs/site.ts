@@ -7,7 +7,9 @@
 //   site/workflows/<page>/                                      generated pages of docs/workflows/ (guides.ts)
 //   site/pagefind/                                              the search index of all of the above
 //   site/reference/                                             the API reference, Redoc (reference.ts)
-//   site/openapi.json|yaml, site/asyncapi.json|yaml             the bundles, for download
+//   site/openapi.json|yaml, site/asyncapi.json|yaml             the bundles, for download (and sandbox.json, the
+//                                                               simulation API; webhook-vectors.json, the signature's
+//                                                               test vectors)
 //   site/partner-api.postman_collection.json                    a collection for API clients (collection.ts)
 //   site/asyncapi.html                                          the former events page's address, sent on
 import fs from 'node:fs';
@@ -128,10 +130,11 @@ export async function buildSite(outDir = SITE_DIR, generatedDir = GENERATED): Pr
   );
   const { badgeCount } = await buildReference(openapi, path.join(outDir, 'reference'));
   fs.writeFileSync(path.join(outDir, 'asyncapi.html'), legacyEventsRedirect(events));
-  for (const file of ['openapi.json', 'openapi.yaml', 'asyncapi.json', 'asyncapi.yaml']) {
+  for (const file of ['openapi.json', 'openapi.yaml', 'asyncapi.json', 'asyncapi.yaml', 'sandbox.json']) {
     const from = path.join(generatedDir, file);
     if (fs.existsSync(from)) fs.copyFileSync(from, path.join(outDir, file));
   }
+  fs.copyFileSync(path.join(ROOT, 'tests', 'fixtures', 'webhook-vectors.json'), path.join(outDir, 'webhook-vectors.json'));
   fs.writeFileSync(path.join(outDir, COLLECTION_FILE), `${JSON.stringify(await postmanCollection(openapi), null, 2)}\n`);
   return {
     outDir,
