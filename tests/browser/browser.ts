@@ -49,7 +49,7 @@ export async function openSiteBrowser(dir = SITE): Promise<SiteBrowser> {
   async function open(file: string, viewport = { width: 1400, height: 1000 }, options: BrowserContextOptions = {}): Promise<OpenedPage> {
     const context = await browser.newContext({ viewport, ...options });
     const page = await context.newPage();
-    page.on('close', () => void context.close());
+    page.on('close', () => void context.close().catch(() => undefined));
     const errors: string[] = [];
     page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
     page.on('pageerror', (error) => errors.push(String(error)));
