@@ -86,6 +86,28 @@ function samplesOf(label: SampleLabel, file: (op: string) => string, wrap: (name
   return files;
 }
 
+/**
+ * Writes every sample of a language and a broken copy of one into a temporary directory and runs `check` on
+ * it with the file names of the real samples and of the broken one; removes the directory after.
+ */
+async function withSamples(
+  label: SampleLabel,
+  file: (op: string) => string,
+  wrap: ((name: string, code: string) => string) | undefined,
+  breakIt: (code: string) => string,
+  check: (dir: string, names: string[], broken: string) => Promise<void>,
+): Promise<void> {
+  const dir = writeFiles(samplesOf(label, file, wrap, breakIt));
+  try {
+    const broken = file('brokenSample');
+    const names = fs.readdirSync(dir).filter((f) => f !== broken);
+    expect(names).toHaveLength(57);
+    await check(dir, names, broken);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe('the samples in every language', () => {
   it('each operation has one sample per language, in the menu order, each from the same request', () => {
     expect(operations).toHaveLength(57);
@@ -104,94 +126,70 @@ describe('the samples in every language', () => {
 describe('Python samples (python3 -m py_compile)', () => {
   const { present } = checker('python3', 'python3');
   it.skipIf(!present)('all compile, and a broken one does not', async () => {
-    const dir = writeFiles(samplesOf('Python', (op) => `${op}.py`, undefined, (code) => code.replace('import requests', 'import requests(')));
-    try {
-      const names = fs.readdirSync(dir).filter((f) => f !== 'brokenSample.py');
-      expect(names).toHaveLength(57);
+    await withSamples('Python', (op) => `${op}.py`, undefined, (code) => code.replace('import requests', 'import requests('), async (dir, names, brokenFile) => {
       expect(await check('python3', ['-m', 'py_compile', ...names], dir)).toEqual({ code: 0, output: '' });
-      const broken = await check('python3', ['-m', 'py_compile', 'brokenSample.py'], dir);
+      const broken = await check('python3', ['-m', 'py_compile', brokenFile], dir);
       expect(broken.code).not.toBe(0);
       expect(broken.output).toMatch(/SyntaxError/);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    });
   }, 120_000);
 });
 
 describe('Go samples (gofmt -e)', () => {
   const { present } = checker('gofmt', 'golang-go');
   it.skipIf(!present)('all parse, and a broken one does not', async () => {
-    const dir = writeFiles(samplesOf('Go', (op) => `${op}.go`, undefined, (code) => code.replace('func main() {', 'func main() {{')));
-    try {
-      const names = fs.readdirSync(dir).filter((f) => f !== 'brokenSample.go');
-      expect(names).toHaveLength(57);
+    await withSamples('Go', (op) => `${op}.go`, undefined, (code) => code.replace('func main() {', 'func main() {{'), async (dir, names, brokenFile) => {
       const all = await check('gofmt', ['-e', '-l', ...names], dir);
       expect(all.code, all.output).toBe(0);
-      const broken = await check('gofmt', ['-e', '-l', 'brokenSample.go'], dir);
+      const broken = await check('gofmt', ['-e', '-l', brokenFile], dir);
       expect(broken.code).not.toBe(0);
       expect(broken.output).toMatch(/brokenSample\.go:\d+:\d+/);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    });
   }, 120_000);
 });
 
 describe('Java samples (javac)', () => {
   const { present } = checker('javac', 'default-jdk-headless');
   it.skipIf(!present)('all compile, each as the body of a main method, and a broken one does not', async () => {
-    const dir = writeFiles(samplesOf('Java', (op) => `S_${op}.java`, javaClass, (code) => code.replace('.build();', '.built();')));
-    try {
-      const names = fs.readdirSync(dir).filter((f) => f !== 'S_brokenSample.java');
-      expect(names).toHaveLength(57);
+    await withSamples('Java', (op) => `S_${op}.java`, javaClass, (code) => code.replace('.build();', '.built();'), async (dir, names, brokenFile) => {
       const all = await check('javac', ['-proc:none', '-d', 'classes', ...names], dir);
       expect(all.code, all.output).toBe(0);
-      const broken = await check('javac', ['-proc:none', '-d', 'classes', 'S_brokenSample.java'], dir);
+      const broken = await check('javac', ['-proc:none', '-d', 'classes', brokenFile], dir);
       expect(broken.code).not.toBe(0);
       expect(broken.output).toMatch(/cannot find symbol[\s\S]*built/);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    });
   }, 180_000);
 });
 
 describe('C# samples (mcs)', () => {
   const { present } = checker('mcs', 'mono-mcs');
   it.skipIf(!present)('all compile, each as the body of an async Main, and a broken one does not', async () => {
-    const dir = writeFiles(samplesOf('C#', (op) => `S_${op}.cs`, csharpClass, (code) => code.replace('client.SendAsync(request)', 'client.SendAsyncc(request)')));
-    try {
-      const names = fs.readdirSync(dir).filter((f) => f !== 'S_brokenSample.cs');
-      expect(names).toHaveLength(57);
+    const breakIt = (code: string) => code.replace('client.SendAsync(request)', 'client.SendAsyncc(request)');
+    await withSamples('C#', (op) => `S_${op}.cs`, csharpClass, breakIt, async (dir, names, brokenFile) => {
       const args = ['-target:library', '-r:System.Net.Http.dll', '-nowarn:1591'];
       const all = await check('mcs', [...args, '-out:samples.dll', ...names], dir);
       expect(all.code, all.output).toBe(0);
-      const broken = await check('mcs', [...args, '-out:broken.dll', 'S_brokenSample.cs'], dir);
+      const broken = await check('mcs', [...args, '-out:broken.dll', brokenFile], dir);
       expect(broken.code).not.toBe(0);
       expect(broken.output).toMatch(/SendAsyncc/);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    });
   }, 180_000);
 });
 
 describe('PHP samples (php -l)', () => {
   const { present } = checker('php', 'php-cli');
   it.skipIf(!present)('all parse, and a broken one does not', async () => {
-    const dir = writeFiles(samplesOf('PHP', (op) => `${op}.php`, undefined, (code) => code.replace('$curl = curl_init();', '$curl = curl_init(;')));
-    try {
-      const names = fs.readdirSync(dir).filter((f) => f !== 'brokenSample.php');
-      expect(names).toHaveLength(57);
+    await withSamples('PHP', (op) => `${op}.php`, undefined, (code) => code.replace('$curl = curl_init();', '$curl = curl_init(;'), async (dir, names, brokenFile) => {
       const problems: string[] = [];
       for (const name of names) {
         const result = await check('php', ['-l', name], dir);
         if (result.code !== 0) problems.push(`${name}: ${result.output.trim()}`);
       }
       expect(problems).toEqual([]);
-      const broken = await check('php', ['-l', 'brokenSample.php'], dir);
+      const broken = await check('php', ['-l', brokenFile], dir);
       expect(broken.code).not.toBe(0);
       expect(broken.output).toMatch(/syntax error/i);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    });
   }, 180_000);
 });
 
