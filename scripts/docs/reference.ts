@@ -117,6 +117,7 @@ html.dark .site-nav{background:#17181c;border-color:#353841}
 html.dark .site-nav a{color:#c0c2c7}
 html.dark .site-nav a:hover,html.dark .site-nav a[aria-current=page],html.dark .site-nav .site-title{color:#fff}
 html:root #redoc>div{--navbar-height:56px!important;--navbar-stack-height:56px!important}
+body{padding-top:56px}
 @media (max-width:600px){.site-nav{gap:12px;padding:0 12px}.site-nav .site-title{font-size:16px}.site-nav nav{gap:12px}}
 </style>`;
 
