@@ -1,29 +1,28 @@
-// npm run docs: builds the contract (npm run build), then the rendered docs site into site/ (gitignored).
-// Here only the site step; the npm script runs the build first. Options:
-//   --out <dir>          where to write the site (default site/)
-//   --generated <dir>    where the bundles are (default generated/)
+// npm run docs: builds the contract (npm run build), then the docs site into site/ (gitignored).
+// Here only the site step; the npm script runs the build first.
 import path from 'node:path';
 import { buildSite, SITE_DIR } from './site.ts';
-import { parseCli, reportCliError } from '../lib/cli-args.ts';
 import { ROOT } from '../lib/paths.ts';
+import { parseCli, runCli } from '../lib/cli-args.ts';
 
 const USAGE = `Usage: npm run docs [-- --out <dir>] [--generated <dir>]
   --out <dir>        where to write the site (default site/)
   --generated <dir>  where the bundles are (default generated/)`;
 
-try {
+async function main(): Promise<number> {
   const args = parseCli(process.argv.slice(2), { usage: USAGE, options: { out: { type: 'string' }, generated: { type: 'string' } } });
-  if (!args) process.exit(0);
-  const { values } = args;
+  if (!args) return 0;
   const site = await buildSite(
-    values.out ? path.resolve(values.out) : SITE_DIR,
-    values.generated ? path.resolve(values.generated) : undefined,
+    args.values.out ? path.resolve(args.values.out) : SITE_DIR,
+    args.values.generated ? path.resolve(args.values.generated) : undefined,
   );
-  for (const missing of site.missingGuides) console.warn(`warning: docs/${missing} is missing; the site is built without it`);
+  for (const missing of site.missingGuides) console.warn(`warning: ${missing} is missing; the site is built without it`);
   console.log(
     `Docs site written to ${path.relative(ROOT, site.outDir) || '.'}/ (${site.files.join(', ')}); ` +
-      `${site.provisionalCount} provisional parts listed, ${site.badgeCount} operations badged "Provisional"; ${site.seconds.toFixed(1)} s`,
+      `${site.pages} pages; ${site.provisionalCount} provisional parts listed, ${site.badgeCount} operations badged "Provisional"; ` +
+      `${site.seconds.toFixed(1)} s`,
   );
-} catch (error) {
-  process.exitCode = reportCliError('docs', USAGE, error);
+  return 0;
 }
+
+await runCli('docs', USAGE, main);

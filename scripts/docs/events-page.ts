@@ -1,12 +1,13 @@
-// The events page of the docs site (site/asyncapi.html), generated at build time from the AsyncAPI bundle
-// (generated/asyncapi.json) into static HTML: no script, small inline CSS, works offline.
+// The events pages of the docs site, generated at build time from the AsyncAPI bundle
+// (generated/asyncapi.json) as markdown pages of the site (starlight.ts): an overview (delivery, signature,
+// verification) and one page per group of events (KYC events, Card events ...), with the same search, look,
+// dark mode and copy buttons as the guides.
 //
-// A sticky sidebar lists the overview's sections and every event, grouped by the tag of its operation
-// (KYC events, Card events ...). Each event has its own anchor (`#card.frozen`) with its summary and
-// description (markdown, rendered with `marked`), the delivery (method, address, operation, channel), the
-// payload as a table of fields (nested objects flattened with dotted names: `data.transaction.amount`),
-// the signed delivery headers (the message's `headers` schema), and the message's example: its headers and
-// its payload.
+// Each event is a section anchored by its name (`/events/card-events/#card.frozen`) with its summary and
+// description, the delivery (method, address, operation), the payload as a table of fields (nested objects
+// flattened with dotted names: `data.transaction.amount`), the signed delivery headers, and the example
+// delivery exactly as sent: the request line, the headers and the body as the bytes that were signed (the
+// compact JSON of the example), so that it verifies as shown, byte for byte.
 import { Marked, type Tokens } from 'marked';
 import { deref, isObject, type Json, type JsonObject } from '../lib/pointer.ts';
 
@@ -252,157 +253,161 @@ export function renderInline(source: string): string {
   return markdown.parseInline(source, { async: false });
 }
 
-const badge = '<span class="badge">Provisional</span>';
+const badge = '<span class="badge-provisional">Provisional</span>';
 
 /** A field name that may wrap after its dots (never inside a word). */
 const fieldName = (name: string) => escapeHtml(name).replace(/\./g, '.<wbr>');
 
-function fieldTable(rows: FieldRow[], caption: string): string {
+/**
+ * The fields as an HTML table (descriptions are markdown with lists and paragraphs, which a markdown table
+ * cannot hold), on lines without a blank one, so that markdown reads it as one HTML block.
+ */
+export function fieldTable(rows: FieldRow[], caption: string): string {
   const body = rows.map((row) => {
     const depth = row.name.split('.').length - 1;
     const values = row.values.length > 0
       ? `<p class="values">${row.values.length === 1 ? 'Value' : 'One of'}: ${row.values.map((v) => `<code>${escapeHtml(v)}</code>`).join(', ')}</p>`
       : '';
-    return `<tr${depth > 0 ? ` class="nested"` : ''}><td class="field"><code>${fieldName(row.name)}</code>` +
+    return `<tr${depth > 0 ? ' class="nested"' : ''}><td class="field"><code>${fieldName(row.name)}</code>` +
       `<span class="meta">${escapeHtml(row.type)} · ${row.required ? '<strong>required</strong>' : 'optional'}</span></td>` +
       `<td class="desc">${row.provisional ? badge : ''}${renderMarkdown(row.description)}${values}</td></tr>`;
   }).join('\n');
-  return `<table class="fields"><caption>${escapeHtml(caption)}</caption>
+  const html = `<table class="fields"><caption class="sr-only">${escapeHtml(caption)}</caption>
 <thead><tr><th>Field</th><th>Description</th></tr></thead>
 <tbody>
 ${body}
 </tbody></table>`;
+  return html.replace(/\n\s*\n/g, '\n');
 }
 
-function eventSection(event: EventDoc): string {
+/** The body of an example delivery, as the service sends it and signs it: the compact JSON of the payload. */
+export function signedBody(payload: Json | undefined): string {
+  return JSON.stringify(payload);
+}
+
+/** The example delivery as an HTTP request: request line, Host, Content-Type, the signed headers, the body. */
+export function exampleRequest(event: EventDoc): string | undefined {
   const example = event.example;
-  const headerLines = example ? Object.entries(example.headers).map(([k, v]) => `${k}: ${v}`).join('\n') : '';
+  if (!example) return undefined;
   const target = URL.canParse(event.exampleAddress) ? new URL(event.exampleAddress) : undefined;
   const requestLine = target
-    ? `${event.method} ${target.pathname}${target.search} HTTP/1.1\nHost: ${target.host}`
-    : `${event.method} ${event.exampleAddress}`;
-  return `<section class="event" id="${escapeHtml(event.name)}">
-<h3><a class="anchor" href="#${escapeHtml(event.name)}"><code>${escapeHtml(event.name)}</code></a>${event.provisional ? ` ${badge}` : ''}</h3>
-<p class="summary">${renderInline(event.summary)}</p>
-<p class="delivery"><span class="method">${escapeHtml(event.method)}</span> <code>${escapeHtml(event.address)}</code>
-· <code>${escapeHtml(event.contentType)}</code> · operation <code>${escapeHtml(event.operationId)}</code> (${escapeHtml(event.action)})
-on channel <code>${escapeHtml(event.channel)}</code></p>
-<div class="cols">
-<div class="main">
-<div class="md">${renderMarkdown(event.description)}</div>
-<h4>Payload</h4>
-${fieldTable(event.fields, `Payload of ${event.name}`)}
-<h4>Signed headers</h4>
-${fieldTable(event.headers, `Headers of a ${event.name} delivery`)}
-</div>
-<div class="example">
-<h4>Example delivery</h4>
-${example ? `<pre class="headers"><code>${escapeHtml(`${requestLine}\nContent-Type: ${event.contentType}\n${headerLines}`)}</code></pre>
-<pre class="payload"><code>${escapeHtml(JSON.stringify(example.payload, null, 2))}</code></pre>` : '<p>No example.</p>'}
-</div>
-</div>
-</section>`;
+    ? [`${event.method} ${target.pathname}${target.search} HTTP/1.1`, `Host: ${target.host}`]
+    : [`${event.method} ${event.exampleAddress} HTTP/1.1`];
+  const headers = Object.entries(example.headers).map(([k, v]) => `${k}: ${v}`);
+  return [...requestLine, `Content-Type: ${event.contentType}`, ...headers, '', signedBody(example.payload)].join('\n');
 }
 
-const CSS = `
-*{box-sizing:border-box}
-body{margin:0;font:15px/1.55 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1f2937;background:#fff}
-code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.86em}
-:not(pre)>code{background:#f3f4f6;border-radius:3px;padding:0 .25em;overflow-wrap:anywhere}
-a{color:#1d4ed8}
-.topbar{position:sticky;top:0;z-index:2;display:flex;flex-wrap:wrap;gap:4px 16px;align-items:center;min-height:44px;padding:0 16px;background:#1f2937;color:#fff;font-size:14px}
-.topbar>*{white-space:nowrap}
-.topbar a{color:#93c5fd}
-.layout{display:grid;grid-template-columns:300px minmax(0,1fr)}
-nav.sidebar{position:sticky;top:44px;height:calc(100vh - 44px);overflow-y:auto;border-right:1px solid #e5e7eb;background:#f9fafb;padding:12px 0 24px;font-size:14px}
-nav.sidebar h2{font-size:12px;text-transform:uppercase;letter-spacing:.04em;color:#6b7280;margin:16px 16px 4px}
-nav.sidebar ul{list-style:none;margin:0;padding:0}
-nav.sidebar a{display:block;padding:2px 16px;color:#1f2937;text-decoration:none;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
-nav.sidebar a:hover{background:#e5e7eb}
-nav.sidebar code{background:none;padding:0;font-size:12.5px}
-main{padding:8px 32px 64px;min-width:0}
-h1{font-size:28px;margin:16px 0 8px}
-.overview{max-width:900px}
-.overview h2{font-size:21px;margin:28px 0 8px;border-bottom:1px solid #e5e7eb;padding-bottom:4px}
-h2.group{font-size:22px;margin:48px 0 4px;padding-top:8px;border-top:3px solid #1f2937}
-.group-desc{color:#4b5563;margin:0 0 8px}
-section.event{border-top:1px solid #e5e7eb;padding:12px 0 20px;scroll-margin-top:52px}
-section.event h3{font-size:19px;margin:8px 0 2px}
-section.event h3 a{color:inherit;text-decoration:none}
-section.event h3 code{background:none;padding:0;font-size:1em}
-.summary{margin:0 0 4px;font-weight:600}
-.delivery{margin:0 0 8px;color:#4b5563;font-size:13px}
-.method{display:inline-block;background:#1d4ed8;color:#fff;font-weight:600;font-size:11px;border-radius:3px;padding:0 5px}
-.cols{display:grid;grid-template-columns:minmax(0,1fr);gap:16px}
-@media (min-width:1200px){.cols{grid-template-columns:minmax(0,1fr) minmax(0,400px)}}
-.md p{margin:4px 0 8px}
-h4{font-size:14px;margin:12px 0 4px;text-transform:uppercase;letter-spacing:.03em;color:#374151}
-table{border-collapse:collapse;width:100%;table-layout:fixed;font-size:13.5px}
-th,td{border-bottom:1px solid #e5e7eb;padding:5px 8px;text-align:left;vertical-align:top}
-th{background:#f3f4f6;font-weight:600}
-th:first-child{width:36%}
-caption{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
-td p{margin:0 0 2px}
-td.field code{background:none;padding:0;font-weight:600;overflow-wrap:normal}
-td.field .meta{display:block;color:#4b5563;font-size:12px}
-tr.nested td.field{padding-left:20px}
-.values{color:#4b5563;font-size:12.5px}
-.badge{display:inline-block;background:#b45309;color:#fff;font-size:11px;font-weight:600;border-radius:3px;padding:0 5px;margin-right:6px;vertical-align:1px}
-.example pre{background:#111827;color:#e5e7eb;border-radius:6px;padding:10px 12px;margin:0 0 10px;overflow-x:auto;line-height:1.45;font-size:12px}
-.example pre.headers{white-space:pre-wrap;overflow-wrap:anywhere}
-.example h4{margin-top:12px}
-@media (max-width:860px){
-  .topbar{position:static;padding:8px 16px}
-  section.event{scroll-margin-top:0}
-  .layout{grid-template-columns:minmax(0,1fr)}
-  nav.sidebar{position:static;height:auto;max-height:45vh;border-right:0;border-bottom:1px solid #e5e7eb}
-  main{padding:8px 16px 48px}
+/** A fenced code block whose fence is longer than any run of backticks in the code. */
+function fence(code: string, info: string): string {
+  const longest = Math.max(2, ...[...code.matchAll(/`+/g)].map((m) => m[0].length));
+  const ticks = '`'.repeat(longest + 1);
+  return `${ticks}${info}\n${code}\n${ticks}`;
 }
-@media (max-width:600px){
-  table.fields,table.fields tbody,table.fields tr,table.fields td{display:block;width:auto}
-  table.fields thead{display:none}
-  table.fields td.field{border-bottom:0;padding-bottom:0}
-  tr.nested td.desc{padding-left:20px}
-}
-`;
 
-/** The whole page, from the AsyncAPI bundle. */
-export function eventsPage(bundle: Record<string, unknown>): string {
+function eventSection(event: EventDoc, secret: string | undefined): string {
+  const request = exampleRequest(event);
+  const example = request
+    ? [
+        `**Example delivery.** The body is the bytes that were signed (the compact JSON of the example)` +
+          (secret ? `, with the example secret \`${secret}\`` : '') +
+          ': it verifies exactly as shown, apart from the 300-second tolerance (the example is older).',
+        '',
+        fence(request, ` http wrap title="Example delivery of ${event.name}"`),
+        '',
+        '<details><summary>The same payload, formatted for reading (not the signed bytes)</summary>',
+        '',
+        fence(JSON.stringify(event.example!.payload, null, 2), ' json'),
+        '',
+        '</details>',
+      ]
+    : ['No example.'];
+  return [
+    `## \`${event.name}\``,
+    '',
+    `${event.provisional ? `${badge} ` : ''}**${renderInline(event.summary).replace(/<\/?p>/g, '')}**`,
+    '',
+    `<p class="delivery">${escapeHtml(event.method)} <code>${escapeHtml(event.address)}</code> · <code>${escapeHtml(event.contentType)}</code> · ` +
+      `operation <code>${escapeHtml(event.operationId)}</code> (${escapeHtml(event.action)})</p>`,
+    '',
+    `<div class="event-description">${renderMarkdown(event.description).trim().replace(/\n\s*\n/g, '\n')}</div>`,
+    '',
+    '**Payload**',
+    '',
+    fieldTable(event.fields, `Payload of ${event.name}`),
+    '',
+    '**Signed headers**',
+    '',
+    fieldTable(event.headers, `Headers of a ${event.name} delivery`),
+    '',
+    ...example,
+  ].join('\n');
+}
+
+export interface EventsPage {
+  /** Page id under the site's content: `events/index`, `events/card-events`. */
+  id: string;
+  title: string;
+  description: string;
+  /** The markdown body (without front matter). */
+  body: string;
+  /** The events on the page, by name. */
+  events: string[];
+}
+
+/** The example secret the AsyncAPI document names in its description (`whsec_example_...`). */
+export function exampleSecret(doc: JsonObject): string | undefined {
+  const info = isObject(doc.info) ? doc.info : {};
+  return /`(whsec_example_[0-9a-f]+)`/.exec(text(info.description))?.[1];
+}
+
+/** The sections of the document's description that speak to a receiver (`## Delivery` onwards). */
+function overviewSections(description: string): string {
+  const start = description.search(/^## /m);
+  return start < 0 ? description : description.slice(start);
+}
+
+/** The events pages: the overview, then one page per group, in the document's order. */
+export function eventsPages(bundle: Record<string, unknown>): EventsPage[] {
   const doc = bundle as JsonObject;
   const info = isObject(doc.info) ? doc.info : {};
-  const title = `${text(info.title) || 'Webhook events'} ${text(info.version)}`.trim();
   const groups = readEvents(doc);
-  const description = text(info.description);
-  const overview = [...description.matchAll(/^## (.+)$/gm)].map((m) => m[1]!.trim());
+  const secret = exampleSecret(doc);
   const count = groups.reduce((n, g) => n + g.events.length, 0);
-  const nav = `<nav class="sidebar" aria-label="Events">
-<h2>Overview</h2>
-<ul>${overview.map((h) => `<li><a href="#${escapeHtml(slug(h))}">${escapeHtml(h)}</a></li>`).join('')}</ul>
-${groups.map((g) => `<h2>${escapeHtml(g.name)}</h2>
-<ul>${g.events.map((e) => `<li><a href="#${escapeHtml(e.name)}" title="${escapeHtml(e.summary.replace(/`/g, ''))}"><code>${escapeHtml(e.name)}</code></a></li>`).join('')}</ul>`).join('\n')}
-</nav>`;
-  const body = groups.map((g) => `<h2 class="group" id="${escapeHtml(slug(g.name))}">${escapeHtml(g.name)}</h2>
-<p class="group-desc">${renderInline(g.description)}</p>
-${g.events.map(eventSection).join('\n')}`).join('\n');
+  const list = groups.map((g) => `- [${g.name}](/events/${slug(g.name)}/): ${g.events.map((e) => `[\`${e.name}\`](/events/${slug(g.name)}/#${e.name})`).join(', ')}`);
+  const overview: EventsPage = {
+    id: 'events/index',
+    title: 'Webhook events',
+    description: `The ${count} signed events the API sends to your webhook endpoints.`,
+    body: [
+      `The API sends ${count} kinds of signed events to your webhook endpoints. Each is described here from the ` +
+        `AsyncAPI document ([asyncapi.json](/asyncapi.json), [asyncapi.yaml](/asyncapi.yaml)), with its payload, ` +
+        'its signed headers and an example delivery you can verify. The [webhooks guide](/guides/webhooks/) shows how ' +
+        'to receive and verify them.',
+      '',
+      ...list,
+      '',
+      overviewSections(text(info.description)),
+    ].join('\n'),
+    events: [],
+  };
+  return [overview, ...groups.map((g) => ({
+    id: `events/${slug(g.name)}`,
+    title: g.name,
+    description: g.description.replace(/\s+/g, ' ').trim(),
+    body: [g.description.trim(), '', ...g.events.map((e) => eventSection(e, secret))].join('\n\n'),
+    events: g.events.map((e) => e.name),
+  }))];
+}
+
+/**
+ * `asyncapi.html`, the address of the former events page: it sends a reader on to the page of the event
+ * named in its anchor (`asyncapi.html#card.frozen`), else to the overview.
+ */
+export function legacyEventsRedirect(pages: EventsPage[]): string {
+  const map = Object.fromEntries(pages.flatMap((p) => p.events.map((e) => [e, `/${p.id.replace(/\/index$/, '')}/#${e}`])));
   return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} (events)</title>
-<style>${CSS.trim()}</style>
-</head>
-<body>
-<header class="topbar"><a href="index.html">API reference and guides</a><span>Webhook events (${count})</span><a href="asyncapi.json">asyncapi.json</a><a href="asyncapi.yaml">asyncapi.yaml</a></header>
-<div class="layout">
-${nav}
-<main>
-<h1>${escapeHtml(title)}</h1>
-<div class="overview md">${renderMarkdown(description)}</div>
-${body}
-</main>
-</div>
-</body>
-</html>
+<html lang="en"><head><meta charset="utf-8"><title>Webhook events</title>
+<script>var m=${JSON.stringify(map).replace(/</g, '\\u003c')};location.replace(m[decodeURIComponent(location.hash.slice(1))]||'/events/');</script>
+</head><body><p>The events are at <a href="/events/">/events/</a>.</p></body></html>
 `;
 }

@@ -11,11 +11,14 @@
 // - An operation's heading takes the whole width of its column when it needs it (the Copy button moves
 //   below it) and h2 headings are 22 px (28): at 1280 px, 4 of the 33 event names still break in their
 //   heading (19 before); only markup could split them at their dots.
+// - A code block's controls (the copy button) sit in a row of their own above the code, not over its first
+//   line, where they hid the start of the sample's URL.
 
 const RULES = [
   '[data-testid="middle-panel"]{overflow-wrap:break-word}',
   'html:root{--sidebar-width:370px;--sidebar-font-size:13px;--h2-font-size:22px}',
   '[data-testid="middle-panel"]>div:has(>div>[data-testid="page-actions"]){flex-wrap:wrap}',
+  '[data-component-name="CodeBlock/CodeBlockControls"]{position:static!important;display:flex;justify-content:flex-end}',
 ];
 const STYLE = `<style id="docs-page-style">${RULES.join('')}</style>`;
 

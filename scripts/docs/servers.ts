@@ -55,9 +55,9 @@ export function sandboxServer(production: Server): Server {
   return {
     url: `${SANDBOX_ORIGIN}${path}`,
     description:
-      `Local sandbox, on your machine: npm start (or npm run sandbox) runs this package's stateful sandbox on ` +
+      `Local sandbox, on your machine: npx partner-api-sandbox runs this package's stateful sandbox on ` +
       `port ${DEFAULT_SANDBOX_PORT}${where}. It keeps what you create, sends signed events to your webhook endpoints ` +
-      `and moves no real money; use any sk_test_ key.${rest}`,
+      `and moves no real money; use any sk_test_ key (sk_test_sandbox holds the examples with --seed examples).${rest}`,
   };
 }
 
@@ -77,11 +77,21 @@ function plainDescriptions(server: Server): Server {
 
 /**
  * A server of the service with plain descriptions; its description starts by saying it is the production
- * service (a menu of servers shows only the first words).
+ * service (a menu of servers shows only the first words). A url that is only a variable (`{base_url}`, whose
+ * default is the whole address) is given as that address, with the variable named in the description: Redoc
+ * reads a url that does not start with a scheme as relative to the page, and showed and copied
+ * `http://127.0.0.1:8080/index.html/{base_url}`.
  */
 function productionServer(server: Server): Server {
   const copy = plainDescriptions(server);
-  const text = copy.description ?? '';
+  let text = copy.description ?? '';
+  const whole = /^\{(\w+)\}$/.exec(copy.url);
+  const variable = whole ? copy.variables?.[whole[1]!] : undefined;
+  if (whole && variable && /^https?:\/\//.test(variable.default)) {
+    text = `${text} ${whole[0]}: ${variable.description ?? ''}`.trim();
+    copy.url = variable.default;
+    delete copy.variables;
+  }
   copy.description = /^the production\b/i.test(text) ? text : `Production: ${text.charAt(0).toLowerCase()}${text.slice(1)}`.trim();
   return copy;
 }

@@ -97,7 +97,7 @@ try {
       '',
       mockBanner(MOCK_SPEC, prism),
       '',
-      `Docs              http://${HOST}:${docsPort}/   (API reference and guides; events: /asyncapi.html)`,
+      `Docs              http://${HOST}:${docsPort}/   (guides; API reference: /reference/; events: /events/)`,
       '',
       'Press Ctrl-C to stop all three.',
       '',

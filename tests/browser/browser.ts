@@ -1,19 +1,18 @@
 // What the browser tests share: the built site served on 127.0.0.1 (a free port), Debian's Chromium through
-// playwright-core, and pages opened with every request not addressed to 127.0.0.1 blocked and recorded.
+// playwright-core (scripts/docs/chromium.ts), and pages opened with every request not addressed to 127.0.0.1
+// blocked and recorded.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import type { Server } from 'node:http';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { CHROMIUM, keepLocal, launchChromium } from '../../scripts/docs/chromium.ts';
 import { findFreePort } from '../../scripts/lib/port-check.ts';
 import { serveStatic } from '../../scripts/docs/static-site.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const SITE = path.resolve(process.env.SITE_DIR ?? path.join(ROOT, 'site'));
 export const SHOTS = path.join(ROOT, 'test-results', 'browser');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/lib/chromium/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 export interface OpenedPage {
   page: Page;
@@ -29,8 +28,11 @@ export interface SiteBrowser {
   browser: Browser;
   /** Every request a page tried to send outside 127.0.0.1 (blocked). */
   outside: string[];
-  /** Opens `file` of the site at the given viewport (1400 x 1000 by default). */
-  open(file: string, viewport?: { width: number; height: number }): Promise<OpenedPage>;
+  /**
+   * Opens `file` of the site at the given viewport (1400 x 1000 by default), in a context of its own (with
+   * `options`: a colour scheme, clipboard permissions).
+   */
+  open(file: string, viewport?: { width: number; height: number }, options?: BrowserContextOptions): Promise<OpenedPage>;
   close(): Promise<void>;
 }
 
@@ -41,22 +43,17 @@ export async function openSiteBrowser(dir = SITE): Promise<SiteBrowser> {
   const port = await findFreePort();
   const server: Server = await serveStatic(dir, '127.0.0.1', port);
   const base = `http://127.0.0.1:${port}`;
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  const browser = await launchChromium();
   const outside: string[] = [];
 
-  async function open(file: string, viewport = { width: 1400, height: 1000 }): Promise<OpenedPage> {
-    const page = await browser.newPage({ viewport });
+  async function open(file: string, viewport = { width: 1400, height: 1000 }, options: BrowserContextOptions = {}): Promise<OpenedPage> {
+    const context = await browser.newContext({ viewport, ...options });
+    const page = await context.newPage();
+    page.on('close', () => void context.close().catch(() => undefined));
     const errors: string[] = [];
     page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
     page.on('pageerror', (error) => errors.push(String(error)));
-    await page.route('**/*', (route) => {
-      const url = new URL(route.request().url());
-      if ((url.protocol === 'http:' && url.hostname === '127.0.0.1') || url.protocol === 'data:' || url.protocol === 'blob:') {
-        return route.continue();
-      }
-      outside.push(route.request().url());
-      return route.abort('blockedbyclient');
-    });
+    await keepLocal(page, (url) => outside.push(url));
     await page.goto(`${base}/${file}`, { waitUntil: 'load' });
     return { page, errors };
   }

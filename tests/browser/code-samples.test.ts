@@ -1,7 +1,8 @@
 // Browser test of the code samples (scripts/docs/code-samples.ts) in the rendered reference
 // (npm run test:browser): every operation shows its curl and its TypeScript sample in Redoc's right panel,
-// reachable through the panel's language selector, with the text the generator wrote. Offline, like
-// tests/browser/site.test.ts; screenshots of both samples in test-results/browser/.
+// reachable through the panel's language selector, with the text the generator wrote; three operations show
+// every language; the panel's copy button sits clear of the code. Offline, like tests/browser/site.test.ts;
+// screenshots of the samples in test-results/browser/.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -28,7 +29,8 @@ describe('code samples in the reference', () => {
 
   /** The language selector of an operation's request samples, and the code it shows. */
   function samplesPanel(section: Locator) {
-    const selector = section.locator('button[aria-haspopup="menu"]').filter({ hasText: new RegExp(`^(${SAMPLE_LANGUAGES.map((l) => l.label).join('|')})$`) }).first();
+    const labels = SAMPLE_LANGUAGES.map((l) => l.label.replace(/[()]/g, '\\$&')).join('|');
+    const selector = section.locator('button[aria-haspopup="menu"]').filter({ hasText: new RegExp(`^(${labels})$`) }).first();
     const code = section.locator('[data-component-name="CodeBlock/CodeBlock"]').first();
     return { selector, code };
   }
@@ -42,17 +44,18 @@ describe('code samples in the reference', () => {
       await items.first().waitFor();
       const labels = (await items.allInnerTexts()).map((t) => t.trim());
       assert.ok(labels.includes(label), `the language menu lists ${label} (it lists ${labels.join(', ')})`);
-      await items.filter({ hasText: new RegExp(`^${label}$`) }).first().click();
-      await section.locator('button[aria-haspopup="menu"]').filter({ hasText: new RegExp(`^${label}$`) }).first().waitFor();
+      const exact = new RegExp(`^${label.replace(/[()#]/g, '\\$&')}$`);
+      await items.filter({ hasText: exact }).first().click();
+      await section.locator('button[aria-haspopup="menu"]').filter({ hasText: exact }).first().waitFor();
     }
     return code.innerText();
   }
 
-  test('code samples: every operation shows its curl and TypeScript samples in the right panel', async () => {
+  test('code samples: every operation shows its curl and TypeScript samples in the right panel, three every language', async () => {
     const openapi = JSON.parse(fs.readFileSync(path.join(SITE, 'openapi.json'), 'utf8')) as JsonObject;
     const operations = codeSamples(openapi);
     assert.equal(operations.length, 57, 'the bundle has 57 operations');
-    const { page, errors } = await site.open('index.html');
+    const { page, errors } = await site.open('reference/');
     page.setDefaultTimeout(10_000);
 
     const paths = openapi.paths as Record<string, Record<string, JsonObject>>;
@@ -61,7 +64,7 @@ describe('code samples in the reference', () => {
     for (const op of operations) {
       const raw = paths[op.path]![op.method.toLowerCase()]!;
       const id = `/${slug(String((raw.tags as string[])[0]))}/${op.operationId.toLowerCase()}`;
-      await page.goto(`${site.base}/index.html#${id}`);
+      await page.goto(`${site.base}/reference/#${id}`);
       const section = page.locator(`[data-section-id="${id}"]`);
       const found = await section.locator('h2').first().waitFor({ timeout: 10_000 }).then(() => true, () => false);
       if (!found) {
@@ -76,7 +79,9 @@ describe('code samples in the reference', () => {
       }
       // Both languages, in whichever order the selector is in (Redoc keeps the last language chosen).
       const current = (await samplesPanel(section).selector.innerText()).trim();
-      const order = current === 'TypeScript' ? ['TypeScript', 'curl'] : ['curl', 'TypeScript'];
+      const every = ['withdrawFromCard', 'listCards', 'createGiftCardOrder'].includes(op.operationId);
+      const labels: string[] = every ? SAMPLE_LANGUAGES.map((l) => l.label) : ['curl', 'TypeScript'];
+      const order = [...labels.filter((l) => l === current), ...labels.filter((l) => l !== current)];
       for (const label of order) {
         const expected = op.samples.find((s) => s.label === label)!.source;
         const text = await choose(page, section, label).catch((error: Error) => `(not shown: ${error.message.split('\n')[0]})`);
@@ -85,6 +90,16 @@ describe('code samples in the reference', () => {
       }
       if (op.operationId === 'withdrawFromCard') {
         await choose(page, section, 'curl');
+        // The copy button is above the code, not over its first line (where it hid the sample's URL).
+        const overlap = await section.locator('[data-component-name="CodeBlock/CodeBlock"]').first().evaluate((block: any) => {
+          const button = block.querySelector('button').getBoundingClientRect();
+          const code = block.querySelector('pre, code');
+          const range = (globalThis as any).document.createRange();
+          range.selectNodeContents(code);
+          const first = range.getClientRects()[0];
+          return button.bottom > first.top && button.top < first.bottom && button.left < first.right && button.right > first.left;
+        });
+        assert.equal(overlap, false, 'the copy button covers the first line of the sample');
         await page.screenshot({ path: path.join(SHOTS, 'code-samples-curl.png') });
         await samplesPanel(section).selector.click();
         await page.getByRole('menuitem').first().waitFor();
@@ -95,7 +110,7 @@ describe('code samples in the reference', () => {
       }
     }
     assert.deepEqual(wrong, [], 'operations whose samples are missing or differ');
-    assert.equal(shown, operations.length * 2, 'two samples shown per operation');
+    assert.equal(shown, operations.length * 2 + 3 * (SAMPLE_LANGUAGES.length - 2), 'curl and TypeScript on every operation, every language on three');
     assert.deepEqual(errors, [], 'page errors');
     await page.close();
   });

@@ -71,7 +71,8 @@ export async function measurePage(site: SiteBrowser, file: string, width: number
   try {
     await page.locator(ready).first().waitFor({ timeout: 60_000 });
     const height = await renderedHeight(page);
-    const screenshots = await fullPageScreenshots(page, dir, `${path.parse(file).name}-${width}`, height);
+    const name = file.replace(/(^|\/)index\.html$/, '').replace(/\//g, '_') || 'home';
+    const screenshots = await fullPageScreenshots(page, dir, `${name}-${width}`, height);
     return { file, width, bytes: fs.statSync(path.join(site.dir, file)).size, height, screenshots };
   } finally {
     await page.close();

@@ -1,5 +1,6 @@
-// Browser test of the API reference (site/index.html) as a reader sees it: no raw markdown in any rendered
-// text, the servers (production and the local sandbox) explained, and a usable layout at 1280 px wide.
+// Browser test of the API reference (site/reference/) as a reader sees it: no raw markdown in any rendered
+// text, the servers (production and the local sandbox) explained, each copied as a real URL, and a usable
+// layout at 1280 px wide under the site's header, and at 390 px.
 // Screenshots: test-results/browser/.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -7,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openSiteBrowser, referenceRoutes, SHOTS, SITE, type SiteBrowser } from './browser.ts';
+import { overflowingText, pageOverflow } from './layout.ts';
 
 // The functions given to page.evaluate run in the page: its globals, which the Node typings do not declare.
 declare const document: any, window: any, NodeFilter: any, getComputedStyle: any, requestAnimationFrame: any;
@@ -55,10 +57,10 @@ async function rawMarkdown(page: Page, operation?: string): Promise<{ found: str
   }, operation);
 }
 
-/** The landing route, rendered (its sidebar has the overview). */
-async function openLanding(width: number): Promise<Page> {
-  const { page } = await site.open('index.html', { width, height: 1000 });
-  await page.locator('a[href$="/section/overview"]').first().waitFor({ timeout: 30_000 });
+/** The landing route, rendered (its sidebar has the description's sections). */
+async function openLanding(width: number, options = {}): Promise<Page> {
+  const { page } = await site.open('reference/', { width, height: 1000 }, options);
+  await page.locator('a[href*="/section/"]').first().waitFor({ timeout: 30_000 });
   return page;
 }
 
@@ -81,7 +83,7 @@ describe('API reference', () => {
     const routes = referenceRoutes(openapi);
     assert.ok(routes.length > 50, 'every operation and webhook has a route');
     for (const { route, heading } of routes) {
-      await page.goto(`${site.base}/index.html${route}`);
+      await page.goto(`${site.base}/reference/${route}`);
       await page.locator('h2', { hasText: heading }).first().waitFor({ timeout: 10_000 });
       const raw = await rawMarkdown(page, heading);
       tabs += raw.tabs;
@@ -92,24 +94,34 @@ describe('API reference', () => {
     await page.close();
   }, 600_000);
 
-  test('the servers panel shows the production address and the local sandbox, each explained, as plain text', async () => {
-    const page = await openLanding(1280);
+  test('the servers panel shows the production address and the local sandbox, each explained, as plain text, and copies real URLs', async () => {
+    const page = await openLanding(1280, { permissions: ['clipboard-read', 'clipboard-write'] });
     const panel = page.locator('[data-testid="panel-servers"]');
     await panel.waitFor();
-    for (const show of await panel.getByText(/Show \d+ variables?/).all()) await show.click();
     const text = await panel.innerText();
-    assert.match(text, /\{base_url\}/, 'the production placeholder');
-    assert.match(text, /https:\/\/api\.partner-api\.test\/v1/, 'its default, shown with its variable');
+    assert.match(text, /\{base_url\}/, 'the production placeholder is named');
+    assert.match(text, /https:\/\/api\.partner-api\.test\/v1/, 'its default, as the address');
     assert.match(text, /The production service address[^\n]*sk_test_ and sk_live_ keys/, 'the production server explained');
     assert.match(text, /http:\/\/127\.0\.0\.1:4020\/v1/, 'the local sandbox');
-    assert.match(text, /Local sandbox, on your machine: npm start[^\n]*sk_test_/, 'the sandbox explained');
-    assert.ok(text.indexOf('{base_url}') < text.indexOf('http://127.0.0.1:4020/v1'), 'production first, then the sandbox');
+    assert.match(text, /Local sandbox, on your machine: npx partner-api-sandbox[^\n]*sk_test_/, 'the sandbox explained');
+    assert.ok(text.indexOf('https://api.partner-api.test/v1') < text.indexOf('http://127.0.0.1:4020/v1'), 'production first, then the sandbox');
     assert.doesNotMatch(text, /`|\*\*|\]\(/, 'no markdown syntax in the servers panel');
+    assert.doesNotMatch(text, /index\.html|\/reference\//, "no server shown relative to the page's own address");
+    // Each server's copy button copies an absolute URL: the address itself, not the page's plus a placeholder.
+    const buttons = panel.locator('button');
+    assert.equal(await buttons.count(), 2, 'a copy button per server');
+    const copied: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      await buttons.nth(i).click();
+      copied.push(await page.evaluate(() => (globalThis as any).navigator.clipboard.readText()));
+    }
+    assert.deepEqual(copied, ['https://api.partner-api.test/v1', 'http://127.0.0.1:4020/v1']);
+    for (const url of copied) assert.ok(URL.canParse(url) && !url.includes('{'), `${url} is a real URL`);
     await panel.screenshot({ path: path.join(SHOTS, 'servers-panel.png') });
     await page.close();
 
     // The gift card operations have their own base address: their server menu offers it and its sandbox.
-    const { page: order } = await site.open('index.html#/gift-cards/creategiftcardorder', { width: 1280, height: 1000 });
+    const { page: order } = await site.open('reference/#/gift-cards/creategiftcardorder', { width: 1280, height: 1000 });
     await order.locator('h2', { hasText: openapi.paths['/gift-cards/orders'].post.summary }).first().waitFor({ timeout: 30_000 });
     await order.locator('button[aria-expanded="false"]', { hasText: /^POST\s*\/gift-cards\/orders$/ }).first().click();
     const menu = order.locator('[data-testid="dropdown-menu"]:visible').filter({ hasText: '127.0.0.1' }).first();
@@ -127,7 +139,7 @@ describe('API reference', () => {
   test('the page works at 1280 px wide: sidebar, content and right panel side by side, nothing wider than the window', async () => {
     const routes = [['landing', ''], ['operation', '#/cards/withdrawfromcard'], ['webhook', referenceRoutes(openapi).find((r) => r.webhook)!.route]];
     for (const [name, route] of routes) {
-      const { page } = await site.open(`index.html${route}`, { width: 1280, height: 1000 });
+      const { page } = await site.open(`reference/${route}`, { width: 1280, height: 1000 });
       await page.locator('[data-testid="middle-panel"] h1, [data-testid="middle-panel"] h2').first().waitFor({ timeout: 30_000 });
       await page.waitForTimeout(500);
       const layout = await page.evaluate(() => {
@@ -164,20 +176,36 @@ describe('API reference', () => {
           clientWidth: document.scrollingElement?.clientWidth ?? 0,
           sidebar: box('[data-component-name="Menu/Menu"]'),
           sidebarText: document.querySelector('[data-component-name="Menu/Menu"]')?.textContent ?? '',
+          header: box('header.site-nav'),
           middle: box('[data-testid="middle-panel"]'),
           right: box('[data-testid="right-panel"]'),
         };
       });
-      const where = `${name} (${route || 'index.html'}) at 1280 px`;
+      const where = `${name} (reference/${route}) at 1280 px`;
       assert.ok(layout.scrollWidth <= layout.clientWidth, `${where}: the page is ${layout.scrollWidth} px wide in a ${layout.clientWidth} px window`);
       assert.deepEqual(layout.overflowing, [], `${where}: text wider than its column`);
       assert.ok(layout.sidebar?.visible && layout.sidebar.left >= 0 && layout.sidebar.width >= 200, `${where}: the sidebar is visible (${JSON.stringify(layout.sidebar)})`);
-      assert.match(layout.sidebarText, /Getting started/, `${where}: the sidebar lists the guides`);
+      assert.match(layout.sidebarText, /Envelopes/, `${where}: the sidebar lists the API's sections`);
+      assert.ok(layout.header?.visible && layout.header.width === layout.clientWidth, `${where}: the site's header spans the window`);
       assert.ok(layout.middle?.visible && layout.middle.width >= 400, `${where}: the content column is at least 400 px (${JSON.stringify(layout.middle)})`);
       assert.ok(layout.right?.visible && layout.right.width >= 300, `${where}: the right panel is visible (${JSON.stringify(layout.right)})`);
       assert.ok(layout.sidebar!.right <= layout.middle!.left + 1 && layout.middle!.right <= layout.right!.left + 1 && layout.right!.right <= layout.clientWidth + 1,
         `${where}: sidebar, content and right panel side by side within the window`);
       await page.screenshot({ path: path.join(SHOTS, `layout-1280-${name}.png`) });
+      await page.close();
+    }
+  });
+
+  test('the page works at 390 px wide: nothing wider than the window, the header on top', async () => {
+    for (const [name, route] of [['landing', ''], ['operation', '#/cards/withdrawfromcard']] as const) {
+      const { page } = await site.open(`reference/${route}`, { width: 390, height: 844 });
+      await page.locator('[data-testid="middle-panel"] h1, [data-testid="middle-panel"] h2').first().waitFor({ timeout: 30_000 });
+      await page.waitForTimeout(500);
+      assert.equal(await pageOverflow(page), 0, `${name} at 390 px: the page is wider than the window`);
+      assert.deepEqual(await overflowingText(page, '[data-testid="middle-panel"]', '*'), [], `${name} at 390 px: text wider than its column`);
+      const header = await page.locator('header.site-nav').boundingBox();
+      assert.ok(header && header.y === 0 && header.width === 390, `${name} at 390 px: the header (${JSON.stringify(header)})`);
+      await page.screenshot({ path: path.join(SHOTS, `layout-390-${name}.png`) });
       await page.close();
     }
   });

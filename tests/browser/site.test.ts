@@ -1,105 +1,119 @@
-// Browser test of the rendered docs site (npm run test:browser, its own vitest config; not part of `npm test`).
-// Serves site/ on 127.0.0.1, opens it in Debian's Chromium through playwright-core with every request not
-// addressed to 127.0.0.1 blocked, and checks that every operation, every event, the guides and the
-// events page render, with no console error and no outside request. Screenshots: test-results/browser/.
+// Browser test of the docs site's pages (npm run test:browser, its own vitest config; not part of `npm test`):
+// every guide, events and reference page as a reader opens it, in Debian's Chromium, offline. Each page renders
+// without a console error at 1280 and 390 px, nothing in a table or code block runs out of its column, and it is
+// photographed (test-results/browser/pages/<page>-<width>.png). Search for a guide's term lands on its section;
+// a code block's copy button copies its code; the colour scheme chosen on a guide page holds on the reference;
+// and the former site's addresses lead to the same places.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { readGuides } from '../../scripts/docs/site.ts';
-import { openSiteBrowser, referenceRoutes, SHOTS, SITE, slug, type SiteBrowser } from './browser.ts';
+import { openSiteBrowser, SHOTS, type SiteBrowser } from './browser.ts';
+import { guidePages, overflowingText, pageOverflow } from './layout.ts';
+import { fullPageScreenshots } from './page-size.ts';
 
-type Json = Record<string, any>;
-const readJson = (file: string): Json => JSON.parse(fs.readFileSync(path.join(SITE, file), 'utf8'));
+// The functions given to page.evaluate run in the page: its globals, which the Node typings do not declare.
+declare const document: any, navigator: any, localStorage: any, location: any;
 
+const PAGES_SHOTS = path.join(SHOTS, 'pages');
 let site: SiteBrowser;
-let base: string;
-const open = (file: string) => site.open(file);
 
-describe('docs site', () => {
+describe('docs site pages', () => {
   beforeAll(async () => {
-    fs.mkdirSync(SHOTS, { recursive: true });
+    fs.mkdirSync(PAGES_SHOTS, { recursive: true });
     site = await openSiteBrowser();
-    base = site.base;
   });
 
   afterAll(async () => {
     await site?.close();
   });
 
-  test('the API reference renders every operation, every webhook event and the guides', async () => {
-    const openapi = readJson('openapi.json');
-    const { page, errors } = await open('index.html');
-    await page.locator('a[href$="/section/overview"]').first().waitFor({ timeout: 30_000 });
-    const sidebar = (await page.locator('a[href*="/section/"]').allInnerTexts()).map((t) => t.trim());
-    const guides = readGuides().guides.map((g) => g.title);
-    assert.ok(guides.length >= 4, 'the guides of docs/ are found');
-    for (const section of ['Overview', ...guides, 'Provisional parts']) {
-      assert.ok(sidebar.includes(section), `the sidebar has the "${section}" section`);
+  test('every page renders at 1280 and 390 px without a console error, nothing in a table or code block wider than its column', async () => {
+    const pages = guidePages();
+    for (const expected of ['', 'guides/getting-started/', 'guides/errors/', 'guides/client/', 'guides/sandbox/', 'guides/conformance/',
+      'changelog/', 'guides/provisional-parts/', 'events/', 'events/card-events/']) {
+      assert.ok(pages.includes(expected), `the site has the page /${expected}`);
     }
-    await page.screenshot({ path: path.join(SHOTS, 'index.png') });
-
-    // Redoc renders one page at a time: visit every operation and every webhook by its route and wait for
-    // its heading (the summary; a webhook's summary is its event name).
-    const targets = referenceRoutes(openapi);
-    const events = Object.keys(openapi.webhooks ?? {});
-    assert.ok(events.length > 0, 'the bundle has webhooks');
-    assert.ok(targets.length > events.length, 'the bundle has operations');
-    const missing: string[] = [];
-    for (const { route, heading } of targets) {
-      await page.goto(`${base}/index.html${route}`);
-      const found = await page.locator('h2', { hasText: heading }).first().waitFor({ timeout: 10_000 }).then(() => true, () => false);
-      if (!found) missing.push(`${heading} (${route})`);
+    const problems: string[] = [];
+    for (const route of pages) {
+      for (const width of [1280, 390]) {
+        const { page, errors } = await site.open(route, { width, height: 900 });
+        await page.locator('.sl-markdown-content').first().waitFor({ timeout: 30_000 });
+        const name = `${route.replace(/\/$/, '').replace(/\//g, '_') || 'home'}-${width}`;
+        const wide = await pageOverflow(page);
+        if (wide > 0) problems.push(`/${route} at ${width} px: the page is ${wide} px wider than the window`);
+        for (const text of await overflowingText(page, '.sl-markdown-content')) problems.push(`/${route} at ${width} px: ${text}`);
+        for (const error of errors) problems.push(`/${route} at ${width} px: console error ${error}`);
+        if (width === 1280) {
+          const height = await page.evaluate(() => document.documentElement.scrollHeight);
+          await fullPageScreenshots(page, PAGES_SHOTS, name, height);
+        } else {
+          await page.screenshot({ path: path.join(PAGES_SHOTS, `${name}.png`) });
+        }
+        await page.close();
+      }
     }
-    assert.deepEqual(missing, [], 'operations or events that did not render');
-    await page.goto(`${base}/index.html#/cards/withdrawfromcard`);
-    const withdraw = page.locator('h2', { hasText: 'Withdraw from a card' }).first();
-    await withdraw.waitFor();
-    await page.screenshot({ path: path.join(SHOTS, 'operation-withdraw.png') });
-    // A documented operation has no "Provisional" badge; a provisional one shows it beside its heading.
-    assert.equal(openapi.paths['/cards/{code}/withdraw'].post['x-provisional'], undefined, 'withdraw is documented');
-    assert.equal(await withdraw.locator('xpath=..').getByText('Provisional', { exact: true }).count(), 0,
-      'no badge on POST /cards/{code}/withdraw');
-    assert.equal(openapi.paths['/cards/{code}'].get['x-provisional'], true, 'GET /cards/{code} is provisional');
-    await page.goto(`${base}/index.html#/cards/getcard`);
-    const getCard = page.locator('h2', { hasText: openapi.paths['/cards/{code}'].get.summary }).first();
-    await getCard.waitFor();
-    await getCard.locator('xpath=..').getByText('Provisional', { exact: true }).first().waitFor({ timeout: 5_000 });
-    await page.screenshot({ path: path.join(SHOTS, 'operation-provisional-badge.png') });
-    const event = events.includes('card.frozen') ? 'card.frozen' : events[0]!;
-    const webhook = openapi.webhooks[event].post;
-    await page.goto(`${base}/index.html#/${slug(webhook.tags[0])}/${String(webhook.operationId).toLowerCase()}`);
-    await page.locator('h2', { hasText: event }).first().waitFor();
-    await page.screenshot({ path: path.join(SHOTS, `webhook-${event}.png`) });
+    assert.deepEqual(problems, []);
+  }, 900_000);
 
-    // The guides and the generated list of provisional parts.
-    await page.goto(`${base}/index.html#/section/provisional-parts`);
-    await page.locator('h2', { hasText: 'Provisional parts' }).first().waitFor();
-    const text = await page.locator('body').innerText();
-    assert.match(text, /generated from those marks/);
-    await page.screenshot({ path: path.join(SHOTS, 'provisional-parts.png') });
-    await page.goto(`${base}/index.html#/section/authentication`);
-    await page.locator('h2', { hasText: 'Authentication' }).first().waitFor();
-    assert.match(await page.locator('body').innerText(), /sk_test_/);
-    await page.screenshot({ path: path.join(SHOTS, 'guide-authentication.png') });
-    assert.deepEqual(errors, [], 'console errors on index.html');
+  test('search for a guide term lands on its section', async () => {
+    const { page } = await site.open('guides/getting-started/', { width: 1280, height: 900 });
+    await page.locator('button[data-open-modal]').first().click();
+    await page.locator('dialog[open] input').fill('rate limit');
+    const results = page.locator('dialog[open] a[href*="#"]');
+    await results.first().waitFor({ timeout: 30_000 });
+    await page.screenshot({ path: path.join(SHOTS, 'search-rate-limit.png') });
+    // The first page found is the limits guide, with its rate limit section among the sections found.
+    const first = await page.locator('dialog[open] a').first().getAttribute('href');
+    assert.equal(first, '/guides/limits/');
+    const section = page.locator('dialog[open] a[href="/guides/limits/#rate-limit-headers"]');
+    assert.equal(await section.count(), 1, 'the limits guide\'s "Rate limit headers" section is a result');
+    await section.click();
+    await page.waitForURL(/\/guides\/limits\/#rate-limit-headers$/);
+    const heading = page.locator('h2#rate-limit-headers');
+    await heading.waitFor();
+    const box = await heading.boundingBox();
+    assert.ok(box && box.y >= 0 && box.y < 300, `the section's heading is at the top of the window (${JSON.stringify(box)})`);
+    await page.screenshot({ path: path.join(SHOTS, 'search-landed.png') });
     await page.close();
   });
 
-  test('the events page (asyncapi.html) renders every message', async () => {
-    const asyncapi = readJson('asyncapi.json');
-    const { page, errors } = await open('asyncapi.html');
-    await page.locator('nav.sidebar').waitFor({ timeout: 30_000 });
-    const text = await page.locator('main').innerText();
-    const messages = [
-      ...Object.entries<Json>(asyncapi.components?.messages ?? {}),
-      ...Object.values<Json>(asyncapi.channels ?? {}).flatMap((c) => Object.entries<Json>(c.messages ?? {})),
-    ].map(([key, m]) => String(m.name ?? m.title ?? key));
-    const expected = [...new Set(messages)];
-    assert.ok(expected.length > 0, 'the AsyncAPI document has messages');
-    assert.deepEqual(expected.filter((name) => !text.includes(name)), [], 'messages missing from the events page');
-    await page.screenshot({ path: path.join(SHOTS, 'asyncapi.png') });
-    assert.deepEqual(errors, [], 'console errors on asyncapi.html');
+  test("a code block's copy button copies its code, as shown", async () => {
+    const { page } = await site.open('guides/getting-started/', { width: 1280, height: 900 }, { permissions: ['clipboard-read', 'clipboard-write'] });
+    const block = page.locator('.expressive-code').first();
+    await block.hover();
+    const copy = block.locator('button[data-code]');
+    await copy.click();
+    const copied: string = await page.evaluate(() => navigator.clipboard.readText());
+    const shown: string = await block.locator('pre').innerText();
+    assert.ok(copied.length > 20, 'something was copied');
+    assert.equal(copied.trim(), shown.trim());
+    await page.close();
+  });
+
+  test('the colour scheme chosen on a guide page is the reference\'s too, and back', async () => {
+    const { page } = await site.open('guides/errors/', { width: 1280, height: 900 }, { colorScheme: 'light' });
+    await page.locator('starlight-theme-select select').first().selectOption('dark');
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+    await page.goto(`${site.base}/reference/`);
+    await page.locator('[data-component-name="Menu/Menu"]').first().waitFor({ timeout: 30_000 });
+    assert.ok(await page.evaluate(() => document.documentElement.classList.contains('dark')), 'the reference is dark');
+    await page.screenshot({ path: path.join(SHOTS, 'reference-dark.png') });
+    await page.evaluate(() => localStorage.setItem('redoc.colorMode', 'light'));
+    await page.evaluate(() => { document.documentElement.classList.remove('dark'); document.documentElement.classList.add('light'); });
+    await page.goto(`${site.base}/guides/errors/`);
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'light');
+    await page.close();
+  });
+
+  test("the former site's addresses lead on: an operation link to the reference, an event to its page", async () => {
+    const { page } = await site.open('index.html#/cards/withdrawfromcard', { width: 1280, height: 900 });
+    await page.waitForURL(/\/reference\/#\/cards\/withdrawfromcard$/);
+    await page.locator('h2', { hasText: 'Withdraw from a card' }).first().waitFor({ timeout: 30_000 });
+    await page.goto(`${site.base}/asyncapi.html#card.frozen`);
+    await page.waitForURL(/\/events\/card-events\/#card\.frozen$/);
+    assert.equal(await page.evaluate(() => location.hash), '#card.frozen');
+    await page.locator('h2[id="card.frozen"]').waitFor();
     await page.close();
   });
 

@@ -1,5 +1,5 @@
 // The code samples of the rendered reference (scripts/docs/code-samples.ts): every operation of the docs copy
-// has a curl and a TypeScript sample; every TypeScript sample type-checks against the generated types (one
+// has a sample in every language (the other languages' checks: code-sample-languages.test.ts); every TypeScript sample type-checks against the generated types (one
 // compile of all of them, the package import mapped to src/); every curl sample's body validates against the
 // operation's request schema; and every curl sample, run as written by curl against an in-process sandbox
 // with the example records, gets a 2xx, except the few whose example meets a documented refusal (listed).
@@ -22,7 +22,7 @@ import {
   SANDBOX_ORIGIN,
   type OperationSamples,
 } from '../../scripts/docs/code-samples.ts';
-import { docsDocument, readGuides } from '../../scripts/docs/site.ts';
+import { docsDocument } from '../../scripts/docs/reference.ts';
 import { exampleOperations } from '../../scripts/lib/openapi-examples.ts';
 import { ROOT } from '../../scripts/lib/paths.ts';
 import { get, pointer, type JsonObject } from '../../scripts/lib/pointer.ts';
@@ -33,21 +33,22 @@ import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
 const run = promisify(execFile);
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 const openapi = JSON.parse(fs.readFileSync(path.join(ROOT, 'generated/openapi.json'), 'utf8')) as JsonObject;
-const docs = docsDocument(openapi, readGuides().guides);
+const docs = docsDocument(openapi);
 const operations = codeSamples(openapi);
 const byId = new Map(operations.map((op) => [op.operationId, op]));
 const sample = (op: OperationSamples, label: string): string => op.samples.find((s) => s.label === label)!.source;
 const schemas = new SchemaValidator(openapi, 'openapi');
 
 describe('every operation has its samples', () => {
-  it('each operation of the docs copy has exactly a curl and a TypeScript sample', () => {
+  it('each operation of the docs copy has one sample per language, curl and TypeScript first', () => {
     const found: string[] = [];
     for (const [pathKey, item] of Object.entries(docs.paths as Record<string, JsonObject>)) {
       for (const method of METHODS) {
         const op = item[method] as JsonObject | undefined;
         if (!op) continue;
         const samples = (op['x-codeSamples'] ?? []) as { lang: string; label: string; source: string }[];
-        expect(samples.map((s) => s.label), `${method} ${pathKey}`).toEqual(['curl', 'TypeScript']);
+        expect(samples.map((s) => s.label), `${method} ${pathKey}`).toEqual(SAMPLE_LANGUAGES.map((l) => l.label));
+        expect(samples.slice(0, 2).map((s) => s.label), `${method} ${pathKey}`).toEqual(['curl', 'TypeScript']);
         expect(samples.map((s) => s.lang), `${method} ${pathKey}`).toEqual(SAMPLE_LANGUAGES.map((l) => l.lang));
         for (const s of samples) expect(s.source.trim().length, `${method} ${pathKey} ${s.label}`).toBeGreaterThan(20);
         found.push(String(op.operationId));
@@ -65,8 +66,8 @@ describe('every operation has its samples', () => {
     expect(specFiles.filter((f) => fs.readFileSync(path.join(ROOT, 'spec', f), 'utf8').includes('x-codeSamples'))).toEqual([]);
   });
 
-  it("Redoc's config lists both languages, so that neither tab is hidden", () => {
-    expect(redocCodeSamplesOption().codeSamples.languages.map((l) => l.lang)).toEqual(expect.arrayContaining(['curl', 'TypeScript']));
+  it("Redoc's config lists every language, so that no sample is hidden", () => {
+    expect(redocCodeSamplesOption().codeSamples.languages.map((l) => l.lang)).toEqual(expect.arrayContaining(SAMPLE_LANGUAGES.map((l) => l.lang)));
   });
 });
 

@@ -1,8 +1,18 @@
-// The events page (site/asyncapi.html) generated from the AsyncAPI bundle: every event with its anchor, its
-// navigation entry, its payload rows, its example and its signed headers; markdown rendered; text escaped.
+// The events pages (scripts/docs/events-page.ts) generated from the AsyncAPI bundle: an overview and one page
+// per group, every event with its section, its payload rows, its signed headers, and an example delivery that
+// verifies byte for byte as shown; markdown rendered; text escaped; the former address sent on.
 import { describe, expect, it } from 'vitest';
-import { eventsPage, fieldRows, readEvents, renderMarkdown } from '../../scripts/docs/events-page.ts';
+import {
+  eventsPages,
+  exampleRequest,
+  exampleSecret,
+  fieldRows,
+  legacyEventsRedirect,
+  readEvents,
+  renderMarkdown,
+} from '../../scripts/docs/events-page.ts';
 import { deref, isObject, type Json, type JsonObject } from '../../scripts/lib/pointer.ts';
+import { verifyWebhook } from '../../src/webhooks/index.ts';
 import { built } from '../contract/helpers.ts';
 
 type Message = { name: string; tag: string; message: JsonObject };
@@ -19,11 +29,12 @@ function messages(doc: JsonObject): Message[] {
   });
 }
 
-/** The HTML of one event's section. */
-function section(html: string, name: string): string {
-  const start = html.indexOf(`<section class="event" id="${name}">`);
+/** The markdown of one event's section on its page. */
+function section(body: string, name: string): string {
+  const start = body.indexOf(`## \`${name}\``);
   expect(start, `section of ${name}`).toBeGreaterThanOrEqual(0);
-  return html.slice(start, html.indexOf('</section>', start));
+  const next = body.indexOf('\n## ', start + 1);
+  return body.slice(start, next < 0 ? undefined : next);
 }
 
 /** Dotted paths of every key of a JSON value (`data.transaction.amount`; array items as `[]`). */
@@ -33,33 +44,39 @@ function paths(value: Json | undefined, prefix = ''): string[] {
   return Object.entries(value).flatMap(([key, v]) => [`${prefix}${key}`, ...paths(v, `${prefix}${key}.`)]);
 }
 
+/** The example delivery of a section as a reader copies it: the text of its ```http block. */
+function copiedDelivery(part: string): string {
+  const match = /```+ http[^\n]*\n([\s\S]*?)\n```+/.exec(part);
+  expect(match, 'an http block').not.toBeNull();
+  return match![1]!;
+}
+
+/** An HTTP request as text: its headers (by name) and its body, the bytes after the blank line. */
+function parseRequest(text: string): { headers: Record<string, string>; body: string } {
+  const blank = text.indexOf('\n\n');
+  const headers = Object.fromEntries(text.slice(0, blank).split('\n').slice(1)
+    .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()]));
+  return { headers, body: text.slice(blank + 2) };
+}
+
 const escapeText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
-describe('the events page', () => {
+describe('the events pages', () => {
   const asyncapi = built().asyncapi;
-  const html = eventsPage(asyncapi);
+  const pages = eventsPages(asyncapi);
   const all = messages(asyncapi);
+  const pageOf = (name: string) => pages.find((p) => p.events.includes(name))!;
 
-  it('has a section with its own anchor and a navigation entry for each of the 33 events', () => {
+  it('has an overview and a page per group, in the order of the operations, with a section for each of the 33 events', () => {
     expect(all).toHaveLength(33);
-    const nav = html.slice(html.indexOf('<nav class="sidebar"'), html.indexOf('</nav>'));
-    const navTargets = [...nav.matchAll(/<a href="#([^"]+)"/g)].map((m) => m[1]);
-    const sections = [...html.matchAll(/<section class="event" id="([^"]+)">/g)].map((m) => m[1]);
-    expect(sections).toEqual(all.map((m) => m.name));
-    for (const { name } of all) {
-      expect(navTargets, `nav entry of ${name}`).toContain(name);
-      expect(section(html, name)).toContain(`<a class="anchor" href="#${name}">`);
-    }
-  });
-
-  it('groups the navigation by the tag of each operation, in the order of the operations', () => {
-    const groups = readEvents(asyncapi);
-    expect(groups.map((g) => g.name)).toEqual([...new Set(all.map((m) => m.tag))]);
-    expect(groups.map((g) => g.name)).toEqual(['KYC events', 'POA events', 'Card events', 'Wallet events',
+    expect(pages.map((p) => p.title)).toEqual(['Webhook events', 'KYC events', 'POA events', 'Card events', 'Wallet events',
       'Virtual account events', 'Gift card events', 'Balance events']);
-    for (const group of groups) {
-      expect(group.events.map((e) => e.name)).toEqual(all.filter((m) => m.tag === group.name).map((m) => m.name));
-      expect(html).toContain(`<h2>${group.name}</h2>`);
+    expect(pages.flatMap((p) => p.events)).toEqual(all.map((m) => m.name));
+    for (const { name, tag } of all) {
+      expect(pageOf(name).title).toBe(tag);
+      section(pageOf(name).body, name);
+      // The overview links each event at its anchor, the event's name.
+      expect(pages[0]!.body).toContain(`](/${pageOf(name).id}/#${name})`);
     }
   });
 
@@ -71,8 +88,10 @@ describe('the events page', () => {
       expect(example.filter((p) => !rows.has(p)), `fields of the ${event.name} example without a row`).toEqual([]);
       for (const envelope of ['id', 'type', 'created_at', 'data', 'mode']) expect(rows.get(envelope)?.required).toBe(true);
       expect(rows.get('type')?.values).toEqual([JSON.stringify(event.name)]);
-      const part = section(html, event.name);
+      const part = section(pageOf(event.name).body, event.name);
       for (const row of event.fields) expect(part).toContain(`<code>${escapeText(row.name).replace(/\./g, '.<wbr>')}</code>`);
+      // The tables are HTML blocks: no blank line inside, or markdown would end them there.
+      for (const table of part.match(/<table[\s\S]*?<\/table>/g) ?? []) expect(table).not.toMatch(/\n\s*\n/);
     }
     const transaction = readEvents(asyncapi).flatMap((g) => g.events).find((e) => e.name === 'card.transaction')!;
     const row = (name: string) => transaction.fields.find((f) => f.name === name)!;
@@ -83,28 +102,33 @@ describe('the events page', () => {
     expect(row('data.transaction.type').values).toEqual(['settle', 'auth', 'decline', 'refund', 'fee', 'auth_fee', 'fx_fee'].map((v) => JSON.stringify(v)));
   });
 
-  it('shows the example payload and the signed headers, with the example values, for every event', () => {
+  it('shows each example delivery as sent: it verifies byte for byte, as copied, with the example secret', async () => {
+    const secret = exampleSecret(asyncapi);
+    expect(secret).toMatch(/^whsec_example_/);
     for (const { name, message } of all) {
-      const part = section(html, name);
+      const part = section(pageOf(name).body, name);
+      expect(part).toContain(`\`${secret}\``);
       const example = (message.examples as JsonObject[])[0]!;
-      expect(part).toContain(escapeText(JSON.stringify(example.payload, null, 2)));
-      const headers = deref(asyncapi, message.headers) as JsonObject;
-      const names = Object.keys(headers.properties as JsonObject);
-      expect(names).toEqual(['X-Service-Signature', 'X-Service-Timestamp', 'X-Service-Idempotency-Key']);
-      const table = part.slice(part.indexOf('<h4>Signed headers</h4>'), part.indexOf('<div class="example">'));
-      for (const header of names) {
-        expect(table).toContain(`<code>${header}</code>`);
-        expect(part).toContain(escapeText(`${header}: ${String((example.headers as JsonObject)[header])}`));
-      }
-      expect(part).toContain('POST /webhooks/partner-api HTTP/1.1\nHost: partner.example.com');
-      expect(part).toMatch(/operation <code>send\w+<\/code> \(send\)/);
+      const { headers, body } = parseRequest(copiedDelivery(part));
+      expect(copiedDelivery(part).split('\n').slice(0, 2)).toEqual(['POST /webhooks/partner-api HTTP/1.1', 'Host: partner.example.com']);
+      for (const [header, value] of Object.entries(example.headers as JsonObject)) expect(headers[header], `${name} ${header}`).toBe(String(value));
+      const now = () => Number(headers['X-Service-Timestamp']);
+      await expect(verifyWebhook(body, headers, secret!, { now }), name).resolves.toEqual(example.payload);
+      // The formatted copy shown for reading is not what was signed: it would not verify (the former page's defect).
+      await expect(verifyWebhook(JSON.stringify(example.payload, null, 2), headers, secret!, { now })).rejects.toMatchObject({ code: 'signature_mismatch' });
     }
   });
 
-  it('renders markdown: no literal backtick anywhere on the page', () => {
-    expect(html).not.toContain('`');
-    expect(section(html, 'card.transaction')).toContain('<code>balance</code> is the card balance after the operation');
-    expect(html).toContain('<h2 id="verification-rules">Verification rules</h2>');
+  it('renders markdown of the contract, and names the headers of every delivery', () => {
+    const card = pageOf('card.transaction').body;
+    expect(section(card, 'card.transaction')).toContain('<code>balance</code> is the card balance after the operation');
+    expect(pages[0]!.body).toContain('## Verification rules');
+    for (const { name } of all) {
+      for (const header of ['X-Service-Signature', 'X-Service-Timestamp', 'X-Service-Idempotency-Key']) {
+        expect(section(pageOf(name).body, name)).toContain(`<code>${header}</code>`);
+      }
+      expect(section(pageOf(name).body, name)).toMatch(/operation <code>send\w+<\/code> \(send\)/);
+    }
     expect(renderMarkdown('Use `POST /webhooks` and **2xx**.')).toBe('<p>Use <code>POST /webhooks</code> and <strong>2xx</strong>.</p>\n');
   });
 
@@ -113,15 +137,23 @@ describe('the events page', () => {
     expect(provisional).toEqual(['card.withdrawal.completed', 'card.withdrawal.failed', 'card.termination_pending',
       'wallet.withdrawal_failed', 'virtual_account.deposit_received', 'virtual_account.transfer_completed',
       'virtual_account.transfer_failed', 'gift_card.delivered', 'gift_card.failed', 'gift_card.refunded', 'balance.low_balance']);
-    expect(section(html, 'card.withdrawal.completed')).toMatch(/<\/a> <span class="badge">Provisional<\/span><\/h3>/);
-    expect(section(html, 'card.frozen')).not.toMatch(/<\/a> <span class="badge">/);
+    const badged = (name: string) => section(pageOf(name).body, name).split('\n')[2]!.startsWith('<span class="badge-provisional">');
+    expect(badged('card.withdrawal.completed')).toBe(true);
+    expect(badged('card.frozen')).toBe(false);
+  });
+
+  it('sends the former address asyncapi.html#<event> to the event on its page', () => {
+    const html = legacyEventsRedirect(pages);
+    const map = JSON.parse(/var m=(\{.*?\});/.exec(html)![1]!) as Record<string, string>;
+    expect(Object.keys(map)).toEqual(all.map((m) => m.name));
+    expect(map['card.frozen']).toBe('/events/card-events/#card.frozen');
   });
 });
 
-describe('the events page from a hand-made document', () => {
+describe('the events pages from a hand-made document', () => {
   const doc = {
     asyncapi: '3.0.0',
-    info: { title: 'T <b>', version: '1', description: 'Intro with <img src=x onerror=alert(1)> and `code`.\n\n## Part one\n\nText.' },
+    info: { title: 'T <b>', version: '1', description: 'Intro.\n\n## Part one\n\nText.' },
     servers: { s: { host: 'h.example', pathname: '/p', protocol: 'https' } },
     channels: { c: { servers: [{ $ref: '#/servers/s' }], messages: { m: { $ref: '#/components/messages/m' } } } },
     operations: {
@@ -130,11 +162,12 @@ describe('the events page from a hand-made document', () => {
     components: {
       messages: {
         m: {
-          name: 'thing.<done>',
+          name: 'thing.done',
           summary: 'Done <script>alert(1)</script> by `thing`',
+          description: 'Raw <img src=x onerror=alert(1)> and `code`.',
           headers: { type: 'object', required: ['X-Sig'], properties: { 'X-Sig': { type: 'string', description: 'The `sig`.' } } },
           payload: { $ref: '#/components/schemas/Payload' },
-          examples: [{ headers: { 'X-Sig': 'a"b<c' }, payload: { data: { note: '</code></pre><script>x</script>' } } }],
+          examples: [{ headers: { 'X-Sig': 'a"b<c' }, payload: { data: { note: '```</code></pre><script>x</script>' } } }],
         },
       },
       schemas: {
@@ -169,18 +202,18 @@ describe('the events page from a hand-made document', () => {
     expect(rows.filter((r) => r.provisional).map((r) => r.name)).toEqual(['data.extra']);
   });
 
-  it('escapes every text it writes, and shows raw HTML of markdown as text', () => {
-    const html = eventsPage(doc);
-    expect(html).not.toMatch(/<script|<img|<i>|<b>/);
-    expect(html).toContain('<p class="summary">Done &lt;script&gt;alert(1)&lt;/script&gt; by <code>thing</code></p>');
-    expect(html).toContain('title="Done &lt;script&gt;alert(1)&lt;/script&gt; by thing"'); // the nav entry's tooltip
-    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
-    expect(html).toContain('<section class="event" id="thing.&lt;done&gt;">');
-    expect(html).toContain('<h2>Group &quot;A&quot;</h2>');
-    expect(html).toContain('X-Sig: a&quot;b&lt;c');
-    expect(html).toContain('&lt;/code&gt;&lt;/pre&gt;&lt;script&gt;x&lt;/script&gt;');
-    expect(html).toContain('<p>The <code>sig</code>.</p>');
-    expect(html).toContain('POST /p HTTP/1.1\nHost: h.example');
-    expect(html).toContain('<a href="#part-one">Part one</a>');
+  it('escapes the text it writes as HTML, shows raw HTML of markdown as text, and fences code that holds backticks', () => {
+    const [overview, page] = eventsPages(doc);
+    expect(overview!.body).toContain('## Part one');
+    const body = page!.body;
+    // Outside its code blocks (which show their text as it is), nothing of the contract is read as HTML.
+    expect(body.replace(/(`{3,})[^\n]*\n[\s\S]*?\n\1/g, '')).not.toMatch(/<script|<img|<i>/);
+    expect(body).toContain('**Done &lt;script&gt;alert(1)&lt;/script&gt; by <code>thing</code>**');
+    expect(body).toContain('Raw &lt;img src=x onerror=alert(1)&gt; and <code>code</code>.');
+    expect(body).toContain('<p>The <code>sig</code>.</p>');
+    const event = readEvents(doc)[0]!.events[0]!;
+    expect(exampleRequest(event)).toBe('POST /p HTTP/1.1\nHost: h.example\nContent-Type: application/json\nX-Sig: a"b<c\n\n{"data":{"note":"```</code></pre><script>x</script>"}}');
+    // The example holds three backticks: its block's fence is longer, so the block is not cut short.
+    expect(body).toContain('````');
   });
 });

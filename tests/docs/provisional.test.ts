@@ -1,13 +1,13 @@
 // The docs-only copy of the bundle: the "Provisional" badge on marked operations and the list of provisional parts.
 import { describe, expect, it } from 'vitest';
-import { addProvisionalBadges, docsDocument, PROVISIONAL_BADGE } from '../../scripts/docs/site.ts';
+import { addProvisionalBadges, docsDocument, PROVISIONAL_BADGE } from '../../scripts/docs/reference.ts';
 import { findProvisional, provisionalText } from '../../scripts/docs/provisional.ts';
 import { built } from '../contract/helpers.ts';
 
 describe('the docs copy of the bundle', () => {
   it('badges every operation marked x-provisional, and no other', () => {
     const openapi = built().openapi as any;
-    const docs = docsDocument(openapi, []) as any;
+    const docs = docsDocument(openapi) as any;
     const badged: string[] = [];
     const marked: string[] = [];
     for (const [path, item] of Object.entries<any>(docs.paths)) {

@@ -1,7 +1,7 @@
 // The servers of the docs copy (scripts/docs/servers.ts): the local sandbox beside every production address,
 // and plain-text descriptions (Redoc shows server descriptions as typed, backticks included).
 import { describe, expect, it } from 'vitest';
-import { docsDocument } from '../../scripts/docs/site.ts';
+import { docsDocument } from '../../scripts/docs/reference.ts';
 import { addSandboxServers, docsServers, plainText, SANDBOX_ORIGIN } from '../../scripts/docs/servers.ts';
 import { findProvisional } from '../../scripts/docs/provisional.ts';
 import { built } from '../contract/helpers.ts';
@@ -30,33 +30,36 @@ describe('the servers of the docs copy', () => {
     expect(plainText('sk_test_ and 2 * 3 * 4 stay')).toBe('sk_test_ and 2 * 3 * 4 stay');
   });
 
-  it('shows the local sandbox at the same base path after every production address, with plain descriptions', () => {
+  it('shows each production address as a URL (its variable named in the description) and the local sandbox after it, with plain descriptions', () => {
     const openapi = built().openapi as any;
     const contract = serverLists(openapi);
     expect(contract.length).toBeGreaterThan(1); // the document's servers and the gift card paths' own
-    const docs = new Map(serverLists(docsDocument(openapi, [])));
+    const docs = new Map(serverLists(docsDocument(openapi)));
     for (const [where, servers] of contract) {
       const shown = docs.get(where) ?? [];
       expect(shown.map((s) => s.url), where).toEqual(servers.flatMap((s) => {
-        const path = new URL(s.url.replace(/\{(\w+)\}/g, (_, v: string) => s.variables?.[v]?.default ?? '')).pathname;
-        return [s.url, `${SANDBOX_ORIGIN}${path}`];
+        const url = s.url.replace(/\{(\w+)\}/g, (_, v: string) => s.variables?.[v]?.default ?? '');
+        return [url, `${SANDBOX_ORIGIN}${new URL(url).pathname}`];
       }));
+      // Redoc reads a url without a scheme as relative to the page: every url shown is absolute.
+      for (const server of shown) expect(server.url, where).toMatch(/^https?:\/\/[^{}]+$/);
+      expect(shown[0]?.description, where).toContain(servers[0]!.url);
       for (const server of shown) {
         for (const text of descriptions(server)) expect(text, `${where} ${server.url}`).not.toMatch(/[`*]|\]\(/);
       }
       expect(shown[0]?.description, where).toMatch(/^(The production|Production: )/);
-      expect(shown[1]?.description, where).toMatch(/^Local sandbox, on your machine: npm start/);
+      expect(shown[1]?.description, where).toMatch(/^Local sandbox, on your machine: npx partner-api-sandbox/);
       expect(shown[1]?.description, where).toContain('sk_test_');
     }
-    expect(docs.get('document')?.map((s) => s.url)).toEqual(['{base_url}', 'http://127.0.0.1:4020/v1']);
-    expect(docs.get('/gift-cards/orders')?.map((s) => s.url)).toEqual(['{alt_base_url}', 'http://127.0.0.1:4020/api/v1']);
+    expect(docs.get('document')?.map((s) => s.url)).toEqual(['https://api.partner-api.test/v1', 'http://127.0.0.1:4020/v1']);
+    expect(docs.get('/gift-cards/orders')?.map((s) => s.url)).toEqual(['https://api.partner-api.test/api/v1', 'http://127.0.0.1:4020/api/v1']);
     expect(docs.get('/gift-cards/orders')?.[1]?.description).toContain('{alt_base_url}');
   });
 
   it('leaves the contract as it is: no loopback server in the bundle', () => {
     const openapi = built().openapi as any;
     const before = JSON.stringify(openapi);
-    docsDocument(openapi, []);
+    docsDocument(openapi);
     expect(JSON.stringify(openapi)).toBe(before);
     expect(serverLists(openapi).flatMap(([, list]) => list.map((s) => s.url)).filter((url) => url.includes('127.0.0.1'))).toEqual([]);
   });
