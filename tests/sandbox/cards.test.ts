@@ -3,7 +3,9 @@
 // with a refund), freeze, unfreeze, withdraw, terminate, sensitive data, transactions; and every documented
 // card error reached through real state.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { KEY, connect, failure, newCustomer, startReceiver, startTestSandbox, until, useScenario, type Receiver, type TestSandbox } from './support.ts';
+import { contractLimits } from '../../src/sandbox/core/limits.ts';
+import { toAmount } from '../../src/sandbox/core/money.ts';
+import { DOCUMENT, KEY, connect, failure, newCustomer, startReceiver, startTestSandbox, until, useScenario, type Receiver, type TestSandbox } from './support.ts';
 
 const scenario = useScenario();
 let sandbox: TestSandbox, receiver: Receiver, customer: string;
@@ -148,7 +150,7 @@ describe('an active card', () => {
     const tooSmall = await sandbox.request('POST', `/v1/cards/${code}/withdraw`, { body: '{"amount":4}' });
     expect(tooSmall.status).toBe(422);
     expect(await failure(api().call.POST('/cards/{code}/withdraw', { params: { path: { code } }, body: { amount: 55.01 } }))).toMatchObject({
-      status: 400, code: 'INSUFFICIENT_BALANCE', details: { required: 60.01, available: 60, balance_type: 'card', card_code: code, reason: 'card_balance_too_low' },
+      status: 400, code: 'INSUFFICIENT_BALANCE', details: { required: 55.01, available: 55, balance_type: 'card', card_code: code, reason: 'card_balance_too_low' },
     });
     const before = await balance('cards_mastercard');
     const result = (await api().call.POST('/cards/{code}/withdraw', { params: { path: { code } }, body: { amount: 55 } })).data;
@@ -160,6 +162,18 @@ describe('an active card', () => {
     expect(receiver.of('card.withdrawal.completed').find((e) => e.data.card_code === code)!.data).toMatchObject({ withdrawal_id: result.withdrawal_id, net_amount: 53.5, balance: 5 });
     // A card under 10 USD cannot be withdrawn from.
     expect(await failure(api().call.POST('/cards/{code}/withdraw', { params: { path: { code } }, body: { amount: 5 } }))).toMatchObject({ status: 400 });
+  });
+
+  it("withdraw 400: `required` is the amount asked and `available` the most that can be withdrawn, as the contract's example", async () => {
+    const operation = (DOCUMENT.paths as any)['/cards/{code}/withdraw'].post;
+    const example = operation.responses['400'].content['application/json'].examples.card_balance_too_low.value.error;
+    // The example's card holds `available` plus what must remain on it.
+    const code = await activeCard(example.details.available + toAmount(contractLimits().cardWithdrawalFloorMinor));
+    expect(await failure(api().call.POST('/cards/{code}/withdraw', { params: { path: { code } }, body: { amount: example.details.required } }))).toMatchObject({
+      status: 400,
+      code: example.code,
+      details: { ...example.details, card_code: code },
+    });
   });
 
   it('idempotency: parallel requests with one key run once; the others wait and replay the answer', async () => {

@@ -173,10 +173,12 @@ export function cards(core: SandboxCore): Handlers {
       return db.transaction(() => {
         const card = lifecycle.find(account, params.code);
         if (card.status !== 'active') throw notActive(card, 'withdrawn from');
-        if (card.balance_minor - amount < CARD_FLOOR_MINOR) {
-          throw new ApiError(400, 'INSUFFICIENT_BALANCE', `At least 5 USD must remain on the card: you can withdraw up to ${toAmount(Math.max(0, card.balance_minor - CARD_FLOOR_MINOR))} USD.`, {
-            required: toAmount(amount + CARD_FLOOR_MINOR),
-            available: toAmount(card.balance_minor),
+        // `required` is the amount asked, `available` the most that can be withdrawn now (balance - 5).
+        const withdrawable = Math.max(0, card.balance_minor - CARD_FLOOR_MINOR);
+        if (amount > withdrawable) {
+          throw new ApiError(400, 'INSUFFICIENT_BALANCE', `At least 5 USD must remain on the card: you can withdraw up to ${toAmount(withdrawable)} USD.`, {
+            required: toAmount(amount),
+            available: toAmount(withdrawable),
             balance_type: 'card',
             card_code: card.code,
             reason: 'card_balance_too_low',
