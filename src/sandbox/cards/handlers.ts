@@ -8,7 +8,8 @@ import { createdRange, page, pageWindow, perCore } from '../core/context.js';
 import { ApiError, notFound, planLimitReached, planUpgradeRequired, stateError } from '../core/errors.js';
 import { requestAmountMinor, toAmount } from '../core/money.js';
 import { addUsage, periodOf, usage } from '../core/usage.js';
-import { findCustomer, requireActiveCustomer } from '../customers/handlers.js';
+import { findCustomer } from '../customers/handlers.js';
+import { requireActiveCustomer } from '../customers/require.js';
 import {
   CARD_FEE_MINOR,
   CARD_FLOOR_MINOR,

@@ -1,5 +1,6 @@
 // Customers (tag "Customers"): create (at least one active webhook endpoint first), list, get, update, activate,
-// deactivate; and the checks other modules make before they create something or move money for a customer.
+// deactivate. The check other modules make before they create something or move money for a customer is in
+// ./require.ts.
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/openapi.js';
 import type { Handlers, SandboxCore } from '../core/context.js';
@@ -34,20 +35,6 @@ export function externalReferenceOf(core: SandboxCore, accountId: number, code: 
 /** 403 ACCOUNT_RESTRICTED (`customer_restricted`) for a restricted customer. */
 export function restrictedError(message = 'The customer is restricted.'): ApiError {
   return new ApiError(403, 'ACCOUNT_RESTRICTED', message, { reason: 'customer_restricted', current_status: 'restricted' });
-}
-
-/**
- * The customer, when something may be created or money moved for it: 404 when unknown, 403 `customer_restricted`
- * when restricted, 422 `customer_not_active` when inactive.
- */
-export function requireActiveCustomer(core: SandboxCore, accountId: number, code: string): CustomerRow {
-  const customer = findCustomer(core, accountId, code);
-  if (!customer) throw notFound('Customer');
-  if (customer.status === 'restricted') throw restrictedError();
-  if (customer.status === 'inactive') {
-    throw stateError('customer_not_active', 'The customer is inactive: activate it first (POST /customers/{customerCode}/activate).', 'inactive');
-  }
-  return customer;
 }
 
 export function customerOf(core: SandboxCore, r: CustomerRow): components['schemas']['Customer'] {

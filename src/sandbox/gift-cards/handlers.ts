@@ -8,7 +8,7 @@ import type { Handlers, SandboxCore } from '../core/context.js';
 import { page, pageWindow, perCore } from '../core/context.js';
 import { ApiError, notFound, validationError } from '../core/errors.js';
 import { requestAmountMinor, toAmount } from '../core/money.js';
-import { customerPage, usableCustomer } from '../customers/require.js';
+import { customerPage, requireActiveCustomer } from '../customers/require.js';
 import { CATALOGUE, orderable, productById, usdMinorOf } from './catalogue.js';
 
 export const DELIVERY_JOB_KIND = 'gift_card.delivery';
@@ -127,7 +127,7 @@ export function giftCards(core: SandboxCore): Handlers {
     createGiftCardOrder({ account, body }) {
       const amount = requestAmountMinor('amount', body.amount);
       return db.transaction(() => {
-        const customer = usableCustomer(core, account.id, body.customer_code);
+        const customer = requireActiveCustomer(core, account.id, body.customer_code);
         const product = productById(body.product_id);
         if (!product) throw notFound('Gift card product');
         if (!orderable(product, amount)) {

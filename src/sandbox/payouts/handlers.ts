@@ -11,7 +11,7 @@ import { ApiError, notFound, planLimitReached, stateError, validationError } fro
 import { requestAmountMinor, toAmount } from '../core/money.js';
 import type { SqlValue } from '../core/store.js';
 import { addUsage, periodOf, usage } from '../core/usage.js';
-import { checkCustomerFilter, usableCustomer } from '../customers/require.js';
+import { checkCustomerFilter, requireActiveCustomer } from '../customers/require.js';
 import {
   BALANCE_OF_RAIL,
   DECOUVERTE_PAYOUTS_PER_MONTH_MINOR,
@@ -154,6 +154,7 @@ export class PayoutBook {
       const quote = db.get<PayoutRow>('SELECT * FROM payouts WHERE account_id = ? AND code = ?', account.id, quoteCode);
       if (!quote) throw notFound('Quote');
       this.beneficiary(account, quote.beneficiary_code);
+      requireActiveCustomer(this.core, account.id, quote.customer_code);
       if (quote.status !== 'quote') throw stateError('quote_already_confirmed', 'This quote was already confirmed: the payout exists.', quote.status);
       const now = clock.now();
       if (now >= quote.expires_at) throw stateError('quote_expired', `This quote expired at ${clock.iso(quote.expires_at)}: ask for a new one.`, 'expired');
@@ -234,7 +235,7 @@ export function payouts(core: SandboxCore): Handlers {
   return {
     createBeneficiary({ account, body }) {
       return db.transaction(() => {
-        const customer = usableCustomer(core, account.id, body.customer_code);
+        const customer = requireActiveCustomer(core, account.id, body.customer_code);
         const address = { state_province: '', ...body.address };
         let view: Omit<Beneficiary, 'code' | 'customer_code' | 'rail' | 'created_at'>;
         if (body.rail === 'sepa') {
@@ -277,7 +278,7 @@ export function payouts(core: SandboxCore): Handlers {
       const amount = requestAmountMinor('amount_usd', body.amount_usd);
       return db.transaction(() => {
         const b = book.beneficiary(account, body.beneficiary_code);
-        usableCustomer(core, account.id, b.customer_code);
+        requireActiveCustomer(core, account.id, b.customer_code);
         const now = clock.now();
         const row: PayoutRow = {
           code: randomUUID(), account_id: account.id, customer_code: b.customer_code, beneficiary_code: b.code, reference: body.reference, rail: b.rail, status: 'quote',

@@ -6,7 +6,8 @@ import type { components } from '../../../generated/openapi.js';
 import type { Account } from '../core/accounts.js';
 import type { Handlers, SandboxCore } from '../core/context.js';
 import { ApiError, notFound, stateError, validationError } from '../core/errors.js';
-import { findCustomer, requireActiveCustomer, type CustomerRow } from '../customers/handlers.js';
+import { findCustomer, type CustomerRow } from '../customers/handlers.js';
+import { requireActiveCustomer } from '../customers/require.js';
 import { VERIFICATION_BALANCE } from '../kyc/verification.js';
 import { autoOutcomeHint } from '../simulation/auto-outcome-hint.js';
 

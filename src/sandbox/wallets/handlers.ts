@@ -7,7 +7,7 @@ import type { Account } from '../core/accounts.js';
 import type { Handlers, SandboxCore } from '../core/context.js';
 import { page, pageWindow, perCore } from '../core/context.js';
 import { ApiError, notFound, validationError } from '../core/errors.js';
-import { customerPage, usableCustomer } from '../customers/require.js';
+import { customerPage, requireActiveCustomer } from '../customers/require.js';
 
 export const WITHDRAWAL_JOB = 'wallet.withdrawal';
 /** The network of a wallet created without one (provisional). */
@@ -184,7 +184,7 @@ export function wallets(core: SandboxCore): Handlers {
   return {
     createWallet({ account, body }) {
       return db.transaction(() => {
-        const customer = usableCustomer(core, account.id, body.customer_code);
+        const customer = requireActiveCustomer(core, account.id, body.customer_code);
         const network = body.network ?? DEFAULT_NETWORK[body.currency];
         const id = `wal_${randomBytes(12).toString('hex')}`;
         db.run(
