@@ -1,11 +1,14 @@
 // Every answer of the sandbox is in the API's envelope, with meta from the key and the clock: unknown path,
 // wrong method, wrong content type, malformed JSON, too large a body, validation failures, auth, IP
 // allow-list, rate limit, plan access, negative balance, not-yet-implemented operations.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { operationsOf } from '../../src/sandbox/core/contract.ts';
 import { DOCUMENT, eventProblems, responseProblems, startTestSandbox, type TestSandbox } from './support.ts';
 
 const CARD = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
+const execFileAsync = promisify(execFile);
 let sandbox: TestSandbox;
 
 beforeAll(async () => {
@@ -61,6 +64,26 @@ describe('answers outside the operations', () => {
     expect(r.status).toBe(413);
     expectEnvelope(r.body, 'VALIDATION_ERROR');
   });
+
+  it("too large a body sent by Node's fetch from another process: every 413 is answered and read, not a broken pipe", async () => {
+    // Node's fetch (undici) writes the whole body before it reads the answer: answered while it still writes, it
+    // reports EPIPE instead of the 413. The client runs in a process of its own, as a partner's would.
+    const client = `
+      const answers = [];
+      for (const [path, megabytes] of ${JSON.stringify([...Array(8).fill(['/cards', 12]), ['/poa/3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f/document', 20]])}) {
+        const body = JSON.stringify({ content: 'x'.repeat(megabytes * 1024 * 1024) });
+        try {
+          const res = await fetch(process.argv[1] + path, { method: 'POST', headers: { Authorization: 'Bearer sk_test_large', 'Content-Type': 'application/json' }, body });
+          answers.push({ status: res.status, code: (await res.json()).error?.code });
+        } catch (error) {
+          answers.push({ error: String(error.cause?.code ?? error.message) });
+        }
+      }
+      console.log(JSON.stringify(answers));`;
+    const { stdout } = await execFileAsync(process.execPath, ['--input-type=module', '-e', client, sandbox.baseUrl], { maxBuffer: 1 << 20 });
+    const answers = JSON.parse(stdout) as unknown[];
+    expect(answers).toEqual(answers.map(() => ({ status: 413, code: 'VALIDATION_ERROR' })));
+  }, 60_000);
 
   it('a missing required body: 422 naming body', async () => {
     const r = await sandbox.request('POST', `/v1/cards/${CARD}/withdraw`);

@@ -2,6 +2,7 @@
 // validation from generated/openapi.json), the checks every operation shares (key, IP allow-list, rate
 // limit, plan product access, negative balance, idempotency), and every answer in the API's envelope.
 import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import openapiGlue from 'fastify-openapi-glue';
 import type { Account } from './accounts.js';
@@ -15,6 +16,35 @@ import { IDEMPOTENCY_KEY, IdempotencyStore } from './idempotency.js';
 import { RateLimiter } from './ratelimit.js';
 
 export const BODY_LIMIT_BYTES = 1_048_576;
+
+/**
+ * A body refused as too large is still read (and discarded) up to this many bytes, for at most
+ * TOO_LARGE_READ_MS, before the 413 is sent: a client that sends its whole body before it reads the answer
+ * (Node's fetch) then gets the 413, not a broken pipe. Beyond, the answer is sent at once and the connection
+ * closed (docs/sandbox.md).
+ */
+export const TOO_LARGE_READ_BYTES = 64 * 1_048_576;
+const TOO_LARGE_READ_MS = 10_000;
+
+/** Reads and discards the rest of a request body, up to TOO_LARGE_READ_BYTES and TOO_LARGE_READ_MS. */
+function discardBody(raw: IncomingMessage): Promise<void> {
+  if (raw.complete || Number(raw.headers['content-length']) > TOO_LARGE_READ_BYTES) return Promise.resolve();
+  return new Promise((resolve) => {
+    let read = 0;
+    const stop = () => {
+      clearTimeout(timer);
+      raw.off('data', onData).off('end', stop).off('error', stop).off('close', stop);
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      read += chunk.length;
+      if (read > TOO_LARGE_READ_BYTES) stop();
+    };
+    const timer = setTimeout(stop, TOO_LARGE_READ_MS);
+    raw.on('data', onData).once('end', stop).once('error', stop).once('close', stop);
+    raw.resume();
+  });
+}
 
 export interface ServerOptions {
   core: SandboxCore;
@@ -281,10 +311,15 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
         return sendError(core, request, reply, new ApiError(415, 'VALIDATION_ERROR', `Content-Type ${String(request.headers['content-type'])} is not accepted: send application/json.`, {
           fields: [{ field: 'Content-Type', message: 'must be application/json' }],
         }));
-      case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return sendError(core, request, reply, new ApiError(413, 'VALIDATION_ERROR', `The request body is larger than ${request.routeOptions.bodyLimit ?? BODY_LIMIT_BYTES} bytes.`, {
-          fields: [{ field: 'body', message: `must be at most ${request.routeOptions.bodyLimit ?? BODY_LIMIT_BYTES} bytes` }],
-        }));
+      case 'FST_ERR_CTP_BODY_TOO_LARGE': {
+        const limit = request.routeOptions.bodyLimit ?? BODY_LIMIT_BYTES;
+        const tooLarge = new ApiError(413, 'VALIDATION_ERROR', `The request body is larger than ${limit} bytes.`, {
+          fields: [{ field: 'body', message: `must be at most ${limit} bytes` }],
+        });
+        return discardBody(request.raw).then(() => {
+          sendError(core, request, reply, tooLarge);
+        });
+      }
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
         return sendError(core, request, reply, new ApiError(422, 'VALIDATION_ERROR', 'The request body is not valid JSON.', { fields: [{ field: 'body', message: 'is not valid JSON' }] }));
