@@ -48,18 +48,17 @@ export class Outbox {
     return event;
   }
 
-  /** A new delivery of a stored event to one endpoint, attempted at once. */
+  /** A new delivery of a stored event to one endpoint, attempted at once (no retry is due: `next_retry_at` null). */
   queueDelivery(accountId: number, endpointCode: string, eventId: string, idempotencyKey: string, now: number): string {
     const code = timeOrderedUuid();
     this.db.run(
       `INSERT INTO deliveries (code, account_id, endpoint_code, event_id, status, response_code, attempt, duration_ms, idempotency_key, created_at, last_attempt_at, next_retry_at)
-       VALUES (?, ?, ?, ?, 'pending', NULL, 0, NULL, ?, ?, NULL, ?)`,
+       VALUES (?, ?, ?, ?, 'pending', NULL, 0, NULL, ?, ?, NULL, NULL)`,
       code,
       accountId,
       endpointCode,
       eventId,
       idempotencyKey,
-      now,
       now,
     );
     this.scheduler.schedule(DELIVERY_JOB, now, { delivery: code });
