@@ -54,10 +54,6 @@ export async function seedExamples(sandbox: RunningSandbox, apiKey: string): Pro
   };
   const api = (method: string, path: string, body?: Json) => call(method, `/v1${path}`, body);
   const simulate = (method: string, path: string, body?: Json) => call(method, `/sandbox${path}`, body);
-  /** Lets the automatic outcomes due now run (card issued, top-up applied, payout completed ...). */
-  const settle = async () => {
-    await simulate('POST', '/clock/advance', { seconds: Math.ceil(core.autoCompleteMs / 1000) + 1 });
-  };
   const account = core.accounts.resolve(apiKey);
 
   // A webhook endpoint, which customers need, stored directly with the example's code. Its example url is
@@ -71,6 +67,9 @@ export async function seedExamples(sandbox: RunningSandbox, apiKey: string): Pro
     });
   } else return; // seeded before (a --db file): nothing to do
 
+  // Each asynchronous outcome is chosen through the simulation API, on the account made manual meanwhile, so
+  // the clock is never advanced: it follows real time from the start (`meta.timestamp` is never ahead).
+  await simulate('PATCH', '/account', { manual: true });
   const customer = await api('POST', '/customers', requestExample('POST', '/customers'));
   rename(sandbox, String(customer.customer_code ?? customer.code), EXAMPLE_CODES.customer);
   await api('POST', `/kyc/${EXAMPLE_CODES.customer}/link`, requestExample('POST', '/kyc/{customerCode}/link'));
@@ -80,16 +79,17 @@ export async function seedExamples(sandbox: RunningSandbox, apiKey: string): Pro
 
   const card = await api('POST', '/cards', requestExample('POST', '/cards'));
   rename(sandbox, String(card.code), EXAMPLE_CODES.card);
-  await settle();
+  await simulate('POST', `/cards/${EXAMPLE_CODES.card}/issuance`, { outcome: 'activated' });
   const topup = await api('POST', `/cards/${EXAMPLE_CODES.card}/topup`, requestExample('POST', '/cards/{code}/topup'));
   rename(sandbox, String(topup.topup_id), EXAMPLE_CODES.topup);
-  await settle();
+  await simulate('POST', `/topups/${EXAMPLE_CODES.topup}/outcome`, { outcome: 'completed' });
 
   const beneficiary = await api('POST', '/payouts/beneficiaries', requestExample('POST', '/payouts/beneficiaries'));
   rename(sandbox, String(beneficiary.code), EXAMPLE_CODES.beneficiary);
   const quote = await api('POST', '/payouts/quotes', requestExample('POST', '/payouts/quotes'));
   rename(sandbox, String(quote.code ?? quote.quote_code), EXAMPLE_CODES.payout);
   await api('POST', '/payouts', requestExample('POST', '/payouts'));
+  await simulate('POST', `/payouts/${EXAMPLE_CODES.payout}/outcome`, { outcome: 'completed' });
 
   const virtualAccount = await api('POST', '/virtual-accounts', requestExample('POST', '/virtual-accounts'));
   rename(sandbox, String(virtualAccount.code), EXAMPLE_CODES.virtualAccount);
@@ -99,7 +99,8 @@ export async function seedExamples(sandbox: RunningSandbox, apiKey: string): Pro
   if (!productById(String(orderBody.product_id))) orderBody.product_id = productFor(Number(orderBody.amount)).product_id;
   const order = await call('POST', '/api/v1/gift-cards/orders', orderBody);
   rename(sandbox, String(order.code), EXAMPLE_CODES.giftCardOrder);
-  await settle();
+  await simulate('POST', `/gift-card-orders/${EXAMPLE_CODES.giftCardOrder}/outcome`, { outcome: 'delivered' });
+  await simulate('PATCH', '/account', { manual: account.manual });
 
   // The example event is one the example endpoint subscribes to, so that redelivering it has an endpoint.
   const types = endpoint.events as string[];

@@ -50,6 +50,20 @@ describe('--seed examples', () => {
     expect(((await res.json()) as { data: { customer_code: string; product_id: string } }).data).toMatchObject({ customer_code: EXAMPLE_CODES.customer, product_id: 'gcp_000123' });
   });
 
+  it("a seeded sandbox's clock follows real time from its start: meta.timestamp is never ahead of it", async () => {
+    // Seeded as `npm start` seeds it, with the clock following real time (not frozen).
+    const started = Date.now();
+    const seeded = await startSandbox({ port: 0, seedExamples: SEEDED });
+    try {
+      const res = await fetch(`${seeded.baseUrl}/cards/${EXAMPLE_CODES.card}`, { headers: { Authorization: `Bearer ${SEEDED}` } });
+      const { meta } = (await res.json()) as { meta: { timestamp: string } };
+      expect(Date.parse(meta.timestamp)).toBeGreaterThanOrEqual(started);
+      expect(Date.parse(meta.timestamp)).toBeLessThanOrEqual(Date.now());
+    } finally {
+      await seeded.close();
+    }
+  });
+
   it('the records are in the states the examples need: the card active, the customer fully verified', async () => {
     expect((await sandbox.request('GET', `/v1/cards/${EXAMPLE_CODES.card}`, { key: SEEDED })).body.data.status).toBe('active');
     expect((await sandbox.request('GET', `/v1/customers/${EXAMPLE_CODES.customer}`, { key: SEEDED })).body.data.verification_level).toBe('full');
