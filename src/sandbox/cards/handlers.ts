@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Account } from '../core/accounts.js';
 import type { Handlers, SandboxCore } from '../core/context.js';
 import { createdRange, page, pageWindow, perCore } from '../core/context.js';
-import { ApiError, notFound, planLimitReached, planUpgradeRequired, stateError } from '../core/errors.js';
+import { ApiError, notFound, planLimitReached, planUpgradeRequired, providerFailed, stateError } from '../core/errors.js';
 import { requestAmountMinor, toAmount } from '../core/money.js';
 import { addUsage, periodOf, usage } from '../core/usage.js';
 import { findCustomer } from '../customers/handlers.js';
@@ -16,9 +16,7 @@ import {
   DECOUVERTE_CARDS_PER_MONTH,
   DECOUVERTE_LOADED_PER_MONTH_MINOR,
   PRODUCT_CODES,
-  PROVIDER_FEE_MINOR,
   SERVICE_FEE_MINOR,
-  TERMINATION_FEE_MINOR,
   WITHDRAWAL_FEE_MINOR,
   topUpFeeMinor,
 } from './fees.js';
@@ -185,6 +183,12 @@ export function cards(core: SandboxCore): Handlers {
             reason: 'card_balance_too_low',
           });
         }
+        const failure = lifecycle.takeWithdrawalFailure(card);
+        if (failure !== undefined) {
+          // The card provider failed it: the event is sent and kept, nothing moves, and the answer is a 502.
+          outbox.emit(account, 'card.withdrawal.failed', { ...cardEventBase(core, card), amount: toAmount(amount), reason: failure });
+          throw providerFailed(`The card provider failed the withdrawal (${failure}): nothing was withdrawn. A new request is a new withdrawal.`);
+        }
         const fee = WITHDRAWAL_FEE_MINOR[account.plan];
         const net = amount - fee;
         const after = card.balance_minor - amount;
@@ -211,19 +215,7 @@ export function cards(core: SandboxCore): Handlers {
       return db.transaction(() => {
         const card = lifecycle.find(account, params.code);
         if (card.status !== 'active' && card.status !== 'frozen') throw stateError('card_not_usable', `Only an active or frozen card can be terminated; this card is ${card.status}.`, card.status);
-        const credited = balanceTypeOf(card.brand);
-        for (const topUp of repo.pendingTopUps(card.code)) lifecycle.failTopUp(account, card, topUp, 'card_terminated');
-        const closing = card.balance_minor;
-        const providerFee = Math.min(closing, PROVIDER_FEE_MINOR);
-        const terminationFee = Math.min(closing - providerFee, TERMINATION_FEE_MINOR);
-        const refunded = closing - providerFee - terminationFee;
-        repo.setBalance(card.code, 0);
-        repo.setStatus(card.code, 'cancelled');
-        if (refunded > 0) ledger.credit(account, credited, refunded, { reason: 'card_termination', description: `Balance of terminated card ${card.code}`, customerCode: card.customer_code });
-        const closed = repo.byCode(card.code)!;
-        const amounts = { refunded_amount: toAmount(refunded), card_balance_at_closure: toAmount(closing), provider_fee: toAmount(providerFee), termination_fee: toAmount(terminationFee) };
-        outbox.emit(account, 'card.terminated', { ...cardEventBase(core, closed), ...amounts });
-        return { data: { card_code: card.code, status: 'completed' as const, card_status: 'cancelled' as const, ...amounts, credited_balance: credited, currency: 'USD' as const } };
+        return { data: lifecycle.terminate(account, card) };
       });
     },
 

@@ -157,6 +157,16 @@ export class CardRepository {
   setTopUpStatus(id: string, status: TopUpRow['status']): void {
     this.db.run('UPDATE card_topups SET status = ? WHERE id = ?', status, id);
   }
+  /** When the card's termination was requested, while it waits on the card provider. */
+  pendingTermination(cardCode: string): number | undefined {
+    return this.db.get<{ requested_at: number }>('SELECT requested_at FROM card_terminations WHERE card_code = ?', cardCode)?.requested_at;
+  }
+  insertTermination(accountId: number, cardCode: string, requestedAt: number): void {
+    this.db.run('INSERT INTO card_terminations (card_code, account_id, requested_at) VALUES (?, ?, ?)', cardCode, accountId, requestedAt);
+  }
+  deleteTermination(cardCode: string): void {
+    this.db.run('DELETE FROM card_terminations WHERE card_code = ?', cardCode);
+  }
   insertTransaction(accountId: number, r: CardTransactionRow): void {
     this.db.run(
       `INSERT INTO card_transactions (id, account_id, card_code, type, direction, status, amount_minor, currency, merchant_name, merchant_city, merchant_country, description, failure_reason, balance_after_minor, date)

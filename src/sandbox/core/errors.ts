@@ -36,12 +36,18 @@ export class ApiError extends Error {
   readonly code: string;
   readonly details: Record<string, unknown> | null;
   readonly headers: Record<string, string>;
-  constructor(status: number, code: string, message: string, details: Record<string, unknown> | null = null, headers: Record<string, string> = {}) {
+  /**
+   * What the operation recorded before this error is kept (its transaction commits): a provider's failure that
+   * is itself a fact, whose event is sent. Any other error rolls the operation back.
+   */
+  readonly keepsChanges: boolean;
+  constructor(status: number, code: string, message: string, details: Record<string, unknown> | null = null, headers: Record<string, string> = {}, keepsChanges = false) {
     super(message);
     this.status = status;
     this.code = code;
     this.details = details;
     this.headers = headers;
+    this.keepsChanges = keepsChanges;
   }
 }
 
@@ -63,3 +69,6 @@ export const planUpgradeRequired = (message: string): ApiError => new ApiError(4
 
 export const planLimitReached = (message: string, details: Record<string, unknown>): ApiError =>
   new ApiError(403, 'PLAN_LIMIT_REACHED', message, details);
+
+/** 502 OPERATION_FAILED: a provider failed an operation that had started; what it recorded (its event) is kept. */
+export const providerFailed = (message: string): ApiError => new ApiError(502, 'OPERATION_FAILED', message, null, {}, true);

@@ -376,7 +376,13 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
         const idem = request.sandbox.idempotency;
         let body: ReturnType<typeof envelope> | undefined;
         const started = core.db.transaction(() => {
-          const value = handler(call) as Outcome | Promise<Outcome>;
+          let value: Outcome | Promise<Outcome>;
+          try {
+            value = handler(call) as Outcome | Promise<Outcome>;
+          } catch (error) {
+            if (error instanceof ApiError && error.keepsChanges) return { failed: error };
+            throw error;
+          }
           if (value instanceof Promise) return { later: value };
           body = envelope(value);
           if (idem && !idem.replayed) {
@@ -385,6 +391,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
           }
           return { now: value };
         });
+        if (started.failed) throw started.failed;
         const result: Outcome = started.later ? await started.later : started.now!;
         for (const [name, value] of Object.entries(result.headers ?? {})) reply.header(name, value);
         return reply.code(200).send(body ?? envelope(result));

@@ -305,6 +305,12 @@ CREATE TABLE IF NOT EXISTS card_topup_failures (
   topup_id TEXT PRIMARY KEY,
   reason TEXT NOT NULL
 ) STRICT;
+-- Terminations waiting on the card provider (card.termination_pending sent, card.terminated to follow).
+CREATE TABLE IF NOT EXISTS card_terminations (
+  card_code TEXT PRIMARY KEY,
+  account_id INTEGER NOT NULL,
+  requested_at INTEGER NOT NULL
+) STRICT;
 -- End of the money products.
 -- Product access of an account whose subscription lists its products (src/sandbox/core/products.ts).
 CREATE TABLE IF NOT EXISTS account_products (

@@ -12,7 +12,7 @@ import { simulationDocument } from '../core/contract.js';
 import { ApiError, notFound, stateError } from '../core/errors.js';
 import { toAmount, toMinor } from '../core/money.js';
 import { cardLifecycle } from '../cards/handlers.js';
-import { cardEventBase } from '../cards/lifecycle.js';
+import { WITHDRAWAL_FAILURE_REASON, cardEventBase } from '../cards/lifecycle.js';
 import { cardOf, newTransactionId, transactionOf } from '../cards/repository.js';
 import { balanceOf } from '../balances/handlers.js';
 import { findCustomer } from '../customers/handlers.js';
@@ -73,6 +73,20 @@ export function simulationHandlers(core: SandboxCore): Handlers<operations> {
       if (!topUp || topUp.account_id !== account.id) throw notFound('Top-up');
       const done = lifecycle.completeTopUp(topUp, body);
       return { data: { topup_id: done.id, status: done.status } };
+    },
+    armCardWithdrawalFailure({ account, params, body }) {
+      const card = lifecycle.find(account, params.code);
+      const reason = body?.reason ?? WITHDRAWAL_FAILURE_REASON;
+      lifecycle.armWithdrawalFailure(card, reason);
+      return { data: { card_code: card.code, next: 'withdrawal_failure' as const, reason } };
+    },
+    armCardTerminationDelay({ account, params }) {
+      const card = lifecycle.find(account, params.code);
+      lifecycle.armTerminationDelay(card);
+      return { data: { card_code: card.code, next: 'termination_delay' as const, reason: null } };
+    },
+    simulateCardTerminationOutcome({ account, params }) {
+      return { data: cardOf(clock, lifecycle.completePendingTermination(lifecycle.find(account, params.code))) };
     },
     simulateCardTransaction({ account, params, body }) {
       return db.transaction(() => {
