@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Account } from '../core/accounts.js';
 import type { Handlers, SandboxCore } from '../core/context.js';
 import { createdRange, page, pageWindow, perCore } from '../core/context.js';
-import { ApiError, notFound, planLimitReached, planUpgradeRequired, providerFailed, stateError } from '../core/errors.js';
+import { apiError, notFound, planLimitReached, planUpgradeRequired, providerFailed, stateError } from '../core/errors.js';
 import { requestAmountMinor, toAmount } from '../core/money.js';
 import { addUsage, periodOf, usage } from '../core/usage.js';
 import { findCustomer } from '../customers/handlers.js';
@@ -175,7 +175,7 @@ export function cards(core: SandboxCore): Handlers {
         // `required` is the amount asked, `available` the most that can be withdrawn now (balance - 5).
         const withdrawable = Math.max(0, card.balance_minor - CARD_FLOOR_MINOR);
         if (amount > withdrawable) {
-          throw new ApiError(400, 'INSUFFICIENT_BALANCE', `At least 5 USD must remain on the card: you can withdraw up to ${toAmount(withdrawable)} USD.`, {
+          throw apiError('INSUFFICIENT_BALANCE', `At least 5 USD must remain on the card: you can withdraw up to ${toAmount(withdrawable)} USD.`, {
             required: toAmount(amount),
             available: toAmount(withdrawable),
             balance_type: 'card',

@@ -7,7 +7,7 @@ import { randomInt } from 'node:crypto';
 import type { components } from '../../../generated/openapi.js';
 import type { Account } from '../core/accounts.js';
 import type { SandboxCore } from '../core/context.js';
-import { ApiError, notFound } from '../core/errors.js';
+import { apiError, notFound } from '../core/errors.js';
 import { toAmount } from '../core/money.js';
 import { externalReferenceOf } from '../customers/handlers.js';
 import { autoOutcomeHint } from '../simulation/auto-outcome-hint.js';
@@ -132,7 +132,7 @@ export class CardLifecycle {
     return this.core.db.transaction(() => {
       if (this.repo.pendingTermination(card.code) === undefined) {
         const hint = autoOutcomeHint(this.core, this.account(card));
-        throw new ApiError(422, 'VALIDATION_ERROR', `No termination of this card waits on the card provider; the card is ${card.status}.${hint}`, { fields: [], current_status: card.status });
+        throw apiError('VALIDATION_ERROR', `No termination of this card waits on the card provider; the card is ${card.status}.${hint}`, { fields: [], current_status: card.status });
       }
       this.completeTermination(card);
       return this.repo.byCode(card.code)!;
@@ -155,7 +155,7 @@ export class CardLifecycle {
       const current = this.repo.byCode(card.code)!;
       if (current.status !== 'pending') {
         const hint = autoOutcomeHint(this.core, this.account(current));
-        throw new ApiError(422, 'VALIDATION_ERROR', `Only a pending card can be issued or fail; this card is ${current.status}.${hint}`, { fields: [], reason: 'card_not_active', current_status: current.status });
+        throw apiError('VALIDATION_ERROR', `Only a pending card can be issued or fail; this card is ${current.status}.${hint}`, { fields: [], reason: 'card_not_active', current_status: current.status });
       }
       const account = this.account(current);
       if (choice.outcome === 'activated') {
@@ -184,7 +184,7 @@ export class CardLifecycle {
       const current = this.repo.topUp(topUp.id)!;
       if (current.status !== 'pending') {
         const hint = autoOutcomeHint(this.core, this.account(this.repo.byCode(current.card_code)!));
-        throw new ApiError(422, 'VALIDATION_ERROR', `The top-up is already ${current.status}.${hint}`, { fields: [], current_status: current.status });
+        throw apiError('VALIDATION_ERROR', `The top-up is already ${current.status}.${hint}`, { fields: [], current_status: current.status });
       }
       const card = this.repo.byCode(current.card_code)!;
       const account = this.account(card);

@@ -11,7 +11,7 @@ export interface CardRow {
   account_id: number;
   customer_code: string;
   product_code: string;
-  brand: 'VISA' | 'MASTERCARD';
+  brand: components['schemas']['CardBrandChoice'];
   category: 'virtual' | 'physical';
   name_on_card: string;
   status: 'pending' | 'active' | 'frozen' | 'failed' | 'cancelled';
@@ -32,7 +32,7 @@ export interface TopUpRow {
   card_code: string;
   amount_minor: number;
   fee_minor: number;
-  status: 'pending' | 'completed' | 'failed';
+  status: components['schemas']['CardTopUpStatus'];
   created_at: number;
 }
 

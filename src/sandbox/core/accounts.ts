@@ -1,14 +1,21 @@
 // Partner accounts: zero setup. Any well-formed `sk_test_…` or `sk_live_…` key gets its own account on first
 // use, with the default plan, funded ops balances and the loopback as its allowed addresses.
+import type { components } from '../../../generated/openapi.js';
+import { balanceTypeOneOf0Values } from '../../../generated/openapi-values.js';
+import type { components as simulation } from '../../../generated/sandbox.js';
+import { planValues } from '../../../generated/sandbox-values.js';
 import type { Clock } from './clock.js';
+import { constValues } from './contract.js';
 import type { Db } from './store.js';
 
-export const PLANS = ['decouverte', 'starter', 'business', 'premium'] as const;
-export type Plan = (typeof PLANS)[number];
-export type Mode = 'test' | 'live';
+/** The plans (the simulation API's `Plan`). */
+export const PLANS = planValues;
+export type Plan = simulation['schemas']['Plan'];
+export type Mode = components['schemas']['Mode'];
 
-export const BALANCE_TYPES = ['cards_visa', 'cards_mastercard', 'gift_cards', 'payout_sepa', 'others'] as const;
-export type BalanceType = (typeof BALANCE_TYPES)[number];
+export type BalanceType = components['schemas']['BalanceType'];
+/** The ops balance types: the contract's named ones and its provisional `others` (a `const` branch). */
+export const BALANCE_TYPES: readonly BalanceType[] = [...balanceTypeOneOf0Values, ...constValues<BalanceType>('BalanceType')];
 
 /** `sk_test_` or `sk_live_` and 1 to 200 letters, digits or underscores. */
 export const API_KEY = /^sk_(test|live)_[A-Za-z0-9_]{1,200}$/;

@@ -1,6 +1,6 @@
 // Money is held in integer minor units (cents of USD) and shown at the edge as the contract's decimal number.
 import { hasDecimalPlaces } from '../../contract/decimal-places.js';
-import { ApiError } from './errors.js';
+import { apiError } from './errors.js';
 
 /** 12.34 -> 1234. The request validators already refused more than two decimal places. */
 export function toMinor(amount: number): number {
@@ -20,7 +20,7 @@ export function toAmount(minor: number): number {
  */
 export function requestAmountMinor(field: string, amount: number): number {
   if (!hasDecimalPlaces(amount, 2) || !Number.isSafeInteger(Math.round(amount * 100))) {
-    throw new ApiError(422, 'VALIDATION_ERROR', `${field} must be an amount with at most 2 decimal places.`, {
+    throw apiError('VALIDATION_ERROR', `${field} must be an amount with at most 2 decimal places.`, {
       fields: [{ field, message: 'has too many decimal places (x-decimal-places)' }],
     });
   }

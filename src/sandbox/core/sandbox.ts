@@ -2,7 +2,7 @@
 // and the simulation API, on one HTTP server.
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { Accounts, BALANCE_TYPES, DEFAULT_ACCOUNT, PLANS, type AccountDefaults, type Plan } from './accounts.js';
+import { Accounts, BALANCE_TYPES, DEFAULT_ACCOUNT, PLANS, type AccountDefaults, type BalanceType, type Plan } from './accounts.js';
 import { Clock } from './clock.js';
 import type { Handlers, SandboxCore } from './context.js';
 import { sandboxDocument } from './contract.js';
@@ -27,7 +27,7 @@ export interface AccountConfig {
   /** The products of the account's subscription (`[]`: none); the plan decides when absent. */
   products?: Product[];
   /** Ops balances, USD: `{ "cards_visa": 250 }`. */
-  balances?: Partial<Record<(typeof BALANCE_TYPES)[number], number>>;
+  balances?: Partial<Record<BalanceType, number>>;
 }
 
 export interface SandboxConfig {
@@ -150,7 +150,7 @@ export async function createSandbox(options: SandboxOptions, modules: ModuleRegi
     });
     if (account.products !== undefined) products.set(a.id, account.products);
     db.transaction(() => {
-      for (const [type, amount] of Object.entries(account.balances ?? {})) ledger.set(a, type as (typeof BALANCE_TYPES)[number], toMinor(amount));
+      for (const [type, amount] of Object.entries(account.balances ?? {})) ledger.set(a, type as BalanceType, toMinor(amount));
     });
   }
 

@@ -10,7 +10,7 @@ import { API_KEY, modeOfKey, planRateLimit } from './accounts.js';
 import { createAjv } from './ajv.js';
 import type { Call, Handlers, OperationId, SandboxCore } from './context.js';
 import { operationsOf, type JsonObject, type OperationInfo } from './contract.js';
-import { ApiError, type FieldError } from './errors.js';
+import { ApiError, apiError, outsideOperations, type FieldError } from './errors.js';
 import { dropContentTypeOfEmptyBody } from './empty-body.js';
 import { IDEMPOTENCY_KEY, IdempotencyStore } from './idempotency.js';
 import { RateLimiter } from './ratelimit.js';
@@ -184,17 +184,17 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     request.sandbox = { mode: token && API_KEY.test(token) ? modeOfKey(token) : 'test', route };
     if (!route.operation) return done(); // not an operation of the API (404, the simulation API)
     if (header === undefined || header === '') {
-      throw new ApiError(401, 'AUTHENTICATION_REQUIRED', 'Send your API key as `Authorization: Bearer <API_KEY>`.', null);
+      throw apiError('AUTHENTICATION_REQUIRED', 'Send your API key as `Authorization: Bearer <API_KEY>`.', null);
     }
     if (!token || !API_KEY.test(token)) {
-      throw new ApiError(401, 'AUTHENTICATION_FAILED', 'The API key is invalid: expected `Bearer sk_test_…` or `Bearer sk_live_…`.', null);
+      throw apiError('AUTHENTICATION_FAILED', 'The API key is invalid: expected `Bearer sk_test_…` or `Bearer sk_live_…`.', null);
     }
     const account = core.accounts.known(token);
-    if (!account) throw new ApiError(401, 'AUTHENTICATION_FAILED', 'This API key is not known to the sandbox (it accepts only the keys of its config).', null);
+    if (!account) throw apiError('AUTHENTICATION_FAILED', 'This API key is not known to the sandbox (it accepts only the keys of its config).', null);
     request.sandbox.account = account;
-    if (account.revoked) throw new ApiError(401, 'AUTHENTICATION_FAILED', 'This API key has been revoked.', null);
+    if (account.revoked) throw apiError('AUTHENTICATION_FAILED', 'This API key has been revoked.', null);
     if (!account.allowedIps.includes(request.ip)) {
-      throw new ApiError(403, 'IP_NOT_ALLOWED', `Requests from ${request.ip} are not allowed for this key.`, null);
+      throw apiError('IP_NOT_ALLOWED', `Requests from ${request.ip} are not allowed for this key.`, null);
     }
     if (options.rateLimit) {
       const state = limiter.hit(account.apiKey, account.rateLimit ?? planRateLimit(account.plan), core.clock.now());
@@ -202,8 +202,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       reply.header('X-RateLimit-Remaining', String(state.remaining));
       reply.header('X-RateLimit-Reset', String(state.reset));
       if (state.exceeded) {
-        throw new ApiError(429, 'RATE_LIMIT_EXCEEDED', `Rate limit of ${state.limit} requests per minute reached for this key.`, null, {
-          'Retry-After': String(state.retryAfter),
+        throw apiError('RATE_LIMIT_EXCEEDED', `Rate limit of ${state.limit} requests per minute reached for this key.`, null, {
+          headers: { 'Retry-After': String(state.retryAfter) },
         });
       }
     }
@@ -212,7 +212,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   app.addHook('preValidation', (request, _reply, done) => {
     if (request.sandbox.route.operation?.bodyRequired && (request.body === undefined || request.body === null)) {
-      throw new ApiError(422, 'VALIDATION_ERROR', 'A JSON request body is required.', { fields: [{ field: 'body', message: 'is required (required)' }] });
+      throw apiError('VALIDATION_ERROR', 'A JSON request body is required.', { fields: [{ field: 'body', message: 'is required (required)' }] });
     }
     done();
   });
@@ -220,11 +220,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   /** The plan's product access and the negative-balance suspension (after idempotency: their answers are kept). */
   const checkAllowed = (account: Account, operation: OperationInfo): void => {
     const refusal = core.products.refusal(account, operation.tag);
-    if (refusal) throw new ApiError(402, 'PLAN_UPGRADE_REQUIRED', refusal, null);
+    if (refusal) throw apiError('PLAN_UPGRADE_REQUIRED', refusal, null);
     if (operation.method !== 'GET') {
       const since = core.ledger.negativeSince(account.id);
       if (since !== undefined) {
-        throw new ApiError(403, 'ACCOUNT_SUSPENDED_NEGATIVE_BALANCE', 'An ops balance is negative: only GET requests are accepted until it is funded.', {
+        throw apiError('ACCOUNT_SUSPENDED_NEGATIVE_BALANCE', 'An ops balance is negative: only GET requests are accepted until it is funded.', {
           negative_balance_since: core.clock.iso(since),
         });
       }
@@ -237,14 +237,14 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   /** A POST with an Idempotency-Key: waits for a run with the same key, replays its answer (true), or marks this run. */
   const idempotent = async (request: FastifyRequest, reply: FastifyReply, account: Account, key: unknown): Promise<boolean> => {
     if (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key)) {
-      throw new ApiError(422, 'VALIDATION_ERROR', 'Idempotency-Key must be 1 to 255 letters, digits, `_`, `.`, `:` or `-`.', {
+      throw apiError('VALIDATION_ERROR', 'Idempotency-Key must be 1 to 255 letters, digits, `_`, `.`, `:` or `-`.', {
         fields: [{ field: 'Idempotency-Key', message: 'must match ^[A-Za-z0-9_.:-]{1,255}$ (pattern)' }],
       });
     }
     const fingerprint = IdempotencyStore.fingerprint(request.method, request.url, request.body);
     const slot = await idempotency.acquire(account.id, key, core.clock.now());
     if ('kept' in slot && slot.kept.fingerprint !== fingerprint) {
-      throw new ApiError(422, 'VALIDATION_ERROR', 'This Idempotency-Key was used with another method, path or body.', {
+      throw apiError('VALIDATION_ERROR', 'This Idempotency-Key was used with another method, path or body.', {
         fields: [{ field: 'Idempotency-Key', message: 'was used for another request' }],
         reason: 'idempotency_key_reused',
       });
@@ -263,7 +263,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     const operation = route.operation;
     if (!operation || !account) return done();
     if (route.wrongHost) {
-      throw new ApiError(421, 'wrong_api_host', 'Gift card operations are served at the gift card address `{alt_base_url}` (`/api/v1`), not at `/v1`.', null);
+      throw apiError('wrong_api_host', 'Gift card operations are served at the gift card address `{alt_base_url}` (`/api/v1`), not at `/v1`.', null);
     }
     // Idempotency first: every answer from here on is the operation's and is kept.
     const key = request.headers['idempotency-key'];
@@ -304,16 +304,16 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     if (request.routeOptions.url === undefined) return noOperation(request, reply);
     if (error.validation) {
       const fields = validationFields(error);
-      return sendError(core, request, reply, new ApiError(422, 'VALIDATION_ERROR', validationMessage(fields), { fields }));
+      return sendError(core, request, reply, apiError('VALIDATION_ERROR', validationMessage(fields), { fields }));
     }
     switch (error.code) {
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        return sendError(core, request, reply, new ApiError(415, 'VALIDATION_ERROR', `Content-Type ${String(request.headers['content-type'])} is not accepted: send application/json.`, {
+        return sendError(core, request, reply, outsideOperations(415, `Content-Type ${String(request.headers['content-type'])} is not accepted: send application/json.`, {
           fields: [{ field: 'Content-Type', message: 'must be application/json' }],
         }));
       case 'FST_ERR_CTP_BODY_TOO_LARGE': {
         const limit = request.routeOptions.bodyLimit ?? BODY_LIMIT_BYTES;
-        const tooLarge = new ApiError(413, 'VALIDATION_ERROR', `The request body is larger than ${limit} bytes.`, {
+        const tooLarge = outsideOperations(413, `The request body is larger than ${limit} bytes.`, {
           fields: [{ field: 'body', message: `must be at most ${limit} bytes` }],
         });
         return discardBody(request.raw).then(() => {
@@ -322,12 +322,12 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       }
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
-        return sendError(core, request, reply, new ApiError(422, 'VALIDATION_ERROR', 'The request body is not valid JSON.', { fields: [{ field: 'body', message: 'is not valid JSON' }] }));
+        return sendError(core, request, reply, apiError('VALIDATION_ERROR', 'The request body is not valid JSON.', { fields: [{ field: 'body', message: 'is not valid JSON' }] }));
     }
     if (error instanceof SyntaxError || error.statusCode === 400) {
-      return sendError(core, request, reply, new ApiError(422, 'VALIDATION_ERROR', `The request body is not valid JSON: ${error.message}`, { fields: [{ field: 'body', message: 'is not valid JSON' }] }));
+      return sendError(core, request, reply, apiError('VALIDATION_ERROR', `The request body is not valid JSON: ${error.message}`, { fields: [{ field: 'body', message: 'is not valid JSON' }] }));
     }
-    return sendError(core, request, reply, new ApiError(500, 'INTERNAL_ERROR', `The sandbox failed: ${error.message}`, null));
+    return sendError(core, request, reply, apiError('INTERNAL_ERROR', `The sandbox failed: ${error.message}`, null));
   });
 
   const routes = methodsByPath(operations);
@@ -338,12 +338,12 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     if (match && !match.methods.has(request.method)) {
       const allowed = [...match.methods].join(', ');
       reply.header('Allow', allowed);
-      return sendError(core, request, reply, new ApiError(405, 'RESOURCE_NOT_FOUND', `${request.method} is not an operation of ${path}; it accepts ${allowed}.`, {
+      return sendError(core, request, reply, outsideOperations(405, `${request.method} is not an operation of ${path}; it accepts ${allowed}.`, {
         method: request.method,
         allowed_methods: [...match.methods],
       }));
     }
-    return sendError(core, request, reply, new ApiError(404, 'RESOURCE_NOT_FOUND', `No operation at ${request.method} ${path}.`, null));
+    return sendError(core, request, reply, apiError('RESOURCE_NOT_FOUND', `No operation at ${request.method} ${path}.`, null));
   };
   app.setNotFoundHandler(noOperation);
 
@@ -358,7 +358,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       bodyLimit: Math.max(BODY_LIMIT_BYTES, operation.longestBodyString + 65_536),
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         if (!handler) {
-          throw new ApiError(501, 'INTERNAL_ERROR', `${method.toUpperCase()} ${openapiPath} (${operationId}) is not implemented in the sandbox yet.`, {
+          throw outsideOperations(501, `${method.toUpperCase()} ${openapiPath} (${operationId}) is not implemented in the sandbox yet.`, {
             operation_id: operationId,
             not_implemented: true,
           });

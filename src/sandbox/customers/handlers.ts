@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/openapi.js';
 import type { Handlers, SandboxCore } from '../core/context.js';
 import { page, pageWindow } from '../core/context.js';
-import { ApiError, notFound, stateError } from '../core/errors.js';
+import { ApiError, apiError, notFound, stateError } from '../core/errors.js';
 import type { SqlValue } from '../core/store.js';
 
 export interface CustomerRow {
@@ -17,9 +17,9 @@ export interface CustomerRow {
   date_of_birth: string;
   email: string | null;
   phone: string | null;
-  status: 'active' | 'restricted' | 'inactive';
+  status: components['schemas']['CustomerStatus'];
   restriction_reason: string | null;
-  verification_level: 'basic' | 'verified' | 'full';
+  verification_level: components['schemas']['VerificationLevel'];
   created_at: number;
 }
 
@@ -34,7 +34,7 @@ export function externalReferenceOf(core: SandboxCore, accountId: number, code: 
 
 /** 403 ACCOUNT_RESTRICTED (`customer_restricted`) for a restricted customer. */
 export function restrictedError(message = 'The customer is restricted.'): ApiError {
-  return new ApiError(403, 'ACCOUNT_RESTRICTED', message, { reason: 'customer_restricted', current_status: 'restricted' });
+  return apiError('ACCOUNT_RESTRICTED', message, { reason: 'customer_restricted', current_status: 'restricted' });
 }
 
 export function customerOf(core: SandboxCore, r: CustomerRow): components['schemas']['Customer'] {

@@ -1,6 +1,8 @@
 // Payout prices of the sandbox (provisional: the document gives no fee, rate or quote validity).
 
-export type Rail = 'sepa' | 'ach';
+import type { components } from '../../../generated/openapi.js';
+
+export type Rail = components['schemas']['PayoutRail'];
 
 /** Fee in USD minor units: 0.5 % of the amount, at least 1.00 (SEPA) or 2.00 (ACH), rounded to the cent. */
 export function payoutFeeMinor(rail: Rail, amountMinor: number): number {

@@ -7,7 +7,7 @@ import type { components } from '../../../generated/openapi.js';
 import type { Account } from '../core/accounts.js';
 import type { Handlers, SandboxCore } from '../core/context.js';
 import { createdRange, page, pageWindow, perCore } from '../core/context.js';
-import { ApiError, notFound, planLimitReached, stateError, validationError } from '../core/errors.js';
+import { apiError, notFound, planLimitReached, stateError, validationError } from '../core/errors.js';
 import { requestAmountMinor, toAmount } from '../core/money.js';
 import type { SqlValue } from '../core/store.js';
 import { addUsage, periodOf, usage } from '../core/usage.js';
@@ -189,7 +189,7 @@ export class PayoutBook {
     return db.transaction(() => {
       const current = this.byCode(payout.code)!;
       if (!from[choice.outcome].includes(current.status as PayoutStatus)) {
-        throw new ApiError(422, 'VALIDATION_ERROR', `A ${current.status} payout cannot become ${choice.outcome}.`, { fields: [], current_status: current.status });
+        throw apiError('VALIDATION_ERROR', `A ${current.status} payout cannot become ${choice.outcome}.`, { fields: [], current_status: current.status });
       }
       const account = accounts.byId(current.account_id);
       const now = clock.now();

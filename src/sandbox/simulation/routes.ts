@@ -9,7 +9,7 @@ import type { components as simulation, operations } from '../../../generated/sa
 import { API_KEY, modeOfKey, type BalanceType } from '../core/accounts.js';
 import type { Call, Handlers, SandboxCore } from '../core/context.js';
 import { simulationDocument } from '../core/contract.js';
-import { ApiError, notFound, stateError } from '../core/errors.js';
+import { apiError, notFound, stateError } from '../core/errors.js';
 import { toAmount, toMinor } from '../core/money.js';
 import { cardLifecycle } from '../cards/handlers.js';
 import { WITHDRAWAL_FAILURE_REASON, cardEventBase } from '../cards/lifecycle.js';
@@ -49,7 +49,7 @@ export function simulationHandlers(core: SandboxCore): Handlers<operations> {
     async advanceClock({ body }) {
       const target = body.to !== undefined ? Date.parse(body.to) : clock.now() + (body.seconds ?? 0) * 1000;
       if (target < clock.now()) {
-        throw new ApiError(422, 'VALIDATION_ERROR', `The clock moves forward only: it is ${clock.iso()}.`, {
+        throw apiError('VALIDATION_ERROR', `The clock moves forward only: it is ${clock.iso()}.`, {
           fields: [{ field: 'to', message: 'must not be before the current time of the clock' }],
         });
       }
@@ -199,7 +199,7 @@ export function simulationHandlers(core: SandboxCore): Handlers<operations> {
       const gross = toMinor(body.gross_amount);
       const fee = toMinor(body.fee ?? 0);
       if (fee >= gross) {
-        throw new ApiError(422, 'VALIDATION_ERROR', 'The fee must be less than the gross amount.', { fields: [{ field: 'fee', message: 'must be less than gross_amount' }] });
+        throw apiError('VALIDATION_ERROR', 'The fee must be less than the gross amount.', { fields: [{ field: 'fee', message: 'must be less than gross_amount' }] });
       }
       db.transaction(() => {
         const source = body.gift_card_code !== undefined ? { type: 'gift_card_redemption', gift_card_code: body.gift_card_code } : undefined;
@@ -239,8 +239,8 @@ export function simulationRoutes(core: SandboxCore) {
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const header = request.headers.authorization;
         const token = typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
-        if (!header) throw new ApiError(401, 'AUTHENTICATION_REQUIRED', 'Send the API key of the account to simulate for: `Authorization: Bearer sk_test_…`.', null);
-        if (!token || !API_KEY.test(token)) throw new ApiError(401, 'AUTHENTICATION_FAILED', 'The API key is invalid.', null);
+        if (!header) throw apiError('AUTHENTICATION_REQUIRED', 'Send the API key of the account to simulate for: `Authorization: Bearer sk_test_…`.', null);
+        if (!token || !API_KEY.test(token)) throw apiError('AUTHENTICATION_FAILED', 'The API key is invalid.', null);
         request.sandbox = { ...request.sandbox, mode: modeOfKey(token) };
         const account = core.accounts.resolve(token);
         request.sandbox.account = account;

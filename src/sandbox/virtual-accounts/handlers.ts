@@ -19,7 +19,7 @@ export interface VirtualAccountRow {
   account_id: number;
   customer_code: string;
   currency: string;
-  status: 'pending' | 'active' | 'closed';
+  status: components['schemas']['VirtualAccount']['status'];
   iban: string | null;
   bic_swift: string | null;
   bank_name: string | null;

@@ -5,7 +5,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Account } from '../core/accounts.js';
 import type { Handlers, SandboxCore } from '../core/context.js';
 import { createdRange, page, pageWindow } from '../core/context.js';
-import { ApiError, notFound, planLimitReached } from '../core/errors.js';
+import { ApiError, apiError, notFound, planLimitReached } from '../core/errors.js';
 import { EndpointRepository, deliveryOf, endpointOf, type EndpointRow } from './repository.js';
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -31,7 +31,7 @@ export async function ping(core: SandboxCore, account: Account, endpointCode: st
 }
 
 function pingFailed(url: string, status: number | null, failure: string | null): ApiError {
-  return new ApiError(422, 'VALIDATION_ERROR', `The ping to ${url} did not get a 2xx answer (${failure ?? 'no answer'}).`, {
+  return apiError('VALIDATION_ERROR', `The ping to ${url} did not get a 2xx answer (${failure ?? 'no answer'}).`, {
     fields: [{ field: 'url', message: `must answer the ping with a 2xx (${failure ?? 'no answer'})` }],
     reason: 'webhook_ping_failed',
     ping_status: status,
