@@ -6,6 +6,7 @@ import { errorCodeValues } from '../../generated/openapi-values.js';
 import { BALANCE_TYPES } from '../../src/sandbox/core/accounts.ts';
 import { apiError, codeOfStatus, outsideOperations, statusOf } from '../../src/sandbox/core/errors.ts';
 import { contractLimits, limitsOf } from '../../src/sandbox/core/limits.ts';
+import type { Outbox } from '../../src/sandbox/core/events.ts';
 import { DOCUMENT } from './support.ts';
 
 const schemas = (DOCUMENT.components as any).schemas as Record<string, any>;
@@ -75,5 +76,20 @@ describe('the closed sets', () => {
   it('the ops balance types are those of BalanceType: its enum and its provisional const', () => {
     const values = schemas.BalanceType.oneOf.flatMap((branch: any) => branch.enum ?? [branch.const]);
     expect([...BALANCE_TYPES].sort()).toEqual([...values].sort());
+  });
+});
+
+describe('events', () => {
+  it("Outbox.emit takes only an event of the contract, with its schema's payload (npm run typecheck checks this)", () => {
+    const typed = (emit: Outbox['emit'], account: { id: number; mode: 'test' | 'live' }) => {
+      // @ts-expect-error card.frozen carries the base fields of a card, not a balance
+      emit(account, 'card.frozen', { balance_type: 'cards_visa', balance: 42, lowBalanceThreshold: 100 });
+      // @ts-expect-error card.frozen carries the status `frozen`
+      emit(account, 'card.frozen', { card_code: 'c', customer_code: 'c', external_reference: 'r', product_code: 'p', brand: 'VISA', status: 'active', last_four: null, balance: 1, currency: 'USD' });
+      // @ts-expect-error not an event of the contract
+      emit(account, 'card.exploded', {});
+      emit(account, 'balance.low_balance', { balance_type: 'cards_visa', balance: 42, lowBalanceThreshold: 100 });
+    };
+    expect(typeof typed).toBe('function');
   });
 });

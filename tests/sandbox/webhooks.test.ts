@@ -6,16 +6,18 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY_SCHEDULE, retryDelay } from '../../src/sandbox/index.ts';
+import type { WebhookEventType } from '../../src/webhooks/events.ts';
 import { connect, failure, startReceiver, until, useScenario, type Receiver, type TestSandbox } from './support.ts';
 
 const scenario = useScenario({ connect: false });
 let sandbox: TestSandbox, receiver: Receiver;
 beforeAll(() => ({ sandbox, receiver } = scenario));
 
-/** Emits an event for an account, as a state change of the sandbox would. */
-function emit(key: string, type = 'balance.low_balance') {
+/** Emits an event for an account, as a state change of the sandbox would (delivery reads only its type and body). */
+function emit(key: string, type: WebhookEventType = 'balance.low_balance') {
   const account = sandbox.core.accounts.resolve(key);
-  return sandbox.core.db.transaction(() => sandbox.core.outbox.emit(account, type, { balance_type: 'cards_visa', balance: 42, lowBalanceThreshold: 100 }));
+  const data = { balance_type: 'cards_visa', balance: 42, lowBalanceThreshold: 100 } as never; // a balance.low_balance payload, whatever the type
+  return sandbox.core.db.transaction(() => sandbox.core.outbox.emit(account, type, data));
 }
 
 describe('endpoint rules', () => {

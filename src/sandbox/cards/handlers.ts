@@ -20,7 +20,7 @@ import {
   WITHDRAWAL_FEE_MINOR,
   topUpFeeMinor,
 } from './fees.js';
-import { CardLifecycle, ISSUE_JOB, TOPUP_JOB, cardEventBase } from './lifecycle.js';
+import { CardLifecycle, ISSUE_JOB, TOPUP_JOB, cardEventBase, cardEventIn } from './lifecycle.js';
 import { balanceTypeOf, cardOf, newTransactionId, transactionOf, type CardRow } from './repository.js';
 
 /** The card lifecycle of a sandbox (one per core), also used by the simulation API. */
@@ -151,7 +151,7 @@ export function cards(core: SandboxCore): Handlers {
         if (card.status !== 'active') throw notActive(card, 'frozen');
         repo.setStatus(card.code, 'frozen');
         const frozen = repo.byCode(card.code)!;
-        outbox.emit(account, 'card.frozen', cardEventBase(core, frozen));
+        outbox.emit(account, 'card.frozen', cardEventIn(core, frozen, 'frozen'));
         return { data: cardOf(clock, frozen) };
       });
     },
@@ -162,7 +162,7 @@ export function cards(core: SandboxCore): Handlers {
         if (card.status !== 'frozen') throw stateError('card_not_frozen', `Only a frozen card can be unfrozen; this card is ${card.status}.`, card.status);
         repo.setStatus(card.code, 'active');
         const active = repo.byCode(card.code)!;
-        outbox.emit(account, 'card.unfrozen', cardEventBase(core, active));
+        outbox.emit(account, 'card.unfrozen', cardEventIn(core, active, 'active'));
         return { data: cardOf(clock, active) };
       });
     },
@@ -202,7 +202,7 @@ export function cards(core: SandboxCore): Handlers {
         });
         ledger.credit(account, credited, net, { reason: 'card_withdrawal', description: `Withdrawal ${id} from card ${card.code}, net of the ${toAmount(fee)} USD fee`, customerCode: card.customer_code });
         outbox.emit(account, 'card.withdrawal.completed', {
-          ...cardEventBase(core, { ...card, balance_minor: after }),
+          ...cardEventIn(core, { ...card, balance_minor: after }, 'active'),
           withdrawal_id: id, amount: toAmount(amount), fee: toAmount(fee), net_amount: toAmount(net), credited_balance: credited,
         });
         return {

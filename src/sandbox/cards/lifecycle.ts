@@ -23,8 +23,17 @@ export const WITHDRAWAL_FAILURE_REASON = 'provider_error';
 
 type CardTermination = components['schemas']['CardTermination'];
 
+/**
+ * The base fields of a card event whose schema pins the card's status (`card.frozen` carries `frozen`): the card
+ * must have that status.
+ */
+export function cardEventIn<S extends CardRow['status']>(core: SandboxCore, card: CardRow, status: S): components['schemas']['CardEventBase'] & { status: S } {
+  if (card.status !== status) throw new Error(`card ${card.code} is ${card.status}, not ${status}`);
+  return { ...cardEventBase(core, card), status };
+}
+
 /** The base fields of every card event. */
-export function cardEventBase(core: SandboxCore, card: CardRow): Record<string, unknown> {
+export function cardEventBase(core: SandboxCore, card: CardRow): components['schemas']['CardEventBase'] {
   return {
     card_code: card.code,
     customer_code: card.customer_code,
@@ -122,7 +131,7 @@ export class CardLifecycle {
       if (refunded > 0) ledger.credit(account, credited, refunded, { reason: 'card_termination', description: `Balance of terminated card ${current.code}`, customerCode: current.customer_code });
       const closed = this.repo.byCode(current.code)!;
       const amounts = { refunded_amount: toAmount(refunded), card_balance_at_closure: toAmount(closing), provider_fee: toAmount(providerFee), termination_fee: toAmount(terminationFee) };
-      outbox.emit(account, 'card.terminated', { ...cardEventBase(this.core, closed), ...amounts });
+      outbox.emit(account, 'card.terminated', { ...cardEventIn(this.core, closed, 'cancelled'), ...amounts });
       return { card_code: current.code, status: 'completed', card_status: 'cancelled', ...amounts, credited_balance: credited, currency: 'USD' };
     });
   }
@@ -165,14 +174,14 @@ export class CardLifecycle {
         const yy = String((expiry.getUTCFullYear() + 3) % 100).padStart(2, '0');
         this.repo.issue(current.code, { pan, last_four: pan.slice(-4), expiry: `${mm}/${yy}`, cvv: String(randomInt(1000)).padStart(3, '0'), balance_minor: current.initial_load_minor });
         const issued = this.repo.byCode(current.code)!;
-        outbox.emit(account, 'card.activated', { ...cardEventBase(this.core, issued), name_on_card: issued.name_on_card, expiry: issued.expiry });
+        outbox.emit(account, 'card.activated', { ...cardEventIn(this.core, issued, 'active'), last_four: issued.last_four!, name_on_card: issued.name_on_card, expiry: issued.expiry! });
         return issued;
       }
       const refund = current.initial_load_minor + current.card_fee_minor + current.service_fee_minor;
       this.repo.setStatus(current.code, 'failed');
       ledger.credit(account, balanceTypeOf(current.brand), refund, { reason: 'card_creation_refund', description: `Refund of failed card ${current.code}`, customerCode: current.customer_code });
       const failed = this.repo.byCode(current.code)!;
-      outbox.emit(account, 'card.creation_failed', { ...cardEventBase(this.core, failed), reason: choice.reason ?? 'issuer_declined', refunded_amount: toAmount(refund) });
+      outbox.emit(account, 'card.creation_failed', { ...cardEventIn(this.core, failed, 'failed'), last_four: null, reason: choice.reason ?? 'issuer_declined', refunded_amount: toAmount(refund) });
       return failed;
     });
   }

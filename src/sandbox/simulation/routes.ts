@@ -5,6 +5,7 @@
 import { randomInt } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import openapiGlue from 'fastify-openapi-glue';
+import type { components } from '../../../generated/openapi.js';
 import type { components as simulation, operations } from '../../../generated/sandbox.js';
 import { API_KEY, modeOfKey, type BalanceType } from '../core/accounts.js';
 import type { Call, Handlers, SandboxCore } from '../core/context.js';
@@ -93,7 +94,7 @@ export function simulationHandlers(core: SandboxCore): Handlers<operations> {
         const card = lifecycle.find(account, params.code);
         if (card.status !== 'active' && card.status !== 'frozen') throw stateError('card_not_usable', `This card is ${card.status}.`, card.status);
         const amount = toMinor(body.amount);
-        let type: string = body.type;
+        let type: components['schemas']['CardTransactionType'] = body.type;
         let failure: string | null = body.type === 'decline' ? (body.failure_reason ?? 'declined_by_issuer') : null;
         const payment = type === 'auth' || type === 'settle';
         if (payment && card.status === 'frozen') (type = 'decline'), (failure = 'card_frozen');
@@ -119,7 +120,7 @@ export function simulationHandlers(core: SandboxCore): Handlers<operations> {
         };
         lifecycle.repo.setBalance(card.code, after);
         lifecycle.repo.insertTransaction(account.id, row);
-        const transaction = transactionOf(clock, row);
+        const transaction = { ...transactionOf(clock, row), type };
         outbox.emit(account, 'card.transaction', { ...cardEventBase(core, lifecycle.repo.byCode(card.code)!), transaction });
         return { data: transaction };
       });
