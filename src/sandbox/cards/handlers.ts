@@ -6,15 +6,13 @@ import type { Account } from '../core/accounts.js';
 import type { Handlers, SandboxCore } from '../core/context.js';
 import { createdRange, page, pageWindow, perCore } from '../core/context.js';
 import { apiError, notFound, planLimitReached, planUpgradeRequired, providerFailed, stateError } from '../core/errors.js';
-import { requestAmountMinor, toAmount } from '../core/money.js';
+import { contractLimits, forPlan } from '../core/limits.js';
+import { formatAmount, requestAmountMinor, toAmount } from '../core/money.js';
 import { addUsage, periodOf, usage } from '../core/usage.js';
 import { findCustomer } from '../customers/handlers.js';
 import { requireActiveCustomer } from '../customers/require.js';
 import {
   CARD_FEE_MINOR,
-  CARD_FLOOR_MINOR,
-  DECOUVERTE_CARDS_PER_MONTH,
-  DECOUVERTE_LOADED_PER_MONTH_MINOR,
   PRODUCT_CODES,
   SERVICE_FEE_MINOR,
   WITHDRAWAL_FEE_MINOR,
@@ -26,14 +24,15 @@ import { balanceTypeOf, cardOf, newTransactionId, transactionOf, type CardRow } 
 /** The card lifecycle of a sandbox (one per core), also used by the simulation API. */
 export const cardLifecycle = perCore((core) => new CardLifecycle(core));
 
-/** Découverte: at most 5,000 USD loaded on cards per calendar month. */
+/** The plan's limit of USD loaded on cards per calendar month (the contract's; Découverte only). */
 function checkLoadedLimit(core: SandboxCore, account: Account, minor: number): void {
-  if (account.plan !== 'decouverte') return;
+  const limit = forPlan(contractLimits().loadedOnCardsPerMonthMinor, account.plan);
+  if (limit === null) return;
   const loaded = usage(core.db, account.id, periodOf(core.clock.now()), 'usd_loaded_minor');
-  if (loaded + minor > DECOUVERTE_LOADED_PER_MONTH_MINOR) {
-    throw planLimitReached('The plan Découverte allows 5,000 USD loaded on cards per calendar month.', {
+  if (loaded + minor > limit) {
+    throw planLimitReached(`Your plan allows ${formatAmount(limit)} USD loaded on cards per calendar month.`, {
       limit: 'usd_loaded_per_month',
-      allowed: toAmount(DECOUVERTE_LOADED_PER_MONTH_MINOR),
+      allowed: toAmount(limit),
       used: toAmount(loaded),
     });
   }
@@ -53,13 +52,12 @@ export function cards(core: SandboxCore): Handlers {
         const customer = requireActiveCustomer(core, account.id, body.customer_code);
         if (account.plan === 'decouverte' && body.category === 'physical') throw planUpgradeRequired('The plan Découverte gives virtual cards only.');
         const period = periodOf(clock.now());
-        if (account.plan === 'decouverte') {
-          const created = usage(db, account.id, period, 'cards_created');
-          if (created >= DECOUVERTE_CARDS_PER_MONTH) {
-            throw planLimitReached('The plan Découverte allows 25 cards created per calendar month.', { limit: 'cards_created_per_month', allowed: DECOUVERTE_CARDS_PER_MONTH, used: created });
-          }
-          checkLoadedLimit(core, account, amount);
+        const createdLimit = forPlan(contractLimits().cardsCreatedPerMonth, account.plan);
+        const created = usage(db, account.id, period, 'cards_created');
+        if (createdLimit !== null && created >= createdLimit) {
+          throw planLimitReached(`Your plan allows ${createdLimit} cards created per calendar month.`, { limit: 'cards_created_per_month', allowed: createdLimit, used: created });
         }
+        checkLoadedLimit(core, account, amount);
         const card: CardRow = {
           code: randomUUID(),
           account_id: account.id,
@@ -172,10 +170,11 @@ export function cards(core: SandboxCore): Handlers {
       return db.transaction(() => {
         const card = lifecycle.find(account, params.code);
         if (card.status !== 'active') throw notActive(card, 'withdrawn from');
-        // `required` is the amount asked, `available` the most that can be withdrawn now (balance - 5).
-        const withdrawable = Math.max(0, card.balance_minor - CARD_FLOOR_MINOR);
+        // `required` is the amount asked, `available` the most that can be withdrawn now (the balance less what must remain).
+        const floor = contractLimits().cardWithdrawalFloorMinor;
+        const withdrawable = Math.max(0, card.balance_minor - floor);
         if (amount > withdrawable) {
-          throw apiError('INSUFFICIENT_BALANCE', `At least 5 USD must remain on the card: you can withdraw up to ${toAmount(withdrawable)} USD.`, {
+          throw apiError('INSUFFICIENT_BALANCE', `At least ${formatAmount(floor)} USD must remain on the card: you can withdraw up to ${formatAmount(withdrawable)} USD.`, {
             required: toAmount(amount),
             available: toAmount(withdrawable),
             balance_type: 'card',

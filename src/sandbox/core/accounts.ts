@@ -6,6 +6,7 @@ import type { components as simulation } from '../../../generated/sandbox.js';
 import { planValues } from '../../../generated/sandbox-values.js';
 import type { Clock } from './clock.js';
 import { constValues } from './contract.js';
+import { contractLimits, forPlan } from './limits.js';
 import type { Db } from './store.js';
 
 /** The plans (the simulation API's `Plan`). */
@@ -33,10 +34,13 @@ export interface AccountDefaults {
   knownKeysOnly: boolean;
 }
 
+/** What each ops balance of a new account holds (designed): 10,000.00 USD. */
+export const OPENING_BALANCE_MINOR = 1_000_000;
+
 export const DEFAULT_ACCOUNT: AccountDefaults = {
   plan: 'starter',
-  openingMinor: { cards_visa: 1_000_000, cards_mastercard: 1_000_000, gift_cards: 1_000_000, payout_sepa: 1_000_000, others: 1_000_000 },
-  lowThresholdMinor: 10_000,
+  openingMinor: Object.fromEntries(BALANCE_TYPES.map((type) => [type, OPENING_BALANCE_MINOR])) as Record<BalanceType, number>,
+  lowThresholdMinor: contractLimits().lowBalanceThresholdMinor,
   allowedIps: LOOPBACK_IPS,
   manual: false,
   knownKeysOnly: false,
@@ -77,8 +81,8 @@ const fromRow = (r: AccountRow): Account => ({
   manual: r.manual === 1,
 });
 
-/** The plan's requests per minute per key. */
-export const planRateLimit = (plan: Plan): number => (plan === 'decouverte' ? 30 : 100);
+/** The plan's requests per minute per key (the contract's limits table). */
+export const planRateLimit = (plan: Plan): number => forPlan(contractLimits().requestsPerMinute, plan)!;
 
 export function modeOfKey(key: string): Mode {
   return key.startsWith('sk_live_') ? 'live' : 'test';

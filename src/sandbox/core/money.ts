@@ -14,6 +14,11 @@ export function toAmount(minor: number): number {
   return minor / 100;
 }
 
+/** An amount for a message or a document: 500000 -> `5,000`, 3750 -> `37.5`. */
+export function formatAmount(minor: number): string {
+  return toAmount(minor).toLocaleString('en-US', { maximumFractionDigits: 2 });
+}
+
 /**
  * A request amount in minor units. More than 2 decimal places is refused with 422 (Contract 1.1 gives money
  * `x-decimal-places: 2`; this holds even where the document in use does not declare it yet).

@@ -8,13 +8,13 @@ import type { Account } from '../core/accounts.js';
 import type { Handlers, SandboxCore } from '../core/context.js';
 import { createdRange, page, pageWindow, perCore } from '../core/context.js';
 import { apiError, notFound, planLimitReached, stateError, validationError } from '../core/errors.js';
-import { requestAmountMinor, toAmount } from '../core/money.js';
+import { contractLimits, forPlan } from '../core/limits.js';
+import { formatAmount, requestAmountMinor, toAmount } from '../core/money.js';
 import type { SqlValue } from '../core/store.js';
 import { addUsage, periodOf, usage } from '../core/usage.js';
 import { checkCustomerFilter, requireActiveCustomer } from '../customers/require.js';
 import {
   BALANCE_OF_RAIL,
-  DECOUVERTE_PAYOUTS_PER_MONTH_MINOR,
   QUOTE_VALIDITY_MS,
   SEPA_COUNTRIES,
   USD_EUR_RATE,
@@ -159,10 +159,11 @@ export class PayoutBook {
       const now = clock.now();
       if (now >= quote.expires_at) throw stateError('quote_expired', `This quote expired at ${clock.iso(quote.expires_at)}: ask for a new one.`, 'expired');
       const period = periodOf(now);
-      if (account.plan === 'decouverte') {
+      const limit = forPlan(contractLimits().payoutsPerMonthMinor, account.plan);
+      if (limit !== null) {
         const used = usage(db, account.id, period, 'payout_usd_minor');
-        if (used + quote.amount_minor > DECOUVERTE_PAYOUTS_PER_MONTH_MINOR) {
-          throw planLimitReached('The plan Découverte allows 5,000 USD of payouts per calendar month.', { limit: 'payouts_usd_per_month', allowed: toAmount(DECOUVERTE_PAYOUTS_PER_MONTH_MINOR), used: toAmount(used) });
+        if (used + quote.amount_minor > limit) {
+          throw planLimitReached(`Your plan allows ${formatAmount(limit)} USD of payouts per calendar month.`, { limit: 'payouts_usd_per_month', allowed: toAmount(limit), used: toAmount(used) });
         }
       }
       ledger.debit(account, quote.balance_type, quote.amount_minor + quote.fee_minor, {
