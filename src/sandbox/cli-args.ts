@@ -1,5 +1,6 @@
 // The command line of the sandbox: its flags, checked. (src/sandbox/cli.ts runs it.)
 import { parseArgs } from 'node:util';
+import { API_KEY_RULE, apiKeyMode } from '../client/api-key.js';
 
 export const USAGE =
   'usage: sandbox [--port 4020] [--host 127.0.0.1] [--db FILE] [--seed examples [--seed-key KEY]] [--config FILE] [--manual] [--no-rate-limit]';
@@ -23,6 +24,6 @@ export function parseCli(argv: string[]) {
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be an integer from 0 to 65535, got "${values.port}"`);
   if (values.seed !== undefined && values.seed !== 'examples') throw new Error(`--seed accepts only "examples", got "${values.seed}"`);
-  if (!/^sk_(test|live)_[A-Za-z0-9_]{1,200}$/.test(values['seed-key'])) throw new Error(`--seed-key must be an sk_test_… or sk_live_… key, got "${values['seed-key']}"`);
+  if (apiKeyMode(values['seed-key']) === undefined) throw new Error(`--seed-key must be an API key, ${API_KEY_RULE}, got "${values['seed-key']}"`);
   return { ...values, port };
 }

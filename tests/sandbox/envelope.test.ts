@@ -4,6 +4,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { API_KEY_RULE } from '../../src/client/api-key.ts';
+import { createPartnerClient } from '../../src/client/index.ts';
 import { operationsOf } from '../../src/sandbox/core/contract.ts';
 import { DOCUMENT, eventProblems, responseProblems, startTestSandbox, type TestSandbox } from './support.ts';
 
@@ -143,6 +145,25 @@ describe('keys, addresses, plans, limits', () => {
     const bad = await sandbox.request('GET', '/v1/cards', { key: 'pk_test_nope' });
     expect(bad.status).toBe(401);
     expectEnvelope(bad.body, 'AUTHENTICATION_FAILED');
+  });
+
+  it("one API key rule with the client: a prefix of the contract's security scheme, then any visible characters; a refusal names the rule", async () => {
+    const scheme = String((DOCUMENT.components as any).securitySchemes.bearerAuth.description);
+    const prefixes = [...scheme.matchAll(/start with `(sk_[a-z]+_)`/g)].map((m) => m[1]!);
+    expect(prefixes.length).toBeGreaterThan(0);
+    const client = (apiKey: string) => createPartnerClient({ apiKey, baseUrl: sandbox.baseUrl });
+    for (const prefix of prefixes) {
+      const key = `${prefix}abc-def.1`;
+      expect(client(key).mode).toBe(prefix.slice(3, -1));
+      expect((await sandbox.request('GET', '/v1/balance', { key })).status).toBe(200);
+    }
+    for (const key of [`pk${prefixes[0]!.slice(2)}abc`, prefixes[0]!, `${prefixes[0]}abcé`]) {
+      expect(() => client(key), key).toThrow(API_KEY_RULE);
+      const refused = await sandbox.request('GET', '/v1/balance', { key });
+      expect(refused.status, key).toBe(401);
+      expectEnvelope(refused.body, 'AUTHENTICATION_FAILED');
+      expect(refused.body.error.message).toContain(API_KEY_RULE);
+    }
   });
 
   it('a revoked key: 401 AUTHENTICATION_FAILED (and the mode of the key)', async () => {

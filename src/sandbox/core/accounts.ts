@@ -1,6 +1,7 @@
 // Partner accounts: zero setup. Any well-formed `sk_test_…` or `sk_live_…` key gets its own account on first
 // use, with the default plan, funded ops balances and the loopback as its allowed addresses.
 import type { components } from '../../../generated/openapi.js';
+import { API_KEY_RULE, apiKeyMode } from '../../client/api-key.js';
 import { balanceTypeOneOf0Values } from '../../../generated/openapi-values.js';
 import type { components as simulation } from '../../../generated/sandbox.js';
 import { planValues } from '../../../generated/sandbox-values.js';
@@ -18,8 +19,6 @@ export type BalanceType = components['schemas']['BalanceType'];
 /** The ops balance types: the contract's named ones and its provisional `others` (a `const` branch). */
 export const BALANCE_TYPES: readonly BalanceType[] = [...balanceTypeOneOf0Values, ...constValues<BalanceType>('BalanceType')];
 
-/** `sk_test_` or `sk_live_` and 1 to 200 letters, digits or underscores. */
-export const API_KEY = /^sk_(test|live)_[A-Za-z0-9_]{1,200}$/;
 
 export const LOOPBACK_IPS = ['127.0.0.1', '::1', '::ffff:127.0.0.1'];
 
@@ -84,8 +83,11 @@ const fromRow = (r: AccountRow): Account => ({
 /** The plan's requests per minute per key (the contract's limits table). */
 export const planRateLimit = (plan: Plan): number => forPlan(contractLimits().requestsPerMinute, plan)!;
 
+/** The mode of a key that follows the API key rule (the client's, src/client/api-key.ts). */
 export function modeOfKey(key: string): Mode {
-  return key.startsWith('sk_live_') ? 'live' : 'test';
+  const mode = apiKeyMode(key);
+  if (mode === undefined) throw new Error(`not an API key: ${API_KEY_RULE}`);
+  return mode;
 }
 
 export class Accounts {

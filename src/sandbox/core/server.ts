@@ -6,7 +6,8 @@ import type { IncomingMessage } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import openapiGlue from 'fastify-openapi-glue';
 import type { Account } from './accounts.js';
-import { API_KEY, modeOfKey, planRateLimit } from './accounts.js';
+import { API_KEY_RULE, apiKeyMode } from '../../client/api-key.js';
+import { planRateLimit } from './accounts.js';
 import { createAjv } from './ajv.js';
 import type { Call, Handlers, OperationId, SandboxCore } from './context.js';
 import { operationsOf, type JsonObject, type OperationInfo } from './contract.js';
@@ -181,13 +182,14 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     const header = request.headers.authorization;
     const token = typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
     const route = request.routeOptions.config as RouteConfig;
-    request.sandbox = { mode: token && API_KEY.test(token) ? modeOfKey(token) : 'test', route };
+    const mode = token === undefined ? undefined : apiKeyMode(token);
+    request.sandbox = { mode: mode ?? 'test', route };
     if (!route.operation) return done(); // not an operation of the API (404, the simulation API)
     if (header === undefined || header === '') {
       throw apiError('AUTHENTICATION_REQUIRED', 'Send your API key as `Authorization: Bearer <API_KEY>`.', null);
     }
-    if (!token || !API_KEY.test(token)) {
-      throw apiError('AUTHENTICATION_FAILED', 'The API key is invalid: expected `Bearer sk_test_…` or `Bearer sk_live_…`.', null);
+    if (!token || mode === undefined) {
+      throw apiError('AUTHENTICATION_FAILED', `The API key is invalid: send \`Authorization: Bearer <API_KEY>\` with a key that is ${API_KEY_RULE}.`, null);
     }
     const account = core.accounts.known(token);
     if (!account) throw apiError('AUTHENTICATION_FAILED', 'This API key is not known to the sandbox (it accepts only the keys of its config).', null);
