@@ -9,18 +9,27 @@ import { CATALOGUE, productById, type GiftCardProduct } from './gift-cards/catal
 import { newSecret } from './webhooks/handlers.js';
 import { EndpointRepository } from './webhooks/repository.js';
 
-/** The codes of the contract's examples (the path parameter examples of generated/openapi.json). */
-export const EXAMPLE_CODES = {
-  customer: '3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f',
-  card: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
-  topup: '6b8d0f2a-4c6e-4a8b-9d0f-2a4c6e8a0b1d',
-  beneficiary: '1e3a5c7d-9f2b-4c6e-8a0d-2f4b6d8e0a1c',
-  payout: '9d1f3b5c-7e9a-4b2d-8f4a-6c8e0a2c4e6f',
-  virtualAccount: '4b7d9f1a-3c5e-4f7a-8b9c-0d1e2f3a4b5c',
-  giftCardOrder: '2c4e6a8b-0d1f-4a3c-9e5b-7d9f1b3d5e7a',
-  webhookEndpoint: '9b2d4f6a-1c3e-4a5b-8d7f-0e1a2b3c4d5e',
-  event: 'evt_0b6f2c1e-4d7a-4f3b-9c8e-1a2b3c4d5e6f',
+/** The parameter of the contract whose `example` is the code of each example record. */
+const EXAMPLE_PARAMETERS = {
+  customer: 'CustomerCode',
+  card: 'CardCode',
+  topup: 'TopUpId',
+  beneficiary: 'BeneficiaryCode',
+  payout: 'PayoutCode',
+  virtualAccount: 'VirtualAccountCode',
+  giftCardOrder: 'GiftCardOrderCode',
+  webhookEndpoint: 'WebhookEndpointCode',
+  event: 'EventId',
 } as const;
+
+/** The codes of the contract's examples: the `example` of each path parameter of generated/openapi.json. */
+export const EXAMPLE_CODES = Object.fromEntries(
+  Object.entries(EXAMPLE_PARAMETERS).map(([record, parameter]) => {
+    const example = (((sandboxDocument().components as JsonObject).parameters as JsonObject)[parameter] as JsonObject | undefined)?.example;
+    if (typeof example !== 'string') throw new Error(`the contract's parameter ${parameter} has no example`);
+    return [record, example];
+  }),
+) as Readonly<Record<keyof typeof EXAMPLE_PARAMETERS, string>>;
 
 type Doc = { paths: Record<string, Record<string, JsonObject>> };
 

@@ -7,6 +7,8 @@ import { BALANCE_TYPES } from '../../src/sandbox/core/accounts.ts';
 import { apiError, codeOfStatus, outsideOperations, statusOf } from '../../src/sandbox/core/errors.ts';
 import { contractLimits, limitsOf } from '../../src/sandbox/core/limits.ts';
 import type { Outbox } from '../../src/sandbox/core/events.ts';
+import { IDEMPOTENCY_KEY } from '../../src/sandbox/core/idempotency.ts';
+import { EXAMPLE_CODES } from '../../src/sandbox/seed.ts';
 import { DOCUMENT } from './support.ts';
 
 const schemas = (DOCUMENT.components as any).schemas as Record<string, any>;
@@ -91,5 +93,28 @@ describe('events', () => {
       emit(account, 'balance.low_balance', { balance_type: 'cards_visa', balance: 42, lowBalanceThreshold: 100 });
     };
     expect(typeof typed).toBe('function');
+  });
+});
+
+describe('codes and patterns', () => {
+  const resolve = (node: any): any => (node?.$ref ? resolve(node.$ref.slice(2).split('/').reduce((n: any, k: string) => n?.[k], DOCUMENT)) : node);
+
+  it("the example codes are the examples of the contract's path parameters that name a record", () => {
+    const examples = new Set<string>();
+    for (const item of Object.values(DOCUMENT.paths as Record<string, any>)) {
+      for (const scope of [item, ...Object.values(item)] as any[]) {
+        for (const parameter of (Array.isArray(scope?.parameters) ? scope.parameters : []).map(resolve)) {
+          if (parameter.in === 'path' && /^(evt_)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(String(parameter.example))) examples.add(parameter.example);
+        }
+      }
+    }
+    expect(new Set(Object.values(EXAMPLE_CODES))).toEqual(examples);
+  });
+
+  it("the Idempotency-Key check is the contract's pattern", () => {
+    const schema = resolve((DOCUMENT.components as any).parameters.IdempotencyKey).schema;
+    expect(IDEMPOTENCY_KEY.source).toBe(schema.pattern);
+    expect(IDEMPOTENCY_KEY.test(schema.examples[0])).toBe(true);
+    expect(IDEMPOTENCY_KEY.test('has space')).toBe(false);
   });
 });

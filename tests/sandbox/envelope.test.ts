@@ -295,6 +295,8 @@ describe('idempotency keys', () => {
     const bad = await sandbox.request('POST', `/v1/cards/${CARD}/withdraw`, { key, body: '{"amount":10}', headers: { 'Idempotency-Key': 'has space' } });
     expect(bad.status).toBe(422);
     expect(bad.body.error.details.fields[0].field).toBe('Idempotency-Key');
+    // The rule the refusal names is the contract's pattern.
+    expect(bad.body.error.details.fields[0].message).toContain((DOCUMENT.components as any).parameters.IdempotencyKey.schema.pattern);
   });
 
   it('keys are scoped to the API key and kept 24 hours', async () => {

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_KEY_RULE } from '../../src/client/api-key.ts';
 import { parseCli } from '../../src/sandbox/cli-args.ts';
 import { checkWebhookRoutes, routeWebhookUrl } from '../../src/sandbox/core/webhook-routes.ts';
 import { exampleWebhookOrigins, startExampleReceiver } from '../../src/sandbox/example-receiver.ts';
@@ -150,7 +151,7 @@ describe('--seed examples', () => {
   it('the command line takes --seed examples and --seed-key, and refuses a malformed key', () => {
     expect(parseCli(['--seed', 'examples'])).toMatchObject({ seed: 'examples', 'seed-key': 'sk_test_sandbox' });
     expect(parseCli(['--seed', 'examples', '--seed-key', 'sk_live_mine'])).toMatchObject({ 'seed-key': 'sk_live_mine' });
-    expect(() => parseCli(['--seed', 'examples', '--seed-key', 'pk_test_x'])).toThrow(/--seed-key must be an sk_test_… or sk_live_… key/);
+    expect(() => parseCli(['--seed', 'examples', '--seed-key', 'pk_test_x'])).toThrow(`--seed-key must be an API key, ${API_KEY_RULE}, got "pk_test_x"`);
   });
 });
 

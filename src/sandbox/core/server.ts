@@ -13,7 +13,7 @@ import type { Call, Handlers, OperationId, SandboxCore } from './context.js';
 import { operationsOf, type JsonObject, type OperationInfo } from './contract.js';
 import { ApiError, apiError, outsideOperations, type FieldError } from './errors.js';
 import { dropContentTypeOfEmptyBody } from './empty-body.js';
-import { IDEMPOTENCY_KEY, IdempotencyStore } from './idempotency.js';
+import { IDEMPOTENCY_KEY, IDEMPOTENCY_KEY_PATTERN, IdempotencyStore } from './idempotency.js';
 import { RateLimiter } from './ratelimit.js';
 
 export const BODY_LIMIT_BYTES = 1_048_576;
@@ -239,8 +239,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   /** A POST with an Idempotency-Key: waits for a run with the same key, replays its answer (true), or marks this run. */
   const idempotent = async (request: FastifyRequest, reply: FastifyReply, account: Account, key: unknown): Promise<boolean> => {
     if (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key)) {
-      throw apiError('VALIDATION_ERROR', 'Idempotency-Key must be 1 to 255 letters, digits, `_`, `.`, `:` or `-`.', {
-        fields: [{ field: 'Idempotency-Key', message: 'must match ^[A-Za-z0-9_.:-]{1,255}$ (pattern)' }],
+      throw apiError('VALIDATION_ERROR', `Idempotency-Key must match ${IDEMPOTENCY_KEY_PATTERN}.`, {
+        fields: [{ field: 'Idempotency-Key', message: `must match ${IDEMPOTENCY_KEY_PATTERN} (pattern)` }],
       });
     }
     const fingerprint = IdempotencyStore.fingerprint(request.method, request.url, request.body);
