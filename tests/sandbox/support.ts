@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 import { createPartnerClient, isPartnerApiError } from '../../src/client/index.ts';
 import { OPENING_BALANCE_MINOR, type BalanceType } from '../../src/sandbox/core/accounts.ts';
 import { sandboxDocument, simulationDocument } from '../../src/sandbox/core/contract.ts';
+import { OUTSIDE_OPERATIONS } from '../../src/sandbox/core/errors.ts';
 import { createSimulationClient, startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.ts';
 import { verifyWebhook } from '../../src/webhooks/index.ts';
 import { createResponseValidator, formatErrors, matchPathTemplate } from '../../scripts/conformance/validate-response.ts';
@@ -23,7 +24,7 @@ const EVENTS_ID = 'https://sandbox.test/openapi.json';
 const eventsAjv = bundleAjv(DOCUMENT, EVENTS_ID);
 
 /** Statuses the sandbox answers outside any operation's documented list; checked against the envelope only. */
-const ENVELOPE_ONLY = new Set([405, 413, 415, 501]);
+const ENVELOPE_ONLY = new Set(Object.keys(OUTSIDE_OPERATIONS).map(Number));
 
 /** Problems of one response against the contract ([] when it conforms). */
 export function responseProblems(method: string, url: string, status: number, body: unknown, headers: Record<string, string>): string[] {
