@@ -382,6 +382,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
           try {
             value = handler(call) as Outcome | Promise<Outcome>;
           } catch (error) {
+            // A failure that is itself a fact (a provider failed the operation; its event is sent) commits what
+            // was recorded before it; any other error rolls the operation back.
             if (error instanceof ApiError && error.keepsChanges) return { failed: error };
             throw error;
           }
