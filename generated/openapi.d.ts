@@ -231,7 +231,7 @@ export interface paths {
          *     - The remaining balance is returned to the ops balance, less the fees that `card.terminated` reports
          *       (`card_balance_at_closure`, `provider_fee`, `termination_fee`, `refunded_amount`).
          *     - A top-up still in progress is refunded (`amount` and `fee`): `card.topup.failed` is sent for it.
-         *     - `card.terminated` is sent when the termination completes. A termination may complete asynchronously: `card.termination_pending` is sent meanwhile.
+         *     - `card.terminated` is sent when the termination completes. A termination may complete asynchronously: `card.termination_pending` is sent meanwhile. Provisional: when the card provider does not close the card at once, the answer has `status` `pending` (the amounts null, `card_status` the card's status) and `card.termination_pending` is sent; `card.terminated` follows when the provider closes the card. Until then the card keeps its status, and terminating it again answers the same pending state without a new event.
          *     - No body. Provisional: the response (`CardTermination`).
          *
          *     Provisional: refusal reasons a program can act on (`error.details.reason`): `card_not_usable` (422),
@@ -265,7 +265,9 @@ export interface paths {
          *       To recover everything, terminate the card instead.
          *     - The plan's card withdrawal fee is deducted from `amount`; the ops balance of the card's brand
          *       (`cards_visa` or `cards_mastercard`) is credited with `net_amount = amount - fee`.
-         *     - Emits `card.withdrawal.completed`. `card.withdrawal.failed` is the other withdrawal webhook. Provisional: it reports a withdrawal that could not be completed.
+         *     - Emits `card.withdrawal.completed`. Provisional: when the card provider fails the withdrawal, the request
+         *       answers 502 `OPERATION_FAILED`, `card.withdrawal.failed` is sent with the amount and the reason, and neither
+         *       balance moves; a new request is a new withdrawal.
          *
          *     A card that is not `active` is refused with 422 `VALIDATION_ERROR`. Provisional: `details.reason` is
          *     `card_not_active` and `details.current_status` the card's status. A card balance too low for the amount is
@@ -2088,7 +2090,7 @@ export interface webhooks {
          * card.withdrawal.failed
          * @description Sent when a withdrawal from a card cannot be completed. The base card fields are those of every card event.
          *
-         *     Provisional: `amount` and `reason` say which withdrawal failed and why; neither the card balance nor the ops balance moves. `POST /cards/{code}/withdraw` answers synchronously, so this event may also follow a withdrawal it accepted.
+         *     Provisional: it is sent when the card provider fails a withdrawal that `POST /cards/{code}/withdraw` had accepted (an `active` card whose balance covers the amount): that request answers 502 `OPERATION_FAILED`, and neither the card balance nor the ops balance moves. `amount` and `reason` say which withdrawal failed and why. A withdrawal refused before it reached the card provider (400, 422) sends no event; a new request is a new withdrawal.
          *
          *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
          *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
@@ -2114,7 +2116,7 @@ export interface webhooks {
          * card.termination_pending
          * @description Sent when a card's termination has been requested and is not yet complete. `card.terminated` follows when the card is closed and its remaining balance returned.
          *
-         *     Provisional: the payload carries the base fields of every card event and nothing else: the closure amounts are known only in `card.terminated`. `status` is the card's status while the termination is in progress.
+         *     Provisional: it is sent when `POST /cards/{code}/terminate` answers `status` `pending` because the card provider has not closed the card yet. Until `card.terminated`, the card keeps its status (`active` or `frozen`, the `status` of this event); the closure amounts are those of the card when it closes, known only in `card.terminated`. The payload carries the base fields of every card event and nothing else.
          *
          *     Acknowledge with any 2xx status within 10 seconds; any other answer, or none, is retried with the same
          *     `X-Service-Idempotency-Key`, so deduplicate on it. Verify `X-Service-Signature` over the raw body before
@@ -5859,7 +5861,7 @@ export interface components {
          * card.withdrawal.failed
          * @description Sent when a withdrawal from a card cannot be completed. The base card fields are those of every card event.
          *
-         *     Provisional: `amount` and `reason` say which withdrawal failed and why; neither the card balance nor the ops balance moves. `POST /cards/{code}/withdraw` answers synchronously, so this event may also follow a withdrawal it accepted.
+         *     Provisional: it is sent when the card provider fails a withdrawal that `POST /cards/{code}/withdraw` had accepted (an `active` card whose balance covers the amount): that request answers 502 `OPERATION_FAILED`, and neither the card balance nor the ops balance moves. `amount` and `reason` say which withdrawal failed and why. A withdrawal refused before it reached the card provider (400, 422) sends no event; a new request is a new withdrawal.
          * @example {
          *       "id": "evt_63be90f7-ba72-4c51-8800-d44d7868dead",
          *       "type": "card.withdrawal.failed",
@@ -5900,7 +5902,7 @@ export interface components {
          * card.termination_pending
          * @description Sent when a card's termination has been requested and is not yet complete. `card.terminated` follows when the card is closed and its remaining balance returned.
          *
-         *     Provisional: the payload carries the base fields of every card event and nothing else: the closure amounts are known only in `card.terminated`. `status` is the card's status while the termination is in progress.
+         *     Provisional: it is sent when `POST /cards/{code}/terminate` answers `status` `pending` because the card provider has not closed the card yet. Until `card.terminated`, the card keeps its status (`active` or `frozen`, the `status` of this event); the closure amounts are those of the card when it closes, known only in `card.terminated`. The payload carries the base fields of every card event and nothing else.
          * @example {
          *       "id": "evt_85286f35-3217-4cb6-ad0a-6fd1b77a4538",
          *       "type": "card.termination_pending",

@@ -164,6 +164,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/cards/{code}/withdrawal-failure": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make the card provider fail the next withdrawal of a card
+         * @description The next `POST /cards/{code}/withdraw` of this card that passes every check (an `active` card whose balance covers the amount, 5 USD remaining) fails at the card provider: it answers 502 `OPERATION_FAILED`, `card.withdrawal.failed` is sent with the amount and `reason`, and neither the card balance nor the ops balance moves. The withdrawal after it runs as usual. Arming it again replaces the reason. Kept in memory: a restart clears it.
+         */
+        post: operations["armCardWithdrawalFailure"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cards/{code}/termination-delay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make the card provider delay the next termination of a card
+         * @description The next `POST /cards/{code}/terminate` of this card (an `active` or `frozen` card) is not completed at once by the card provider: it answers `status` `pending` with null amounts, `card.termination_pending` is sent, and the card keeps its status. The termination then completes (the card `cancelled`, its balance less the fees returned, `card.terminated`) by itself 2 seconds of the clock later, or, on a manual account, through `POST /sandbox/cards/{code}/termination`. Kept in memory until taken: a restart clears it.
+         */
+        post: operations["armCardTerminationDelay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cards/{code}/termination": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete the pending termination of a card
+         * @description `completed`: the card provider closes the card whose termination is pending: its pending top-ups fail and are refunded, the provider and termination fees are taken from its balance, the rest is returned to the ops balance of its brand, it becomes `cancelled`, and `card.terminated` is sent. Only a card whose termination is pending has this outcome (422 otherwise).
+         */
+        post: operations["simulateCardTerminationOutcome"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/balances/{type}": {
         parameters: {
             query?: never;
@@ -482,6 +542,27 @@ export interface components {
         };
         CardEnvelope: components["schemas"]["SuccessEnvelope"] & {
             data: components["schemas"]["Card"];
+        };
+        CardWithdrawalFailureRequest: {
+            /** @description The `reason` of `card.withdrawal.failed` (default `provider_error`). */
+            reason?: string;
+        };
+        CardProviderEnvelope: components["schemas"]["SuccessEnvelope"] & {
+            data: {
+                /** Format: uuid */
+                card_code: string;
+                /**
+                 * @description What the card provider does with the card's next withdrawal or termination.
+                 * @enum {string}
+                 */
+                next: "withdrawal_failure" | "termination_delay";
+                /** @description The `reason` of the withdrawal failure; null for a termination delay. */
+                reason: string | null;
+            };
+        };
+        CardTerminationOutcomeRequest: {
+            /** @enum {string} */
+            outcome: "completed";
         };
         TopUpOutcomeRequest: {
             /** @enum {string} */
@@ -1873,6 +1954,100 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ThreeDSecureEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    armCardWithdrawalFailure: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The card's uuid, the `code` returned when the card was created.
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                code: components["parameters"]["CardCode"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CardWithdrawalFailureRequest"];
+            };
+        };
+        responses: {
+            /** @description What the card provider will do. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardProviderEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    armCardTerminationDelay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The card's uuid, the `code` returned when the card was created.
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                code: components["parameters"]["CardCode"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the card provider will do. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardProviderEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    simulateCardTerminationOutcome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The card's uuid, the `code` returned when the card was created.
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                code: components["parameters"]["CardCode"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CardTerminationOutcomeRequest"];
+            };
+        };
+        responses: {
+            /** @description The card after the outcome. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardEnvelope"];
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -10,7 +10,7 @@ import { assembleWorkspace } from './assemble.ts';
 import { startAsyncApiValidator } from './asyncapi-worker.ts';
 import { recall, remember, stepKey } from './cache.ts';
 import { SourceMap } from './source-location.ts';
-import { generateTypes, typesOutput } from './types.ts';
+import { generateTypesAndValues, typesOutput, type GeneratedTypes } from './types.ts';
 import { EventsError } from './events.ts';
 import { buildWorkflows } from './workflows.ts';
 import { danglingRefs, externalRefs, openApiProblems, type BundleProblem } from './validate.ts';
@@ -103,10 +103,11 @@ async function buildAssembled(options: BuildOptions, source: string, echo: boole
   const validate = options.validate ?? true;
   const asyncapiValidator = validate && recall(keys.asyncapi) !== 'valid' ? startAsyncApiValidator() : null;
   try {
+    const dts = path.basename(typesOutput(workspace));
     const cachedTypes = recall(keys.types);
-    const types = cachedTypes !== undefined ? Promise.resolve(cachedTypes) : generateTypes(openapiFile);
+    const types = cachedTypes !== undefined ? Promise.resolve(JSON.parse(cachedTypes) as GeneratedTypes) : generateTypesAndValues(openapiFile, dts.replace(/\.d\.ts$/, '.js'));
     const cachedSandboxTypes = recall(keys.sandboxTypes);
-    const sandboxTypes = cachedSandboxTypes !== undefined ? Promise.resolve(cachedSandboxTypes) : generateTypes(sandboxFile);
+    const sandboxTypes = cachedSandboxTypes !== undefined ? Promise.resolve(JSON.parse(cachedSandboxTypes) as GeneratedTypes) : generateTypesAndValues(sandboxFile, 'sandbox.js');
     if (validate) {
       log('Validating the bundles ...');
       const [openapi, asyncapi, sandbox] = await Promise.all([
@@ -130,19 +131,24 @@ async function buildAssembled(options: BuildOptions, source: string, echo: boole
       remember(keys.sandbox, 'valid');
     }
     log('Generating TypeScript types ...');
-    const dts = path.basename(typesOutput(workspace));
-    const text = await types;
-    if (cachedTypes === undefined) remember(keys.types, text);
-    fs.writeFileSync(path.join(outDir, dts), text);
-    written.push(dts);
-    const sandboxText = await sandboxTypes;
-    if (cachedSandboxTypes === undefined) remember(keys.sandboxTypes, sandboxText);
-    fs.writeFileSync(path.join(outDir, 'sandbox.d.ts'), sandboxText);
-    written.push('sandbox.d.ts');
+    const generated = await types;
+    if (cachedTypes === undefined) remember(keys.types, JSON.stringify(generated));
+    written.push(...writeTypes(outDir, dts, generated));
+    const sandboxGenerated = await sandboxTypes;
+    if (cachedSandboxTypes === undefined) remember(keys.sandboxTypes, JSON.stringify(sandboxGenerated));
+    written.push(...writeTypes(outDir, 'sandbox.d.ts', sandboxGenerated));
     return written;
   } finally {
     await asyncapiValidator?.close();
   }
+}
+
+/** Writes `<name>.d.ts` and its enum value lists, `<name>-values.js` and `<name>-values.d.ts`; returns the files. */
+function writeTypes(outDir: string, dts: string, generated: GeneratedTypes): string[] {
+  const stem = dts.replace(/\.d\.ts$/, '');
+  const files: [string, string][] = [[dts, generated.types], [`${stem}-values.js`, generated.values.js], [`${stem}-values.d.ts`, generated.values.dts]];
+  for (const [file, text] of files) fs.writeFileSync(path.join(outDir, file), text);
+  return files.map(([file]) => file);
 }
 
 /**

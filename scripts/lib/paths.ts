@@ -19,9 +19,13 @@ export const OUTPUTS = [
   'asyncapi.json',
   'asyncapi.yaml',
   'openapi.d.ts',
+  'openapi-values.js',
+  'openapi-values.d.ts',
   'sandbox.json',
   'sandbox.yaml',
   'sandbox.d.ts',
+  'sandbox-values.js',
+  'sandbox-values.d.ts',
 ] as const;
 
 /** The Redocly CLI entry point, run with the current Node (24 under npm scripts). */

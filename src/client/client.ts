@@ -11,12 +11,13 @@ import createClient, {
   type Middleware,
 } from 'openapi-fetch';
 import type { paths } from '../../generated/openapi.js';
+import { API_KEY_RULE, apiKeyMode, type Mode } from './api-key.js';
 import { Deadlines, type Deadline } from './deadlines.js';
 import { errorFromResponse, PartnerConnectionError, PartnerResponseError, PartnerTimeoutError } from './errors.js';
 import { MAX_TIMER_MS, retryPolicy, sendWithRetries, type FetchInit, type FetchLike, type RetryOptions } from './retry.js';
 import type { FetchResult, HttpMethod, PageItem, PaginatedPath, PathsWithMethod } from './types.js';
 
-export type Mode = 'test' | 'live';
+export type { Mode } from './api-key.js';
 
 export interface PartnerClientOptions {
   /** The secret API key: `sk_test_...` (test mode) or `sk_live_...` (live mode). */
@@ -121,7 +122,7 @@ export function isGiftCardPath(path: string): boolean {
   return path === '/gift-cards' || path.startsWith('/gift-cards/');
 }
 
-/** The mode of a key, or a TypeError that says what is wrong with it (never echoing the key). */
+/** The mode of a key (the rule of ./api-key.ts, which the sandbox applies too), or a TypeError that says what is wrong with it (never echoing the key). */
 export function modeOfApiKey(apiKey: unknown): Mode {
   const expected = 'Pass the secret API key from the partner dashboard: sk_test_... (test mode) or sk_live_... (live mode).';
   if (typeof apiKey !== 'string' || apiKey === '') {
@@ -136,9 +137,9 @@ export function modeOfApiKey(apiKey: unknown): Mode {
   if (apiKey.startsWith('whsec_')) {
     throw new TypeError(`Partner API client: apiKey is a webhook signing secret (whsec_...), not an API key. ${expected}`);
   }
-  if (apiKey.startsWith('sk_test_') && apiKey.length > 'sk_test_'.length) return 'test';
-  if (apiKey.startsWith('sk_live_') && apiKey.length > 'sk_live_'.length) return 'live';
-  throw new TypeError(`Partner API client: apiKey does not start with sk_test_ or sk_live_ followed by the key. ${expected}`);
+  const mode = apiKeyMode(apiKey);
+  if (mode !== undefined) return mode;
+  throw new TypeError(`Partner API client: apiKey does not start with ${API_KEY_RULE}. ${expected}`);
 }
 
 function checkUrl(name: string, value: unknown, example: string): string {

@@ -2,6 +2,7 @@
 // checked, and its help. It loads nothing that needs node:sqlite, so that --help and --version answer on any Node.
 import { parseCli as parseArgv, UsageError } from '../cli-args.js';
 import { PACKAGE, guideUrl, nodeFloor } from '../package-info.js';
+import { API_KEY_RULE, apiKeyMode } from '../client/api-key.js';
 
 /** The bin's name in package.json: what a partner types, and the first word of every line it prints. */
 export const TOOL = Object.keys(PACKAGE.bin ?? {})[0] ?? 'partner-api-sandbox';
@@ -62,6 +63,6 @@ export function parseCli(argv: string[]): SandboxArgs | null {
   const port = Number(values.port);
   if (!/^\d+$/.test(values.port) || port > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, got "${values.port}"`);
   if (values.seed !== undefined && values.seed !== 'examples') throw new UsageError(`--seed accepts only "examples", got "${values.seed}"`);
-  if (!/^sk_(test|live)_[A-Za-z0-9_]{1,200}$/.test(values['seed-key'])) throw new UsageError(`--seed-key must be an sk_test_… or sk_live_… key, got "${values['seed-key']}"`);
+  if (apiKeyMode(values['seed-key']) === undefined) throw new UsageError(`--seed-key must be an API key, ${API_KEY_RULE}, got "${values['seed-key']}"`);
   return { ...values, port };
 }

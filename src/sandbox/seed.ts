@@ -11,18 +11,27 @@ import { EndpointRepository } from './webhooks/repository.js';
 import { Setup } from '../setup/setup.js';
 import { SETUP_GRAPH, type ResourceKey } from '../setup/graph.js';
 
-/** The codes of the contract's examples (the path parameter examples of generated/openapi.json). */
-export const EXAMPLE_CODES = {
-  customer: '3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f',
-  card: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
-  topup: '6b8d0f2a-4c6e-4a8b-9d0f-2a4c6e8a0b1d',
-  beneficiary: '1e3a5c7d-9f2b-4c6e-8a0d-2f4b6d8e0a1c',
-  payout: '9d1f3b5c-7e9a-4b2d-8f4a-6c8e0a2c4e6f',
-  virtualAccount: '4b7d9f1a-3c5e-4f7a-8b9c-0d1e2f3a4b5c',
-  giftCardOrder: '2c4e6a8b-0d1f-4a3c-9e5b-7d9f1b3d5e7a',
-  webhookEndpoint: '9b2d4f6a-1c3e-4a5b-8d7f-0e1a2b3c4d5e',
-  event: 'evt_0b6f2c1e-4d7a-4f3b-9c8e-1a2b3c4d5e6f',
+/** The parameter of the contract whose `example` is the code of each example record. */
+const EXAMPLE_PARAMETERS = {
+  customer: 'CustomerCode',
+  card: 'CardCode',
+  topup: 'TopUpId',
+  beneficiary: 'BeneficiaryCode',
+  payout: 'PayoutCode',
+  virtualAccount: 'VirtualAccountCode',
+  giftCardOrder: 'GiftCardOrderCode',
+  webhookEndpoint: 'WebhookEndpointCode',
+  event: 'EventId',
 } as const;
+
+/** The codes of the contract's examples: the `example` of each path parameter of generated/openapi.json. */
+export const EXAMPLE_CODES = Object.fromEntries(
+  Object.entries(EXAMPLE_PARAMETERS).map(([record, parameter]) => {
+    const example = (((sandboxDocument().components as JsonObject).parameters as JsonObject)[parameter] as JsonObject | undefined)?.example;
+    if (typeof example !== 'string') throw new Error(`the contract's parameter ${parameter} has no example`);
+    return [record, example];
+  }),
+) as Readonly<Record<keyof typeof EXAMPLE_PARAMETERS, string>>;
 
 type Doc = { paths: Record<string, Record<string, JsonObject>> };
 
@@ -57,10 +66,6 @@ export async function seedExamples(sandbox: RunningSandbox, apiKey: string): Pro
     const answer = await send(method, `/sandbox${path}`, body);
     if (answer.status >= 300) throw new Error(`seed: ${method} /sandbox${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
   };
-  /** Lets the automatic outcomes due now run (card issued, top-up applied, payout completed ...). */
-  const settle = async () => {
-    await simulate('POST', '/clock/advance', { seconds: Math.ceil(core.autoCompleteMs / 1000) + 1 });
-  };
   const account = core.accounts.resolve(apiKey);
 
   // A webhook endpoint, which customers need, stored directly with the example's code. Its example url is
@@ -74,7 +79,11 @@ export async function seedExamples(sandbox: RunningSandbox, apiKey: string): Pro
     });
   } else return; // seeded before (a --db file): nothing to do
 
-  // The records, in the order of the set-up graph, each renamed to the example's code as soon as it is made.
+  // Each asynchronous outcome is chosen through the simulation API, on the account made manual meanwhile, so
+  // the clock is never advanced: it follows real time from the start (`meta.timestamp` is never ahead).
+  await simulate('PATCH', '/account', { manual: true });
+  // The records, in the order of the set-up graph, each renamed to the example's code as soon as it is made,
+  // and its provider outcome, where it has one, chosen at once.
   const exampleCodes: Partial<Record<ResourceKey, string>> = {
     customer: EXAMPLE_CODES.customer,
     card: EXAMPLE_CODES.card,
@@ -85,16 +94,20 @@ export async function seedExamples(sandbox: RunningSandbox, apiKey: string): Pro
     virtualAccount: EXAMPLE_CODES.virtualAccount,
     giftCardOrder: EXAMPLE_CODES.giftCardOrder,
   };
+  const outcomes: Partial<Record<ResourceKey, (code: string) => Promise<void>>> = {
+    card: (code) => simulate('POST', `/cards/${code}/issuance`, { outcome: 'activated' }),
+    cardTopup: (code) => simulate('POST', `/topups/${code}/outcome`, { outcome: 'completed' }),
+    giftCardOrder: (code) => simulate('POST', `/gift-card-orders/${code}/outcome`, { outcome: 'delivered' }),
+  };
   const setup = new Setup(SETUP_GRAPH, {
     // The gift card operations are served at {alt_base_url}.
     call: (method, path, body) => send(method, `${path.startsWith('/gift-cards') ? '/api/v1' : '/v1'}${path}`, body),
     simulate: (method, path, body) => send(method, `/sandbox${path}`, body),
     requestExample: (method, path) => requestExamples(method, path)[0],
-    settle,
-    made: (key, code) => {
+    made: async (key, code) => {
       const to = exampleCodes[key];
-      if (!to) return;
-      rename(sandbox, code, to);
+      if (to) rename(sandbox, code, to);
+      await outcomes[key]?.(to ?? code);
       return to;
     },
   });
@@ -106,7 +119,9 @@ export async function seedExamples(sandbox: RunningSandbox, apiKey: string): Pro
     await setup.ensure(key).catch((error: Error) => {
       throw new Error(`seed: ${error.message}`);
     });
+    if (key === 'payout') await simulate('POST', `/payouts/${EXAMPLE_CODES.payout}/outcome`, { outcome: 'completed' });
   }
+  await simulate('PATCH', '/account', { manual: account.manual });
 
   // The example event is one the example endpoint subscribes to, so that redelivering it has an endpoint.
   const types = endpoint.events as string[];

@@ -17,6 +17,8 @@ describe('API key', () => {
   it('gives the mode from the prefix', () => {
     expect(createPartnerClient({ apiKey: 'sk_test_abc123', baseUrl: 'https://api.example.com/v1' }).mode).toBe('test');
     expect(createPartnerClient({ apiKey: 'sk_live_abc123', baseUrl: 'https://api.example.com/v1' }).mode).toBe('live');
+    // The rest of a key is any visible character (the sandbox accepts the same keys: src/client/api-key.ts).
+    expect(createPartnerClient({ apiKey: 'sk_test_abc-def.1', baseUrl: 'https://api.example.com/v1' }).mode).toBe('test');
   });
 
   it.each([
@@ -27,6 +29,7 @@ describe('API key', () => {
     ['a prefix in the wrong case', 'SK_LIVE_abc', /does not start with sk_test_ or sk_live_/],
     ['a key with a trailing newline', 'sk_test_abc123\n', /whitespace/],
     ['a key with a space', 'sk_test_abc 123', /whitespace/],
+    ['a key with a character outside visible ASCII', 'sk_test_abcé', /does not start with sk_test_ or sk_live_ followed by the key \(visible characters, no spaces\)/],
     ['a key with its Bearer prefix', 'Bearer sk_test_abc123', /Bearer/],
     ['a webhook secret', 'whsec_abc123', /webhook signing secret/],
   ])('refuses %s at construction, with a clear message', (_what, apiKey, message) => {

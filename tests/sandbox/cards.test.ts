@@ -3,7 +3,9 @@
 // with a refund), freeze, unfreeze, withdraw, terminate, sensitive data, transactions; and every documented
 // card error reached through real state.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { KEY, connect, failure, newCustomer, startReceiver, startTestSandbox, until, useScenario, type Receiver, type TestSandbox } from './support.ts';
+import { contractLimits } from '../../src/sandbox/core/limits.ts';
+import { toAmount } from '../../src/sandbox/core/money.ts';
+import { DOCUMENT, KEY, connect, failure, newCustomer, startReceiver, startTestSandbox, until, useScenario, type Receiver, type TestSandbox } from './support.ts';
 
 const scenario = useScenario();
 let sandbox: TestSandbox, receiver: Receiver, customer: string;
@@ -148,7 +150,7 @@ describe('an active card', () => {
     const tooSmall = await sandbox.request('POST', `/v1/cards/${code}/withdraw`, { body: '{"amount":4}' });
     expect(tooSmall.status).toBe(422);
     expect(await failure(api().call.POST('/cards/{code}/withdraw', { params: { path: { code } }, body: { amount: 55.01 } }))).toMatchObject({
-      status: 400, code: 'INSUFFICIENT_BALANCE', details: { required: 60.01, available: 60, balance_type: 'card', card_code: code, reason: 'card_balance_too_low' },
+      status: 400, code: 'INSUFFICIENT_BALANCE', details: { required: 55.01, available: 55, balance_type: 'card', card_code: code, reason: 'card_balance_too_low' },
     });
     const before = await balance('cards_mastercard');
     const result = (await api().call.POST('/cards/{code}/withdraw', { params: { path: { code } }, body: { amount: 55 } })).data;
@@ -160,6 +162,18 @@ describe('an active card', () => {
     expect(receiver.of('card.withdrawal.completed').find((e) => e.data.card_code === code)!.data).toMatchObject({ withdrawal_id: result.withdrawal_id, net_amount: 53.5, balance: 5 });
     // A card under 10 USD cannot be withdrawn from.
     expect(await failure(api().call.POST('/cards/{code}/withdraw', { params: { path: { code } }, body: { amount: 5 } }))).toMatchObject({ status: 400 });
+  });
+
+  it("withdraw 400: `required` is the amount asked and `available` the most that can be withdrawn, as the contract's example", async () => {
+    const operation = (DOCUMENT.paths as any)['/cards/{code}/withdraw'].post;
+    const example = operation.responses['400'].content['application/json'].examples.card_balance_too_low.value.error;
+    // The example's card holds `available` plus what must remain on it.
+    const code = await activeCard(example.details.available + toAmount(contractLimits().cardWithdrawalFloorMinor));
+    expect(await failure(api().call.POST('/cards/{code}/withdraw', { params: { path: { code } }, body: { amount: example.details.required } }))).toMatchObject({
+      status: 400,
+      code: example.code,
+      details: { ...example.details, card_code: code },
+    });
   });
 
   it('idempotency: parallel requests with one key run once; the others wait and replay the answer', async () => {
@@ -209,6 +223,61 @@ describe('an active card', () => {
     expect(await failure(api().call.GET('/cards/{code}/sensitive', { params: { path: { code } } }))).toMatchObject({ status: 422, details: { reason: 'card_not_usable', current_status: 'cancelled' } });
     expect(await failure(api().call.POST('/cards/{code}/terminate', { params: { path: { code } } }))).toMatchObject({ details: { reason: 'card_not_usable' } });
     await sandbox.simulate('PATCH', '/account', { manual: false });
+  });
+});
+
+describe('the card provider (simulation): a failed withdrawal, a termination that waits', () => {
+  it('a withdrawal the card provider fails: 502 OPERATION_FAILED, card.withdrawal.failed, nothing moves; the next one runs', async () => {
+    const code = await activeCard(80);
+    const armed = await sandbox.simulate('POST', `/cards/${code}/withdrawal-failure`, { reason: 'card_provider_unavailable' });
+    expect(armed.body.data).toEqual({ card_code: code, next: 'withdrawal_failure', reason: 'card_provider_unavailable' });
+    const ops = await balance('cards_visa');
+    const failed = await failure(api().call.POST('/cards/{code}/withdraw', { params: { path: { code } }, body: { amount: 30 } }));
+    expect(failed).toMatchObject({ status: 502, code: 'OPERATION_FAILED' });
+    await until(() => receiver.of('card.withdrawal.failed').some((e) => e.data.card_code === code));
+    expect(receiver.of('card.withdrawal.failed').find((e) => e.data.card_code === code)!.data).toMatchObject({ amount: 30, reason: 'card_provider_unavailable', balance: 80, status: 'active' });
+    expect((await api().call.GET('/cards/{code}', { params: { path: { code } } })).data.balance).toBe(80);
+    expect(await balance('cards_visa')).toBe(ops);
+    expect((await api().call.GET('/cards/{code}/transactions', { params: { path: { code } } })).data).toEqual([]);
+    // Taken by one request: the next withdrawal completes.
+    expect((await api().call.POST('/cards/{code}/withdraw', { params: { path: { code } }, body: { amount: 30 } })).data.status).toBe('completed');
+    expect(receiver.of('card.withdrawal.failed').filter((e) => e.data.card_code === code)).toHaveLength(1);
+  });
+
+  it('a termination the card provider delays: pending and card.termination_pending, then card.terminated by itself 2 s later', async () => {
+    const code = await activeCard(62.1);
+    await sandbox.simulate('POST', `/cards/${code}/termination-delay`);
+    const pending = (await api().call.POST('/cards/{code}/terminate', { params: { path: { code } } })).data;
+    expect(pending).toEqual({ card_code: code, status: 'pending', card_status: 'active', refunded_amount: null, card_balance_at_closure: null, provider_fee: null, termination_fee: null, credited_balance: 'cards_visa', currency: 'USD' });
+    await until(() => receiver.of('card.termination_pending').some((e) => e.data.card_code === code));
+    expect(receiver.of('card.termination_pending').find((e) => e.data.card_code === code)!.data).toMatchObject({ status: 'active', balance: 62.1 });
+    // Until the provider closes it, the card keeps its status; terminating it again answers the same, with no new event.
+    expect((await api().call.GET('/cards/{code}', { params: { path: { code } } })).data.status).toBe('active');
+    expect((await api().call.POST('/cards/{code}/terminate', { params: { path: { code } } })).data).toEqual(pending);
+    const ops = await balance('cards_visa');
+    await sandbox.advance(2);
+    await until(() => receiver.of('card.terminated').some((e) => e.data.card_code === code));
+    expect(receiver.of('card.terminated').find((e) => e.data.card_code === code)!.data).toMatchObject({ status: 'cancelled', card_balance_at_closure: 62.1, refunded_amount: 60.6 });
+    expect((await api().call.GET('/cards/{code}', { params: { path: { code } } })).data.status).toBe('cancelled');
+    expect(await balance('cards_visa')).toBeCloseTo(ops + 60.6, 10);
+    expect(receiver.of('card.termination_pending').filter((e) => e.data.card_code === code)).toHaveLength(1);
+  });
+
+  it('on a manual account the pending termination waits for POST /sandbox/cards/{code}/termination; none pending is a 422', async () => {
+    const code = await activeCard(20);
+    expect((await sandbox.simulate('POST', `/cards/${code}/termination`, { outcome: 'completed' })).status).toBe(422);
+    await sandbox.simulate('PATCH', '/account', { manual: true });
+    try {
+      await sandbox.simulate('POST', `/cards/${code}/termination-delay`);
+      expect((await api().call.POST('/cards/{code}/terminate', { params: { path: { code } } })).data.status).toBe('pending');
+      await sandbox.advance(60);
+      expect((await api().call.GET('/cards/{code}', { params: { path: { code } } })).data.status).toBe('active');
+      const done = await sandbox.simulate('POST', `/cards/${code}/termination`, { outcome: 'completed' });
+      expect(done.body.data).toMatchObject({ code, status: 'cancelled', balance: 0 });
+      await until(() => receiver.of('card.terminated').some((e) => e.data.card_code === code));
+    } finally {
+      await sandbox.simulate('PATCH', '/account', { manual: false });
+    }
   });
 });
 

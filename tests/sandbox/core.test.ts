@@ -14,6 +14,7 @@ import { SqliteDb, preparedSql } from '../../src/sandbox/core/store.ts';
 import { TOOL, USAGE, parseCli } from '../../src/sandbox/cli-args.ts';
 import { checkConfig } from '../../src/sandbox/core/sandbox.ts';
 import { toAmount, toMinor } from '../../src/sandbox/core/money.ts';
+import { API_KEY_RULE } from '../../src/client/api-key.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -165,7 +166,7 @@ describe('command line', () => {
   });
 
   it('checks a --config file', () => {
-    expect(() => checkConfig({ accounts: { pk_nope: {} } })).toThrow(/not an sk_test_/);
+    expect(() => checkConfig({ accounts: { pk_nope: {} } })).toThrow(`config accounts: "pk_nope" is not an API key: ${API_KEY_RULE}`);
     expect(() => checkConfig({ accounts: { sk_test_a: { plan: 'gold' } } })).toThrow(/plan/);
     expect(() => checkConfig({ accounts: { sk_test_a: { balances: { bitcoin: 1 } } } })).toThrow(/bitcoin/);
     expect(() => checkConfig({ defaults: { auto_complete_seconds: -1 } })).toThrow(/auto_complete_seconds/);

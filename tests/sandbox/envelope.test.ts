@@ -1,11 +1,16 @@
 // Every answer of the sandbox is in the API's envelope, with meta from the key and the clock: unknown path,
 // wrong method, wrong content type, malformed JSON, too large a body, validation failures, auth, IP
 // allow-list, rate limit, plan access, negative balance, not-yet-implemented operations.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { API_KEY_RULE } from '../../src/client/api-key.ts';
+import { createPartnerClient } from '../../src/client/index.ts';
 import { operationsOf } from '../../src/sandbox/core/contract.ts';
 import { DOCUMENT, eventProblems, responseProblems, startTestSandbox, type TestSandbox } from './support.ts';
 
 const CARD = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
+const execFileAsync = promisify(execFile);
 let sandbox: TestSandbox;
 
 beforeAll(async () => {
@@ -76,6 +81,26 @@ describe('answers outside the operations', () => {
     expectEnvelope(r.body, 'VALIDATION_ERROR');
   });
 
+  it("too large a body sent by Node's fetch from another process: every 413 is answered and read, not a broken pipe", async () => {
+    // Node's fetch (undici) writes the whole body before it reads the answer: answered while it still writes, it
+    // reports EPIPE instead of the 413. The client runs in a process of its own, as a partner's would.
+    const client = `
+      const answers = [];
+      for (const [path, megabytes] of ${JSON.stringify([...Array(8).fill(['/cards', 12]), ['/poa/3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f/document', 20]])}) {
+        const body = JSON.stringify({ content: 'x'.repeat(megabytes * 1024 * 1024) });
+        try {
+          const res = await fetch(process.argv[1] + path, { method: 'POST', headers: { Authorization: 'Bearer sk_test_large', 'Content-Type': 'application/json' }, body });
+          answers.push({ status: res.status, code: (await res.json()).error?.code });
+        } catch (error) {
+          answers.push({ error: String(error.cause?.code ?? error.message) });
+        }
+      }
+      console.log(JSON.stringify(answers));`;
+    const { stdout } = await execFileAsync(process.execPath, ['--input-type=module', '-e', client, sandbox.baseUrl], { maxBuffer: 1 << 20 });
+    const answers = JSON.parse(stdout) as unknown[];
+    expect(answers).toEqual(answers.map(() => ({ status: 413, code: 'VALIDATION_ERROR' })));
+  }, 60_000);
+
   it('a missing required body: 422 naming body', async () => {
     const r = await sandbox.request('POST', `/v1/cards/${CARD}/withdraw`);
     expect(r.status).toBe(422);
@@ -134,6 +159,25 @@ describe('keys, addresses, plans, limits', () => {
     const bad = await sandbox.request('GET', '/v1/cards', { key: 'pk_test_nope' });
     expect(bad.status).toBe(401);
     expectEnvelope(bad.body, 'AUTHENTICATION_FAILED');
+  });
+
+  it("one API key rule with the client: a prefix of the contract's security scheme, then any visible characters; a refusal names the rule", async () => {
+    const scheme = String((DOCUMENT.components as any).securitySchemes.bearerAuth.description);
+    const prefixes = [...scheme.matchAll(/start with `(sk_[a-z]+_)`/g)].map((m) => m[1]!);
+    expect(prefixes.length).toBeGreaterThan(0);
+    const client = (apiKey: string) => createPartnerClient({ apiKey, baseUrl: sandbox.baseUrl });
+    for (const prefix of prefixes) {
+      const key = `${prefix}abc-def.1`;
+      expect(client(key).mode).toBe(prefix.slice(3, -1));
+      expect((await sandbox.request('GET', '/v1/balance', { key })).status).toBe(200);
+    }
+    for (const key of [`pk${prefixes[0]!.slice(2)}abc`, prefixes[0]!, `${prefixes[0]}abcé`]) {
+      expect(() => client(key), key).toThrow(API_KEY_RULE);
+      const refused = await sandbox.request('GET', '/v1/balance', { key });
+      expect(refused.status, key).toBe(401);
+      expectEnvelope(refused.body, 'AUTHENTICATION_FAILED');
+      expect(refused.body.error.message).toContain(API_KEY_RULE);
+    }
   });
 
   it('a revoked key: 401 AUTHENTICATION_FAILED (and the mode of the key)', async () => {
@@ -265,6 +309,8 @@ describe('idempotency keys', () => {
     const bad = await sandbox.request('POST', `/v1/cards/${CARD}/withdraw`, { key, body: '{"amount":10}', headers: { 'Idempotency-Key': 'has space' } });
     expect(bad.status).toBe(422);
     expect(bad.body.error.details.fields[0].field).toBe('Idempotency-Key');
+    // The rule the refusal names is the contract's pattern.
+    expect(bad.body.error.details.fields[0].message).toContain((DOCUMENT.components as any).parameters.IdempotencyKey.schema.pattern);
   });
 
   it('keys are scoped to the API key and kept 24 hours', async () => {

@@ -3,7 +3,8 @@
 // rules, and the balance deposit simulation. Every response and every event is checked against the contract.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSimulationClient } from '../../src/sandbox/index.ts';
-import { connect, newCustomer, startReceiver, until, useScenario, type Receiver, type TestSandbox } from './support.ts';
+import { requestExamples } from '../../src/sandbox/seed.ts';
+import { DOCUMENT, connect, newCustomer, startReceiver, until, useScenario, type Receiver, type TestSandbox } from './support.ts';
 
 const KEY = 'sk_test_kyc';
 const MANUAL = 'sk_test_kyc_manual';
@@ -336,23 +337,55 @@ describe('customers: update and deactivate', () => {
     expect(ok.body.data.email).toBe('x@example.com');
   });
 
-  it('deactivate: inactive (twice unchanged), new cards, top-ups and documents refused with customer_not_active; activate restores', async () => {
+  it("deactivate: every kind of request the operation's description lists is refused for an inactive customer, and no money moves; activate restores", async () => {
+    // The rule as the contract states it: "requests that create something for it or move money for it (cards,
+    // top-ups, ...) are refused with 422 `VALIDATION_ERROR`, `details.reason` `customer_not_active` and
+    // `details.current_status` `inactive`".
+    const description = ((DOCUMENT.paths as any)['/customers/{customerCode}/deactivate'].post.description as string).replace(/\s+/g, ' ');
+    const rule = description.match(/\(([^)]+)\) are refused with (\d{3}) `([A-Z_]+)`, `details\.reason` `([a-z_]+)` and `details\.current_status` `([a-z_]+)`/);
+    if (!rule) throw new Error(`the deactivate description no longer states its rule as this test reads it: ${description}`);
+    const kinds = rule[1]!.split(/,\s*|\s+and\s+/);
+    const [status, code, reason, currentStatus] = [Number(rule[2]), rule[3], rule[4], rule[5]];
+    expect(kinds.length).toBeGreaterThanOrEqual(9);
+
+    // A customer with something of each kind already: an active card, a beneficiary and a quote.
     const customer = await verifiedCustomer();
     const card = (await post('/cards', { customer_code: customer, brand: 'VISA', category: 'virtual', amount: 20 })).body.data.code as string;
     await sandbox.simulate('POST', `/cards/${card}/issuance`, { outcome: 'activated' }, MANUAL);
+    const example = (path: string, fields: Record<string, unknown>) => ({ ...requestExamples('POST', path)[0], ...fields });
+    const beneficiary = (await post('/payouts/beneficiaries', example('/payouts/beneficiaries', { customer_code: customer }))).body.data.code as string;
+    const quote = (await post('/payouts/quotes', example('/payouts/quotes', { beneficiary_code: beneficiary }))).body.data.code as string;
+    const giftCardOrder = (body: unknown) => sandbox.request('POST', '/api/v1/gift-cards/orders', { key: MANUAL, body: JSON.stringify(body) });
+    /** The requests of each kind the description names. */
+    const requests: Record<string, () => Promise<{ status: number; body: any }>[]> = {
+      cards: () => [post('/cards', example('/cards', { customer_code: customer }))],
+      'top-ups': () => [post(`/cards/${card}/topup`, example('/cards/{code}/topup', {}))],
+      'KYC links': () => [post(`/kyc/${customer}/link`)],
+      'proof of address': () => [post(`/poa/${customer}/document`, document())],
+      wallets: () => [post('/wallets', example('/wallets', { customer_code: customer }))],
+      'virtual accounts': () => [post('/virtual-accounts', example('/virtual-accounts', { customer_code: customer }))],
+      'gift card orders': () => [giftCardOrder(example('/gift-cards/orders', { customer_code: customer }))],
+      beneficiaries: () => [post('/payouts/beneficiaries', example('/payouts/beneficiaries', { customer_code: customer }))],
+      payouts: () => [post('/payouts/quotes', example('/payouts/quotes', { beneficiary_code: beneficiary })), post('/payouts', { quote_code: quote })],
+    };
+    const balances = async () => (await get('/balance')).body.data.map((b: { type: string; balance: number }) => `${b.type} ${b.balance}`);
+
     expect((await post(`/customers/${customer}/deactivate`)).body.data.status).toBe('inactive');
     expect((await post(`/customers/${customer}/deactivate`)).body.data.status).toBe('inactive');
-    for (const r of [
-      await post('/cards', { customer_code: customer, brand: 'VISA', category: 'virtual', amount: 20 }),
-      await post(`/cards/${card}/topup`, { amount: 10 }),
-      await post(`/poa/${customer}/document`, document()),
-    ]) {
-      expect(r.status).toBe(422);
-      expect(r.body.error.details).toMatchObject({ reason: 'customer_not_active', current_status: 'inactive' });
+    const before = await balances();
+    for (const kind of kinds) {
+      const make = requests[kind];
+      if (!make) throw new Error(`the deactivate description names "${kind}", which this test has no request for: add one`);
+      for (const r of await Promise.all(make())) {
+        expect(r.status, kind).toBe(status);
+        expect(r.body.error, kind).toMatchObject({ code, details: { reason, current_status: currentStatus } });
+      }
     }
+    expect(await balances()).toEqual(before);
     expect((await get(`/cards/${card}`)).body.data.status).toBe('active'); // what it has keeps working
     expect((await post(`/customers/${customer}/activate`)).body.data.status).toBe('active');
     expect((await post(`/cards/${card}/topup`, { amount: 10 })).status).toBe(200);
+    expect((await post('/payouts', { quote_code: quote })).status).toBe(200);
   });
 });
 

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_KEY_RULE } from '../../src/client/api-key.ts';
 import { parseCli } from '../../src/sandbox/cli-args.ts';
 import { checkWebhookRoutes, routeWebhookUrl } from '../../src/sandbox/core/webhook-routes.ts';
 import { exampleWebhookOrigins, startExampleReceiver } from '../../src/sandbox/example-receiver.ts';
@@ -48,6 +49,20 @@ describe('--seed examples', () => {
     const res = await fetch(`${sandbox.giftCardBaseUrl}/gift-cards/orders/${EXAMPLE_CODES.giftCardOrder}`, { headers: { Authorization: `Bearer ${SEEDED}` } });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { data: { customer_code: string; product_id: string } }).data).toMatchObject({ customer_code: EXAMPLE_CODES.customer, product_id: 'gcp_000123' });
+  });
+
+  it("a seeded sandbox's clock follows real time from its start: meta.timestamp is never ahead of it", async () => {
+    // Seeded as `npm start` seeds it, with the clock following real time (not frozen).
+    const started = Date.now();
+    const seeded = await startSandbox({ port: 0, seedExamples: SEEDED });
+    try {
+      const res = await fetch(`${seeded.baseUrl}/cards/${EXAMPLE_CODES.card}`, { headers: { Authorization: `Bearer ${SEEDED}` } });
+      const { meta } = (await res.json()) as { meta: { timestamp: string } };
+      expect(Date.parse(meta.timestamp)).toBeGreaterThanOrEqual(started);
+      expect(Date.parse(meta.timestamp)).toBeLessThanOrEqual(Date.now());
+    } finally {
+      await seeded.close();
+    }
   });
 
   it('the records are in the states the examples need: the card active, the customer fully verified', async () => {
@@ -136,7 +151,7 @@ describe('--seed examples', () => {
   it('the command line takes --seed examples and --seed-key, and refuses a malformed key', () => {
     expect(parseCli(['--seed', 'examples'])).toMatchObject({ seed: 'examples', 'seed-key': 'sk_test_sandbox' });
     expect(parseCli(['--seed', 'examples', '--seed-key', 'sk_live_mine'])).toMatchObject({ 'seed-key': 'sk_live_mine' });
-    expect(() => parseCli(['--seed', 'examples', '--seed-key', 'pk_test_x'])).toThrow(/--seed-key must be an sk_test_… or sk_live_… key/);
+    expect(() => parseCli(['--seed', 'examples', '--seed-key', 'pk_test_x'])).toThrow(`--seed-key must be an API key, ${API_KEY_RULE}, got "pk_test_x"`);
   });
 });
 

@@ -5,7 +5,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { createPartnerClient, isPartnerApiError } from '../../src/client/index.ts';
+import { OPENING_BALANCE_MINOR, type BalanceType } from '../../src/sandbox/core/accounts.ts';
 import { sandboxDocument, simulationDocument } from '../../src/sandbox/core/contract.ts';
+import { OUTSIDE_OPERATIONS } from '../../src/sandbox/core/errors.ts';
 import { createSimulationClient, startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.ts';
 import { requestExamples } from '../../src/sandbox/seed.ts';
 import { SETUP_GRAPH } from '../../src/setup/graph.ts';
@@ -25,7 +27,7 @@ const EVENTS_ID = 'https://sandbox.test/openapi.json';
 const eventsAjv = bundleAjv(DOCUMENT, EVENTS_ID);
 
 /** Statuses the sandbox answers outside any operation's documented list; checked against the envelope only. */
-const ENVELOPE_ONLY = new Set([405, 413, 415, 501]);
+const ENVELOPE_ONLY = new Set(Object.keys(OUTSIDE_OPERATIONS).map(Number));
 
 /** Problems of one response against the contract ([] when it conforms). */
 export function responseProblems(method: string, url: string, status: number, body: unknown, headers: Record<string, string>): string[] {
@@ -249,7 +251,7 @@ export async function restrictCustomer(sandbox: TestSandbox, customer: string, k
 }
 
 /** An ops balance of the key's account, in USD. */
-export async function opsBalance(sandbox: TestSandbox, type: 'cards_visa' | 'cards_mastercard' | 'gift_cards' | 'payout_sepa' | 'others', key = KEY): Promise<number> {
+export async function opsBalance(sandbox: TestSandbox, type: BalanceType, key = KEY): Promise<number> {
   return (await sandbox.client(key).call.GET('/balance/{type}', { params: { path: { type } } })).data.balance;
 }
 
@@ -264,7 +266,7 @@ export function ledgerOf(sandbox: TestSandbox, type: string, key = KEY): { direc
  * the running total, and the last one the balance now. Returns the movements by reason (minor units, credits
  * positive, debits negative) so that a test can account for every cent.
  */
-export function reconcile(sandbox: TestSandbox, type: 'gift_cards' | 'payout_sepa' | 'others' | 'cards_visa' | 'cards_mastercard', key = KEY, openingMinor = 1_000_000): Record<string, number> {
+export function reconcile(sandbox: TestSandbox, type: BalanceType, key = KEY, openingMinor = OPENING_BALANCE_MINOR): Record<string, number> {
   let running = openingMinor;
   const byReason: Record<string, number> = {};
   for (const tx of ledgerOf(sandbox, type, key)) {

@@ -2,18 +2,22 @@
 // sandbox), 1 or 10 active endpoints by plan, disable and enable, secret rotation (the old secret is invalid
 // at once), the test ping, and delivery with retries: exponential backoff until the attempts run out,
 // the same idempotency key on every attempt, and the delivery history.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY_SCHEDULE, retryDelay } from '../../src/sandbox/index.ts';
+import type { WebhookEventType } from '../../src/webhooks/events.ts';
 import { connect, failure, startReceiver, until, useScenario, type Receiver, type TestSandbox } from './support.ts';
 
 const scenario = useScenario({ connect: false });
 let sandbox: TestSandbox, receiver: Receiver;
 beforeAll(() => ({ sandbox, receiver } = scenario));
 
-/** Emits an event for an account, as a state change of the sandbox would. */
-function emit(key: string, type = 'balance.low_balance') {
+/** Emits an event for an account, as a state change of the sandbox would (delivery reads only its type and body). */
+function emit(key: string, type: WebhookEventType = 'balance.low_balance') {
   const account = sandbox.core.accounts.resolve(key);
-  return sandbox.core.db.transaction(() => sandbox.core.outbox.emit(account, type, { balance_type: 'cards_visa', balance: 42, lowBalanceThreshold: 100 }));
+  const data = { balance_type: 'cards_visa', balance: 42, lowBalanceThreshold: 100 } as never; // a balance.low_balance payload, whatever the type
+  return sandbox.core.db.transaction(() => sandbox.core.outbox.emit(account, type, data));
 }
 
 describe('endpoint rules', () => {
@@ -167,6 +171,43 @@ describe('delivery', () => {
     expect(history.map((d) => d.status)).toEqual(['delivered', 'failed']);
     expect(history[0]!.idempotency_key).not.toBe(history[1]!.idempotency_key);
     await own.close();
+  });
+
+  it('the history shows an attempt in flight as the latest, with no answer, no duration and no retry time', async () => {
+    // A receiver that holds each delivery until the test answers it (pings are answered at once).
+    const held: http.ServerResponse[] = [];
+    const slow = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c)).on('end', () => {
+        if ((JSON.parse(Buffer.concat(chunks).toString('utf8')) as { type: string }).type === 'webhook.ping') res.writeHead(200).end();
+        else held.push(res);
+      });
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    const key = 'sk_test_in_flight';
+    const client = sandbox.client(key);
+    const url = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/hooks`;
+    const code = (await client.call.POST('/webhooks', { body: { url, events: ['*'] } })).data.code;
+    const latest = async () => (await client.call.GET('/webhooks/{code}/deliveries', { params: { path: { code } } })).data[0]!;
+    const inFlight = { status: 'pending', response_code: null, duration_ms: null, next_retry_at: null };
+
+    emit(key);
+    await until(() => held.length === 1);
+    expect(await latest()).toMatchObject({ ...inFlight, attempt: 1 });
+    held[0]!.writeHead(500).end();
+    await until(() => sandbox.core.db.get<{ n: number }>('SELECT response_code AS n FROM deliveries WHERE endpoint_code = ?', code)!.n === 500);
+    const failed = await latest();
+    expect(failed).toMatchObject({ status: 'pending', attempt: 1, response_code: 500 });
+    expect(Date.parse(failed.next_retry_at!)).toBeGreaterThan(Date.parse(failed.last_attempt_at)); // a retry is due later
+
+    // The retry: the clock is advanced to it, and the test looks while the receiver holds it.
+    const advanced = sandbox.simulate('POST', '/clock/advance', { to: failed.next_retry_at }, key);
+    await until(() => held.length === 2);
+    expect(await latest()).toMatchObject({ ...inFlight, attempt: 2, last_attempt_at: failed.next_retry_at });
+    held[1]!.writeHead(204).end();
+    await advanced;
+    expect(await latest()).toMatchObject({ status: 'delivered', attempt: 2, response_code: 204, next_retry_at: null });
+    await new Promise<void>((resolve) => slow.close(() => resolve()));
   });
 
   it('the backoff is exponential, jittered within 10 %, and the same for the same seed', () => {

@@ -3,7 +3,7 @@ import type { components } from '../../../generated/openapi.js';
 import type { BalanceType } from '../core/accounts.js';
 import type { Handlers, SandboxCore } from '../core/context.js';
 import { createdRange, page, pageWindow } from '../core/context.js';
-import { ApiError } from '../core/errors.js';
+import { apiError } from '../core/errors.js';
 import type { BalanceRow } from '../core/ledger.js';
 import { toAmount } from '../core/money.js';
 
@@ -36,7 +36,7 @@ interface TransactionRow {
 /** 404 for a balance type the account does not hold (an account whose products do not include it). */
 function assertHeld(core: SandboxCore, accountId: number, type: string): void {
   if (!core.products.holds(accountId, type)) {
-    throw new ApiError(404, 'RESOURCE_NOT_FOUND', `This account holds no ${type} balance: the products of its subscription do not include it.`, null);
+    throw apiError('RESOURCE_NOT_FOUND', `This account holds no ${type} balance: the products of its subscription do not include it.`, null);
   }
 }
 

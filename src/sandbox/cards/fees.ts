@@ -1,28 +1,22 @@
-// The card fees and limits the sandbox applies. The interface document names the fees but gives no amounts
-// beyond the withdrawal rules: every amount here is designed (provisional) and listed in docs/sandbox.md.
+// The card fees the sandbox applies, each defined here only. The interface document names the fees but gives no
+// amounts: every amount here is designed (provisional) and listed in docs/sandbox.md (tests/sandbox/docs-values.test.ts
+// checks the tables there against these values). The limits the contract states are read from it (core/limits.ts).
 import type { Plan } from '../core/accounts.js';
 
 /** Card fee at creation, minor units: 5.00 USD virtual, 15.00 USD physical. */
 export const CARD_FEE_MINOR = { virtual: 500, physical: 1_500 } as const;
 /** Service fee at creation, minor units: 1.00 USD. */
 export const SERVICE_FEE_MINOR = 100;
-/** Top-up fee: 2 % of the amount, at least 1.00 USD (rounded half up to the cent). */
+/** Top-up fee: a share of the amount (basis points: 200 is 2 %), at least a minimum, rounded half up to the cent. */
+export const TOPUP_FEE = { basisPoints: 200, minimumMinor: 100 } as const;
 export function topUpFeeMinor(amountMinor: number): number {
-  return Math.max(100, Math.round((amountMinor * 2) / 100));
+  return Math.max(TOPUP_FEE.minimumMinor, Math.round((amountMinor * TOPUP_FEE.basisPoints) / 10_000));
 }
 /** Card withdrawal fee of each plan, minor units. */
 export const WITHDRAWAL_FEE_MINOR: Record<Plan, number> = { decouverte: 200, starter: 150, business: 100, premium: 50 };
 /** At termination: the provider fee and the termination fee, minor units, taken from the card balance. */
 export const PROVIDER_FEE_MINOR = 50;
 export const TERMINATION_FEE_MINOR = 100;
-
-/** Withdrawals: at least 5 USD, and 5 USD must remain on the card (documented). */
-export const WITHDRAWAL_MIN_MINOR = 500;
-export const CARD_FLOOR_MINOR = 500;
-
-/** Découverte monthly limits (documented): 25 cards created, 5,000 USD loaded on cards. */
-export const DECOUVERTE_CARDS_PER_MONTH = 25;
-export const DECOUVERTE_LOADED_PER_MONTH_MINOR = 500_000;
 
 /** The card products of the sandbox (designed): one uuid per brand and category. */
 export const PRODUCT_CODES = {

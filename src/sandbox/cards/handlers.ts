@@ -5,36 +5,34 @@ import { randomUUID } from 'node:crypto';
 import type { Account } from '../core/accounts.js';
 import type { Handlers, SandboxCore } from '../core/context.js';
 import { createdRange, page, pageWindow, perCore } from '../core/context.js';
-import { ApiError, notFound, planLimitReached, planUpgradeRequired, stateError } from '../core/errors.js';
-import { requestAmountMinor, toAmount } from '../core/money.js';
+import { apiError, notFound, planLimitReached, planUpgradeRequired, providerFailed, stateError } from '../core/errors.js';
+import { contractLimits, forPlan } from '../core/limits.js';
+import { formatAmount, requestAmountMinor, toAmount } from '../core/money.js';
 import { addUsage, periodOf, usage } from '../core/usage.js';
-import { findCustomer, requireActiveCustomer } from '../customers/handlers.js';
+import { findCustomer } from '../customers/handlers.js';
+import { requireActiveCustomer } from '../customers/require.js';
 import {
   CARD_FEE_MINOR,
-  CARD_FLOOR_MINOR,
-  DECOUVERTE_CARDS_PER_MONTH,
-  DECOUVERTE_LOADED_PER_MONTH_MINOR,
   PRODUCT_CODES,
-  PROVIDER_FEE_MINOR,
   SERVICE_FEE_MINOR,
-  TERMINATION_FEE_MINOR,
   WITHDRAWAL_FEE_MINOR,
   topUpFeeMinor,
 } from './fees.js';
-import { CardLifecycle, ISSUE_JOB, TOPUP_JOB, cardEventBase } from './lifecycle.js';
+import { CardLifecycle, ISSUE_JOB, TOPUP_JOB, cardEventBase, cardEventIn } from './lifecycle.js';
 import { balanceTypeOf, cardOf, newTransactionId, transactionOf, type CardRow } from './repository.js';
 
 /** The card lifecycle of a sandbox (one per core), also used by the simulation API. */
 export const cardLifecycle = perCore((core) => new CardLifecycle(core));
 
-/** Découverte: at most 5,000 USD loaded on cards per calendar month. */
+/** The plan's limit of USD loaded on cards per calendar month (the contract's; Découverte only). */
 function checkLoadedLimit(core: SandboxCore, account: Account, minor: number): void {
-  if (account.plan !== 'decouverte') return;
+  const limit = forPlan(contractLimits().loadedOnCardsPerMonthMinor, account.plan);
+  if (limit === null) return;
   const loaded = usage(core.db, account.id, periodOf(core.clock.now()), 'usd_loaded_minor');
-  if (loaded + minor > DECOUVERTE_LOADED_PER_MONTH_MINOR) {
-    throw planLimitReached('The plan Découverte allows 5,000 USD loaded on cards per calendar month.', {
+  if (loaded + minor > limit) {
+    throw planLimitReached(`Your plan allows ${formatAmount(limit)} USD loaded on cards per calendar month.`, {
       limit: 'usd_loaded_per_month',
-      allowed: toAmount(DECOUVERTE_LOADED_PER_MONTH_MINOR),
+      allowed: toAmount(limit),
       used: toAmount(loaded),
     });
   }
@@ -54,13 +52,12 @@ export function cards(core: SandboxCore): Handlers {
         const customer = requireActiveCustomer(core, account.id, body.customer_code);
         if (account.plan === 'decouverte' && body.category === 'physical') throw planUpgradeRequired('The plan Découverte gives virtual cards only.');
         const period = periodOf(clock.now());
-        if (account.plan === 'decouverte') {
-          const created = usage(db, account.id, period, 'cards_created');
-          if (created >= DECOUVERTE_CARDS_PER_MONTH) {
-            throw planLimitReached('The plan Découverte allows 25 cards created per calendar month.', { limit: 'cards_created_per_month', allowed: DECOUVERTE_CARDS_PER_MONTH, used: created });
-          }
-          checkLoadedLimit(core, account, amount);
+        const createdLimit = forPlan(contractLimits().cardsCreatedPerMonth, account.plan);
+        const created = usage(db, account.id, period, 'cards_created');
+        if (createdLimit !== null && created >= createdLimit) {
+          throw planLimitReached(`Your plan allows ${createdLimit} cards created per calendar month.`, { limit: 'cards_created_per_month', allowed: createdLimit, used: created });
         }
+        checkLoadedLimit(core, account, amount);
         const card: CardRow = {
           code: randomUUID(),
           account_id: account.id,
@@ -152,7 +149,7 @@ export function cards(core: SandboxCore): Handlers {
         if (card.status !== 'active') throw notActive(card, 'frozen');
         repo.setStatus(card.code, 'frozen');
         const frozen = repo.byCode(card.code)!;
-        outbox.emit(account, 'card.frozen', cardEventBase(core, frozen));
+        outbox.emit(account, 'card.frozen', cardEventIn(core, frozen, 'frozen'));
         return { data: cardOf(clock, frozen) };
       });
     },
@@ -163,7 +160,7 @@ export function cards(core: SandboxCore): Handlers {
         if (card.status !== 'frozen') throw stateError('card_not_frozen', `Only a frozen card can be unfrozen; this card is ${card.status}.`, card.status);
         repo.setStatus(card.code, 'active');
         const active = repo.byCode(card.code)!;
-        outbox.emit(account, 'card.unfrozen', cardEventBase(core, active));
+        outbox.emit(account, 'card.unfrozen', cardEventIn(core, active, 'active'));
         return { data: cardOf(clock, active) };
       });
     },
@@ -173,14 +170,23 @@ export function cards(core: SandboxCore): Handlers {
       return db.transaction(() => {
         const card = lifecycle.find(account, params.code);
         if (card.status !== 'active') throw notActive(card, 'withdrawn from');
-        if (card.balance_minor - amount < CARD_FLOOR_MINOR) {
-          throw new ApiError(400, 'INSUFFICIENT_BALANCE', `At least 5 USD must remain on the card: you can withdraw up to ${toAmount(Math.max(0, card.balance_minor - CARD_FLOOR_MINOR))} USD.`, {
-            required: toAmount(amount + CARD_FLOOR_MINOR),
-            available: toAmount(card.balance_minor),
+        // `required` is the amount asked, `available` the most that can be withdrawn now (the balance less what must remain).
+        const floor = contractLimits().cardWithdrawalFloorMinor;
+        const withdrawable = Math.max(0, card.balance_minor - floor);
+        if (amount > withdrawable) {
+          throw apiError('INSUFFICIENT_BALANCE', `At least ${formatAmount(floor)} USD must remain on the card: you can withdraw up to ${formatAmount(withdrawable)} USD.`, {
+            required: toAmount(amount),
+            available: toAmount(withdrawable),
             balance_type: 'card',
             card_code: card.code,
             reason: 'card_balance_too_low',
           });
+        }
+        const failure = lifecycle.takeWithdrawalFailure(card);
+        if (failure !== undefined) {
+          // The card provider failed it: the event is sent and kept, nothing moves, and the answer is a 502.
+          outbox.emit(account, 'card.withdrawal.failed', { ...cardEventBase(core, card), amount: toAmount(amount), reason: failure });
+          throw providerFailed(`The card provider failed the withdrawal (${failure}): nothing was withdrawn. A new request is a new withdrawal.`);
         }
         const fee = WITHDRAWAL_FEE_MINOR[account.plan];
         const net = amount - fee;
@@ -195,7 +201,7 @@ export function cards(core: SandboxCore): Handlers {
         });
         ledger.credit(account, credited, net, { reason: 'card_withdrawal', description: `Withdrawal ${id} from card ${card.code}, net of the ${toAmount(fee)} USD fee`, customerCode: card.customer_code });
         outbox.emit(account, 'card.withdrawal.completed', {
-          ...cardEventBase(core, { ...card, balance_minor: after }),
+          ...cardEventIn(core, { ...card, balance_minor: after }, 'active'),
           withdrawal_id: id, amount: toAmount(amount), fee: toAmount(fee), net_amount: toAmount(net), credited_balance: credited,
         });
         return {
@@ -208,19 +214,7 @@ export function cards(core: SandboxCore): Handlers {
       return db.transaction(() => {
         const card = lifecycle.find(account, params.code);
         if (card.status !== 'active' && card.status !== 'frozen') throw stateError('card_not_usable', `Only an active or frozen card can be terminated; this card is ${card.status}.`, card.status);
-        const credited = balanceTypeOf(card.brand);
-        for (const topUp of repo.pendingTopUps(card.code)) lifecycle.failTopUp(account, card, topUp, 'card_terminated');
-        const closing = card.balance_minor;
-        const providerFee = Math.min(closing, PROVIDER_FEE_MINOR);
-        const terminationFee = Math.min(closing - providerFee, TERMINATION_FEE_MINOR);
-        const refunded = closing - providerFee - terminationFee;
-        repo.setBalance(card.code, 0);
-        repo.setStatus(card.code, 'cancelled');
-        if (refunded > 0) ledger.credit(account, credited, refunded, { reason: 'card_termination', description: `Balance of terminated card ${card.code}`, customerCode: card.customer_code });
-        const closed = repo.byCode(card.code)!;
-        const amounts = { refunded_amount: toAmount(refunded), card_balance_at_closure: toAmount(closing), provider_fee: toAmount(providerFee), termination_fee: toAmount(terminationFee) };
-        outbox.emit(account, 'card.terminated', { ...cardEventBase(core, closed), ...amounts });
-        return { data: { card_code: card.code, status: 'completed' as const, card_status: 'cancelled' as const, ...amounts, credited_balance: credited, currency: 'USD' as const } };
+        return { data: lifecycle.terminate(account, card) };
       });
     },
 

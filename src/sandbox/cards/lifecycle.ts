@@ -1,20 +1,39 @@
-// The asynchronous outcomes of cards: issuance (active or failed with a refund) and top-ups (applied, or
-// failed with a refund). By default each completes by itself, happily, `autoCompleteMs` of the clock after
-// the request; on a manual account it waits for the simulation API.
+// The asynchronous outcomes of cards: issuance (active or failed with a refund), top-ups (applied, or
+// failed with a refund) and terminations that wait on the card provider. By default each completes by itself,
+// happily, `autoCompleteMs` of the clock after the request; on a manual account it waits for the simulation
+// API. The simulation API also arms the card provider's next answer for a card: a withdrawal it fails, a
+// termination it does not complete at once (kept in memory, like faults: a restart clears them).
 import { randomInt } from 'node:crypto';
+import type { components } from '../../../generated/openapi.js';
 import type { Account } from '../core/accounts.js';
 import type { SandboxCore } from '../core/context.js';
-import { ApiError, notFound } from '../core/errors.js';
+import { apiError, notFound } from '../core/errors.js';
 import { toAmount } from '../core/money.js';
 import { externalReferenceOf } from '../customers/handlers.js';
 import { autoOutcomeHint } from '../simulation/auto-outcome-hint.js';
+import { PROVIDER_FEE_MINOR, TERMINATION_FEE_MINOR } from './fees.js';
 import { CardRepository, balanceTypeOf, newPan, type CardRow, type TopUpRow } from './repository.js';
 
 export const ISSUE_JOB = 'card.issue';
 export const TOPUP_JOB = 'card.topup';
+export const TERMINATION_JOB = 'card.termination';
+
+/** The default `reason` of `card.withdrawal.failed`. */
+export const WITHDRAWAL_FAILURE_REASON = 'provider_error';
+
+type CardTermination = components['schemas']['CardTermination'];
+
+/**
+ * The base fields of a card event whose schema pins the card's status (`card.frozen` carries `frozen`): the card
+ * must have that status.
+ */
+export function cardEventIn<S extends CardRow['status']>(core: SandboxCore, card: CardRow, status: S): components['schemas']['CardEventBase'] & { status: S } {
+  if (card.status !== status) throw new Error(`card ${card.code} is ${card.status}, not ${status}`);
+  return { ...cardEventBase(core, card), status };
+}
 
 /** The base fields of every card event. */
-export function cardEventBase(core: SandboxCore, card: CardRow): Record<string, unknown> {
+export function cardEventBase(core: SandboxCore, card: CardRow): components['schemas']['CardEventBase'] {
   return {
     card_code: card.code,
     customer_code: card.customer_code,
@@ -31,6 +50,10 @@ export function cardEventBase(core: SandboxCore, card: CardRow): Record<string, 
 export class CardLifecycle {
   private readonly core: SandboxCore;
   readonly repo: CardRepository;
+  /** Cards whose next withdrawal the card provider fails, with the reason. */
+  private readonly withdrawalFailures = new Map<string, string>();
+  /** Cards whose next termination the card provider does not complete at once. */
+  private readonly terminationDelays = new Set<string>();
 
   constructor(core: SandboxCore) {
     this.core = core;
@@ -42,6 +65,86 @@ export class CardLifecycle {
     core.scheduler.register(TOPUP_JOB, (p) => {
       const topUp = this.repo.topUp(String(p.topup));
       if (topUp?.status === 'pending') this.completeTopUp(topUp, { outcome: 'completed' });
+    });
+    core.scheduler.register(TERMINATION_JOB, (p) => {
+      const card = this.repo.byCode(String(p.card));
+      if (card && this.repo.pendingTermination(card.code) !== undefined) this.completeTermination(card);
+    });
+  }
+
+  /** Arms the card provider to fail the card's next withdrawal (simulation API). */
+  armWithdrawalFailure(card: CardRow, reason: string): void {
+    this.withdrawalFailures.set(card.code, reason);
+  }
+
+  /** The reason of the card's armed withdrawal failure, disarmed as it is taken; undefined when none is armed. */
+  takeWithdrawalFailure(card: CardRow): string | undefined {
+    const reason = this.withdrawalFailures.get(card.code);
+    this.withdrawalFailures.delete(card.code);
+    return reason;
+  }
+
+  /** Arms the card provider not to complete the card's next termination at once (simulation API). */
+  armTerminationDelay(card: CardRow): void {
+    this.terminationDelays.add(card.code);
+  }
+
+  /**
+   * Terminates a usable card (inside a transaction): at once, or, when a delay is armed, pending on the card
+   * provider (`card.termination_pending`; `card.terminated` follows). A card whose termination is pending
+   * answers that pending state again, without a new event.
+   */
+  terminate(account: Account, card: CardRow): CardTermination {
+    const pending: CardTermination = {
+      card_code: card.code, status: 'pending', card_status: card.status, refunded_amount: null, card_balance_at_closure: null, provider_fee: null, termination_fee: null,
+      credited_balance: balanceTypeOf(card.brand), currency: 'USD',
+    };
+    if (this.repo.pendingTermination(card.code) !== undefined) return pending;
+    if (this.terminationDelays.delete(card.code)) {
+      this.repo.insertTermination(account.id, card.code, this.core.clock.now());
+      this.core.outbox.emit(account, 'card.termination_pending', cardEventBase(this.core, card));
+      this.scheduleAuto(account, TERMINATION_JOB, { card: card.code });
+      return pending;
+    }
+    return this.completeTermination(card);
+  }
+
+  /**
+   * Closes a card: its pending top-ups fail (refunded), the provider and termination fees are taken from its
+   * balance (never more than it), the rest is returned to its brand's ops balance, it becomes `cancelled`, and
+   * `card.terminated` is sent.
+   */
+  completeTermination(card: CardRow): CardTermination {
+    const { db, ledger, outbox } = this.core;
+    return db.transaction(() => {
+      const current = this.repo.byCode(card.code)!;
+      const account = this.account(current);
+      const credited = balanceTypeOf(current.brand);
+      for (const topUp of this.repo.pendingTopUps(current.code)) this.failTopUp(account, current, topUp, 'card_terminated');
+      const closing = current.balance_minor;
+      const providerFee = Math.min(closing, PROVIDER_FEE_MINOR);
+      const terminationFee = Math.min(closing - providerFee, TERMINATION_FEE_MINOR);
+      const refunded = closing - providerFee - terminationFee;
+      this.repo.setBalance(current.code, 0);
+      this.repo.setStatus(current.code, 'cancelled');
+      this.repo.deleteTermination(current.code);
+      if (refunded > 0) ledger.credit(account, credited, refunded, { reason: 'card_termination', description: `Balance of terminated card ${current.code}`, customerCode: current.customer_code });
+      const closed = this.repo.byCode(current.code)!;
+      const amounts = { refunded_amount: toAmount(refunded), card_balance_at_closure: toAmount(closing), provider_fee: toAmount(providerFee), termination_fee: toAmount(terminationFee) };
+      outbox.emit(account, 'card.terminated', { ...cardEventIn(this.core, closed, 'cancelled'), ...amounts });
+      return { card_code: current.code, status: 'completed', card_status: 'cancelled', ...amounts, credited_balance: credited, currency: 'USD' };
+    });
+  }
+
+  /** The simulation's completion of a pending termination; 422 when none waits. */
+  completePendingTermination(card: CardRow): CardRow {
+    return this.core.db.transaction(() => {
+      if (this.repo.pendingTermination(card.code) === undefined) {
+        const hint = autoOutcomeHint(this.core, this.account(card));
+        throw apiError('VALIDATION_ERROR', `No termination of this card waits on the card provider; the card is ${card.status}.${hint}`, { fields: [], current_status: card.status });
+      }
+      this.completeTermination(card);
+      return this.repo.byCode(card.code)!;
     });
   }
 
@@ -61,7 +164,7 @@ export class CardLifecycle {
       const current = this.repo.byCode(card.code)!;
       if (current.status !== 'pending') {
         const hint = autoOutcomeHint(this.core, this.account(current));
-        throw new ApiError(422, 'VALIDATION_ERROR', `Only a pending card can be issued or fail; this card is ${current.status}.${hint}`, { fields: [], reason: 'card_not_active', current_status: current.status });
+        throw apiError('VALIDATION_ERROR', `Only a pending card can be issued or fail; this card is ${current.status}.${hint}`, { fields: [], reason: 'card_not_active', current_status: current.status });
       }
       const account = this.account(current);
       if (choice.outcome === 'activated') {
@@ -71,14 +174,14 @@ export class CardLifecycle {
         const yy = String((expiry.getUTCFullYear() + 3) % 100).padStart(2, '0');
         this.repo.issue(current.code, { pan, last_four: pan.slice(-4), expiry: `${mm}/${yy}`, cvv: String(randomInt(1000)).padStart(3, '0'), balance_minor: current.initial_load_minor });
         const issued = this.repo.byCode(current.code)!;
-        outbox.emit(account, 'card.activated', { ...cardEventBase(this.core, issued), name_on_card: issued.name_on_card, expiry: issued.expiry });
+        outbox.emit(account, 'card.activated', { ...cardEventIn(this.core, issued, 'active'), last_four: issued.last_four!, name_on_card: issued.name_on_card, expiry: issued.expiry! });
         return issued;
       }
       const refund = current.initial_load_minor + current.card_fee_minor + current.service_fee_minor;
       this.repo.setStatus(current.code, 'failed');
       ledger.credit(account, balanceTypeOf(current.brand), refund, { reason: 'card_creation_refund', description: `Refund of failed card ${current.code}`, customerCode: current.customer_code });
       const failed = this.repo.byCode(current.code)!;
-      outbox.emit(account, 'card.creation_failed', { ...cardEventBase(this.core, failed), reason: choice.reason ?? 'issuer_declined', refunded_amount: toAmount(refund) });
+      outbox.emit(account, 'card.creation_failed', { ...cardEventIn(this.core, failed, 'failed'), last_four: null, reason: choice.reason ?? 'issuer_declined', refunded_amount: toAmount(refund) });
       return failed;
     });
   }
@@ -90,7 +193,7 @@ export class CardLifecycle {
       const current = this.repo.topUp(topUp.id)!;
       if (current.status !== 'pending') {
         const hint = autoOutcomeHint(this.core, this.account(this.repo.byCode(current.card_code)!));
-        throw new ApiError(422, 'VALIDATION_ERROR', `The top-up is already ${current.status}.${hint}`, { fields: [], current_status: current.status });
+        throw apiError('VALIDATION_ERROR', `The top-up is already ${current.status}.${hint}`, { fields: [], current_status: current.status });
       }
       const card = this.repo.byCode(current.card_code)!;
       const account = this.account(card);

@@ -11,7 +11,7 @@ export interface CardRow {
   account_id: number;
   customer_code: string;
   product_code: string;
-  brand: 'VISA' | 'MASTERCARD';
+  brand: components['schemas']['CardBrandChoice'];
   category: 'virtual' | 'physical';
   name_on_card: string;
   status: 'pending' | 'active' | 'frozen' | 'failed' | 'cancelled';
@@ -32,7 +32,7 @@ export interface TopUpRow {
   card_code: string;
   amount_minor: number;
   fee_minor: number;
-  status: 'pending' | 'completed' | 'failed';
+  status: components['schemas']['CardTopUpStatus'];
   created_at: number;
 }
 
@@ -156,6 +156,16 @@ export class CardRepository {
   }
   setTopUpStatus(id: string, status: TopUpRow['status']): void {
     this.db.run('UPDATE card_topups SET status = ? WHERE id = ?', status, id);
+  }
+  /** When the card's termination was requested, while it waits on the card provider. */
+  pendingTermination(cardCode: string): number | undefined {
+    return this.db.get<{ requested_at: number }>('SELECT requested_at FROM card_terminations WHERE card_code = ?', cardCode)?.requested_at;
+  }
+  insertTermination(accountId: number, cardCode: string, requestedAt: number): void {
+    this.db.run('INSERT INTO card_terminations (card_code, account_id, requested_at) VALUES (?, ?, ?)', cardCode, accountId, requestedAt);
+  }
+  deleteTermination(cardCode: string): void {
+    this.db.run('DELETE FROM card_terminations WHERE card_code = ?', cardCode);
   }
   insertTransaction(accountId: number, r: CardTransactionRow): void {
     this.db.run(

@@ -1,17 +1,24 @@
 // Partner accounts: zero setup. Any well-formed `sk_test_…` or `sk_live_…` key gets its own account on first
 // use, with the default plan, funded ops balances and the loopback as its allowed addresses.
+import type { components } from '../../../generated/openapi.js';
+import { API_KEY_RULE, apiKeyMode } from '../../client/api-key.js';
+import { balanceTypeOneOf0Values } from '../../../generated/openapi-values.js';
+import type { components as simulation } from '../../../generated/sandbox.js';
+import { planValues } from '../../../generated/sandbox-values.js';
 import type { Clock } from './clock.js';
+import { constValues } from './contract.js';
+import { contractLimits, forPlan } from './limits.js';
 import type { Db } from './store.js';
 
-export const PLANS = ['decouverte', 'starter', 'business', 'premium'] as const;
-export type Plan = (typeof PLANS)[number];
-export type Mode = 'test' | 'live';
+/** The plans (the simulation API's `Plan`). */
+export const PLANS = planValues;
+export type Plan = simulation['schemas']['Plan'];
+export type Mode = components['schemas']['Mode'];
 
-export const BALANCE_TYPES = ['cards_visa', 'cards_mastercard', 'gift_cards', 'payout_sepa', 'others'] as const;
-export type BalanceType = (typeof BALANCE_TYPES)[number];
+export type BalanceType = components['schemas']['BalanceType'];
+/** The ops balance types: the contract's named ones and its provisional `others` (a `const` branch). */
+export const BALANCE_TYPES: readonly BalanceType[] = [...balanceTypeOneOf0Values, ...constValues<BalanceType>('BalanceType')];
 
-/** `sk_test_` or `sk_live_` and 1 to 200 letters, digits or underscores. */
-export const API_KEY = /^sk_(test|live)_[A-Za-z0-9_]{1,200}$/;
 
 export const LOOPBACK_IPS = ['127.0.0.1', '::1', '::ffff:127.0.0.1'];
 
@@ -26,10 +33,13 @@ export interface AccountDefaults {
   knownKeysOnly: boolean;
 }
 
+/** What each ops balance of a new account holds (designed): 10,000.00 USD. */
+export const OPENING_BALANCE_MINOR = 1_000_000;
+
 export const DEFAULT_ACCOUNT: AccountDefaults = {
   plan: 'starter',
-  openingMinor: { cards_visa: 1_000_000, cards_mastercard: 1_000_000, gift_cards: 1_000_000, payout_sepa: 1_000_000, others: 1_000_000 },
-  lowThresholdMinor: 10_000,
+  openingMinor: Object.fromEntries(BALANCE_TYPES.map((type) => [type, OPENING_BALANCE_MINOR])) as Record<BalanceType, number>,
+  lowThresholdMinor: contractLimits().lowBalanceThresholdMinor,
   allowedIps: LOOPBACK_IPS,
   manual: false,
   knownKeysOnly: false,
@@ -70,11 +80,14 @@ const fromRow = (r: AccountRow): Account => ({
   manual: r.manual === 1,
 });
 
-/** The plan's requests per minute per key. */
-export const planRateLimit = (plan: Plan): number => (plan === 'decouverte' ? 30 : 100);
+/** The plan's requests per minute per key (the contract's limits table). */
+export const planRateLimit = (plan: Plan): number => forPlan(contractLimits().requestsPerMinute, plan)!;
 
+/** The mode of a key that follows the API key rule (the client's, src/client/api-key.ts). */
 export function modeOfKey(key: string): Mode {
-  return key.startsWith('sk_live_') ? 'live' : 'test';
+  const mode = apiKeyMode(key);
+  if (mode === undefined) throw new Error(`not an API key: ${API_KEY_RULE}`);
+  return mode;
 }
 
 export class Accounts {

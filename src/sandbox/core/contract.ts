@@ -8,6 +8,16 @@ import { fileURLToPath } from 'node:url';
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 
+/**
+ * The `const` values of the `oneOf` branches of a schema of the contract (`BalanceType`'s provisional `others`):
+ * openapi-typescript emits value lists (generated/openapi-values.js) for `enum`s only.
+ */
+export function constValues<T extends string>(schema: string): T[] {
+  const node = ((sandboxDocument().components as JsonObject).schemas as JsonObject)[schema] as JsonObject | undefined;
+  if (!node) throw new Error(`the contract has no schema ${schema}`);
+  return ((node.oneOf ?? []) as JsonObject[]).filter((branch) => typeof branch.const === 'string').map((branch) => branch.const as T);
+}
+
 /** src/sandbox/core and dist/sandbox/core are both three levels under the package root. */
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -113,4 +123,36 @@ export function operationsOf(doc: JsonObject): OperationInfo[] {
     }
   }
   return out;
+}
+
+/** The error codes a response schema carries: the `error.code` const of each branch (`oneOf`, `allOf`, `$ref`). */
+function errorCodesOf(doc: JsonObject, node: Json | undefined, depth = 0): string[] {
+  const schema = resolveRef(doc, node);
+  if (!schema || typeof schema !== 'object' || Array.isArray(schema) || depth > 10) return [];
+  const code = ((((schema.properties as JsonObject | undefined)?.error as JsonObject | undefined)?.properties as JsonObject | undefined)?.code as JsonObject | undefined)?.const;
+  const branches = [...((schema.oneOf ?? []) as Json[]), ...((schema.allOf ?? []) as Json[])];
+  return [...(typeof code === 'string' ? [code] : []), ...branches.flatMap((b) => errorCodesOf(doc, b, depth + 1))];
+}
+
+/**
+ * The HTTP status of each error code, as the operations of a document answer it (`INSUFFICIENT_BALANCE` -> 400).
+ * Throws when the document gives a code two statuses.
+ */
+export function errorStatuses(doc: JsonObject): Map<string, number> {
+  const statuses = new Map<string, number>();
+  for (const [p, item] of Object.entries((doc.paths ?? {}) as JsonObject)) {
+    for (const method of HTTP_METHODS) {
+      const responses = (((item as JsonObject)[method] as JsonObject | undefined)?.responses ?? {}) as JsonObject;
+      for (const [status, response] of Object.entries(responses)) {
+        if (!/^[45][0-9]{2}$/.test(status)) continue;
+        const media = (((resolveRef(doc, response) as JsonObject | undefined)?.content as JsonObject | undefined)?.['application/json'] ?? {}) as JsonObject;
+        for (const code of errorCodesOf(doc, media.schema)) {
+          const known = statuses.get(code);
+          if (known !== undefined && known !== Number(status)) throw new Error(`the contract answers ${code} with ${known} and ${status} (${method.toUpperCase()} ${p})`);
+          statuses.set(code, Number(status));
+        }
+      }
+    }
+  }
+  return statuses;
 }

@@ -136,8 +136,11 @@ export class Delivery {
       return;
     }
     const sentAt = this.clock.now();
-    const result = await this.post(endpoint.url, event.body, endpoint.secret, delivery.idempotency_key);
     const attempt = delivery.attempt + 1;
+    // The attempt is under way: the history shows it as the latest, with no answer or duration yet and no
+    // retry due (a crash now counts it as made: it was sent, or about to be).
+    this.db.run('UPDATE deliveries SET attempt = ?, response_code = NULL, duration_ms = NULL, last_attempt_at = ?, next_retry_at = NULL WHERE code = ?', attempt, sentAt, code);
+    const result = await this.post(endpoint.url, event.body, endpoint.secret, delivery.idempotency_key);
     const delivered = result.failure === null;
     const now = this.clock.now();
     this.db.transaction(() => {

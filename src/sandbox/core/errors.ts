@@ -1,65 +1,126 @@
-// Errors the sandbox answers, in the API's failure envelope. A handler throws an ApiError; the server turns
-// it into `{ success: false, error: { code, message, details }, meta }` with its status.
+// Errors the sandbox answers, in the API's failure envelope: one catalogue keyed by error code, in the spirit of
+// stripe-node's src/Error.ts. The code is the contract's (`ErrorCode`), its HTTP status is the one the contract's
+// operations answer it with (read from generated/openapi.json), and its `details` are typed as the contract gives
+// them for that code. A handler throws what `apiError` (or a helper below) makes; the server turns it into
+// `{ success: false, error: { code, message, details }, meta }` with its status.
+import type { components } from '../../../generated/openapi.js';
+import type { ErrorCode, ErrorDetails } from '../../client/types.js';
+import { errorStatuses, sandboxDocument } from './contract.js';
 
-/** The closed list of `details.reason` values (Contract 1.1, ErrorReason). */
-export type ErrorReason =
-  | 'card_not_active'
-  | 'card_not_frozen'
-  | 'card_not_usable'
-  | 'card_balance_too_low'
-  | 'ops_balance_too_low'
-  | 'webhook_endpoint_required'
-  | 'verification_level_too_low'
-  | 'customer_restricted'
-  | 'identity_not_mismatched'
-  | 'customer_not_active'
-  | 'identity_already_verified'
-  | 'kyc_already_approved'
-  | 'poa_under_review'
-  | 'poa_already_approved'
-  | 'webhook_ping_failed'
-  | 'idempotency_key_reused'
-  | 'quote_expired'
-  | 'quote_already_confirmed'
-  | 'beneficiary_rail_mismatch'
-  // Events (sandbox-money)
-  | 'webhook_endpoint_inactive'
-  | 'webhook_endpoint_not_subscribed';
+/** The closed list of `details.reason` values (the contract's ErrorReason). */
+export type ErrorReason = components['schemas']['ErrorReason'];
+
+/**
+ * The `details` the contract gives for an error code: its declared fields (the generated type intersects them
+ * with the envelope's untyped `details`, which an object literal cannot satisfy), or null where it allows null.
+ */
+export type DetailsOf<C extends ErrorCode> = ErrorDetails<C> extends infer D
+  ? D extends null
+    ? null
+    : { [K in keyof D as string extends K ? never : K]: D[K] }
+  : never;
 
 export interface FieldError {
   field: string;
   message: string;
 }
 
-export class ApiError extends Error {
+/**
+ * The answers outside every operation (docs/sandbox.md, "Answers outside the operations"): the status is the
+ * sandbox's, the code the contract's, and the details the sandbox's own.
+ */
+export const OUTSIDE_OPERATIONS = {
+  405: 'RESOURCE_NOT_FOUND',
+  413: 'VALIDATION_ERROR',
+  415: 'VALIDATION_ERROR',
+  501: 'INTERNAL_ERROR',
+} as const satisfies Record<number, ErrorCode>;
+type OutsideStatus = keyof typeof OUTSIDE_OPERATIONS;
+
+let statuses: Map<string, number> | undefined;
+
+/** The HTTP status the contract answers an error code with. */
+export function statusOf(code: ErrorCode): number {
+  statuses ??= errorStatuses(sandboxDocument());
+  const status = statuses.get(code);
+  if (status === undefined) throw new Error(`the contract documents no status for the error code ${code}`);
+  return status;
+}
+
+/** The error code the contract answers with this status, when exactly one is (500 -> INTERNAL_ERROR). */
+export function codeOfStatus(status: number): ErrorCode {
+  statuses ??= errorStatuses(sandboxDocument());
+  const codes = [...statuses].filter(([, s]) => s === status).map(([code]) => code as ErrorCode);
+  if (codes.length !== 1) throw new Error(`the contract answers ${status} with ${codes.length === 0 ? 'no error code' : codes.join(', ')}`);
+  return codes[0]!;
+}
+
+export interface ErrorOptions {
+  /** Response headers (`Retry-After` of a 429). */
+  headers?: Record<string, string>;
+  /** Keep what the operation recorded before the error (see `keepsChanges`). */
+  keepsChanges?: boolean;
+}
+
+export class ApiError<C extends ErrorCode = ErrorCode> extends Error {
   readonly status: number;
-  readonly code: string;
-  readonly details: Record<string, unknown> | null;
+  readonly code: C;
+  readonly details: DetailsOf<C> | Record<string, unknown> | null;
   readonly headers: Record<string, string>;
-  constructor(status: number, code: string, message: string, details: Record<string, unknown> | null = null, headers: Record<string, string> = {}) {
+  /**
+   * What the operation recorded before this error is kept (its transaction commits): a provider's failure that
+   * is itself a fact, whose event is sent. Any other error rolls the operation back.
+   */
+  readonly keepsChanges: boolean;
+
+  /** Made by `apiError` or `outsideOperations` only: the status always comes from the catalogue. */
+  private constructor(status: number, code: C, message: string, details: DetailsOf<C> | Record<string, unknown> | null, options: ErrorOptions) {
     super(message);
     this.status = status;
     this.code = code;
     this.details = details;
-    this.headers = headers;
+    this.headers = options.headers ?? {};
+    this.keepsChanges = options.keepsChanges ?? false;
+  }
+
+  /** The error `code`, with the status the contract gives it and `details` of the shape it gives them. */
+  static of<C extends ErrorCode>(code: C, message: string, details: DetailsOf<C>, options: ErrorOptions = {}): ApiError<C> {
+    return new ApiError(statusOf(code), code, message, details, options);
+  }
+
+  /** An answer outside every operation (405, 413, 415, 501), in the envelope with the contract's code for it. */
+  static outsideOperations<S extends OutsideStatus>(status: S, message: string, details: Record<string, unknown> | null): ApiError<(typeof OUTSIDE_OPERATIONS)[S]> {
+    return new ApiError(status, OUTSIDE_OPERATIONS[status], message, details, {});
   }
 }
 
-export const notFound = (what: string): ApiError => new ApiError(404, 'RESOURCE_NOT_FOUND', `${what} not found.`, null);
+/** The error `code`, with the status the contract gives it and `details` of the shape it gives them. */
+export function apiError<C extends ErrorCode>(code: C, message: string, details: DetailsOf<C>, options: ErrorOptions = {}): ApiError<C> {
+  return ApiError.of(code, message, details, options);
+}
 
-export const validationError = (message: string, fields: FieldError[], extra: Record<string, unknown> = {}): ApiError =>
-  new ApiError(422, 'VALIDATION_ERROR', message, { fields, ...extra });
+/** An answer outside every operation (405, 413, 415, 501), in the envelope with the contract's code for it. */
+export function outsideOperations<S extends OutsideStatus>(status: S, message: string, details: Record<string, unknown> | null): ApiError<(typeof OUTSIDE_OPERATIONS)[S]> {
+  return ApiError.outsideOperations(status, message, details);
+}
 
-/** A refusal caused by a resource's state: 422 VALIDATION_ERROR with `details.reason` and `current_status`. */
-export const stateError = (reason: ErrorReason, message: string, currentStatus?: string, extra: Record<string, unknown> = {}): ApiError =>
-  new ApiError(422, 'VALIDATION_ERROR', message, {
+export const notFound = (what: string): ApiError => apiError('RESOURCE_NOT_FOUND', `${what} not found.`, null);
+
+export const validationError = (message: string, fields: FieldError[], extra: DetailsOf<'VALIDATION_ERROR'> = {}): ApiError =>
+  apiError('VALIDATION_ERROR', message, { fields, ...extra });
+
+/** A refusal caused by a resource's state: VALIDATION_ERROR with `details.reason` and `current_status`. */
+export const stateError = (reason: ErrorReason, message: string, currentStatus?: string, extra: DetailsOf<'VALIDATION_ERROR'> = {}): ApiError =>
+  apiError('VALIDATION_ERROR', message, {
     fields: [],
     reason,
     ...(currentStatus !== undefined ? { current_status: currentStatus } : {}),
     ...extra,
   });
 
-export const planUpgradeRequired = (message: string): ApiError => new ApiError(402, 'PLAN_UPGRADE_REQUIRED', message, null);
+export const planUpgradeRequired = (message: string): ApiError => apiError('PLAN_UPGRADE_REQUIRED', message, null);
 
-export const planLimitReached = (message: string, details: Record<string, unknown>): ApiError =>
-  new ApiError(403, 'PLAN_LIMIT_REACHED', message, details);
+export const planLimitReached = (message: string, details: DetailsOf<'PLAN_LIMIT_REACHED'>): ApiError => apiError('PLAN_LIMIT_REACHED', message, details);
+
+/** OPERATION_FAILED: a provider failed an operation that had started; what it recorded (its event) is kept. */
+export const providerFailed = (message: string): ApiError => apiError('OPERATION_FAILED', message, null, { keepsChanges: true });

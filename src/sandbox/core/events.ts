@@ -1,5 +1,6 @@
 // The outbox: an event is written in the transaction of the change that causes it, with one delivery per
 // subscribed active endpoint and a job for each delivery's first attempt.
+import type { WebhookEventMap, WebhookEventType } from '../../webhooks/events.js';
 import type { Clock } from './clock.js';
 import { timeOrderedUuid } from './ids.js';
 import type { Scheduler } from './scheduler.js';
@@ -31,8 +32,11 @@ export class Outbox {
     this.scheduler = scheduler;
   }
 
-  /** Records an event and queues its deliveries. Call inside the transaction of the change. */
-  emit(account: { id: number; mode: 'test' | 'live' }, type: string, data: Record<string, unknown>): EventEnvelope {
+  /**
+   * Records an event and queues its deliveries. Call inside the transaction of the change. `data` is typed by the
+   * event's schema in the contract (the generated `webhooks`), so a payload that does not match it does not compile.
+   */
+  emit<T extends WebhookEventType>(account: { id: number; mode: 'test' | 'live' }, type: T, data: WebhookEventMap[T]['data']): EventEnvelope {
     const now = this.clock.now();
     const uuid = timeOrderedUuid();
     const event: EventEnvelope = { id: `evt_${uuid}`, type, created_at: this.clock.iso(now), data, mode: account.mode };
@@ -48,18 +52,17 @@ export class Outbox {
     return event;
   }
 
-  /** A new delivery of a stored event to one endpoint, attempted at once. */
+  /** A new delivery of a stored event to one endpoint, attempted at once (no retry is due: `next_retry_at` null). */
   queueDelivery(accountId: number, endpointCode: string, eventId: string, idempotencyKey: string, now: number): string {
     const code = timeOrderedUuid();
     this.db.run(
       `INSERT INTO deliveries (code, account_id, endpoint_code, event_id, status, response_code, attempt, duration_ms, idempotency_key, created_at, last_attempt_at, next_retry_at)
-       VALUES (?, ?, ?, ?, 'pending', NULL, 0, NULL, ?, ?, NULL, ?)`,
+       VALUES (?, ?, ?, ?, 'pending', NULL, 0, NULL, ?, ?, NULL, NULL)`,
       code,
       accountId,
       endpointCode,
       eventId,
       idempotencyKey,
-      now,
       now,
     );
     this.scheduler.schedule(DELIVERY_JOB, now, { delivery: code });

@@ -5,18 +5,20 @@
 // state, no event, no debit) and, as for every 5xx, its Idempotency-Key is not kept (a retry runs).
 // Armed faults are kept in memory: a restart clears them.
 import { randomBytes } from 'node:crypto';
-import { ApiError } from './errors.js';
+import type { components as simulation } from '../../../generated/sandbox.js';
+import { faultStatusValues } from '../../../generated/sandbox-values.js';
+import { ApiError, apiError, codeOfStatus } from './errors.js';
 
-export const FAULT_STATUSES = [500, 502] as const;
-export type FaultStatus = (typeof FAULT_STATUSES)[number];
-
-export const FAULT_CODE = { 500: 'INTERNAL_ERROR', 502: 'OPERATION_FAILED' } as const;
+/** The statuses a fault answers (the simulation API's `Fault.status`). */
+export const FAULT_STATUSES = faultStatusValues;
+export type FaultStatus = simulation['schemas']['Fault']['status'];
 
 export interface Fault {
   id: string;
   operation_id: string;
   status: FaultStatus;
-  code: (typeof FAULT_CODE)[FaultStatus];
+  /** The error code the contract answers with that status. */
+  code: simulation['schemas']['Fault']['code'];
   /** Requests it will still answer. */
   remaining: number;
   message: string;
@@ -37,7 +39,7 @@ export class Faults {
       id: `flt_${randomBytes(12).toString('hex')}`,
       operation_id: fault.operationId,
       status: fault.status,
-      code: FAULT_CODE[fault.status],
+      code: codeOfStatus(fault.status) as Fault['code'],
       remaining: fault.count,
       message: fault.message ?? DEFAULT_MESSAGE[fault.status],
       created_at: now,
@@ -64,6 +66,6 @@ export class Faults {
     if (!faults || !fault) return undefined;
     fault.remaining--;
     if (fault.remaining === 0) this.armed.set(accountId, faults.filter((f) => f !== fault));
-    return new ApiError(fault.status, fault.code, fault.message, null);
+    return apiError(fault.code, fault.message, null);
   }
 }

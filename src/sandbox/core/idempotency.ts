@@ -3,9 +3,14 @@
 // method, path or body is refused (422, `idempotency_key_reused`); a retry while the first request runs
 // waits for it. 5xx answers are not kept. Keys are scoped to the API key.
 import { createHash } from 'node:crypto';
+import { sandboxDocument, type JsonObject } from './contract.js';
 import type { Db } from './store.js';
 
-export const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{1,255}$/;
+/** The `pattern` of the contract's Idempotency-Key header (`components.parameters.IdempotencyKey`). */
+export const IDEMPOTENCY_KEY_PATTERN = String(
+  ((((sandboxDocument().components as JsonObject).parameters as JsonObject).IdempotencyKey as JsonObject).schema as JsonObject).pattern,
+);
+export const IDEMPOTENCY_KEY = new RegExp(IDEMPOTENCY_KEY_PATTERN, 'u');
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 
 export interface StoredResponse {

@@ -3,7 +3,7 @@
 // a debit that crosses the low balance threshold sends `balance.low_balance`.
 import type { Account, BalanceType } from './accounts.js';
 import type { Clock } from './clock.js';
-import { ApiError } from './errors.js';
+import { apiError } from './errors.js';
 import type { Outbox } from './events.js';
 import { toAmount } from './money.js';
 import type { Db } from './store.js';
@@ -56,7 +56,7 @@ export class Ledger {
   require(accountId: number, type: BalanceType, minor: number): void {
     const balance = this.balance(accountId, type);
     if (balance.minor < minor) {
-      throw new ApiError(400, 'INSUFFICIENT_BALANCE', `The ${type} balance cannot cover this operation.`, {
+      throw apiError('INSUFFICIENT_BALANCE', `The ${type} balance cannot cover this operation.`, {
         required: toAmount(minor),
         available: toAmount(balance.minor),
         balance_type: type,

@@ -5,11 +5,14 @@
 // of a product outside the list answers 402 PLAN_UPGRADE_REQUIRED. Customers, balances, webhook endpoints and
 // events are reachable with any subscription. Such an account holds only the ops balances of its products (and
 // `others`).
+import type { components as simulation } from '../../../generated/sandbox.js';
+import { productValues } from '../../../generated/sandbox-values.js';
 import type { Account, BalanceType } from './accounts.js';
 import type { Db } from './store.js';
 
-export const PRODUCTS = ['cards', 'wallets', 'virtual_accounts', 'gift_cards', 'payouts'] as const;
-export type Product = (typeof PRODUCTS)[number];
+/** The products of a subscription (the simulation API's `Product`). */
+export const PRODUCTS = productValues;
+export type Product = simulation['schemas']['Product'];
 
 /** The product of each tag of the contract that a subscription gates (other tags are open to every account). */
 const PRODUCT_OF_TAG: Record<string, Product> = {

@@ -1,8 +1,9 @@
 // Assembles the sandbox: store, clock, scheduler, outbox, delivery, ledger, accounts, the product modules
 // and the simulation API, on one HTTP server.
 import type { AddressInfo } from 'node:net';
+import { API_KEY_RULE, apiKeyMode } from '../../client/api-key.js';
 import type { FastifyInstance } from 'fastify';
-import { Accounts, BALANCE_TYPES, DEFAULT_ACCOUNT, PLANS, type AccountDefaults, type Plan } from './accounts.js';
+import { Accounts, BALANCE_TYPES, DEFAULT_ACCOUNT, PLANS, type AccountDefaults, type BalanceType, type Plan } from './accounts.js';
 import { Clock } from './clock.js';
 import type { Handlers, SandboxCore } from './context.js';
 import { sandboxDocument } from './contract.js';
@@ -27,7 +28,7 @@ export interface AccountConfig {
   /** The products of the account's subscription (`[]`: none); the plan decides when absent. */
   products?: Product[];
   /** Ops balances, USD: `{ "cards_visa": 250 }`. */
-  balances?: Partial<Record<(typeof BALANCE_TYPES)[number], number>>;
+  balances?: Partial<Record<BalanceType, number>>;
 }
 
 export interface SandboxConfig {
@@ -106,7 +107,7 @@ export function checkConfig(config: unknown): SandboxConfig {
   if (!config || typeof config !== 'object' || Array.isArray(config)) throw new Error('the config must be a JSON object');
   const c = config as SandboxConfig;
   for (const [key, account] of Object.entries(c.accounts ?? {})) {
-    if (!/^sk_(test|live)_[A-Za-z0-9_]{1,200}$/.test(key)) throw new Error(`config accounts: "${key}" is not an sk_test_… or sk_live_… key`);
+    if (apiKeyMode(key) === undefined) throw new Error(`config accounts: "${key}" is not an API key: ${API_KEY_RULE}`);
     if (account.plan !== undefined && !PLANS.includes(account.plan)) throw new Error(`config accounts.${key}.plan: must be one of ${PLANS.join(', ')}`);
     for (const product of account.products ?? []) {
       if (!PRODUCTS.includes(product)) throw new Error(`config accounts.${key}.products: "${product}" is not one of ${PRODUCTS.join(', ')}`);
@@ -150,7 +151,7 @@ export async function createSandbox(options: SandboxOptions, modules: ModuleRegi
     });
     if (account.products !== undefined) products.set(a.id, account.products);
     db.transaction(() => {
-      for (const [type, amount] of Object.entries(account.balances ?? {})) ledger.set(a, type as (typeof BALANCE_TYPES)[number], toMinor(amount));
+      for (const [type, amount] of Object.entries(account.balances ?? {})) ledger.set(a, type as BalanceType, toMinor(amount));
     });
   }
 

@@ -2,21 +2,52 @@
 // validation from generated/openapi.json), the checks every operation shares (key, IP allow-list, rate
 // limit, plan product access, negative balance, idempotency), and every answer in the API's envelope.
 import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import openapiGlue from 'fastify-openapi-glue';
 import type { Account } from './accounts.js';
-import { API_KEY, modeOfKey, planRateLimit } from './accounts.js';
+import { API_KEY_RULE, apiKeyMode } from '../../client/api-key.js';
+import { planRateLimit } from './accounts.js';
 import { createAjv } from './ajv.js';
 import type { Call, Handlers, OperationId, SandboxCore } from './context.js';
 import { operationsOf, type JsonObject, type OperationInfo } from './contract.js';
-import { ApiError } from './errors.js';
+import { ApiError, apiError, outsideOperations, type FieldError } from './errors.js';
 import { dropContentTypeOfEmptyBody } from './empty-body.js';
-import { IDEMPOTENCY_KEY, IdempotencyStore } from './idempotency.js';
+import { IDEMPOTENCY_KEY, IDEMPOTENCY_KEY_PATTERN, IdempotencyStore } from './idempotency.js';
 import { basePathHint } from './path-hint.js';
 import { RateLimiter } from './ratelimit.js';
 import { validationProblem, type AjvError } from './validation-messages.js';
 
 export const BODY_LIMIT_BYTES = 1_048_576;
+
+/**
+ * A body refused as too large is still read (and discarded) up to this many bytes, for at most
+ * TOO_LARGE_READ_MS, before the 413 is sent: a client that sends its whole body before it reads the answer
+ * (Node's fetch) then gets the 413, not a broken pipe. Beyond, the answer is sent at once and the connection
+ * closed (docs/sandbox.md).
+ */
+export const TOO_LARGE_READ_BYTES = 64 * 1_048_576;
+const TOO_LARGE_READ_MS = 10_000;
+
+/** Reads and discards the rest of a request body, up to TOO_LARGE_READ_BYTES and TOO_LARGE_READ_MS. */
+function discardBody(raw: IncomingMessage): Promise<void> {
+  if (raw.complete || Number(raw.headers['content-length']) > TOO_LARGE_READ_BYTES) return Promise.resolve();
+  return new Promise((resolve) => {
+    let read = 0;
+    const stop = () => {
+      clearTimeout(timer);
+      raw.off('data', onData).off('end', stop).off('error', stop).off('close', stop);
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      read += chunk.length;
+      if (read > TOO_LARGE_READ_BYTES) stop();
+    };
+    const timer = setTimeout(stop, TOO_LARGE_READ_MS);
+    raw.on('data', onData).once('end', stop).once('error', stop).once('close', stop);
+    raw.resume();
+  });
+}
 
 export interface ServerOptions {
   core: SandboxCore;
@@ -111,20 +142,21 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     const header = request.headers.authorization;
     const token = typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
     const route = request.routeOptions.config as RouteConfig;
-    request.sandbox = { mode: token && API_KEY.test(token) ? modeOfKey(token) : 'test', route };
+    const mode = token === undefined ? undefined : apiKeyMode(token);
+    request.sandbox = { mode: mode ?? 'test', route };
     if (!route.operation) return done(); // not an operation of the API (404, the simulation API)
     if (header === undefined || header === '') {
-      throw new ApiError(401, 'AUTHENTICATION_REQUIRED', 'Send your API key as `Authorization: Bearer <API_KEY>`.', null);
+      throw apiError('AUTHENTICATION_REQUIRED', 'Send your API key as `Authorization: Bearer <API_KEY>`.', null);
     }
-    if (!token || !API_KEY.test(token)) {
-      throw new ApiError(401, 'AUTHENTICATION_FAILED', 'The API key is invalid: expected `Bearer sk_test_…` or `Bearer sk_live_…`.', null);
+    if (!token || mode === undefined) {
+      throw apiError('AUTHENTICATION_FAILED', `The API key is invalid: send \`Authorization: Bearer <API_KEY>\` with a key that is ${API_KEY_RULE}.`, null);
     }
     const account = core.accounts.known(token);
-    if (!account) throw new ApiError(401, 'AUTHENTICATION_FAILED', 'This API key is not known to the sandbox (it accepts only the keys of its config).', null);
+    if (!account) throw apiError('AUTHENTICATION_FAILED', 'This API key is not known to the sandbox (it accepts only the keys of its config).', null);
     request.sandbox.account = account;
-    if (account.revoked) throw new ApiError(401, 'AUTHENTICATION_FAILED', 'This API key has been revoked.', null);
+    if (account.revoked) throw apiError('AUTHENTICATION_FAILED', 'This API key has been revoked.', null);
     if (!account.allowedIps.includes(request.ip)) {
-      throw new ApiError(403, 'IP_NOT_ALLOWED', `Requests from ${request.ip} are not allowed for this key.`, null);
+      throw apiError('IP_NOT_ALLOWED', `Requests from ${request.ip} are not allowed for this key.`, null);
     }
     if (options.rateLimit) {
       const state = limiter.hit(account.apiKey, account.rateLimit ?? planRateLimit(account.plan), core.clock.now());
@@ -132,8 +164,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       reply.header('X-RateLimit-Remaining', String(state.remaining));
       reply.header('X-RateLimit-Reset', String(state.reset));
       if (state.exceeded) {
-        throw new ApiError(429, 'RATE_LIMIT_EXCEEDED', `Rate limit of ${state.limit} requests per minute reached for this key.`, null, {
-          'Retry-After': String(state.retryAfter),
+        throw apiError('RATE_LIMIT_EXCEEDED', `Rate limit of ${state.limit} requests per minute reached for this key.`, null, {
+          headers: { 'Retry-After': String(state.retryAfter) },
         });
       }
     }
@@ -142,7 +174,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   app.addHook('preValidation', (request, _reply, done) => {
     if (request.sandbox.route.operation?.bodyRequired && (request.body === undefined || request.body === null)) {
-      throw new ApiError(422, 'VALIDATION_ERROR', 'A JSON request body is required.', { fields: [{ field: 'body', message: 'is required (required)' }] });
+      throw apiError('VALIDATION_ERROR', 'A JSON request body is required.', { fields: [{ field: 'body', message: 'is required (required)' }] });
     }
     done();
   });
@@ -150,11 +182,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   /** The plan's product access and the negative-balance suspension (after idempotency: their answers are kept). */
   const checkAllowed = (account: Account, operation: OperationInfo): void => {
     const refusal = core.products.refusal(account, operation.tag);
-    if (refusal) throw new ApiError(402, 'PLAN_UPGRADE_REQUIRED', refusal, null);
+    if (refusal) throw apiError('PLAN_UPGRADE_REQUIRED', refusal, null);
     if (operation.method !== 'GET') {
       const since = core.ledger.negativeSince(account.id);
       if (since !== undefined) {
-        throw new ApiError(403, 'ACCOUNT_SUSPENDED_NEGATIVE_BALANCE', 'An ops balance is negative: only GET requests are accepted until it is funded.', {
+        throw apiError('ACCOUNT_SUSPENDED_NEGATIVE_BALANCE', 'An ops balance is negative: only GET requests are accepted until it is funded.', {
           negative_balance_since: core.clock.iso(since),
         });
       }
@@ -167,14 +199,14 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   /** A POST with an Idempotency-Key: waits for a run with the same key, replays its answer (true), or marks this run. */
   const idempotent = async (request: FastifyRequest, reply: FastifyReply, account: Account, key: unknown): Promise<boolean> => {
     if (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key)) {
-      throw new ApiError(422, 'VALIDATION_ERROR', 'Idempotency-Key must be 1 to 255 letters, digits, `_`, `.`, `:` or `-`.', {
-        fields: [{ field: 'Idempotency-Key', message: 'must match ^[A-Za-z0-9_.:-]{1,255}$ (pattern)' }],
+      throw apiError('VALIDATION_ERROR', `Idempotency-Key must match ${IDEMPOTENCY_KEY_PATTERN}.`, {
+        fields: [{ field: 'Idempotency-Key', message: `must match ${IDEMPOTENCY_KEY_PATTERN} (pattern)` }],
       });
     }
     const fingerprint = IdempotencyStore.fingerprint(request.method, request.url, request.body);
     const slot = await idempotency.acquire(account.id, key, core.clock.now());
     if ('kept' in slot && slot.kept.fingerprint !== fingerprint) {
-      throw new ApiError(422, 'VALIDATION_ERROR', 'This Idempotency-Key was used with another method, path or body.', {
+      throw apiError('VALIDATION_ERROR', 'This Idempotency-Key was used with another method, path or body.', {
         fields: [{ field: 'Idempotency-Key', message: 'was used for another request' }],
         reason: 'idempotency_key_reused',
       });
@@ -193,7 +225,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     const operation = route.operation;
     if (!operation || !account) return done();
     if (route.wrongHost) {
-      throw new ApiError(421, 'wrong_api_host', 'Gift card operations are served at the gift card address `{alt_base_url}` (`/api/v1`), not at `/v1`.', null);
+      throw apiError('wrong_api_host', 'Gift card operations are served at the gift card address `{alt_base_url}` (`/api/v1`), not at `/v1`.', null);
     }
     // Idempotency first: every answer from here on is the operation's and is kept.
     const key = request.headers['idempotency-key'];
@@ -236,25 +268,30 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       const context = error.validationContext ?? 'body';
       const data = context === 'body' ? request.body : context === 'querystring' ? request.query : context === 'params' ? request.params : request.headers;
       const { message, fields } = validationProblem(error.validation as AjvError[], context, data);
-      return sendError(core, request, reply, new ApiError(422, 'VALIDATION_ERROR', message, { fields }));
+      return sendError(core, request, reply, apiError('VALIDATION_ERROR', message, { fields }));
     }
     switch (error.code) {
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        return sendError(core, request, reply, new ApiError(415, 'VALIDATION_ERROR', `Content-Type ${String(request.headers['content-type'])} is not accepted: send application/json.`, {
+        return sendError(core, request, reply, outsideOperations(415, `Content-Type ${String(request.headers['content-type'])} is not accepted: send application/json.`, {
           fields: [{ field: 'Content-Type', message: 'must be application/json' }],
         }));
-      case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return sendError(core, request, reply, new ApiError(413, 'VALIDATION_ERROR', `The request body is larger than ${request.routeOptions.bodyLimit ?? BODY_LIMIT_BYTES} bytes.`, {
-          fields: [{ field: 'body', message: `must be at most ${request.routeOptions.bodyLimit ?? BODY_LIMIT_BYTES} bytes` }],
-        }));
+      case 'FST_ERR_CTP_BODY_TOO_LARGE': {
+        const limit = request.routeOptions.bodyLimit ?? BODY_LIMIT_BYTES;
+        const tooLarge = outsideOperations(413, `The request body is larger than ${limit} bytes.`, {
+          fields: [{ field: 'body', message: `must be at most ${limit} bytes` }],
+        });
+        return discardBody(request.raw).then(() => {
+          sendError(core, request, reply, tooLarge);
+        });
+      }
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
-        return sendError(core, request, reply, new ApiError(422, 'VALIDATION_ERROR', 'The request body is not valid JSON.', { fields: [{ field: 'body', message: 'is not valid JSON' }] }));
+        return sendError(core, request, reply, apiError('VALIDATION_ERROR', 'The request body is not valid JSON.', { fields: [{ field: 'body', message: 'is not valid JSON' }] }));
     }
     if (error instanceof SyntaxError || error.statusCode === 400) {
-      return sendError(core, request, reply, new ApiError(422, 'VALIDATION_ERROR', `The request body is not valid JSON: ${error.message}`, { fields: [{ field: 'body', message: 'is not valid JSON' }] }));
+      return sendError(core, request, reply, apiError('VALIDATION_ERROR', `The request body is not valid JSON: ${error.message}`, { fields: [{ field: 'body', message: 'is not valid JSON' }] }));
     }
-    return sendError(core, request, reply, new ApiError(500, 'INTERNAL_ERROR', `The sandbox failed: ${error.message}`, null));
+    return sendError(core, request, reply, apiError('INTERNAL_ERROR', `The sandbox failed: ${error.message}`, null));
   });
 
   const routes = methodsByPath(operations);
@@ -265,12 +302,12 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     if (match && !match.methods.has(request.method)) {
       const allowed = [...match.methods].join(', ');
       reply.header('Allow', allowed);
-      return sendError(core, request, reply, new ApiError(405, 'RESOURCE_NOT_FOUND', `${request.method} is not an operation of ${path}; it accepts ${allowed}.`, {
+      return sendError(core, request, reply, outsideOperations(405, `${request.method} is not an operation of ${path}; it accepts ${allowed}.`, {
         method: request.method,
         allowed_methods: [...match.methods],
       }));
     }
-    return sendError(core, request, reply, new ApiError(404, 'RESOURCE_NOT_FOUND', `No operation at ${request.method} ${path}.${basePathHint(request.method, path, operations)}`, null));
+    return sendError(core, request, reply, apiError('RESOURCE_NOT_FOUND', `No operation at ${request.method} ${path}.${basePathHint(request.method, path, operations)}`, null));
   };
   app.setNotFoundHandler(noOperation);
 
@@ -285,7 +322,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       bodyLimit: Math.max(BODY_LIMIT_BYTES, operation.longestBodyString + 65_536),
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         if (!handler) {
-          throw new ApiError(501, 'INTERNAL_ERROR', `${method.toUpperCase()} ${openapiPath} (${operationId}) is not implemented in the sandbox yet.`, {
+          throw outsideOperations(501, `${method.toUpperCase()} ${openapiPath} (${operationId}) is not implemented in the sandbox yet.`, {
             operation_id: operationId,
             not_implemented: true,
           });
@@ -303,7 +340,15 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
         const idem = request.sandbox.idempotency;
         let body: ReturnType<typeof envelope> | undefined;
         const started = core.db.transaction(() => {
-          const value = handler(call) as Outcome | Promise<Outcome>;
+          let value: Outcome | Promise<Outcome>;
+          try {
+            value = handler(call) as Outcome | Promise<Outcome>;
+          } catch (error) {
+            // A failure that is itself a fact (a provider failed the operation; its event is sent) commits what
+            // was recorded before it; any other error rolls the operation back.
+            if (error instanceof ApiError && error.keepsChanges) return { failed: error };
+            throw error;
+          }
           if (value instanceof Promise) return { later: value };
           body = envelope(value);
           if (idem && !idem.replayed) {
@@ -312,6 +357,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
           }
           return { now: value };
         });
+        if (started.failed) throw started.failed;
         const result: Outcome = started.later ? await started.later : started.now!;
         for (const [name, value] of Object.entries(result.headers ?? {})) reply.header(name, value);
         return reply.code(200).send(body ?? envelope(result));

@@ -3,6 +3,23 @@
 // STRICT tables, money in INTEGER minor units with CHECK constraints). It is synchronous: a transaction
 // never awaits, so a state change and the events it causes commit together or not at all.
 import { DatabaseSync, type SQLInputValue } from './sqlite.js';
+import {
+  balanceTransactionDirectionValues,
+  cardBrandChoiceValues,
+  cardTopUpStatusValues,
+  customerStatusOneOf0Values,
+  giftCardOrderStatusValues,
+  kycStatusValueOneOf0Values,
+  kycStatusValueOneOf1Values,
+  modeValues,
+  payoutStatusValues,
+  verificationLevelValues,
+  virtualAccountStatusValues,
+  walletCurrencyValues,
+  webhookDeliveryStatusValues,
+} from '../../../generated/openapi-values.js';
+import { planValues } from '../../../generated/sandbox-values.js';
+import { constValues } from './contract.js';
 
 export type SqlValue = SQLInputValue;
 export type Row = Record<string, SqlValue>;
@@ -17,6 +34,11 @@ export interface Db {
   close(): void;
 }
 
+/** `('a', 'b')`: the SQL list of a closed set's values (from the contract's generated value lists). */
+const oneOf = (values: readonly string[]): string => `(${values.map((v) => `'${v.replaceAll("'", "''")}'`).join(', ')})`;
+
+// The closed sets are the contract's (generated/*-values.js); the sandbox's own states (a card's, a KYC session's,
+// a quote before it is a payout) are listed here, where their tables are.
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS clock (
   id INTEGER PRIMARY KEY CHECK (id = 1),
@@ -27,8 +49,8 @@ CREATE TABLE IF NOT EXISTS clock (
 CREATE TABLE IF NOT EXISTS accounts (
   id INTEGER PRIMARY KEY,
   api_key TEXT NOT NULL UNIQUE,
-  mode TEXT NOT NULL CHECK (mode IN ('test', 'live')),
-  plan TEXT NOT NULL CHECK (plan IN ('decouverte', 'starter', 'business', 'premium')),
+  mode TEXT NOT NULL CHECK (mode IN ${oneOf(modeValues)}),
+  plan TEXT NOT NULL CHECK (plan IN ${oneOf(planValues)}),
   revoked INTEGER NOT NULL DEFAULT 0 CHECK (revoked IN (0, 1)),
   allowed_ips TEXT NOT NULL,
   rate_limit INTEGER CHECK (rate_limit IS NULL OR rate_limit > 0),
@@ -50,7 +72,7 @@ CREATE TABLE IF NOT EXISTS balance_transactions (
   id TEXT NOT NULL UNIQUE,
   account_id INTEGER NOT NULL,
   balance_type TEXT NOT NULL,
-  direction TEXT NOT NULL CHECK (direction IN ('debit', 'credit')),
+  direction TEXT NOT NULL CHECK (direction IN ${oneOf(balanceTransactionDirectionValues)}),
   amount_minor INTEGER NOT NULL CHECK (amount_minor > 0),
   balance_after_minor INTEGER NOT NULL,
   reason TEXT NOT NULL,
@@ -75,9 +97,9 @@ CREATE TABLE IF NOT EXISTS customers (
   date_of_birth TEXT NOT NULL,
   email TEXT,
   phone TEXT,
-  status TEXT NOT NULL CHECK (status IN ('active', 'restricted', 'inactive')),
+  status TEXT NOT NULL CHECK (status IN ${oneOf([...customerStatusOneOf0Values, ...constValues('CustomerStatus')])}),
   restriction_reason TEXT,
-  verification_level TEXT NOT NULL CHECK (verification_level IN ('basic', 'verified', 'full')),
+  verification_level TEXT NOT NULL CHECK (verification_level IN ${oneOf(verificationLevelValues)}),
   created_at INTEGER NOT NULL
 ) STRICT;
 CREATE TABLE IF NOT EXISTS cards (
@@ -86,7 +108,7 @@ CREATE TABLE IF NOT EXISTS cards (
   account_id INTEGER NOT NULL,
   customer_code TEXT NOT NULL,
   product_code TEXT NOT NULL,
-  brand TEXT NOT NULL CHECK (brand IN ('VISA', 'MASTERCARD')),
+  brand TEXT NOT NULL CHECK (brand IN ${oneOf(cardBrandChoiceValues)}),
   category TEXT NOT NULL CHECK (category IN ('virtual', 'physical')),
   name_on_card TEXT NOT NULL,
   status TEXT NOT NULL CHECK (status IN ('pending', 'active', 'frozen', 'failed', 'cancelled')),
@@ -106,7 +128,7 @@ CREATE TABLE IF NOT EXISTS card_topups (
   card_code TEXT NOT NULL,
   amount_minor INTEGER NOT NULL CHECK (amount_minor > 0),
   fee_minor INTEGER NOT NULL CHECK (fee_minor >= 0),
-  status TEXT NOT NULL CHECK (status IN ('pending', 'completed', 'failed')),
+  status TEXT NOT NULL CHECK (status IN ${oneOf(cardTopUpStatusValues)}),
   created_at INTEGER NOT NULL
 ) STRICT;
 CREATE TABLE IF NOT EXISTS card_transactions (
@@ -156,7 +178,7 @@ CREATE TABLE IF NOT EXISTS deliveries (
   account_id INTEGER NOT NULL,
   endpoint_code TEXT NOT NULL,
   event_id TEXT NOT NULL,
-  status TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'failed')),
+  status TEXT NOT NULL CHECK (status IN ${oneOf(webhookDeliveryStatusValues)}),
   response_code INTEGER,
   attempt INTEGER NOT NULL CHECK (attempt >= 0),
   duration_ms INTEGER,
@@ -185,7 +207,7 @@ CREATE TABLE IF NOT EXISTS idempotency_keys (
 CREATE TABLE IF NOT EXISTS kyc_verifications (
   customer_code TEXT PRIMARY KEY,
   account_id INTEGER NOT NULL,
-  kyc_status TEXT NOT NULL CHECK (kyc_status IN ('not_started', 'pending', 'approved', 'rejected', 'expired', 'resubmission_requested')),
+  kyc_status TEXT NOT NULL CHECK (kyc_status IN ${oneOf([...kycStatusValueOneOf0Values, ...kycStatusValueOneOf1Values])}),
   reason TEXT,
   identity_mismatch INTEGER NOT NULL DEFAULT 0 CHECK (identity_mismatch IN (0, 1)),
   approved_at INTEGER,
@@ -222,7 +244,7 @@ CREATE TABLE IF NOT EXISTS wallets (
   id TEXT NOT NULL UNIQUE,
   account_id INTEGER NOT NULL,
   customer_code TEXT NOT NULL,
-  currency TEXT NOT NULL CHECK (currency IN ('USDC', 'USDT')),
+  currency TEXT NOT NULL CHECK (currency IN ${oneOf(walletCurrencyValues)}),
   network TEXT NOT NULL,
   address TEXT NOT NULL,
   balance_micro INTEGER NOT NULL CHECK (balance_micro >= 0),
@@ -248,7 +270,7 @@ CREATE TABLE IF NOT EXISTS virtual_accounts (
   account_id INTEGER NOT NULL,
   customer_code TEXT NOT NULL,
   currency TEXT NOT NULL,
-  status TEXT NOT NULL CHECK (status IN ('pending', 'active', 'closed')),
+  status TEXT NOT NULL CHECK (status IN ${oneOf(virtualAccountStatusValues)}),
   iban TEXT,
   bic_swift TEXT,
   bank_name TEXT,
@@ -265,7 +287,7 @@ CREATE TABLE IF NOT EXISTS gift_card_orders (
   amount_minor INTEGER NOT NULL CHECK (amount_minor > 0),
   quantity INTEGER NOT NULL CHECK (quantity BETWEEN 1 AND 100),
   debited_minor INTEGER NOT NULL CHECK (debited_minor > 0),
-  status TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'failed', 'refunded')),
+  status TEXT NOT NULL CHECK (status IN ${oneOf(giftCardOrderStatusValues)}),
   redemptions TEXT,
   created_at INTEGER NOT NULL
 ) STRICT;
@@ -274,7 +296,7 @@ CREATE TABLE IF NOT EXISTS beneficiaries (
   code TEXT NOT NULL UNIQUE,
   account_id INTEGER NOT NULL,
   customer_code TEXT NOT NULL,
-  rail TEXT NOT NULL CHECK (rail IN ('sepa', 'ach')),
+  rail TEXT NOT NULL CHECK (rail IN ${oneOf(constValues('PayoutRail'))}),
   body TEXT NOT NULL,
   deleted_at INTEGER,
   created_at INTEGER NOT NULL
@@ -286,8 +308,8 @@ CREATE TABLE IF NOT EXISTS payouts (
   customer_code TEXT NOT NULL,
   beneficiary_code TEXT NOT NULL,
   reference TEXT NOT NULL,
-  rail TEXT NOT NULL CHECK (rail IN ('sepa', 'ach')),
-  status TEXT NOT NULL CHECK (status IN ('quote', 'pending', 'processing', 'completed', 'failed', 'refunded')),
+  rail TEXT NOT NULL CHECK (rail IN ${oneOf(constValues('PayoutRail'))}),
+  status TEXT NOT NULL CHECK (status IN ${oneOf(['quote', ...payoutStatusValues])}),
   amount_minor INTEGER NOT NULL CHECK (amount_minor > 0),
   fee_minor INTEGER NOT NULL CHECK (fee_minor >= 0),
   received_minor INTEGER NOT NULL CHECK (received_minor >= 0),
@@ -304,6 +326,12 @@ CREATE TABLE IF NOT EXISTS payouts (
 CREATE TABLE IF NOT EXISTS card_topup_failures (
   topup_id TEXT PRIMARY KEY,
   reason TEXT NOT NULL
+) STRICT;
+-- Terminations waiting on the card provider (card.termination_pending sent, card.terminated to follow).
+CREATE TABLE IF NOT EXISTS card_terminations (
+  card_code TEXT PRIMARY KEY,
+  account_id INTEGER NOT NULL,
+  requested_at INTEGER NOT NULL
 ) STRICT;
 -- End of the money products.
 -- Product access of an account whose subscription lists its products (src/sandbox/core/products.ts).

@@ -1,10 +1,11 @@
 // Customers (tag "Customers"): create (at least one active webhook endpoint first), list, get, update, activate,
-// deactivate; and the checks other modules make before they create something or move money for a customer.
+// deactivate. The check other modules make before they create something or move money for a customer is in
+// ./require.ts.
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/openapi.js';
 import type { Handlers, SandboxCore } from '../core/context.js';
 import { page, pageWindow } from '../core/context.js';
-import { ApiError, notFound, stateError } from '../core/errors.js';
+import { ApiError, apiError, notFound, stateError } from '../core/errors.js';
 import type { SqlValue } from '../core/store.js';
 
 export interface CustomerRow {
@@ -16,9 +17,9 @@ export interface CustomerRow {
   date_of_birth: string;
   email: string | null;
   phone: string | null;
-  status: 'active' | 'restricted' | 'inactive';
+  status: components['schemas']['CustomerStatus'];
   restriction_reason: string | null;
-  verification_level: 'basic' | 'verified' | 'full';
+  verification_level: components['schemas']['VerificationLevel'];
   created_at: number;
 }
 
@@ -33,21 +34,7 @@ export function externalReferenceOf(core: SandboxCore, accountId: number, code: 
 
 /** 403 ACCOUNT_RESTRICTED (`customer_restricted`) for a restricted customer. */
 export function restrictedError(message = 'The customer is restricted.'): ApiError {
-  return new ApiError(403, 'ACCOUNT_RESTRICTED', message, { reason: 'customer_restricted', current_status: 'restricted' });
-}
-
-/**
- * The customer, when something may be created or money moved for it: 404 when unknown, 403 `customer_restricted`
- * when restricted, 422 `customer_not_active` when inactive.
- */
-export function requireActiveCustomer(core: SandboxCore, accountId: number, code: string): CustomerRow {
-  const customer = findCustomer(core, accountId, code);
-  if (!customer) throw notFound('Customer');
-  if (customer.status === 'restricted') throw restrictedError();
-  if (customer.status === 'inactive') {
-    throw stateError('customer_not_active', 'The customer is inactive: activate it first (POST /customers/{customerCode}/activate).', 'inactive');
-  }
-  return customer;
+  return apiError('ACCOUNT_RESTRICTED', message, { reason: 'customer_restricted', current_status: 'restricted' });
 }
 
 export function customerOf(core: SandboxCore, r: CustomerRow): components['schemas']['Customer'] {

@@ -1,15 +1,18 @@
-// The customer an operation acts for: it must exist (404) and not be restricted (403 ACCOUNT_RESTRICTED);
-// and the lists filtered by `customer_code`.
+// The customer an operation acts for, and the lists filtered by `customer_code`. One guard, for every request
+// that creates something for a customer or moves money for it (the list in the description of
+// `POST /customers/{customerCode}/deactivate`): the customer must exist (404), not be restricted (403
+// ACCOUNT_RESTRICTED, `customer_restricted`) and not be inactive (422 `customer_not_active`).
 import { pageWindow, type SandboxCore } from '../core/context.js';
-import { ApiError, notFound } from '../core/errors.js';
+import { notFound, stateError } from '../core/errors.js';
 import type { SqlValue } from '../core/store.js';
-import { findCustomer, type CustomerRow } from './handlers.js';
+import { findCustomer, restrictedError, type CustomerRow } from './handlers.js';
 
-export function usableCustomer(core: SandboxCore, accountId: number, code: string): CustomerRow {
+export function requireActiveCustomer(core: SandboxCore, accountId: number, code: string): CustomerRow {
   const customer = findCustomer(core, accountId, code);
   if (!customer) throw notFound('Customer');
-  if (customer.status === 'restricted') {
-    throw new ApiError(403, 'ACCOUNT_RESTRICTED', 'The customer is restricted.', { reason: 'customer_restricted', current_status: 'restricted' });
+  if (customer.status === 'restricted') throw restrictedError();
+  if (customer.status === 'inactive') {
+    throw stateError('customer_not_active', 'The customer is inactive: activate it first (POST /customers/{customerCode}/activate).', 'inactive');
   }
   return customer;
 }

@@ -6,9 +6,9 @@ import type { components } from '../../../generated/openapi.js';
 import type { Account } from '../core/accounts.js';
 import type { Handlers, SandboxCore } from '../core/context.js';
 import { page, pageWindow, perCore } from '../core/context.js';
-import { ApiError, notFound, validationError } from '../core/errors.js';
+import { apiError, notFound, validationError } from '../core/errors.js';
 import { requestAmountMinor, toAmount } from '../core/money.js';
-import { customerPage, usableCustomer } from '../customers/require.js';
+import { customerPage, requireActiveCustomer } from '../customers/require.js';
 import { CATALOGUE, orderable, productById, usdMinorOf } from './catalogue.js';
 
 export const DELIVERY_JOB_KIND = 'gift_card.delivery';
@@ -24,7 +24,7 @@ export interface GiftCardOrderRow {
   amount_minor: number;
   quantity: number;
   debited_minor: number;
-  status: 'pending' | 'delivered' | 'failed' | 'refunded';
+  status: components['schemas']['GiftCardOrder']['status'];
   redemptions: string | null;
   created_at: number;
 }
@@ -79,7 +79,7 @@ export class GiftCardOrders {
       const current = this.byCode(order.code)!;
       const from = choice.outcome === 'refunded' ? 'delivered' : 'pending';
       if (current.status !== from) {
-        throw new ApiError(422, 'VALIDATION_ERROR', `Only a ${from} order can become ${choice.outcome}; this order is ${current.status}.`, { fields: [], current_status: current.status });
+        throw apiError('VALIDATION_ERROR', `Only a ${from} order can become ${choice.outcome}; this order is ${current.status}.`, { fields: [], current_status: current.status });
       }
       const account = accounts.byId(current.account_id);
       const base = { order_code: current.code, customer_code: current.customer_code, product_id: current.product_id, amount: toAmount(current.amount_minor), quantity: current.quantity };
@@ -127,7 +127,7 @@ export function giftCards(core: SandboxCore): Handlers {
     createGiftCardOrder({ account, body }) {
       const amount = requestAmountMinor('amount', body.amount);
       return db.transaction(() => {
-        const customer = usableCustomer(core, account.id, body.customer_code);
+        const customer = requireActiveCustomer(core, account.id, body.customer_code);
         const product = productById(body.product_id);
         if (!product) throw notFound('Gift card product');
         if (!orderable(product, amount)) {

@@ -3,7 +3,8 @@
 import type { components } from '../../../generated/openapi.js';
 import type { Handlers, SandboxCore } from '../core/context.js';
 import { notFound, stateError } from '../core/errors.js';
-import { findCustomer, requireActiveCustomer, type CustomerRow } from '../customers/handlers.js';
+import { findCustomer, type CustomerRow } from '../customers/handlers.js';
+import { requireActiveCustomer } from '../customers/require.js';
 import { KYC_PAGE_PATH } from './page.js';
 import { kycVerification, type KycVerification } from './verification.js';
 

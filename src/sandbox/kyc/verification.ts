@@ -3,9 +3,12 @@
 // does not choose outcomes) moves the customer's kyc_status, level and status and sends the `kyc.*` events, in
 // one transaction. Approval is billed (`balance.debited`, reason `kyc_verification`).
 import { randomBytes } from 'node:crypto';
+import type { components } from '../../../generated/openapi.js';
+import type { components as simulation } from '../../../generated/sandbox.js';
+import { kycOutcomeRequestOutcomeValues } from '../../../generated/sandbox-values.js';
 import type { Account } from '../core/accounts.js';
 import { perCore, type SandboxCore } from '../core/context.js';
-import { ApiError } from '../core/errors.js';
+import { apiError } from '../core/errors.js';
 import { findCustomer, type CustomerRow } from '../customers/handlers.js';
 import { autoOutcomeHint } from '../simulation/auto-outcome-hint.js';
 
@@ -18,12 +21,13 @@ export const KYC_LINK_LIFETIME_MS = 7 * 24 * 3600 * 1000;
 export const KYC_FEE_MINOR = 200;
 export const VERIFICATION_BALANCE = 'others' as const;
 
-export const KYC_OUTCOMES = ['approved', 'approved_identity_mismatch', 'rejected', 'abandoned', 'expired', 'resubmission_requested', 'pending_review'] as const;
-export type KycOutcome = (typeof KYC_OUTCOMES)[number];
+/** The outcomes of a KYC verification (the simulation API's, which the KYC page offers too). */
+export const KYC_OUTCOMES = kycOutcomeRequestOutcomeValues;
+export type KycOutcome = simulation['schemas']['KycOutcomeRequest']['outcome'];
 /** The outcomes that end a manual review. */
 const FINAL_OUTCOMES: readonly KycOutcome[] = ['approved', 'approved_identity_mismatch', 'rejected'];
 
-export type KycStatusValue = 'not_started' | 'pending' | 'approved' | 'rejected' | 'expired' | 'resubmission_requested';
+export type KycStatusValue = components['schemas']['KycStatusValue'];
 
 export interface Identity {
   first_name: string;
@@ -150,10 +154,10 @@ export class KycVerification {
             : status === 'approved'
               ? `The customer's KYC is already approved: no verification waits for an outcome.${autoOutcomeHint(this.core, account)}`
               : `The customer's last KYC verification ended (${status}): create a new link (POST /kyc/{customerCode}/link) to choose another outcome.${autoOutcomeHint(this.core, account)}`;
-        throw new ApiError(422, 'VALIDATION_ERROR', message, { fields: [], current_status: status });
+        throw apiError('VALIDATION_ERROR', message, { fields: [], current_status: status });
       }
       if (reviewing && !session && !FINAL_OUTCOMES.includes(choice.outcome)) {
-        throw new ApiError(422, 'VALIDATION_ERROR', `A manual review ends with approved, approved_identity_mismatch or rejected, not ${choice.outcome}.`, {
+        throw apiError('VALIDATION_ERROR', `A manual review ends with approved, approved_identity_mismatch or rejected, not ${choice.outcome}.`, {
           fields: [{ field: 'outcome', message: 'must be approved, approved_identity_mismatch or rejected during a manual review' }],
           current_status: 'pending',
         });
@@ -187,7 +191,7 @@ export class KycVerification {
           }
           const differs = verified.first_name !== declared.first_name || verified.last_name !== declared.last_name || verified.date_of_birth !== declared.date_of_birth;
           if (mismatch && !differs) {
-            throw new ApiError(422, 'VALIDATION_ERROR', 'An identity mismatch needs a verified identity that differs from the declared one.', {
+            throw apiError('VALIDATION_ERROR', 'An identity mismatch needs a verified identity that differs from the declared one.', {
               fields: [{ field: 'verified_identity', message: 'must differ from the declared identity' }],
             });
           }

@@ -7,14 +7,14 @@ import type { components } from '../../../generated/openapi.js';
 import type { Account } from '../core/accounts.js';
 import type { Handlers, SandboxCore } from '../core/context.js';
 import { createdRange, page, pageWindow, perCore } from '../core/context.js';
-import { ApiError, notFound, planLimitReached, stateError, validationError } from '../core/errors.js';
-import { requestAmountMinor, toAmount } from '../core/money.js';
+import { apiError, notFound, planLimitReached, stateError, validationError } from '../core/errors.js';
+import { contractLimits, forPlan } from '../core/limits.js';
+import { formatAmount, requestAmountMinor, toAmount } from '../core/money.js';
 import type { SqlValue } from '../core/store.js';
 import { addUsage, periodOf, usage } from '../core/usage.js';
-import { checkCustomerFilter, usableCustomer } from '../customers/require.js';
+import { checkCustomerFilter, requireActiveCustomer } from '../customers/require.js';
 import {
   BALANCE_OF_RAIL,
-  DECOUVERTE_PAYOUTS_PER_MONTH_MINOR,
   QUOTE_VALIDITY_MS,
   SEPA_COUNTRIES,
   USD_EUR_RATE,
@@ -154,14 +154,16 @@ export class PayoutBook {
       const quote = db.get<PayoutRow>('SELECT * FROM payouts WHERE account_id = ? AND code = ?', account.id, quoteCode);
       if (!quote) throw notFound('Quote');
       this.beneficiary(account, quote.beneficiary_code);
+      requireActiveCustomer(this.core, account.id, quote.customer_code);
       if (quote.status !== 'quote') throw stateError('quote_already_confirmed', 'This quote was already confirmed: the payout exists.', quote.status);
       const now = clock.now();
       if (now >= quote.expires_at) throw stateError('quote_expired', `This quote expired at ${clock.iso(quote.expires_at)}: ask for a new one.`, 'expired');
       const period = periodOf(now);
-      if (account.plan === 'decouverte') {
+      const limit = forPlan(contractLimits().payoutsPerMonthMinor, account.plan);
+      if (limit !== null) {
         const used = usage(db, account.id, period, 'payout_usd_minor');
-        if (used + quote.amount_minor > DECOUVERTE_PAYOUTS_PER_MONTH_MINOR) {
-          throw planLimitReached('The plan Découverte allows 5,000 USD of payouts per calendar month.', { limit: 'payouts_usd_per_month', allowed: toAmount(DECOUVERTE_PAYOUTS_PER_MONTH_MINOR), used: toAmount(used) });
+        if (used + quote.amount_minor > limit) {
+          throw planLimitReached(`Your plan allows ${formatAmount(limit)} USD of payouts per calendar month.`, { limit: 'payouts_usd_per_month', allowed: toAmount(limit), used: toAmount(used) });
         }
       }
       ledger.debit(account, quote.balance_type, quote.amount_minor + quote.fee_minor, {
@@ -188,7 +190,7 @@ export class PayoutBook {
     return db.transaction(() => {
       const current = this.byCode(payout.code)!;
       if (!from[choice.outcome].includes(current.status as PayoutStatus)) {
-        throw new ApiError(422, 'VALIDATION_ERROR', `A ${current.status} payout cannot become ${choice.outcome}.`, { fields: [], current_status: current.status });
+        throw apiError('VALIDATION_ERROR', `A ${current.status} payout cannot become ${choice.outcome}.`, { fields: [], current_status: current.status });
       }
       const account = accounts.byId(current.account_id);
       const now = clock.now();
@@ -234,7 +236,7 @@ export function payouts(core: SandboxCore): Handlers {
   return {
     createBeneficiary({ account, body }) {
       return db.transaction(() => {
-        const customer = usableCustomer(core, account.id, body.customer_code);
+        const customer = requireActiveCustomer(core, account.id, body.customer_code);
         const address = { state_province: '', ...body.address };
         let view: Omit<Beneficiary, 'code' | 'customer_code' | 'rail' | 'created_at'>;
         if (body.rail === 'sepa') {
@@ -277,7 +279,7 @@ export function payouts(core: SandboxCore): Handlers {
       const amount = requestAmountMinor('amount_usd', body.amount_usd);
       return db.transaction(() => {
         const b = book.beneficiary(account, body.beneficiary_code);
-        usableCustomer(core, account.id, b.customer_code);
+        requireActiveCustomer(core, account.id, b.customer_code);
         const now = clock.now();
         const row: PayoutRow = {
           code: randomUUID(), account_id: account.id, customer_code: b.customer_code, beneficiary_code: b.code, reference: body.reference, rail: b.rail, status: 'quote',

@@ -5,8 +5,9 @@
 import type { components } from '../../../generated/openapi.js';
 import type { Account } from '../core/accounts.js';
 import type { Handlers, SandboxCore } from '../core/context.js';
-import { ApiError, notFound, stateError, validationError } from '../core/errors.js';
-import { findCustomer, requireActiveCustomer, type CustomerRow } from '../customers/handlers.js';
+import { apiError, notFound, stateError, validationError } from '../core/errors.js';
+import { findCustomer, type CustomerRow } from '../customers/handlers.js';
+import { requireActiveCustomer } from '../customers/require.js';
 import { VERIFICATION_BALANCE } from '../kyc/verification.js';
 import { autoOutcomeHint } from '../simulation/auto-outcome-hint.js';
 
@@ -53,7 +54,7 @@ export function reviewPoa(core: SandboxCore, account: Account, customerCode: str
     const doc = latest(core, account.id, customer.code);
     if (doc?.status !== 'pending') {
       const hint = doc ? autoOutcomeHint(core, account) : '';
-      throw new ApiError(422, 'VALIDATION_ERROR', `No proof-of-address document of this customer is pending review.${hint}`, { fields: [], current_status: doc?.status ?? 'none' });
+      throw apiError('VALIDATION_ERROR', `No proof-of-address document of this customer is pending review.${hint}`, { fields: [], current_status: doc?.status ?? 'none' });
     }
     const now = clock.now();
     const base = { customer_code: customer.code, external_reference: customer.external_reference };

@@ -5,14 +5,16 @@
 import { randomInt } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import openapiGlue from 'fastify-openapi-glue';
+import type { components } from '../../../generated/openapi.js';
 import type { components as simulation, operations } from '../../../generated/sandbox.js';
-import { API_KEY, modeOfKey, type BalanceType } from '../core/accounts.js';
+import { API_KEY_RULE, apiKeyMode } from '../../client/api-key.js';
+import type { BalanceType } from '../core/accounts.js';
 import type { Call, Handlers, SandboxCore } from '../core/context.js';
 import { simulationDocument } from '../core/contract.js';
-import { ApiError, notFound, stateError } from '../core/errors.js';
+import { apiError, notFound, stateError } from '../core/errors.js';
 import { toAmount, toMinor } from '../core/money.js';
 import { cardLifecycle } from '../cards/handlers.js';
-import { cardEventBase } from '../cards/lifecycle.js';
+import { WITHDRAWAL_FAILURE_REASON, cardEventBase } from '../cards/lifecycle.js';
 import { cardOf, newTransactionId, transactionOf } from '../cards/repository.js';
 import { balanceOf } from '../balances/handlers.js';
 import { findCustomer } from '../customers/handlers.js';
@@ -49,7 +51,7 @@ export function simulationHandlers(core: SandboxCore): Handlers<operations> {
     async advanceClock({ body }) {
       const target = body.to !== undefined ? Date.parse(body.to) : clock.now() + (body.seconds ?? 0) * 1000;
       if (target < clock.now()) {
-        throw new ApiError(422, 'VALIDATION_ERROR', `The clock moves forward only: it is ${clock.iso()}.`, {
+        throw apiError('VALIDATION_ERROR', `The clock moves forward only: it is ${clock.iso()}.`, {
           fields: [{ field: 'to', message: 'must not be before the current time of the clock' }],
         });
       }
@@ -74,12 +76,26 @@ export function simulationHandlers(core: SandboxCore): Handlers<operations> {
       const done = lifecycle.completeTopUp(topUp, body);
       return { data: { topup_id: done.id, status: done.status } };
     },
+    armCardWithdrawalFailure({ account, params, body }) {
+      const card = lifecycle.find(account, params.code);
+      const reason = body?.reason ?? WITHDRAWAL_FAILURE_REASON;
+      lifecycle.armWithdrawalFailure(card, reason);
+      return { data: { card_code: card.code, next: 'withdrawal_failure' as const, reason } };
+    },
+    armCardTerminationDelay({ account, params }) {
+      const card = lifecycle.find(account, params.code);
+      lifecycle.armTerminationDelay(card);
+      return { data: { card_code: card.code, next: 'termination_delay' as const, reason: null } };
+    },
+    simulateCardTerminationOutcome({ account, params }) {
+      return { data: cardOf(clock, lifecycle.completePendingTermination(lifecycle.find(account, params.code))) };
+    },
     simulateCardTransaction({ account, params, body }) {
       return db.transaction(() => {
         const card = lifecycle.find(account, params.code);
         if (card.status !== 'active' && card.status !== 'frozen') throw stateError('card_not_usable', `This card is ${card.status}.`, card.status);
         const amount = toMinor(body.amount);
-        let type: string = body.type;
+        let type: components['schemas']['CardTransactionType'] = body.type;
         let failure: string | null = body.type === 'decline' ? (body.failure_reason ?? 'declined_by_issuer') : null;
         const payment = type === 'auth' || type === 'settle';
         if (payment && card.status === 'frozen') (type = 'decline'), (failure = 'card_frozen');
@@ -105,7 +121,7 @@ export function simulationHandlers(core: SandboxCore): Handlers<operations> {
         };
         lifecycle.repo.setBalance(card.code, after);
         lifecycle.repo.insertTransaction(account.id, row);
-        const transaction = transactionOf(clock, row);
+        const transaction = { ...transactionOf(clock, row), type };
         outbox.emit(account, 'card.transaction', { ...cardEventBase(core, lifecycle.repo.byCode(card.code)!), transaction });
         return { data: transaction };
       });
@@ -185,7 +201,7 @@ export function simulationHandlers(core: SandboxCore): Handlers<operations> {
       const gross = toMinor(body.gross_amount);
       const fee = toMinor(body.fee ?? 0);
       if (fee >= gross) {
-        throw new ApiError(422, 'VALIDATION_ERROR', 'The fee must be less than the gross amount.', { fields: [{ field: 'fee', message: 'must be less than gross_amount' }] });
+        throw apiError('VALIDATION_ERROR', 'The fee must be less than the gross amount.', { fields: [{ field: 'fee', message: 'must be less than gross_amount' }] });
       }
       db.transaction(() => {
         const source = body.gift_card_code !== undefined ? { type: 'gift_card_redemption', gift_card_code: body.gift_card_code } : undefined;
@@ -225,9 +241,10 @@ export function simulationRoutes(core: SandboxCore) {
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const header = request.headers.authorization;
         const token = typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
-        if (!header) throw new ApiError(401, 'AUTHENTICATION_REQUIRED', 'Send the API key of the account to simulate for: `Authorization: Bearer sk_test_…`.', null);
-        if (!token || !API_KEY.test(token)) throw new ApiError(401, 'AUTHENTICATION_FAILED', 'The API key is invalid.', null);
-        request.sandbox = { ...request.sandbox, mode: modeOfKey(token) };
+        if (!header) throw apiError('AUTHENTICATION_REQUIRED', 'Send the API key of the account to simulate for: `Authorization: Bearer sk_test_…`.', null);
+        const mode = token === undefined ? undefined : apiKeyMode(token);
+        if (!token || mode === undefined) throw apiError('AUTHENTICATION_FAILED', `The API key is invalid: it must be ${API_KEY_RULE}.`, null);
+        request.sandbox = { ...request.sandbox, mode };
         const account = core.accounts.resolve(token);
         request.sandbox.account = account;
         const handler = handlers[operationId as keyof operations] as (call: Call<keyof operations, operations>) => unknown;

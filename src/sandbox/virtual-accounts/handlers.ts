@@ -8,7 +8,7 @@ import type { Handlers, SandboxCore } from '../core/context.js';
 import { page } from '../core/context.js';
 import { notFound, stateError, validationError } from '../core/errors.js';
 import { toAmount } from '../core/money.js';
-import { customerPage, usableCustomer } from '../customers/require.js';
+import { customerPage, requireActiveCustomer } from '../customers/require.js';
 
 /** Opening a virtual account (provisional): 5.00 USD from `others`. */
 export const VIRTUAL_ACCOUNT_FEE_MINOR = 500;
@@ -19,7 +19,7 @@ export interface VirtualAccountRow {
   account_id: number;
   customer_code: string;
   currency: string;
-  status: 'pending' | 'active' | 'closed';
+  status: components['schemas']['VirtualAccount']['status'];
   iban: string | null;
   bic_swift: string | null;
   bank_name: string | null;
@@ -93,7 +93,7 @@ export function virtualAccounts(core: SandboxCore): Handlers {
   return {
     createVirtualAccount({ account, body }) {
       return db.transaction(() => {
-        const customer = usableCustomer(core, account.id, body.customer_code);
+        const customer = requireActiveCustomer(core, account.id, body.customer_code);
         if (body.currency !== 'EUR') throw validationError('The sandbox opens EUR virtual accounts only.', [{ field: 'currency', message: 'must be EUR' }]);
         if (customer.verification_level !== 'full') {
           throw stateError('verification_level_too_low', 'A virtual account needs the customer at the full verification level (KYC and proof of address approved).', undefined, {

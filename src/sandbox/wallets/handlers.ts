@@ -6,8 +6,8 @@ import type { components } from '../../../generated/openapi.js';
 import type { Account } from '../core/accounts.js';
 import type { Handlers, SandboxCore } from '../core/context.js';
 import { page, pageWindow, perCore } from '../core/context.js';
-import { ApiError, notFound, validationError } from '../core/errors.js';
-import { customerPage, usableCustomer } from '../customers/require.js';
+import { apiError, notFound, validationError } from '../core/errors.js';
+import { customerPage, requireActiveCustomer } from '../customers/require.js';
 
 export const WITHDRAWAL_JOB = 'wallet.withdrawal';
 /** The network of a wallet created without one (provisional). */
@@ -20,7 +20,7 @@ export interface WalletRow {
   id: string;
   account_id: number;
   customer_code: string;
-  currency: 'USDC' | 'USDT';
+  currency: components['schemas']['WalletCurrency'];
   network: string;
   address: string;
   balance_micro: number;
@@ -150,7 +150,7 @@ export class WalletBook {
     const { db, clock, outbox, accounts } = this.core;
     return db.transaction(() => {
       const current = this.withdrawal(withdrawal.code)!;
-      if (current.status !== 'processing') throw new ApiError(422, 'VALIDATION_ERROR', `The withdrawal is already ${current.status}.`, { fields: [], current_status: current.status });
+      if (current.status !== 'processing') throw apiError('VALIDATION_ERROR', `The withdrawal is already ${current.status}.`, { fields: [], current_status: current.status });
       const account = accounts.byId(current.account_id);
       const wallet = this.find(account, current.wallet_id);
       if (choice.outcome === 'failed') return this.fail(account, wallet, current, choice.reason ?? 'provider_error', true);
@@ -184,7 +184,7 @@ export function wallets(core: SandboxCore): Handlers {
   return {
     createWallet({ account, body }) {
       return db.transaction(() => {
-        const customer = usableCustomer(core, account.id, body.customer_code);
+        const customer = requireActiveCustomer(core, account.id, body.customer_code);
         const network = body.network ?? DEFAULT_NETWORK[body.currency];
         const id = `wal_${randomBytes(12).toString('hex')}`;
         db.run(

@@ -5,7 +5,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Account } from '../core/accounts.js';
 import type { Handlers, SandboxCore } from '../core/context.js';
 import { createdRange, page, pageWindow } from '../core/context.js';
-import { ApiError, notFound, planLimitReached } from '../core/errors.js';
+import { contractLimits, forPlan } from '../core/limits.js';
+import { ApiError, apiError, notFound, planLimitReached } from '../core/errors.js';
 import { EndpointRepository, deliveryOf, endpointOf, type EndpointRow } from './repository.js';
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -15,7 +16,8 @@ export function newSecret(): string {
   return `whsec_${[...randomBytes(32)].map((b) => ALPHANUMERIC[b % ALPHANUMERIC.length]).join('')}`;
 }
 
-export const activeEndpointAllowance = (account: Account): number => (account.plan === 'decouverte' ? 1 : 10);
+/** Active webhook endpoints the plan allows (the contract's limits table). */
+export const activeEndpointAllowance = (account: Account): number => forPlan(contractLimits().activeWebhookEndpoints, account.plan)!;
 
 /** The designed ping: an event envelope of type `webhook.ping`, signed with the endpoint's secret. */
 export async function ping(core: SandboxCore, account: Account, endpointCode: string, url: string, secret: string) {
@@ -31,7 +33,7 @@ export async function ping(core: SandboxCore, account: Account, endpointCode: st
 }
 
 function pingFailed(url: string, status: number | null, failure: string | null): ApiError {
-  return new ApiError(422, 'VALIDATION_ERROR', `The ping to ${url} did not get a 2xx answer (${failure ?? 'no answer'}).`, {
+  return apiError('VALIDATION_ERROR', `The ping to ${url} did not get a 2xx answer (${failure ?? 'no answer'}).`, {
     fields: [{ field: 'url', message: `must answer the ping with a 2xx (${failure ?? 'no answer'})` }],
     reason: 'webhook_ping_failed',
     ping_status: status,

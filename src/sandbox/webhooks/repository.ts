@@ -63,7 +63,8 @@ export function deliveryOf(clock: Clock, r: DeliveryRow): components['schemas'][
     idempotency_key: r.idempotency_key,
     created_at: clock.iso(r.created_at),
     last_attempt_at: clock.iso(r.last_attempt_at ?? r.created_at),
-    next_retry_at: iso(clock, r.status === 'pending' ? r.next_retry_at : null),
+    // Only after a failed attempt, until the next one starts (rows queued by an older sandbox carry their queue time).
+    next_retry_at: iso(clock, r.status === 'pending' && r.attempt > 0 ? r.next_retry_at : null),
   };
 }
 

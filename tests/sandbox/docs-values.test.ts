@@ -1,0 +1,54 @@
+// docs/sandbox.md states the fees and limits the sandbox applies: each statement here is rendered from the one
+// place the value is defined (the contract's limits table for the limits, the sandbox's fee constants for its
+// designed fees) and must be found, as it is, in the guide. A value changed in one place and not in the guide
+// fails here.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PLANS, DEFAULT_ACCOUNT, OPENING_BALANCE_MINOR } from '../../src/sandbox/core/accounts.ts';
+import { contractLimits } from '../../src/sandbox/core/limits.ts';
+import { formatAmount } from '../../src/sandbox/core/money.ts';
+import { CARD_FEE_MINOR, PROVIDER_FEE_MINOR, SERVICE_FEE_MINOR, TERMINATION_FEE_MINOR, TOPUP_FEE, WITHDRAWAL_FEE_MINOR } from '../../src/sandbox/cards/fees.ts';
+import { KYC_FEE_MINOR } from '../../src/sandbox/kyc/verification.ts';
+import { POA_FEE_MINOR } from '../../src/sandbox/poa/handlers.ts';
+import { PAYOUT_FEE, QUOTE_VALIDITY_MS, USD_EUR_RATE } from '../../src/sandbox/payouts/fees.ts';
+import { VIRTUAL_ACCOUNT_FEE_MINOR } from '../../src/sandbox/virtual-accounts/handlers.ts';
+import { NETWORK_FEE_MICRO, WITHDRAWAL_COMMISSION_PERCENT } from '../../src/sandbox/wallets/handlers.ts';
+
+const GUIDE = fs.readFileSync(path.resolve(import.meta.dirname, '../../docs/sandbox.md'), 'utf8').replace(/\s+/g, ' ');
+/** 500 -> `5.00`, 1_000_000 -> `10,000.00`. */
+const usd = (minor: number) => (minor / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+/** Basis points as a percentage: 200 -> `2`, 50 -> `0.5`. */
+const percent = (basisPoints: number) => String(basisPoints / 100);
+const PLAN_NAMES: Record<string, string> = { decouverte: 'Découverte', starter: 'Starter', business: 'Business', premium: 'Premium' };
+const limits = contractLimits();
+
+const STATEMENTS: [what: string, text: string][] = [
+  ['card fee', `| Card fee at creation | ${usd(CARD_FEE_MINOR.virtual)} virtual, ${usd(CARD_FEE_MINOR.physical)} physical |`],
+  ['service fee', `| Service fee at creation | ${usd(SERVICE_FEE_MINOR)} |`],
+  ['top-up fee', `| Top-up fee | ${percent(TOPUP_FEE.basisPoints)} % of the amount, at least ${usd(TOPUP_FEE.minimumMinor)} (rounded to the cent) |`],
+  ['withdrawal fee', `| Card withdrawal fee by plan | ${PLANS.map((p) => `${PLAN_NAMES[p]} ${usd(WITHDRAWAL_FEE_MINOR[p])}`).join(', ')} |`],
+  ['termination fees', `| At termination | provider fee ${usd(PROVIDER_FEE_MINOR)}, termination fee ${usd(TERMINATION_FEE_MINOR)},`],
+  ['opening balances', `| Opening ops balances | ${usd(OPENING_BALANCE_MINOR)} each; low balance threshold ${usd(DEFAULT_ACCOUNT.lowThresholdMinor)} |`],
+  ['opening balances (keys)', `each funded with **${usd(OPENING_BALANCE_MINOR)} USD**, with a low balance threshold of ${formatAmount(limits.lowBalanceThresholdMinor)} USD`],
+  ['payout fee', `| Fee | ${percent(PAYOUT_FEE.basisPoints)} % of \`amount_usd\`, at least ${usd(PAYOUT_FEE.minimumMinor.sepa)} (SEPA) or ${usd(PAYOUT_FEE.minimumMinor.ach)} (ACH), rounded to the cent |`],
+  ['exchange rate', `| Exchange rate | ${USD_EUR_RATE} EUR per USD, fixed;`],
+  ['quote validity', `| Quote validity | ${QUOTE_VALIDITY_MS / 60_000} minutes of the clock`],
+  ['KYC fee', `reason \`kyc_verification\`, ${usd(KYC_FEE_MINOR)} USD from \`others\``],
+  ['POA fee', `\`poa_verification\`, ${usd(POA_FEE_MINOR)} USD from \`others\``],
+  ['virtual account fee', `costs **${usd(VIRTUAL_ACCOUNT_FEE_MINOR)} USD from \`others\`**`],
+  ['wallet withdrawal fees', `a ${WITHDRAWAL_COMMISSION_PERCENT} % commission and a network fee of ${NETWORK_FEE_MICRO / 1_000_000} unit of the currency`],
+  // The limits the contract states, as the guide repeats them.
+  ['rate limit', `More than ${limits.requestsPerMinute.decouverte} (Découverte) or ${limits.requestsPerMinute.others} (other plans) requests in a minute`],
+  ['active endpoints', `Active endpoints: ${limits.activeWebhookEndpoints.decouverte} on Découverte, ${limits.activeWebhookEndpoints.others} on other plans`],
+  ['loaded on cards', `The ${formatAmount(limits.loadedOnCardsPerMonthMinor.decouverte!)} USD Découverte limit counts initial loads and top-ups`],
+  ['payouts per month', `| Découverte | ${formatAmount(limits.payoutsPerMonthMinor.decouverte!)} USD of \`amount_usd\` confirmed per calendar month`],
+];
+
+describe('docs/sandbox.md states the fees and limits the sandbox applies', () => {
+  for (const [what, text] of STATEMENTS) {
+    it(what, () => {
+      expect(GUIDE.includes(text), `docs/sandbox.md should say: ${text}`).toBe(true);
+    });
+  }
+});
