@@ -33,6 +33,7 @@ export const GUIDES: readonly GuideSource[] = [
   { file: 'docs/compatibility.md', route: 'guides/compatibility/', group: 'Guides' },
   { file: 'docs/client.md', route: 'guides/client/', group: 'Tools' },
   { file: 'docs/sandbox.md', route: 'guides/sandbox/', group: 'Tools' },
+  { file: 'docs/testing.md', route: 'guides/testing/', group: 'Tools' },
   { file: 'docs/conformance.md', route: 'guides/conformance/', group: 'Tools' },
   { file: 'CHANGELOG.md', route: 'changelog/', group: 'Reference' },
 ];
@@ -43,6 +44,15 @@ export const GUIDES: readonly GuideSource[] = [
  * The build writes the Arazzo workflows' pages here (scripts/docs/workflows.ts).
  */
 export const WORKFLOW_PAGES_DIR = path.join(ROOT, 'generated', 'workflows');
+
+/** The workflow pages as published pages: `generated/workflows/cards.md` at `workflows/cards/`, its index at `workflows/`. */
+export function workflowSources(dir = WORKFLOW_PAGES_DIR): GuideSource[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir).filter((f) => f.endsWith('.md')).sort().map((f) => {
+    const name = path.basename(f, '.md');
+    return { file: path.relative(ROOT, path.join(dir, f)).split(path.sep).join('/'), route: name === 'index' ? 'workflows/' : `workflows/${name}/`, group: 'Reference' };
+  });
+}
 
 export interface Guide extends GuideSource {
   /** The first `# ` heading: the page's title. */
@@ -126,7 +136,7 @@ export function readGuides(root = ROOT): { guides: Guide[]; missing: string[] } 
       continue;
     }
     const { title, body } = splitTitle(fs.readFileSync(full, 'utf8'), path.basename(source.file, '.md'));
-    guides.push({ ...source, title, body: adaptLinks(partnerText(body), source.file) });
+    guides.push({ ...source, title, body: adaptLinks(partnerText(body), source.file, [...GUIDES, ...workflowSources()]) });
   }
   return { guides, missing };
 }

@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { postmanCollection, COLLECTION_FILE } from './collection.ts';
 import { eventsPages, legacyEventsRedirect } from './events-page.ts';
-import { readGuides, splitTitle, starlightPage, WORKFLOW_PAGES_DIR, type Guide } from './guides.ts';
+import { adaptLinks, GUIDES, partnerText, readGuides, splitTitle, starlightPage, WORKFLOW_PAGES_DIR, workflowSources, type Guide, type GuideSource } from './guides.ts';
 import { findProvisional, provisionalMarkdown } from './provisional.ts';
 import { buildReference } from './reference.ts';
 import { buildStarlight, type Page, type SidebarGroup } from './starlight.ts';
@@ -47,12 +47,13 @@ function readBundle(dir: string, file: string): JsonObject {
   return JSON.parse(fs.readFileSync(full, 'utf8')) as JsonObject;
 }
 
-/** The pages the workflows' renderer wrote (see WORKFLOW_PAGES_DIR), as site pages under workflows/. */
+/** The pages the workflows' renderer wrote (see WORKFLOW_PAGES_DIR), as site pages under workflows/ (the index first), their links adapted. */
 export function workflowPages(dir = WORKFLOW_PAGES_DIR): Page[] {
-  if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir).filter((f) => f.endsWith('.md')).sort().map((file) => {
-    const { title, body } = splitTitle(fs.readFileSync(path.join(dir, file), 'utf8'), path.basename(file, '.md'));
-    return { id: `workflows/${path.basename(file, '.md')}`, markdown: starlightPage({ title }, body) };
+  const sources = workflowSources(dir);
+  const id = (source: GuideSource) => source.route.replace(/\/$/, '') + (source.route === 'workflows/' ? '/index' : '');
+  return [...sources].sort((a, b) => Number(b.route === 'workflows/') - Number(a.route === 'workflows/')).map((source) => {
+    const { title, body } = splitTitle(fs.readFileSync(path.join(ROOT, source.file), 'utf8'), path.basename(source.file, '.md'));
+    return { id: id(source), markdown: starlightPage({ title }, adaptLinks(partnerText(body), source.file, [...GUIDES, ...sources])) };
   });
 }
 
@@ -98,7 +99,7 @@ function sidebar(guides: Guide[], events: { id: string; title: string }[], workf
     },
     { label: 'Events', items: events.map((e) => e.id.replace(/\/index$/, '')) },
   ];
-  if (workflows.length > 0) groups.push({ label: 'Workflows', items: workflows.map((w) => w.id) });
+  if (workflows.length > 0) groups.push({ label: 'Workflows', items: workflows.map((w) => w.id.replace(/\/index$/, '')) });
   return groups;
 }
 

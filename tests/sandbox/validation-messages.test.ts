@@ -69,7 +69,7 @@ describe('a body with alternatives is checked against the alternative it chose',
 
 describe('an unknown enum value', () => {
   it('gets "did you mean", and the whole list in details (no value cut)', async () => {
-    const names = resolve(DOCUMENT, (DOCUMENT.components as any).schemas.WebhookEventName).enum as string[];
+    const names = resolve(DOCUMENT, (DOCUMENT.components as any).schemas.WebhookEventNameChoice).enum as string[];
     const { message, fields } = await refused('POST', '/v1/webhooks', { ...requestExample('/webhooks', 'create'), events: ['card.froze'] });
     expect(message).toBe(`The request is invalid: events.0 "card.froze" is not one of its ${names.length + 1} allowed values; did you mean "card.frozen"? (enum).`);
     expect(fields).toEqual([{ field: 'events.0', message: `must be one of ${[...names, '*'].map((n) => JSON.stringify(n)).join(', ')}; did you mean "card.frozen"? (enum)` }]);
