@@ -86,7 +86,7 @@ describe('on a pull request', () => {
   it('runs the lint, the drift check, the tests, and builds the docs site as an artifact', () => {
     expect(Object.keys(w.on)).toEqual(['pull_request']);
     const commands = runs(w);
-    for (const c of ['npm run lint -- --format github-actions', 'npm run check:generated', 'npm test', 'npm run typecheck', 'npm run test:browser']) expect(commands).toContain(c);
+    for (const c of ['npm run lint -- --format github-actions', 'npm run check:generated', 'npm test', 'npm run test:e2e', 'npm run typecheck', 'npm run test:browser']) expect(commands).toContain(c);
     const artifact = steps(w).find((s) => s.uses?.startsWith('actions/upload-artifact@'));
     expect(String(artifact?.with?.path)).toContain('site/');
   });
