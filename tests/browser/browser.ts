@@ -36,6 +36,9 @@ export interface SiteBrowser {
   close(): Promise<void>;
 }
 
+/** Pages a test may keep open at once: Chromium renders each in a process of its own. */
+export const PAGES_AT_ONCE = 3;
+
 /** Serves the built site `dir` on a free port of 127.0.0.1 and launches Chromium. */
 export async function openSiteBrowser(dir = SITE): Promise<SiteBrowser> {
   assert.ok(fs.existsSync(path.join(dir, 'index.html')), `${dir}/index.html is missing: run npm run docs`);

@@ -7,10 +7,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
+import pMap from 'p-map';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { codeSamples, SAMPLE_LANGUAGES } from '../../scripts/docs/code-samples.ts';
 import type { JsonObject } from '../../scripts/lib/pointer.ts';
-import { openSiteBrowser, SHOTS, SITE, slug, type SiteBrowser } from './browser.ts';
+import { openSiteBrowser, PAGES_AT_ONCE, SHOTS, SITE, slug, type SiteBrowser } from './browser.ts';
 
 let site: SiteBrowser;
 
@@ -55,63 +56,68 @@ describe('code samples in the reference', () => {
     const openapi = JSON.parse(fs.readFileSync(path.join(SITE, 'openapi.json'), 'utf8')) as JsonObject;
     const operations = codeSamples(openapi);
     assert.equal(operations.length, 57, 'the bundle has 57 operations');
-    const { page, errors } = await site.open('reference/');
-    page.setDefaultTimeout(10_000);
-
     const paths = openapi.paths as Record<string, Record<string, JsonObject>>;
     const wrong: string[] = [];
     let shown = 0;
-    for (const op of operations) {
-      const raw = paths[op.path]![op.method.toLowerCase()]!;
-      const id = `/${slug(String((raw.tags as string[])[0]))}/${op.operationId.toLowerCase()}`;
-      await page.goto(`${site.base}/reference/#${id}`);
-      const section = page.locator(`[data-section-id="${id}"]`);
-      const found = await section.locator('h2').first().waitFor({ timeout: 10_000 }).then(() => true, () => false);
-      if (!found) {
-        wrong.push(`${op.operationId}: no section ${id}`);
-        continue;
+    const errors: string[] = [];
+    // The operations in a few pages at once, each page going from one operation to the next.
+    const lanes = Array.from({ length: PAGES_AT_ONCE }, (_, lane) => operations.filter((_, i) => i % PAGES_AT_ONCE === lane));
+    await pMap(lanes, async (lane) => {
+      const { page, errors: pageErrors } = await site.open('reference/');
+      page.setDefaultTimeout(10_000);
+      for (const op of lane) {
+        const raw = paths[op.path]![op.method.toLowerCase()]!;
+        const id = `/${slug(String((raw.tags as string[])[0]))}/${op.operationId.toLowerCase()}`;
+        await page.goto(`${site.base}/reference/#${id}`);
+        const section = page.locator(`[data-section-id="${id}"]`);
+        const found = await section.locator('h2').first().waitFor({ timeout: 10_000 }).then(() => true, () => false);
+        if (!found) {
+          wrong.push(`${op.operationId}: no section ${id}`);
+          continue;
+        }
+        if (wrong.length >= 5) break; // a site without samples fails in seconds, not after every timeout
+        const hasSelector = await samplesPanel(section).selector.waitFor({ timeout: 5_000 }).then(() => true, () => false);
+        if (!hasSelector) {
+          wrong.push(`${op.operationId}: no curl/TypeScript language selector in the right panel`);
+          continue;
+        }
+        // Both languages, in whichever order the selector is in (Redoc keeps the last language chosen).
+        const current = (await samplesPanel(section).selector.innerText()).trim();
+        const every = ['withdrawFromCard', 'listCards', 'createGiftCardOrder'].includes(op.operationId);
+        const labels: string[] = every ? SAMPLE_LANGUAGES.map((l) => l.label) : ['curl', 'TypeScript'];
+        const order = [...labels.filter((l) => l === current), ...labels.filter((l) => l !== current)];
+        for (const label of order) {
+          const expected = op.samples.find((s) => s.label === label)!.source;
+          const text = await choose(page, section, label).catch((error: Error) => `(not shown: ${error.message.split('\n')[0]})`);
+          if (normalise(text) !== normalise(expected)) wrong.push(`${op.operationId} ${label}: shows ${JSON.stringify(text.slice(0, 120))}`);
+          else shown++;
+        }
+        if (op.operationId === 'withdrawFromCard') {
+          await choose(page, section, 'curl');
+          // The copy button is above the code, not over its first line (where it hid the sample's URL).
+          const overlap = await section.locator('[data-component-name="CodeBlock/CodeBlock"]').first().evaluate((block: any) => {
+            const button = block.querySelector('button').getBoundingClientRect();
+            const code = block.querySelector('pre, code');
+            const range = (globalThis as any).document.createRange();
+            range.selectNodeContents(code);
+            const first = range.getClientRects()[0];
+            return button.bottom > first.top && button.top < first.bottom && button.left < first.right && button.right > first.left;
+          });
+          assert.equal(overlap, false, 'the copy button covers the first line of the sample');
+          await page.screenshot({ path: path.join(SHOTS, 'code-samples-curl.png') });
+          await samplesPanel(section).selector.click();
+          await page.getByRole('menuitem').first().waitFor();
+          await page.screenshot({ path: path.join(SHOTS, 'code-samples-menu.png') });
+          await page.getByRole('menuitem').filter({ hasText: /^TypeScript$/ }).first().click();
+          await section.locator('button[aria-haspopup="menu"]').filter({ hasText: /^TypeScript$/ }).first().waitFor();
+          await page.screenshot({ path: path.join(SHOTS, 'code-samples-typescript.png') });
+        }
       }
-      if (wrong.length >= 5) break; // a site without samples fails in seconds, not after every timeout
-      const hasSelector = await samplesPanel(section).selector.waitFor({ timeout: 5_000 }).then(() => true, () => false);
-      if (!hasSelector) {
-        wrong.push(`${op.operationId}: no curl/TypeScript language selector in the right panel`);
-        continue;
-      }
-      // Both languages, in whichever order the selector is in (Redoc keeps the last language chosen).
-      const current = (await samplesPanel(section).selector.innerText()).trim();
-      const every = ['withdrawFromCard', 'listCards', 'createGiftCardOrder'].includes(op.operationId);
-      const labels: string[] = every ? SAMPLE_LANGUAGES.map((l) => l.label) : ['curl', 'TypeScript'];
-      const order = [...labels.filter((l) => l === current), ...labels.filter((l) => l !== current)];
-      for (const label of order) {
-        const expected = op.samples.find((s) => s.label === label)!.source;
-        const text = await choose(page, section, label).catch((error: Error) => `(not shown: ${error.message.split('\n')[0]})`);
-        if (normalise(text) !== normalise(expected)) wrong.push(`${op.operationId} ${label}: shows ${JSON.stringify(text.slice(0, 120))}`);
-        else shown++;
-      }
-      if (op.operationId === 'withdrawFromCard') {
-        await choose(page, section, 'curl');
-        // The copy button is above the code, not over its first line (where it hid the sample's URL).
-        const overlap = await section.locator('[data-component-name="CodeBlock/CodeBlock"]').first().evaluate((block: any) => {
-          const button = block.querySelector('button').getBoundingClientRect();
-          const code = block.querySelector('pre, code');
-          const range = (globalThis as any).document.createRange();
-          range.selectNodeContents(code);
-          const first = range.getClientRects()[0];
-          return button.bottom > first.top && button.top < first.bottom && button.left < first.right && button.right > first.left;
-        });
-        assert.equal(overlap, false, 'the copy button covers the first line of the sample');
-        await page.screenshot({ path: path.join(SHOTS, 'code-samples-curl.png') });
-        await samplesPanel(section).selector.click();
-        await page.getByRole('menuitem').first().waitFor();
-        await page.screenshot({ path: path.join(SHOTS, 'code-samples-menu.png') });
-        await page.getByRole('menuitem').filter({ hasText: /^TypeScript$/ }).first().click();
-        await section.locator('button[aria-haspopup="menu"]').filter({ hasText: /^TypeScript$/ }).first().waitFor();
-        await page.screenshot({ path: path.join(SHOTS, 'code-samples-typescript.png') });
-      }
-    }
+      errors.push(...pageErrors);
+      await page.close();
+    });
     assert.deepEqual(wrong, [], 'operations whose samples are missing or differ');
     assert.equal(shown, operations.length * 2 + 3 * (SAMPLE_LANGUAGES.length - 2), 'curl and TypeScript on every operation, every language on three');
     assert.deepEqual(errors, [], 'page errors');
-    await page.close();
   });
 });

@@ -7,8 +7,9 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import pMap from 'p-map';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { openSiteBrowser, SHOTS, type SiteBrowser } from './browser.ts';
+import { openSiteBrowser, PAGES_AT_ONCE, SHOTS, type SiteBrowser } from './browser.ts';
 import { guidePages, overflowingText, pageOverflow } from './layout.ts';
 import { fullPageScreenshots } from './page-size.ts';
 
@@ -34,25 +35,26 @@ describe('docs site pages', () => {
       'changelog/', 'guides/provisional-parts/', 'events/', 'events/card-events/']) {
       assert.ok(pages.includes(expected), `the site has the page /${expected}`);
     }
-    const problems: string[] = [];
-    for (const route of pages) {
-      for (const width of [1280, 390]) {
-        const { page, errors } = await site.open(route, { width, height: 900 });
-        await page.locator('.sl-markdown-content').first().waitFor({ timeout: 30_000 });
-        const name = `${route.replace(/\/$/, '').replace(/\//g, '_') || 'home'}-${width}`;
-        const wide = await pageOverflow(page);
-        if (wide > 0) problems.push(`/${route} at ${width} px: the page is ${wide} px wider than the window`);
-        for (const text of await overflowingText(page, '.sl-markdown-content')) problems.push(`/${route} at ${width} px: ${text}`);
-        for (const error of errors) problems.push(`/${route} at ${width} px: console error ${error}`);
-        if (width === 1280) {
-          const height = await page.evaluate(() => document.documentElement.scrollHeight);
-          await fullPageScreenshots(page, PAGES_SHOTS, name, height);
-        } else {
-          await page.screenshot({ path: path.join(PAGES_SHOTS, `${name}.png`) });
-        }
-        await page.close();
+    const visits = pages.flatMap((route) => [1280, 390].map((width) => ({ route, width })));
+    const found = await pMap(visits, async ({ route, width }) => {
+      const problems: string[] = [];
+      const { page, errors } = await site.open(route, { width, height: 900 });
+      await page.locator('.sl-markdown-content').first().waitFor({ timeout: 30_000 });
+      const name = `${route.replace(/\/$/, '').replace(/\//g, '_') || 'home'}-${width}`;
+      const wide = await pageOverflow(page);
+      if (wide > 0) problems.push(`/${route} at ${width} px: the page is ${wide} px wider than the window`);
+      for (const text of await overflowingText(page, '.sl-markdown-content')) problems.push(`/${route} at ${width} px: ${text}`);
+      for (const error of errors) problems.push(`/${route} at ${width} px: console error ${error}`);
+      if (width === 1280) {
+        const height = await page.evaluate(() => document.documentElement.scrollHeight);
+        await fullPageScreenshots(page, PAGES_SHOTS, name, height);
+      } else {
+        await page.screenshot({ path: path.join(PAGES_SHOTS, `${name}.png`) });
       }
-    }
+      await page.close();
+      return problems;
+    }, { concurrency: PAGES_AT_ONCE });
+    const problems = found.flat();
     assert.deepEqual(problems, []);
   }, 900_000);
 

@@ -7,6 +7,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
+// The conformance CLIs run under tsx, as their npm scripts do.
+const TSX = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 
 function run(command: string[], args: string[]): Promise<{ code: number; output: string }> {
   return new Promise((resolve, reject) => {
@@ -22,7 +24,7 @@ function run(command: string[], args: string[]): Promise<{ code: number; output:
 describe.concurrent('conformance against the sandbox', () => {
   it('provokes 400, 402, 429, 500, 502, the balance-type 404, 421 and the synchronize 200 through sandbox state', async () => {
     const only = ['createCard', 'withdrawFromCard', 'createPayout', 'getBalance', 'synchronizeKycIdentity', 'listGiftCardProducts'];
-    const { code, output } = await run([path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/conformance/sandbox.ts'], ['--only', only.join(',')]);
+    const { code, output } = await run([TSX, 'scripts/conformance/sandbox.ts'], ['--only', only.join(',')]);
     expect(code, output.slice(-4000)).toBe(0);
     expect(output).toMatch(/^\d+ passed, 0 failed, 0 skipped$/m);
     expect(output).toMatch(/POST \/cards +200: 1 passed \| 400: 1 passed \| 401: 2 passed \| 402: 1 passed \| 403: 1 passed \| 404: 1 passed \| 422: 1 passed \| 429: 1 passed \| 500: 1 passed \| 502: 1 passed/);
@@ -39,19 +41,19 @@ describe.concurrent('conformance against the sandbox', () => {
   });
 
   it('refuses an unknown --checks value in one line, naming the nearest, with exit code 2', async () => {
-    const { code, output } = await run(['scripts/conformance/run.ts'], ['--server', 'http://127.0.0.1:9/v1', '--api-key', 'sk_test_x', '--checks', 'inputs']);
+    const { code, output } = await run([TSX, 'scripts/conformance/run.ts'], ['--server', 'http://127.0.0.1:9/v1', '--api-key', 'sk_test_x', '--checks', 'inputs']);
     expect(code, output).toBe(2);
     expect(output).toContain('conformance: --checks: unknown check inputs (did you mean input?)');
   });
 
   it('refuses a --simulation-url that is not an http(s) URL, in one line, with exit code 2', async () => {
-    const { code, output } = await run([path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/conformance/run.ts'], ['--server', 'http://127.0.0.1:9/v1', '--api-key', 'sk_test_x', '--simulation-url', 'sandbox']);
+    const { code, output } = await run([TSX, 'scripts/conformance/run.ts'], ['--server', 'http://127.0.0.1:9/v1', '--api-key', 'sk_test_x', '--simulation-url', 'sandbox']);
     expect(code, output).toBe(2);
     expect(output).toContain('conformance: --simulation-url sandbox is not an http:// or https:// URL');
   });
 
   it('runs the workflows named by --workflow (and no operation), each with its steps and its events verified at the receiver', async () => {
-    const { code, output } = await run([path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/conformance/sandbox.ts'], ['--workflow', 'cardFreezeUnfreeze,customerNeedsActiveEndpoint']);
+    const { code, output } = await run([TSX, 'scripts/conformance/sandbox.ts'], ['--workflow', 'cardFreezeUnfreeze,customerNeedsActiveEndpoint']);
     expect(code, output.slice(-4000)).toBe(0);
     expect(output).toMatch(/^ {2}cardFreezeUnfreeze +passed \(21\/21 steps, 3 events\)$/m);
     expect(output).toMatch(/^ {2}customerNeedsActiveEndpoint +passed \(6\/6 steps, 0 events\)$/m);
@@ -60,7 +62,7 @@ describe.concurrent('conformance against the sandbox', () => {
   });
 
   it('refuses an unknown workflow, naming the nearest', async () => {
-    const { code, output } = await run([path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/conformance/run.ts'], ['--server', 'http://127.0.0.1:9/v1', '--api-key', 'sk_test_x', '--workflow', 'cardFreezeUnfreez']);
+    const { code, output } = await run([TSX, 'scripts/conformance/run.ts'], ['--server', 'http://127.0.0.1:9/v1', '--api-key', 'sk_test_x', '--workflow', 'cardFreezeUnfreez']);
     expect(code, output).toBe(2);
     expect(output).toContain('conformance: --workflow: unknown workflow cardFreezeUnfreez (did you mean cardFreezeUnfreeze?)');
   });

@@ -4,9 +4,11 @@
 //   | Cards created | 25 per calendar month (Découverte); none otherwise |
 // A table that no longer reads this way stops the sandbox at start, naming the row, rather than letting it
 // apply a limit of its own.
-import type { Plan } from './accounts.js';
+import type { components as simulation } from '../../../generated/sandbox.js';
 import { sandboxDocument } from './contract.js';
 import { toMinor } from './money.js';
+
+type Plan = simulation['schemas']['Plan'];
 
 /** A limit on Découverte and on the other plans; null where the contract says "none" or gives no value. */
 export interface PerPlan {
