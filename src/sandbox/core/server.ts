@@ -4,11 +4,11 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import openapiGlue from 'fastify-openapi-glue';
 import type { Account } from './accounts.js';
 import { API_KEY_RULE, apiKeyMode } from '../../client/api-key.js';
 import { planRateLimit } from './accounts.js';
-import { createAjv } from './ajv.js';
+import { sharedValidatorCompiler } from './ajv.js';
+import { documentRoutes, type DocumentRoute } from './document-routes.js';
 import type { Call, Handlers, OperationId, SandboxCore } from './context.js';
 import { operationsOf, type JsonObject, type OperationInfo } from './contract.js';
 import { ApiError, apiError, outsideOperations, type FieldError } from './errors.js';
@@ -126,14 +126,12 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const operations = operationsOf(document);
   const limiter = new RateLimiter();
   const idempotency = new IdempotencyStore(core.db);
-  const bodyAjv = createAjv(document, 'body');
-  const paramsAjv = createAjv(document, 'params');
 
   const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES, genReqId: newRequestId, return503OnClosing: false });
   app.decorateRequest('sandbox', null as unknown as RequestState);
   app.removeContentTypeParser('text/plain');
   app.addHook('onRequest', dropContentTypeOfEmptyBody);
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : paramsAjv).compile(schema as object));
+  app.setValidatorCompiler(sharedValidatorCompiler(document));
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
   // The hooks take `done` rather than returning a promise: a request then goes through them without a
@@ -294,11 +292,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     return sendError(core, request, reply, apiError('INTERNAL_ERROR', `The sandbox failed: ${error.message}`, null));
   });
 
-  const routes = methodsByPath(operations);
+  const pathMethods = methodsByPath(operations);
   const noOperation = (request: FastifyRequest, reply: FastifyReply) => {
     if (!request.sandbox) request.sandbox = { mode: 'test', route: {} };
     const path = request.url.split('?')[0]!;
-    const match = routes.find((r) => r.re.test(path));
+    const match = pathMethods.find((r) => r.re.test(path));
     if (match && !match.methods.has(request.method)) {
       const allowed = [...match.methods].join(', ');
       reply.header('Allow', allowed);
@@ -311,8 +309,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   };
   app.setNotFoundHandler(noOperation);
 
-  // glue's types want full RouteOptions; it spreads what the resolver returns over its own (method, url, schema).
-  const resolver = (prefix: string) => (operationId: string, method: string, openapiPath: string) => {
+  /** The route options of an operation at a base path (its method, url and schema are the document's). */
+  const routeOptions = (prefix: string, { operationId, method, openapiPath }: DocumentRoute) => {
     const operation = operations.find((o) => o.operationId === operationId)!;
     const config: RouteConfig = { operation, wrongHost: prefix === '/v1' && operation.altHost };
     const handler = handlers[operationId as OperationId] as ((call: Call<OperationId>) => unknown) | undefined;
@@ -365,11 +363,18 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     };
   };
 
-  await app.register(openapiGlue, { specification: structuredClone(document), operationResolver: resolver('/v1') as never, prefix: '/v1' });
-  const alt = structuredClone(document);
+  const contractRoutes = await documentRoutes(document);
   const altPaths = new Set(operations.filter((o) => o.altHost).map((o) => o.path));
-  alt.paths = Object.fromEntries(Object.entries(alt.paths as JsonObject).filter(([p]) => altPaths.has(p)));
-  await app.register(openapiGlue, { specification: alt, operationResolver: resolver('/api/v1') as never, prefix: '/api/v1' });
+  for (const prefix of ['/v1', '/api/v1']) {
+    await app.register(
+      async (scope) => {
+        for (const route of contractRoutes) {
+          if (prefix === '/v1' || altPaths.has(route.openapiPath)) scope.route({ method: route.method, url: route.url, schema: route.schema, ...routeOptions(prefix, route) });
+        }
+      },
+      { prefix },
+    );
+  }
   if (options.extra) await app.register(async (scope) => options.extra!(scope));
   return app;
 }

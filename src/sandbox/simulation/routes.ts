@@ -4,13 +4,13 @@
 // has no rate limit, plan or negative balance checks, and accepts revoked keys (so they can be restored).
 import { randomInt } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import openapiGlue from 'fastify-openapi-glue';
 import type { components } from '../../../generated/openapi.js';
 import type { components as simulation, operations } from '../../../generated/sandbox.js';
 import { API_KEY_RULE, apiKeyMode } from '../../client/api-key.js';
 import type { BalanceType } from '../core/accounts.js';
 import type { Call, Handlers, SandboxCore } from '../core/context.js';
 import { simulationDocument } from '../core/contract.js';
+import { documentRoutes } from '../core/document-routes.js';
 import { apiError, notFound, stateError } from '../core/errors.js';
 import { toAmount, toMinor } from '../core/money.js';
 import { cardLifecycle } from '../cards/handlers.js';
@@ -252,7 +252,13 @@ export function simulationRoutes(core: SandboxCore) {
         return reply.send({ success: true, data: result.data, meta: { request_id: String(request.id), mode: account.mode, timestamp: core.clock.iso() } });
       },
     });
-    await app.register(openapiGlue, { specification: structuredClone(simulationDocument()), operationResolver: resolver as never, prefix: SIMULATION_PREFIX });
+    const routes = await documentRoutes(simulationDocument());
+    await app.register(
+      async (scope) => {
+        for (const route of routes) scope.route({ method: route.method, url: route.url, schema: route.schema, ...resolver(route.operationId) });
+      },
+      { prefix: SIMULATION_PREFIX },
+    );
     await app.register(kycPage(core));
   };
 }
