@@ -3,7 +3,7 @@
 // wrong one, 404 with an unknown reference, 422 with an invalid request, 402/403/429 with the keys given,
 // 400/500/502 through the simulation API); what cannot be provoked is skipped with the reason.
 import { randomUUID } from 'node:crypto';
-import { isObject, type Json, type JsonObject } from '../lib/pointer.ts';
+import { codeOfStatus, errorStatuses, isObject, type Json, type JsonObject } from '../lib/pointer.ts';
 import { hasHeaderParam, isGiftCards, isReferenceParam, parameters, requestBodySchema, resolveRef, unknownReference } from './contract.ts';
 import { adjustBody, BODY_REFERENCES, label, resourceKey, substituteBody } from './resources.ts';
 import { clone, fillTemplate, parseBody, pathParams, sendToAltServer, setHeader, setPathParam, setUri, skip, splitUri } from './transaction.ts';
@@ -92,8 +92,6 @@ function invalidBody(state: HookState, method: string, path: string): Json | und
   return Object.keys(out).length ? out : undefined;
 }
 
-/** The error code each simulated fault answers. */
-const FAULT_CODES: Record<string, string> = { '500': 'INTERNAL_ERROR', '502': 'OPERATION_FAILED' };
 
 /** Two base URLs that are the same address (then no gift card request can be sent to the wrong one). */
 function sameBase(a: string, b: string): boolean {
@@ -109,6 +107,9 @@ function probePath(state: HookState): string {
 export function planReal(state: HookState, transactions: DreddTransaction[]): void {
   const out: DreddTransaction[] = [];
   const { config } = state;
+  let statuses: Map<string, number> | undefined;
+  /** The error code a simulated fault answers with: the one the contract gives its status (500 -> INTERNAL_ERROR). */
+  const faultCode = (status: string) => codeOfStatus((statuses ??= errorStatuses(state.validator.bundle as JsonObject)), Number(status));
   for (const t of transactions) {
     const { method } = t.request;
     const path = t.origin.resourceName;
@@ -234,10 +235,10 @@ export function planReal(state: HookState, transactions: DreddTransaction[]): vo
       substituteResources(state, t, path, { lenient: true });
       setHeader(t, 'Authorization', `Bearer ${config.noProductKey}`);
       t.conformance.expectCode = 'PLAN_UPGRADE_REQUIRED';
-    } else if ((status === '500' || status === '502') && config.simulationUrl && operationId && codes.includes(FAULT_CODES[status]!)) {
+    } else if ((status === '500' || status === '502') && config.simulationUrl && operationId && codes.includes(faultCode(status))) {
       // A simulated fault of the sandbox, armed for this operation just before the request.
       substituteResources(state, t, path, { lenient: true });
-      t.conformance.expectCode = FAULT_CODES[status];
+      t.conformance.expectCode = faultCode(status);
       t.conformance.arrange = { kind: 'fault', operationId, status: Number(status) };
     } else if (status === '400' && config.simulationUrl && codes.includes('INSUFFICIENT_BALANCE')) {
       t.conformance.expectCode = 'INSUFFICIENT_BALANCE';

@@ -1,8 +1,8 @@
 // `--only`: the operations to check, by operationId or by path (every operation of that path). The suite
 // then runs Dredd on a copy of the bundle that keeps only those operations.
 import { closest, UsageError } from '../lib/cli-args.ts';
-import { isObject, type JsonObject } from '../lib/pointer.ts';
-import { METHODS, type OpenApiBundle } from './validate-response.ts';
+import { HTTP_METHODS, isObject, operationEntries, type JsonObject } from '../lib/pointer.ts';
+import type { OpenApiBundle } from './validate-response.ts';
 
 /** Splits repeated and comma-separated values: ['a,b', 'c'] → ['a', 'b', 'c']. */
 export function listValues(values: readonly string[]): string[] {
@@ -15,13 +15,11 @@ export function listValues(values: readonly string[]): string[] {
  */
 export function selectOperations(bundle: OpenApiBundle, only: readonly string[]): { bundle: OpenApiBundle; selected: string[] } {
   const paths = isObject(bundle.paths) ? bundle.paths : {};
-  const operations = Object.entries(paths).flatMap(([p, item]) =>
-    METHODS.filter((m) => isObject(item) && isObject(item[m])).map((m) => ({
-      path: p,
-      method: m,
-      id: ((item as JsonObject)[m] as JsonObject).operationId as string | undefined,
-    })),
-  );
+  const operations = operationEntries(bundle as JsonObject).map(({ path, method, operation }) => ({
+    path,
+    method,
+    id: operation.operationId as string | undefined,
+  }));
   const known = [...new Set([...operations.flatMap((o) => (o.id ? [o.id] : [])), ...Object.keys(paths)])];
   const unknown = only.filter((v) => !known.includes(v));
   if (unknown.length) {
@@ -35,7 +33,7 @@ export function selectOperations(bundle: OpenApiBundle, only: readonly string[])
   const kept: JsonObject = {};
   for (const o of chosen) {
     const item = paths[o.path] as JsonObject;
-    const copy = (kept[o.path] ??= Object.fromEntries(Object.entries(item).filter(([k]) => !(METHODS as readonly string[]).includes(k)))) as JsonObject;
+    const copy = (kept[o.path] ??= Object.fromEntries(Object.entries(item).filter(([k]) => !(HTTP_METHODS as readonly string[]).includes(k)))) as JsonObject;
     copy[o.method] = item[o.method]!;
   }
   return { bundle: { ...bundle, paths: kept }, selected: chosen.map((o) => `${o.method.toUpperCase()} ${o.path}`) };

@@ -8,7 +8,7 @@
 //   const errors = validateResponse(bundle, 'GET', '/cards/{code}', 200, body);
 //   errors: [{ pointer: '/data/status', message: "must be one of: ... (got 'exploded')" }]
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { escape, get, isObject, type Json, type JsonObject } from '../lib/pointer.ts';
+import { HTTP_METHODS, escape, get, isObject, type Json, type JsonObject } from '../lib/pointer.ts';
 import { bundleAjv, undocumentedFields } from '../lib/schema.ts';
 
 export type OpenApiBundle = JsonObject;
@@ -24,7 +24,6 @@ export interface NamedExample {
   value: Json;
 }
 
-export const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 const BUNDLE_ID = 'https://conformance.local/openapi.json';
 
@@ -408,7 +407,7 @@ export function createResponseValidator(bundle: OpenApiBundle): ResponseValidato
 
   const operations = (): OperationInfo[] =>
     Object.keys(paths).flatMap((p) =>
-      METHODS.map((m) => operation(m, p)).filter((o): o is OperationInfo => o !== undefined),
+      HTTP_METHODS.map((m) => operation(m, p)).filter((o): o is OperationInfo => o !== undefined),
     );
 
   return { bundle, operations, operation, responseKey, errorCodes, examples, validate, undocumented, validateHeaders, documentedHeaders };

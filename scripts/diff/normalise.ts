@@ -1,6 +1,7 @@
 // Normalise a dereferenced contract into a flat model the comparer walks: operations keyed by
 // "METHOD /path", events keyed by event name (from OpenAPI `webhooks` and the AsyncAPI messages), plus
 // servers, security and schemes. Schemas are simplified: `allOf` is merged into one schema.
+import { HTTP_METHODS } from '../lib/pointer.ts';
 
 export type Schema = Record<string, any>;
 
@@ -46,7 +47,6 @@ export interface Model {
   events: Map<string, EventDef>; // "webhooks card.frozen", "asyncapi card.frozen"
 }
 
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 const NUM_MAX = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties'];
 const NUM_MIN = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties'];
 const SUBSCHEMA_MAPS = ['properties', 'patternProperties'];
@@ -193,13 +193,13 @@ export function normalise(openapi: any, asyncapi: any | null): Model {
   const globalSecurity = securityAlternatives(openapi.security) ?? ['(none)'];
   const operations = new Map<string, Operation>();
   for (const [p, item] of Object.entries<any>(openapi.paths ?? {})) {
-    for (const m of METHODS) {
+    for (const m of HTTP_METHODS) {
       if (item?.[m]) operations.set(`${m.toUpperCase()} ${p}`, operation(`${m.toUpperCase()} ${p}`, item[m], item.parameters, globalSecurity, seen));
     }
   }
   const events = new Map<string, EventDef>();
   for (const [name, item] of Object.entries<any>(openapi.webhooks ?? {})) {
-    for (const m of METHODS) {
+    for (const m of HTTP_METHODS) {
       const op = item?.[m];
       if (!op) continue;
       const payload = normaliseSchema(firstSchema(op.requestBody?.content), seen);

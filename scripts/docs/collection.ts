@@ -6,12 +6,12 @@
 import Converter from 'openapi-to-postmanv2';
 import { SAMPLE_API_KEY } from './code-samples.ts';
 import { sandboxServer } from './servers.ts';
+import { HTTP_METHODS } from '../lib/pointer.ts';
 
 type JsonObject = { [key: string]: any };
 
 export const COLLECTION_FILE = 'partner-api.postman_collection.json';
 
-const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 
 /** The copy the converter reads: the partner API only (no webhooks), served by the sandbox. */
 function sandboxDocument(openapi: JsonObject): JsonObject {
@@ -21,7 +21,7 @@ function sandboxDocument(openapi: JsonObject): JsonObject {
   copy.servers = local(copy.servers);
   for (const item of Object.values<JsonObject>(copy.paths ?? {})) {
     if (item.servers) item.servers = local(item.servers);
-    for (const method of METHODS) if (item[method]?.servers) item[method].servers = local(item[method].servers);
+    for (const method of HTTP_METHODS) if (item[method]?.servers) item[method].servers = local(item[method].servers);
   }
   return copy;
 }

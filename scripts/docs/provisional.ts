@@ -1,8 +1,6 @@
 // The list of provisional parts of the contract, generated from the `x-provisional: true` marks of the
 // bundled OpenAPI document (generated/openapi.json) at docs build time. Nothing here is hand-written.
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type JsonObject = { [key: string]: Json };
+import { escape, HTTP_METHODS, isObject, type Json, type JsonObject } from '../lib/pointer.ts';
 
 export interface ProvisionalPart {
   /** JSON pointer of the marked node in the bundle, e.g. `#/paths/~1cards/post`. */
@@ -15,13 +13,8 @@ export interface ProvisionalPart {
   why: string;
 }
 
-const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
+const METHOD_KEYS = new Set<string>(HTTP_METHODS);
 const decode = (token: string) => token.replace(/~1/g, '/').replace(/~0/g, '~');
-const encode = (token: string) => token.replace(/~/g, '~0').replace(/\//g, '~1');
-
-function isObject(value: Json | undefined): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Every node marked `x-provisional: true`, in document order. */
 export function findProvisional(doc: JsonObject): ProvisionalPart[] {
@@ -77,12 +70,12 @@ function tail(tokens: string[]): string {
 
 function describe(doc: JsonObject, node: JsonObject, pointerTokens: string[]): ProvisionalPart {
   const tokens = pointerTokens.map(decode);
-  const pointer = `#/${pointerTokens.map(encode).join('/')}`;
+  const pointer = `#/${pointerTokens.map((t) => escape(t)).join('/')}`;
   const why = provisionalText(node.description) || oneLine(node.summary) || '(no description)';
   const server = describeServer(doc, tokens);
   if (server) return { pointer, group: 'Servers', where: server, why };
   const [top, name = '', third] = tokens;
-  if ((top === 'paths' || top === 'webhooks') && third !== undefined && METHODS.has(third)) {
+  if ((top === 'paths' || top === 'webhooks') && third !== undefined && METHOD_KEYS.has(third)) {
     const pathItem = isObject(doc[top]) ? (doc[top] as JsonObject)[name] : undefined;
     const operation = isObject(pathItem) ? pathItem[third] : undefined;
     const summary = isObject(operation) ? oneLine(operation.summary) : '';
@@ -117,7 +110,7 @@ function describeServer(doc: JsonObject, tokens: string[]): string | undefined {
   let node: Json | undefined = doc;
   for (const token of tokens.slice(0, at + 2)) node = Array.isArray(node) ? node[Number(token)] : isObject(node) ? node[token] : undefined;
   const url = isObject(node) && typeof node.url === 'string' ? node.url : `#${index}`;
-  const owner = tokens.slice(0, at).filter((t) => t !== 'paths').map((t) => (METHODS.has(t) ? t.toUpperCase() : t)).join(' ');
+  const owner = tokens.slice(0, at).filter((t) => t !== 'paths').map((t) => (METHOD_KEYS.has(t) ? t.toUpperCase() : t)).join(' ');
   const rest = tokens.slice(at + 2);
   const variable = rest[0] === 'variables' && rest[1] !== undefined ? `: variable \`${rest[1]}\`` : rest.length ? `: ${tail(rest)}` : '';
   return `\`${url}\`${owner ? ` of \`${owner}\`` : ''}${variable}`;

@@ -19,6 +19,7 @@ import { addSandboxServers } from './servers.ts';
 import { SITE_LINKS } from './site-links.ts';
 import { ROOT } from '../lib/paths.ts';
 import { redocly } from '../lib/redocly.ts';
+import { HTTP_METHODS } from '../lib/pointer.ts';
 
 type JsonObject = { [key: string]: unknown };
 
@@ -39,7 +40,6 @@ export function offlineRedoc(text: string): string {
   return text.replace(CDN_LOGOS, LOCAL_LOGO);
 }
 
-const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 
 /** Redoc's badge on an operation (`x-badges`), shown beside its heading. */
 export const PROVISIONAL_BADGE = { name: 'Provisional', color: '#b45309' } as const;
@@ -51,7 +51,7 @@ export const PROVISIONAL_BADGE = { name: 'Provisional', color: '#b45309' } as co
 export function addProvisionalBadges(doc: JsonObject): void {
   for (const group of ['paths', 'webhooks']) {
     for (const item of Object.values((doc[group] ?? {}) as Record<string, JsonObject>)) {
-      for (const method of METHODS) {
+      for (const method of HTTP_METHODS) {
         const op = item[method] as JsonObject | undefined;
         if (!op || op['x-provisional'] !== true) continue;
         const badges = Array.isArray(op['x-badges']) ? (op['x-badges'] as unknown[]) : [];
@@ -63,7 +63,7 @@ export function addProvisionalBadges(doc: JsonObject): void {
 
 export function countBadges(doc: JsonObject): number {
   return ['paths', 'webhooks'].flatMap((group) => Object.values((doc[group] ?? {}) as Record<string, JsonObject>))
-    .flatMap((item) => METHODS.map((m) => item[m] as JsonObject | undefined))
+    .flatMap((item) => HTTP_METHODS.map((m) => item[m] as JsonObject | undefined))
     .filter((op) => Array.isArray(op?.['x-badges']) && (op['x-badges'] as { name?: string }[]).some((b) => b.name === PROVISIONAL_BADGE.name)).length;
 }
 

@@ -8,6 +8,7 @@
 // reader's machine on a port of their choice, not an address of the service.
 import { HOST } from '../lib/dev-servers.ts';
 import { DEFAULT_SANDBOX_PORT } from '../lib/sandbox-process.ts';
+import { HTTP_METHODS } from '../lib/pointer.ts';
 
 type JsonObject = { [key: string]: unknown };
 
@@ -18,7 +19,6 @@ interface Server {
   [extension: `x-${string}`]: unknown;
 }
 
-const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 
 /** The sandbox started by `npm start` or `npm run sandbox` with its default port. */
 export const SANDBOX_ORIGIN = `http://${HOST}:${DEFAULT_SANDBOX_PORT}`;
@@ -118,7 +118,7 @@ export function docsServers(servers: Server[]): Server[] {
 export function addSandboxServers(doc: JsonObject): void {
   const lists: JsonObject[] = [doc];
   for (const item of Object.values((doc.paths ?? {}) as Record<string, JsonObject>)) {
-    lists.push(item, ...METHODS.map((m) => item[m] as JsonObject | undefined).filter((op): op is JsonObject => !!op));
+    lists.push(item, ...HTTP_METHODS.map((m) => item[m] as JsonObject | undefined).filter((op): op is JsonObject => !!op));
   }
   for (const holder of lists) {
     if (Array.isArray(holder.servers)) holder.servers = docsServers(holder.servers as Server[]);

@@ -3,7 +3,7 @@
 // the step checks and its criteria), and an index from each rule to the workflows that check it. The build
 // writes them into generated/workflows/ beside the documents (scripts/build/workflows.ts); the docs site
 // includes that folder.
-import type { JsonObject } from '../lib/pointer.ts';
+import { operationEntries, type JsonObject } from '../lib/pointer.ts';
 
 interface Criterion {
   condition: string;
@@ -35,18 +35,14 @@ export interface WorkflowDocument {
 /** `{ partner: <openapi bundle>, sandbox: <simulation bundle> }`: where each source's operationIds are found. */
 export type SourceBundles = Record<string, JsonObject>;
 
-const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 const SOURCE_NAMES: Record<string, string> = { partner: 'partner API', sandbox: 'sandbox simulation API' };
 /** Where each source is served, before its paths: the partner API's paths follow `{base_url}`. */
 const SOURCE_PREFIX: Record<string, string> = { sandbox: '/sandbox' };
 
 /** `POST /cards/{code}/freeze` for an operationId of a bundle, or undefined. */
 export function operationCall(bundle: JsonObject | undefined, operationId: string): string | undefined {
-  const paths = (bundle?.paths ?? {}) as Record<string, Record<string, { operationId?: string }>>;
-  for (const [p, item] of Object.entries(paths)) {
-    for (const m of METHODS) if (item[m]?.operationId === operationId) return `${m.toUpperCase()} ${p}`;
-  }
-  return undefined;
+  const found = bundle ? operationEntries(bundle).find((e) => e.operation.operationId === operationId) : undefined;
+  return found ? `${found.method.toUpperCase()} ${found.path}` : undefined;
 }
 
 /** The anchor of a workflow on its page. */

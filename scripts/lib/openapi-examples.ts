@@ -2,11 +2,10 @@
 // with a valid example request (path parameters, required query parameters, body), its responses with their
 // named examples, and each webhook's example event. Internal `$ref`s (`#/components/...`) are followed.
 
-import { deref, isObject, type Json, type JsonObject } from './pointer.ts';
+import { deref, isObject, operationEntries, type Json, type JsonObject } from './pointer.ts';
 
 export type { Json, JsonObject };
 
-const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
 
 export interface NamedExample {
   name: string;
@@ -97,57 +96,51 @@ export function mediaExamples(doc: JsonObject, media: Json | undefined): NamedEx
 /** Every operation of `doc.paths`, in document order, with a valid example request. */
 export function exampleOperations(doc: JsonObject): ExampleOperation[] {
   const operations: ExampleOperation[] = [];
-  for (const [path, itemNode] of Object.entries(isObject(doc.paths) ? doc.paths : {})) {
-    const item = deref(doc, itemNode);
-    if (!isObject(item)) continue;
-    for (const method of METHODS) {
-      const op = item[method];
-      if (!isObject(op)) continue;
-      const params = new Map<string, Parameter>();
-      for (const node of [...(Array.isArray(item.parameters) ? item.parameters : []), ...(Array.isArray(op.parameters) ? op.parameters : [])]) {
-        const p = deref(doc, node);
-        if (!isObject(p) || typeof p.name !== 'string' || typeof p.in !== 'string') continue;
-        params.set(`${p.in}:${p.name}`, {
-          name: p.name,
-          in: p.in,
-          required: p.required === true,
-          schema: (deref(doc, p.schema) as JsonObject) ?? {},
-          example: parameterExample(doc, p),
-        });
-      }
-      const parameters = [...params.values()];
-      let url = path.replace(/\{([^}]+)\}/g, (_, name: string) => {
-        const p = params.get(`path:${name}`);
-        return encodeURIComponent(String(p?.example ?? 'example'));
-      });
-      const query = parameters.filter((p) => p.in === 'query' && p.required);
-      if (query.length > 0) url += `?${new URLSearchParams(query.map((p): [string, string] => [p.name, String(p.example)])).toString()}`;
-
-      const requestBody = deref(doc, op.requestBody);
-      const json = isObject(requestBody) && isObject(requestBody.content) ? requestBody.content['application/json'] : undefined;
-      const bodyExamples = mediaExamples(doc, json);
-      const bodySchema = isObject(json) ? deref(doc, json.schema) : undefined;
-      const bodyRequiredFields =
-        isObject(bodySchema) && Array.isArray(bodySchema.required) ? bodySchema.required.filter((f): f is string => typeof f === 'string') : [];
-      const responses: ResponseExamples[] = [];
-      for (const [status, responseNode] of Object.entries(isObject(op.responses) ? op.responses : {})) {
-        const response = deref(doc, responseNode);
-        const content = isObject(response) && isObject(response.content) ? response.content : {};
-        responses.push({ status, examples: mediaExamples(doc, content['application/json']) });
-      }
-      operations.push({
-        operationId: typeof op.operationId === 'string' ? op.operationId : `${method} ${path}`,
-        method: method.toUpperCase(),
-        path,
-        summary: typeof op.summary === 'string' ? op.summary : '',
-        parameters,
-        url,
-        ...(json !== undefined ? { body: bodyExamples[0]?.value ?? sampleValue(doc, isObject(json) ? json.schema : undefined) } : {}),
-        bodyRequired: isObject(requestBody) && requestBody.required === true,
-        bodyRequiredFields,
-        responses,
+  for (const { path, method, item, operation: op } of operationEntries(doc)) {
+    const params = new Map<string, Parameter>();
+    for (const node of [...(Array.isArray(item.parameters) ? item.parameters : []), ...(Array.isArray(op.parameters) ? op.parameters : [])]) {
+      const p = deref(doc, node);
+      if (!isObject(p) || typeof p.name !== 'string' || typeof p.in !== 'string') continue;
+      params.set(`${p.in}:${p.name}`, {
+        name: p.name,
+        in: p.in,
+        required: p.required === true,
+        schema: (deref(doc, p.schema) as JsonObject) ?? {},
+        example: parameterExample(doc, p),
       });
     }
+    const parameters = [...params.values()];
+    let url = path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+      const p = params.get(`path:${name}`);
+      return encodeURIComponent(String(p?.example ?? 'example'));
+    });
+    const query = parameters.filter((p) => p.in === 'query' && p.required);
+    if (query.length > 0) url += `?${new URLSearchParams(query.map((p): [string, string] => [p.name, String(p.example)])).toString()}`;
+
+    const requestBody = deref(doc, op.requestBody);
+    const json = isObject(requestBody) && isObject(requestBody.content) ? requestBody.content['application/json'] : undefined;
+    const bodyExamples = mediaExamples(doc, json);
+    const bodySchema = isObject(json) ? deref(doc, json.schema) : undefined;
+    const bodyRequiredFields =
+      isObject(bodySchema) && Array.isArray(bodySchema.required) ? bodySchema.required.filter((f): f is string => typeof f === 'string') : [];
+    const responses: ResponseExamples[] = [];
+    for (const [status, responseNode] of Object.entries(isObject(op.responses) ? op.responses : {})) {
+      const response = deref(doc, responseNode);
+      const content = isObject(response) && isObject(response.content) ? response.content : {};
+      responses.push({ status, examples: mediaExamples(doc, content['application/json']) });
+    }
+    operations.push({
+      operationId: typeof op.operationId === 'string' ? op.operationId : `${method} ${path}`,
+      method: method.toUpperCase(),
+      path,
+      summary: typeof op.summary === 'string' ? op.summary : '',
+      parameters,
+      url,
+      ...(json !== undefined ? { body: bodyExamples[0]?.value ?? sampleValue(doc, isObject(json) ? json.schema : undefined) } : {}),
+      bodyRequired: isObject(requestBody) && requestBody.required === true,
+      bodyRequiredFields,
+      responses,
+    });
   }
   return operations;
 }

@@ -4,17 +4,17 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPartnerClient, isGiftCardPath } from '../../src/index.js';
 import { meta, OPENAPI_JSON, sendJson, startServer, TEST_KEY, type LocalServer } from './support.js';
+import { HTTP_METHODS } from '../../src/contract/bundle.ts';
 
 interface OpenApi {
   servers?: { url: string }[];
   paths: Record<string, Record<string, unknown> & { servers?: { url: string }[] }>;
 }
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 const openapi = JSON.parse(fs.readFileSync(OPENAPI_JSON, 'utf8')) as OpenApi;
 
 /** Paths whose Path Item, or one of whose operations, declares its own `servers`. */
 const ownServers = Object.entries(openapi.paths)
-  .filter(([, item]) => item.servers || METHODS.some((m) => (item[m] as { servers?: unknown } | undefined)?.servers))
+  .filter(([, item]) => item.servers || HTTP_METHODS.some((m) => (item[m] as { servers?: unknown } | undefined)?.servers))
   .map(([p]) => p);
 
 let main: LocalServer;
@@ -57,7 +57,7 @@ describe('gift card base address', () => {
       retry: false,
     });
     for (const [p, item] of Object.entries(openapi.paths)) {
-      for (const method of METHODS.filter((m) => item[m])) {
+      for (const method of HTTP_METHODS.filter((m) => item[m])) {
         main.requests.length = 0;
         gift.requests.length = 0;
         await callFor(client, p, method);

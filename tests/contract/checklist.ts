@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import { parse } from 'yaml';
 import { escape, get, isObject, pointer, type Json, type JsonObject } from '../../scripts/lib/pointer.ts';
 import { allowedValues, itemsOrSelf, propertiesAt, propertyPointers, resolvePointer, SchemaValidator } from '../../scripts/lib/schema.ts';
+import { HTTP_METHODS } from '../../src/contract/bundle.ts';
 
 export interface DocumentedError {
   status: string;
@@ -61,7 +62,6 @@ export function loadChecklist(file: string): Checklist {
   return parse(fs.readFileSync(file, 'utf8')) as Checklist;
 }
 
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 const label = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
 
 export interface Operation {
@@ -81,7 +81,7 @@ export function operations(doc: JsonObject): Operation[] {
     const itemPtr = resolvePointer(doc, pointer('paths', path));
     const resolved = get(doc, itemPtr);
     if (!isObject(resolved)) continue;
-    for (const method of METHODS) {
+    for (const method of HTTP_METHODS) {
       const op = resolved[method];
       if (isObject(op)) result.push({ method, path, ptr: `${itemPtr}/${method}`, op });
     }

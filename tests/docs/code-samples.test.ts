@@ -29,9 +29,9 @@ import { get, pointer, type JsonObject } from '../../scripts/lib/pointer.ts';
 import { resolvePointer, SchemaValidator } from '../../scripts/lib/schema.ts';
 import { isPartnerApiError } from '../../src/index.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
+import { HTTP_METHODS } from '../../src/contract/bundle.ts';
 
 const run = promisify(execFile);
-const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 const openapi = JSON.parse(fs.readFileSync(path.join(ROOT, 'generated/openapi.json'), 'utf8')) as JsonObject;
 const docs = docsDocument(openapi);
 const operations = codeSamples(openapi);
@@ -43,7 +43,7 @@ describe('every operation has its samples', () => {
   it('each operation of the docs copy has one sample per language, curl and TypeScript first', () => {
     const found: string[] = [];
     for (const [pathKey, item] of Object.entries(docs.paths as Record<string, JsonObject>)) {
-      for (const method of METHODS) {
+      for (const method of HTTP_METHODS) {
         const op = item[method] as JsonObject | undefined;
         if (!op) continue;
         const samples = (op['x-codeSamples'] ?? []) as { lang: string; label: string; source: string }[];

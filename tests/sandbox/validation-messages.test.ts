@@ -5,6 +5,7 @@
 // enum values and the patterns are read from the contract as the sandbox serves it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOOPBACK_HTTP_URL, operationsOf, type JsonObject } from '../../src/sandbox/core/contract.ts';
+import { deref } from '../../src/contract/bundle.ts';
 import { PATTERN_WORDS } from '../../src/sandbox/core/validation-messages.ts';
 import { DOCUMENT, SIMULATION_DOCUMENT, startTestSandbox, type TestSandbox } from './support.ts';
 
@@ -16,10 +17,7 @@ afterAll(() => sandbox?.close());
 
 type Json = Record<string, any>;
 
-function resolve(doc: JsonObject, node: any): any {
-  while (node && typeof node.$ref === 'string') node = node.$ref.slice(2).split('/').reduce((n: any, k: string) => n?.[k], doc);
-  return node;
-}
+const resolve = (doc: JsonObject, node: any): any => deref(doc, node);
 
 /** The named request example of an operation of the contract. */
 function requestExample(path: string, name: string): Json {

@@ -10,7 +10,7 @@ import type { SandboxCore } from '../core/context.js';
 import { apiError, notFound } from '../core/errors.js';
 import { toAmount } from '../core/money.js';
 import { externalReferenceOf } from '../customers/handlers.js';
-import { autoOutcomeHint } from '../simulation/auto-outcome-hint.js';
+import { autoOutcomeHint } from '../core/auto-outcome-hint.js';
 import { PROVIDER_FEE_MINOR, TERMINATION_FEE_MINOR } from './fees.js';
 import { CardRepository, balanceTypeOf, newPan, type CardRow, type TopUpRow } from './repository.js';
 

@@ -4,6 +4,7 @@
 // vocabulary; `x-decimal-places` validates (an amount with more decimals than it allows is refused).
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import type { FastifySchemaValidationError } from 'fastify';
 import { decimalPlacesKeyword } from '../../contract/decimal-places.js';
 import type { JsonObject } from './contract.js';
 
@@ -38,4 +39,42 @@ export function createAjv(doc: JsonObject, kind: 'body' | 'params'): Ajv2020 {
   ajv.addVocabulary(['example', 'discriminator', 'xml', 'externalDocs', ...extensionKeywords(doc)]);
   ajv.addKeyword(decimalPlacesKeyword);
   return ajv;
+}
+
+type Validate = ((data: unknown) => boolean) & { errors?: FastifySchemaValidationError[] | null };
+interface Validators {
+  body: Ajv2020;
+  params: Ajv2020;
+  /** By `httpPart method url`: every sandbox of the process routes the same document the same way. */
+  compiled: Map<string, Validate>;
+}
+const validatorsOf = new WeakMap<JsonObject, Validators>();
+
+/**
+ * fastify's validator compiler for the routes of a document (the partner API and the simulation API). Each
+ * route's validator is compiled at its first request, not at the start (compiling them all was most of a
+ * start), once per process: every sandbox in it shares it. An Ajv validator keeps no state between calls but
+ * `errors`, which fastify reads at once.
+ */
+export function sharedValidatorCompiler(document: JsonObject) {
+  let validators = validatorsOf.get(document);
+  if (!validators) {
+    validators = { body: createAjv(document, 'body'), params: createAjv(document, 'params'), compiled: new Map() };
+    validatorsOf.set(document, validators);
+  }
+  const { body, params, compiled } = validators;
+  return ({ schema, httpPart, method, url }: { schema: unknown; httpPart?: string; method: string; url: string }): Validate => {
+    const key = `${httpPart} ${method} ${url}`;
+    const known = compiled.get(key);
+    if (known) return known;
+    let compiledOnce: Validate | undefined;
+    const validate: Validate = (data) => {
+      compiledOnce ??= (httpPart === 'body' ? body : params).compile(schema as object) as Validate;
+      const valid = compiledOnce(data);
+      validate.errors = compiledOnce.errors;
+      return valid;
+    };
+    compiled.set(key, validate);
+    return validate;
+  };
 }

@@ -4,9 +4,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { deref, operationEntries, type JsonObject } from '../../contract/bundle.js';
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type JsonObject = { [key: string]: Json };
+export type { Json, JsonObject } from '../../contract/bundle.js';
 
 /**
  * The `const` values of the `oneOf` branches of a schema of the contract (`BalanceType`'s provisional `others`):
@@ -20,8 +20,6 @@ export function constValues<T extends string>(schema: string): T[] {
 
 /** src/sandbox/core and dist/sandbox/core are both three levels under the package root. */
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-
-export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
 /** A loopback `http://` URL (127.0.0.1, ::1 or localhost), which the sandbox accepts for webhook endpoints. */
 export const LOOPBACK_HTTP_URL = '^(https://|http://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]{1,5})?(/|$))';
@@ -81,78 +79,30 @@ export function sandboxDocument(): JsonObject {
   return cached;
 }
 
-function resolveRef(doc: JsonObject, node: Json | undefined): Json | undefined {
-  let at = node;
-  for (let i = 0; i < 20 && at && typeof at === 'object' && !Array.isArray(at) && typeof at.$ref === 'string'; i++) {
-    const ref = at.$ref as string;
-    at = ref
-      .slice(2)
-      .split('/')
-      .reduce<Json | undefined>((n, seg) => (n && typeof n === 'object' && !Array.isArray(n) ? n[seg.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), doc);
-  }
-  return at;
-}
-
 /** The largest `maxLength` of a top-level string property of a request body's JSON schema. */
 function longestString(doc: JsonObject, body: JsonObject | undefined): number {
   const media = ((body?.content as JsonObject | undefined)?.['application/json'] ?? {}) as JsonObject;
-  const schema = resolveRef(doc, media.schema) as JsonObject | undefined;
+  const schema = deref(doc, media.schema) as JsonObject | undefined;
   const props = (schema?.properties ?? {}) as JsonObject;
-  return Math.max(0, ...Object.values(props).map((p) => Number((resolveRef(doc, p) as JsonObject | undefined)?.maxLength ?? 0)));
+  return Math.max(0, ...Object.values(props).map((p) => Number((deref(doc, p) as JsonObject | undefined)?.maxLength ?? 0)));
 }
 
-/** Every operation of a document: id, method, path, tag and whether its body is required. */
+/** Every operation of a document: id, method, path, tag, whether its body is required, its statuses. */
 export function operationsOf(doc: JsonObject): OperationInfo[] {
-  const out: OperationInfo[] = [];
-  for (const [p, item] of Object.entries((doc.paths ?? {}) as JsonObject)) {
-    for (const method of HTTP_METHODS) {
-      const op = (item as JsonObject)[method] as JsonObject | undefined;
-      if (!op || typeof op.operationId !== 'string') continue;
-      const body = resolveRef(doc, op.requestBody) as JsonObject | undefined;
-      const responses = (op.responses ?? {}) as JsonObject;
-      out.push({
-        operationId: op.operationId,
+  return operationEntries(doc)
+    .filter(({ operation }) => typeof operation.operationId === 'string')
+    .map(({ path, method, operation }) => {
+      const body = deref(doc, operation.requestBody) as JsonObject | undefined;
+      const responses = (operation.responses ?? {}) as JsonObject;
+      return {
+        operationId: operation.operationId as string,
         method: method.toUpperCase(),
-        path: p,
-        tag: Array.isArray(op.tags) ? String(op.tags[0]) : '',
+        path,
+        tag: Array.isArray(operation.tags) ? String(operation.tags[0]) : '',
         bodyRequired: body?.required === true,
         altHost: '421' in responses,
         statuses: Object.keys(responses),
         longestBodyString: longestString(doc, body),
-      });
-    }
-  }
-  return out;
-}
-
-/** The error codes a response schema carries: the `error.code` const of each branch (`oneOf`, `allOf`, `$ref`). */
-function errorCodesOf(doc: JsonObject, node: Json | undefined, depth = 0): string[] {
-  const schema = resolveRef(doc, node);
-  if (!schema || typeof schema !== 'object' || Array.isArray(schema) || depth > 10) return [];
-  const code = ((((schema.properties as JsonObject | undefined)?.error as JsonObject | undefined)?.properties as JsonObject | undefined)?.code as JsonObject | undefined)?.const;
-  const branches = [...((schema.oneOf ?? []) as Json[]), ...((schema.allOf ?? []) as Json[])];
-  return [...(typeof code === 'string' ? [code] : []), ...branches.flatMap((b) => errorCodesOf(doc, b, depth + 1))];
-}
-
-/**
- * The HTTP status of each error code, as the operations of a document answer it (`INSUFFICIENT_BALANCE` -> 400).
- * Throws when the document gives a code two statuses.
- */
-export function errorStatuses(doc: JsonObject): Map<string, number> {
-  const statuses = new Map<string, number>();
-  for (const [p, item] of Object.entries((doc.paths ?? {}) as JsonObject)) {
-    for (const method of HTTP_METHODS) {
-      const responses = (((item as JsonObject)[method] as JsonObject | undefined)?.responses ?? {}) as JsonObject;
-      for (const [status, response] of Object.entries(responses)) {
-        if (!/^[45][0-9]{2}$/.test(status)) continue;
-        const media = (((resolveRef(doc, response) as JsonObject | undefined)?.content as JsonObject | undefined)?.['application/json'] ?? {}) as JsonObject;
-        for (const code of errorCodesOf(doc, media.schema)) {
-          const known = statuses.get(code);
-          if (known !== undefined && known !== Number(status)) throw new Error(`the contract answers ${code} with ${known} and ${status} (${method.toUpperCase()} ${p})`);
-          statuses.set(code, Number(status));
-        }
-      }
-    }
-  }
-  return statuses;
+      };
+    });
 }

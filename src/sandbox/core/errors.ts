@@ -5,7 +5,8 @@
 // `{ success: false, error: { code, message, details }, meta }` with its status.
 import type { components } from '../../../generated/openapi.js';
 import type { ErrorCode, ErrorDetails } from '../../client/types.js';
-import { errorStatuses, sandboxDocument } from './contract.js';
+import { codeOfStatus as contractCodeOfStatus, errorStatuses } from '../../contract/bundle.js';
+import { sandboxDocument } from './contract.js';
 
 /** The closed list of `details.reason` values (the contract's ErrorReason). */
 export type ErrorReason = components['schemas']['ErrorReason'];
@@ -50,9 +51,7 @@ export function statusOf(code: ErrorCode): number {
 /** The error code the contract answers with this status, when exactly one is (500 -> INTERNAL_ERROR). */
 export function codeOfStatus(status: number): ErrorCode {
   statuses ??= errorStatuses(sandboxDocument());
-  const codes = [...statuses].filter(([, s]) => s === status).map(([code]) => code as ErrorCode);
-  if (codes.length !== 1) throw new Error(`the contract answers ${status} with ${codes.length === 0 ? 'no error code' : codes.join(', ')}`);
-  return codes[0]!;
+  return contractCodeOfStatus(statuses, status) as ErrorCode;
 }
 
 export interface ErrorOptions {

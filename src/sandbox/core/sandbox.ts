@@ -14,7 +14,7 @@ import { Ledger } from './ledger.js';
 import { toMinor } from './money.js';
 import { PRODUCTS, ProductAccess, type Product } from './products.js';
 import { Scheduler } from './scheduler.js';
-import { buildServer } from './server.js';
+import { buildServer } from '../http/server.js';
 import { SqliteDb } from './store.js';
 import { checkWebhookRoutes, type WebhookRouteMap } from './webhook-routes.js';
 

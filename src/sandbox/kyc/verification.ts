@@ -10,7 +10,7 @@ import type { Account } from '../core/accounts.js';
 import { perCore, type SandboxCore } from '../core/context.js';
 import { apiError } from '../core/errors.js';
 import { findCustomer, type CustomerRow } from '../customers/handlers.js';
-import { autoOutcomeHint } from '../simulation/auto-outcome-hint.js';
+import { autoOutcomeHint } from '../core/auto-outcome-hint.js';
 
 export const KYC_AUTO_JOB = 'kyc.auto_outcome';
 export const KYC_EXPIRY_JOB = 'kyc.session_expiry';

@@ -9,7 +9,7 @@ import { apiError, notFound, stateError, validationError } from '../core/errors.
 import { findCustomer, type CustomerRow } from '../customers/handlers.js';
 import { requireActiveCustomer } from '../customers/require.js';
 import { VERIFICATION_BALANCE } from '../kyc/verification.js';
-import { autoOutcomeHint } from '../simulation/auto-outcome-hint.js';
+import { autoOutcomeHint } from '../core/auto-outcome-hint.js';
 
 export const POA_AUTO_JOB = 'poa.auto_outcome';
 /** The contract's limit: a file of at most 10 MB. */

@@ -4,15 +4,16 @@
 // has no rate limit, plan or negative balance checks, and accepts revoked keys (so they can be restored).
 import { randomInt } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import openapiGlue from 'fastify-openapi-glue';
 import type { components } from '../../../generated/openapi.js';
 import type { components as simulation, operations } from '../../../generated/sandbox.js';
-import { API_KEY_RULE, apiKeyMode } from '../../client/api-key.js';
 import type { BalanceType } from '../core/accounts.js';
 import type { Call, Handlers, SandboxCore } from '../core/context.js';
 import { simulationDocument } from '../core/contract.js';
+import { documentRoutes } from '../core/document-routes.js';
 import { apiError, notFound, stateError } from '../core/errors.js';
 import { toAmount, toMinor } from '../core/money.js';
+import { presentedKey } from '../http/auth.js';
+import { successBody, type Outcome } from '../http/envelope.js';
 import { cardLifecycle } from '../cards/handlers.js';
 import { WITHDRAWAL_FAILURE_REASON, cardEventBase } from '../cards/lifecycle.js';
 import { cardOf, newTransactionId, transactionOf } from '../cards/repository.js';
@@ -239,20 +240,22 @@ export function simulationRoutes(core: SandboxCore) {
   return async (app: FastifyInstance): Promise<void> => {
     const resolver = (operationId: string) => ({
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
-        const header = request.headers.authorization;
-        const token = typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
-        if (!header) throw apiError('AUTHENTICATION_REQUIRED', 'Send the API key of the account to simulate for: `Authorization: Bearer sk_test_…`.', null);
-        const mode = token === undefined ? undefined : apiKeyMode(token);
-        if (!token || mode === undefined) throw apiError('AUTHENTICATION_FAILED', `The API key is invalid: it must be ${API_KEY_RULE}.`, null);
+        const { token, mode } = presentedKey(request, 'Send the API key of the account to simulate for: `Authorization: Bearer sk_test_…`.');
         request.sandbox = { ...request.sandbox, mode };
         const account = core.accounts.resolve(token);
         request.sandbox.account = account;
         const handler = handlers[operationId as keyof operations] as (call: Call<keyof operations, operations>) => unknown;
-        const result = (await handler({ account, params: request.params, query: request.query, body: request.body, core } as Call<keyof operations, operations>)) as { data: unknown };
-        return reply.send({ success: true, data: result.data, meta: { request_id: String(request.id), mode: account.mode, timestamp: core.clock.iso() } });
+        const result = (await handler({ account, params: request.params, query: request.query, body: request.body, core } as Call<keyof operations, operations>)) as Outcome;
+        return reply.send(successBody(core, request, { data: result.data }));
       },
     });
-    await app.register(openapiGlue, { specification: structuredClone(simulationDocument()), operationResolver: resolver as never, prefix: SIMULATION_PREFIX });
+    const routes = await documentRoutes(simulationDocument());
+    await app.register(
+      async (scope) => {
+        for (const route of routes) scope.route({ method: route.method, url: route.url, schema: route.schema, ...resolver(route.operationId) });
+      },
+      { prefix: SIMULATION_PREFIX },
+    );
     await app.register(kycPage(core));
   };
 }

@@ -2,8 +2,8 @@
 // that does not choose outcomes (the default), a KYC link, a proof-of-address document, a card and a top-up are
 // completed by themselves `autoCompleteMs` after the request: a reader who then asks for an outcome through the
 // simulation API finds it already decided, and needs to know why and what to do instead.
-import type { Account } from '../core/accounts.js';
-import type { SandboxCore } from '../core/context.js';
+import type { Account } from './accounts.js';
+import type { SandboxCore } from './context.js';
 
 /** A sentence to append to the refusal ('' for a manual account). */
 export function autoOutcomeHint(core: SandboxCore, account: Account): string {

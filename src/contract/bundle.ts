@@ -1,0 +1,108 @@
+// The one reader of a bundled OpenAPI document (generated/openapi.json, generated/sandbox.json): JSON Pointer
+// access (RFC 6901), `$ref`s followed, every operation with its method and path, and the HTTP status of each
+// error code. The sandbox (shipped in the package), the conformance suite, the docs scripts and the tests
+// read documents through it.
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+/** The operation keys of an OpenAPI path item, in the order OpenAPI 3.1 lists them. */
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+export const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+export const escape = (segment: string | number): string =>
+  String(segment).replaceAll('~', '~0').replaceAll('/', '~1');
+
+export const pointer = (...segments: (string | number)[]): string => segments.map((s) => `/${escape(s)}`).join('');
+
+/** Reads the node at a JSON Pointer (`/paths/~1cards/get`), or undefined. */
+export function get(doc: unknown, ptr: string): Json | undefined {
+  if (ptr === '' || ptr === '#') return doc as Json;
+  let node: unknown = doc;
+  for (const raw of ptr.replace(/^#/, '').split('/').slice(1)) {
+    const key = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
+    if (Array.isArray(node)) node = node[Number(key)];
+    else if (isObject(node)) node = node[key];
+    else return undefined;
+  }
+  return node as Json | undefined;
+}
+
+/** Follows internal `$ref`s (`#/components/...`) until a node without `$ref`. */
+export function deref(doc: unknown, node: Json | undefined): Json | undefined {
+  const seen = new Set<string>();
+  let current = node;
+  while (isObject(current) && typeof current['$ref'] === 'string' && current['$ref'].startsWith('#')) {
+    const ref = current['$ref'];
+    if (seen.has(ref)) break;
+    seen.add(ref);
+    current = get(doc, ref.slice(1));
+  }
+  return current;
+}
+
+export interface OperationEntry {
+  /** The path template: `/cards/{code}/withdraw`. */
+  path: string;
+  method: HttpMethod;
+  /** The path item (its shared `parameters`, `servers`). */
+  item: JsonObject;
+  operation: JsonObject;
+}
+
+/** Every operation of a document's `paths` (or `webhooks`), in document order. */
+export function operationEntries(doc: JsonObject, section: 'paths' | 'webhooks' = 'paths'): OperationEntry[] {
+  const entries: OperationEntry[] = [];
+  for (const [path, node] of Object.entries(isObject(doc[section]) ? doc[section] : {})) {
+    const item = deref(doc, node);
+    if (!isObject(item)) continue;
+    for (const method of HTTP_METHODS) {
+      const operation = item[method];
+      if (isObject(operation)) entries.push({ path, method, item, operation });
+    }
+  }
+  return entries;
+}
+
+/** The error codes a response schema carries: the `error.code` const of each branch (`oneOf`, `allOf`, `$ref`). */
+function errorCodesOf(doc: JsonObject, node: Json | undefined, depth = 0): string[] {
+  const schema = deref(doc, node);
+  if (!isObject(schema) || depth > 10) return [];
+  const code = get(schema, '/properties/error/properties/code/const');
+  const branches = [...(Array.isArray(schema.oneOf) ? schema.oneOf : []), ...(Array.isArray(schema.allOf) ? schema.allOf : [])];
+  return [...(typeof code === 'string' ? [code] : []), ...branches.flatMap((b) => errorCodesOf(doc, b, depth + 1))];
+}
+
+/** The error codes one response of an operation documents (`INSUFFICIENT_BALANCE`, ...). */
+export function responseErrorCodes(doc: JsonObject, response: Json | undefined): string[] {
+  return errorCodesOf(doc, get(deref(doc, response), '/content/application~1json/schema'));
+}
+
+/**
+ * The HTTP status of each error code, as the operations of a document answer it (`INSUFFICIENT_BALANCE` -> 400).
+ * Throws when the document gives a code two statuses.
+ */
+export function errorStatuses(doc: JsonObject): Map<string, number> {
+  const statuses = new Map<string, number>();
+  for (const { path, method, operation } of operationEntries(doc)) {
+    for (const [status, response] of Object.entries(isObject(operation.responses) ? operation.responses : {})) {
+      if (!/^[45][0-9]{2}$/.test(status)) continue;
+      for (const code of responseErrorCodes(doc, response)) {
+        const known = statuses.get(code);
+        if (known !== undefined && known !== Number(status)) throw new Error(`the contract answers ${code} with ${known} and ${status} (${method.toUpperCase()} ${path})`);
+        statuses.set(code, Number(status));
+      }
+    }
+  }
+  return statuses;
+}
+
+/** The error code a document answers with this status, when exactly one is (500 -> INTERNAL_ERROR). */
+export function codeOfStatus(statuses: Map<string, number>, status: number): string {
+  const codes = [...statuses].filter(([, s]) => s === status).map(([code]) => code);
+  if (codes.length !== 1) throw new Error(`the contract answers ${status} with ${codes.length === 0 ? 'no error code' : codes.join(', ')}`);
+  return codes[0]!;
+}

@@ -1,0 +1,64 @@
+// What the base paths serve: the partner API at `/v1`, its gift card operations at `/api/v1` (421
+// `wrong_api_host` at `/v1`), and for anything else a 405 naming the path's methods or a 404 with a hint at the
+// right base path (src/sandbox/core/path-hint.ts).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { SandboxCore } from '../core/context.js';
+import type { OperationInfo } from '../core/contract.js';
+import { apiError, outsideOperations } from '../core/errors.js';
+import { basePathHint } from '../core/path-hint.js';
+import { sendError } from './envelope.js';
+import { unroutedState } from './request-state.js';
+
+/** The contract's path templates as regular expressions, to tell a wrong method from an unknown path. */
+function methodsByPath(operations: OperationInfo[]): { re: RegExp; methods: Set<string> }[] {
+  const byTemplate = new Map<string, Set<string>>();
+  for (const op of operations) {
+    const set = byTemplate.get(op.path) ?? new Set<string>();
+    set.add(op.method);
+    byTemplate.set(op.path, set);
+  }
+  // A literal segment wins over a parameter: `/payouts/beneficiaries` is not `/payouts/{code}`.
+  const params = (template: string) => template.split('{').length;
+  return [...byTemplate].sort(([a], [b]) => params(a) - params(b)).map(([template, methods]) => ({
+    re: new RegExp(`^/(v1|api/v1)${template.split(/\{[^}]+\}/).map((s) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('[^/]+')}/?$`),
+    methods,
+  }));
+}
+
+/** The answer to a request no operation serves: 405 with `Allow` for a known path, else 404. */
+export function noOperationAnswer(core: SandboxCore, operations: OperationInfo[]) {
+  const pathMethods = methodsByPath(operations);
+  return (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    if (!request.sandbox) request.sandbox = unroutedState();
+    const path = request.url.split('?')[0]!;
+    const match = pathMethods.find((r) => r.re.test(path));
+    if (match && !match.methods.has(request.method)) {
+      const allowed = [...match.methods].join(', ');
+      reply.header('Allow', allowed);
+      return sendError(core, request, reply, outsideOperations(405, `${request.method} is not an operation of ${path}; it accepts ${allowed}.`, {
+        method: request.method,
+        allowed_methods: [...match.methods],
+      }));
+    }
+    return sendError(core, request, reply, apiError('RESOURCE_NOT_FOUND', `No operation at ${request.method} ${path}.${basePathHint(request.method, path, operations)}`, null));
+  };
+}
+
+export interface BasePathOptions {
+  noOperation: (request: FastifyRequest, reply: FastifyReply) => FastifyReply;
+}
+
+export const basePaths = fp<BasePathOptions>(
+  async (app: FastifyInstance, { noOperation }) => {
+    app.setNotFoundHandler(noOperation);
+    // Before idempotency: a call at the wrong address is not the operation's answer, and is not kept.
+    app.addHook('preHandler', (request, _reply, done) => {
+      if (request.sandbox.route.wrongHost && request.sandbox.account) {
+        throw apiError('wrong_api_host', 'Gift card operations are served at the gift card address `{alt_base_url}` (`/api/v1`), not at `/v1`.', null);
+      }
+      done();
+    });
+  },
+  { name: 'sandbox-base-paths' },
+);

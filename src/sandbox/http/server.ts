@@ -1,0 +1,50 @@
+// The HTTP server: fastify 5 with one plugin per concern, registered in the order a request meets them:
+// authentication and rate limit (onRequest), the required body (preValidation), the base paths (421 at the
+// wrong one), idempotency, the access checks (preHandler), then the operation routes; the error formatting
+// and the 404/405 answers for all. Request validation reads the contract (src/sandbox/core/ajv.ts).
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Handlers, SandboxCore } from '../core/context.js';
+import { sharedValidatorCompiler } from '../core/ajv.js';
+import { operationsOf, type JsonObject } from '../core/contract.js';
+import { dropContentTypeOfEmptyBody } from '../core/empty-body.js';
+import { IdempotencyStore } from '../core/idempotency.js';
+import { accessChecks } from './access.js';
+import { authentication } from './auth.js';
+import { basePaths, noOperationAnswer } from './base-paths.js';
+import { BODY_LIMIT_BYTES, errorFormatting } from './errors.js';
+import { idempotency } from './idempotency.js';
+import { operationRoutes } from './operation-routes.js';
+import { newRequestId } from './request-ids.js';
+import type { RequestState } from './request-state.js';
+
+export interface ServerOptions {
+  core: SandboxCore;
+  document: JsonObject;
+  handlers: Handlers;
+  rateLimit: boolean;
+  /** Extra route registrations (the simulation API). */
+  extra?: (app: FastifyInstance) => Promise<void> | void;
+}
+
+export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
+  const { core, document, handlers } = options;
+  const operations = operationsOf(document);
+  const store = new IdempotencyStore(core.db);
+  const noOperation = noOperationAnswer(core, operations);
+
+  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES, genReqId: newRequestId, return503OnClosing: false });
+  app.decorateRequest('sandbox', null as unknown as RequestState);
+  app.removeContentTypeParser('text/plain');
+  app.addHook('onRequest', dropContentTypeOfEmptyBody);
+  app.setValidatorCompiler(sharedValidatorCompiler(document));
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+
+  await app.register(authentication, { core, rateLimit: options.rateLimit });
+  await app.register(errorFormatting, { core, noOperation });
+  await app.register(basePaths, { noOperation });
+  await app.register(idempotency, { core, store });
+  await app.register(accessChecks, { core });
+  await app.register(operationRoutes, { core, document, operations, handlers, idempotency: store });
+  if (options.extra) await app.register(async (scope) => options.extra!(scope));
+  return app;
+}
