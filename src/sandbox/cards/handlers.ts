@@ -1,15 +1,15 @@
 // Cards (tag "Cards"): create, list, get, top-up, freeze, unfreeze, withdraw, terminate, sensitive data,
-// transactions. Each operation's rules are in its spec file (spec/paths/cards*.yaml); the fees and limits
-// the document does not give are in ./fees.ts.
+// transactions. Each operation's rules are in its spec file (spec/paths/cards*.yaml); the asynchronous outcomes
+// in ./lifecycle.ts, the rows in ./repository.ts, the fees the document does not give in ./fees.ts.
 import { randomUUID } from 'node:crypto';
 import type { Account } from '../core/accounts.js';
 import type { Handlers, SandboxCore } from '../core/context.js';
-import { createdRange, page, pageWindow, perCore } from '../core/context.js';
+import { createdRange, page, pageWindow } from '../core/context.js';
 import { apiError, notFound, planLimitReached, planUpgradeRequired, providerFailed, stateError } from '../core/errors.js';
 import { contractLimits, forPlan } from '../core/limits.js';
 import { formatAmount, requestAmountMinor, toAmount } from '../core/money.js';
 import { addUsage, periodOf, usage } from '../core/usage.js';
-import { findCustomer } from '../customers/handlers.js';
+import { findCustomer } from '../customers/repository.js';
 import { requireActiveCustomer } from '../customers/require.js';
 import {
   CARD_FEE_MINOR,
@@ -18,11 +18,8 @@ import {
   WITHDRAWAL_FEE_MINOR,
   topUpFeeMinor,
 } from './fees.js';
-import { CardLifecycle, ISSUE_JOB, TOPUP_JOB, cardEventBase, cardEventIn } from './lifecycle.js';
+import { ISSUE_JOB, TOPUP_JOB, cardEventBase, cardEventIn, cardLifecycle } from './lifecycle.js';
 import { balanceTypeOf, cardOf, newTransactionId, transactionOf, type CardRow } from './repository.js';
-
-/** The card lifecycle of a sandbox (one per core), also used by the simulation API. */
-export const cardLifecycle = perCore((core) => new CardLifecycle(core));
 
 /** The plan's limit of USD loaded on cards per calendar month (the contract's; Découverte only). */
 function checkLoadedLimit(core: SandboxCore, account: Account, minor: number): void {
@@ -133,7 +130,7 @@ export function cards(core: SandboxCore): Handlers {
       const topUp = repo.topUp(params.topupId);
       if (!topUp || topUp.card_code !== card.code) throw notFound('Top-up');
       const failed = topUp.status === 'failed';
-      const reason = failed ? (db.get<{ reason: string }>('SELECT reason FROM card_topup_failures WHERE topup_id = ?', topUp.id)?.reason ?? null) : null;
+      const reason = failed ? (repo.topUpFailureReason(topUp.id) ?? null) : null;
       return {
         data: {
           card_code: card.code, topup_id: topUp.id, status: topUp.status, amount: toAmount(topUp.amount_minor), fee: toAmount(topUp.fee_minor),
