@@ -31,25 +31,23 @@ export function events(core: SandboxCore): Handlers {
     },
 
     redeliverEvent({ account, params, body }) {
-      return db.transaction(() => {
-        const event = find(account, params.id);
-        let targets: string[];
-        if (body?.endpoint_code !== undefined) {
-          const endpoint = endpoints.find(account.id, body.endpoint_code);
-          if (!endpoint) throw notFound('Webhook endpoint');
-          if (endpoint.is_active !== 1) throw stateError('webhook_endpoint_inactive', 'The endpoint is disabled: enable it first.', 'disabled');
-          if (!subscribes(JSON.parse(endpoint.events) as string[], event.type)) {
-            throw stateError('webhook_endpoint_not_subscribed', `The endpoint is not subscribed to ${event.type}.`);
-          }
-          targets = [endpoint.code];
-        } else {
-          targets = endpoints.list(account.id).filter((e) => e.is_active === 1 && subscribes(JSON.parse(e.events) as string[], event.type)).map((e) => e.code).reverse();
+      const event = find(account, params.id);
+      let targets: string[];
+      if (body?.endpoint_code !== undefined) {
+        const endpoint = endpoints.find(account.id, body.endpoint_code);
+        if (!endpoint) throw notFound('Webhook endpoint');
+        if (endpoint.is_active !== 1) throw stateError('webhook_endpoint_inactive', 'The endpoint is disabled: enable it first.', 'disabled');
+        if (!subscribes(JSON.parse(endpoint.events) as string[], event.type)) {
+          throw stateError('webhook_endpoint_not_subscribed', `The endpoint is not subscribed to ${event.type}.`);
         }
-        const now = clock.now();
-        const codes = targets.map((endpoint) => outbox.queueDelivery(account.id, endpoint, event.id, idempotencyKeyOf(event.id), now));
-        const rows = codes.map((code) => endpoints.delivery(code)!);
-        return { data: rows.map((r) => deliveryOf(clock, r)) };
-      });
+        targets = [endpoint.code];
+      } else {
+        targets = endpoints.list(account.id).filter((e) => e.is_active === 1 && subscribes(JSON.parse(e.events) as string[], event.type)).map((e) => e.code).reverse();
+      }
+      const now = clock.now();
+      const codes = targets.map((endpoint) => outbox.queueDelivery(account.id, endpoint, event.id, idempotencyKeyOf(event.id), now));
+      const rows = codes.map((code) => endpoints.delivery(code)!);
+      return { data: rows.map((r) => deliveryOf(clock, r)) };
     },
   };
 }

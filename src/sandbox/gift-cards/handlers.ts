@@ -12,7 +12,7 @@ import { findOrder, insertOrder, orderByCode, orderOf, type GiftCardOrderRow } f
 import { DELIVERY_JOB_KIND, giftCardOrders } from './rules.js';
 
 export function giftCards(core: SandboxCore): Handlers {
-  const { db, clock, ledger, scheduler } = core;
+  const { clock, ledger, scheduler } = core;
   giftCardOrders(core);
   return {
     listGiftCardProducts({ query }) {
@@ -29,26 +29,24 @@ export function giftCards(core: SandboxCore): Handlers {
 
     createGiftCardOrder({ account, body }) {
       const amount = requestAmountMinor('amount', body.amount);
-      return db.transaction(() => {
-        const customer = requireActiveCustomer(core, account.id, body.customer_code);
-        const product = productById(body.product_id);
-        if (!product) throw notFound('Gift card product');
-        if (!orderable(product, amount)) {
-          const allowed = product.denomination_type === 'fixed' ? `one of ${(product.denominations ?? []).join(', ')}` : `from ${product.min_amount} to ${product.max_amount}`;
-          throw validationError(`The amount of ${product.product_id} must be ${allowed} ${product.currency}.`, [{ field: 'amount', message: `must be ${allowed}` }]);
-        }
-        const code = randomUUID();
-        const debited = usdMinorOf(product, amount * body.quantity);
-        ledger.debit(account, 'gift_cards', debited, {
-          reason: 'gift_card_order',
-          description: `Gift card order ${code}: ${body.quantity} x ${toAmount(amount)} ${product.currency} ${product.name}`,
-          customerCode: customer.code,
-          eventFields: { product: product.product_id },
-        });
-        insertOrder(core, { code, account_id: account.id, customer_code: customer.code, product_id: product.product_id, amount_minor: amount, quantity: body.quantity, debited_minor: debited });
-        if (!account.manual) scheduler.schedule(DELIVERY_JOB_KIND, clock.now() + core.autoCompleteMs, { order: code });
-        return { data: orderOf(clock, orderByCode(core, code)!, false) };
+      const customer = requireActiveCustomer(core, account.id, body.customer_code);
+      const product = productById(body.product_id);
+      if (!product) throw notFound('Gift card product');
+      if (!orderable(product, amount)) {
+        const allowed = product.denomination_type === 'fixed' ? `one of ${(product.denominations ?? []).join(', ')}` : `from ${product.min_amount} to ${product.max_amount}`;
+        throw validationError(`The amount of ${product.product_id} must be ${allowed} ${product.currency}.`, [{ field: 'amount', message: `must be ${allowed}` }]);
+      }
+      const code = randomUUID();
+      const debited = usdMinorOf(product, amount * body.quantity);
+      ledger.debit(account, 'gift_cards', debited, {
+        reason: 'gift_card_order',
+        description: `Gift card order ${code}: ${body.quantity} x ${toAmount(amount)} ${product.currency} ${product.name}`,
+        customerCode: customer.code,
+        eventFields: { product: product.product_id },
       });
+      insertOrder(core, { code, account_id: account.id, customer_code: customer.code, product_id: product.product_id, amount_minor: amount, quantity: body.quantity, debited_minor: debited });
+      if (!account.manual) scheduler.schedule(DELIVERY_JOB_KIND, clock.now() + core.autoCompleteMs, { order: code });
+      return { data: orderOf(clock, orderByCode(core, code)!, false) };
     },
 
     listGiftCardOrders({ account, query }) {

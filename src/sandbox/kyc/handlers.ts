@@ -10,17 +10,15 @@ import { kycVerification } from './verification.js';
 
 export function kyc(core: SandboxCore): Handlers {
   const verification = kycVerification(core);
-  const { db, clock } = core;
+  const { clock } = core;
   return {
     createKycLink({ account, params, body }) {
-      return db.transaction(() => {
-        const customer = requireActiveCustomer(core, account.id, params.customerCode);
-        if (verification.statusOf(customer) === 'approved') {
-          throw stateError('kyc_already_approved', "The customer's KYC is already approved: no new link is needed.", 'approved');
-        }
-        const session = verification.createSession(account, customer, body ?? {});
-        return { data: { customer_code: customer.code, url: `${core.url}${KYC_PAGE_PATH}/${session.token}`, expires_at: clock.iso(session.expires_at) } };
-      });
+      const customer = requireActiveCustomer(core, account.id, params.customerCode);
+      if (verification.statusOf(customer) === 'approved') {
+        throw stateError('kyc_already_approved', "The customer's KYC is already approved: no new link is needed.", 'approved');
+      }
+      const session = verification.createSession(account, customer, body ?? {});
+      return { data: { customer_code: customer.code, url: `${core.url}${KYC_PAGE_PATH}/${session.token}`, expires_at: clock.iso(session.expires_at) } };
     },
     getKycStatus({ account, params }) {
       const customer = findCustomer(core, account.id, params.customerCode);
@@ -28,17 +26,15 @@ export function kyc(core: SandboxCore): Handlers {
       return { data: kycStatusOf(core, verification.row(account.id, customer.code), customer) };
     },
     synchronizeKycIdentity({ account, params }) {
-      return db.transaction(() => {
-        const customer = findCustomer(core, account.id, params.customerCode);
-        if (!customer) throw notFound('Customer');
-        if (customer.status !== 'restricted' || customer.restriction_reason !== 'identity_mismatch') {
-          throw stateError('identity_not_mismatched', 'Only a customer restricted for an identity mismatch can be synchronized.', customer.status);
-        }
-        const updated = verification.synchronize(account, customer);
-        return {
-          data: { customer_code: updated.code, external_reference: updated.external_reference, first_name: updated.first_name, last_name: updated.last_name, date_of_birth: updated.date_of_birth, status: 'active' as const },
-        };
-      });
+      const customer = findCustomer(core, account.id, params.customerCode);
+      if (!customer) throw notFound('Customer');
+      if (customer.status !== 'restricted' || customer.restriction_reason !== 'identity_mismatch') {
+        throw stateError('identity_not_mismatched', 'Only a customer restricted for an identity mismatch can be synchronized.', customer.status);
+      }
+      const updated = verification.synchronize(account, customer);
+      return {
+        data: { customer_code: updated.code, external_reference: updated.external_reference, first_name: updated.first_name, last_name: updated.last_name, date_of_birth: updated.date_of_birth, status: 'active' as const },
+      };
     },
   };
 }

@@ -10,28 +10,26 @@ import { VIRTUAL_ACCOUNT_FEE_MINOR } from './fees.js';
 import { findVirtualAccount, insertVirtualAccount, virtualAccountOf, type VirtualAccountRow } from './repository.js';
 
 export function virtualAccounts(core: SandboxCore): Handlers {
-  const { db, clock, ledger } = core;
+  const { clock, ledger } = core;
   return {
     createVirtualAccount({ account, body }) {
-      return db.transaction(() => {
-        const customer = requireActiveCustomer(core, account.id, body.customer_code);
-        if (body.currency !== 'EUR') throw validationError('The sandbox opens EUR virtual accounts only.', [{ field: 'currency', message: 'must be EUR' }]);
-        if (customer.verification_level !== 'full') {
-          throw stateError('verification_level_too_low', 'A virtual account needs the customer at the full verification level (KYC and proof of address approved).', undefined, {
-            current_verification_level: customer.verification_level,
-            required_verification_level: 'full',
-          });
-        }
-        const code = randomUUID();
-        ledger.debit(account, 'others', VIRTUAL_ACCOUNT_FEE_MINOR, {
-          reason: 'virtual_account_opening',
-          description: `Opening of virtual account ${code}`,
-          customerCode: customer.code,
-          eventFields: { product: 'virtual_account' },
+      const customer = requireActiveCustomer(core, account.id, body.customer_code);
+      if (body.currency !== 'EUR') throw validationError('The sandbox opens EUR virtual accounts only.', [{ field: 'currency', message: 'must be EUR' }]);
+      if (customer.verification_level !== 'full') {
+        throw stateError('verification_level_too_low', 'A virtual account needs the customer at the full verification level (KYC and proof of address approved).', undefined, {
+          current_verification_level: customer.verification_level,
+          required_verification_level: 'full',
         });
-        insertVirtualAccount(core, { code, account_id: account.id, customer_code: customer.code, currency: body.currency, account_holder_name: `${customer.first_name} ${customer.last_name}` });
-        return { data: virtualAccountOf(clock, findVirtualAccount(core, account, code)) };
+      }
+      const code = randomUUID();
+      ledger.debit(account, 'others', VIRTUAL_ACCOUNT_FEE_MINOR, {
+        reason: 'virtual_account_opening',
+        description: `Opening of virtual account ${code}`,
+        customerCode: customer.code,
+        eventFields: { product: 'virtual_account' },
       });
+      insertVirtualAccount(core, { code, account_id: account.id, customer_code: customer.code, currency: body.currency, account_holder_name: `${customer.first_name} ${customer.last_name}` });
+      return { data: virtualAccountOf(clock, findVirtualAccount(core, account, code)) };
     },
 
     listVirtualAccounts({ account, query }) {

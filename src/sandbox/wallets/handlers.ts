@@ -9,17 +9,15 @@ import { insertWallet, newAddress, walletById, walletOf, withdrawalOf, withdrawa
 import { DEFAULT_NETWORK, walletBook } from './rules.js';
 
 export function wallets(core: SandboxCore): Handlers {
-  const { db, clock } = core;
+  const { clock } = core;
   walletBook(core);
   return {
     createWallet({ account, body }) {
-      return db.transaction(() => {
-        const customer = requireActiveCustomer(core, account.id, body.customer_code);
-        const network = body.network ?? DEFAULT_NETWORK[body.currency];
-        const id = `wal_${randomBytes(12).toString('hex')}`;
-        insertWallet(core, { id, account_id: account.id, customer_code: customer.code, currency: body.currency, network, address: newAddress(network) });
-        return { data: walletOf(clock, walletById(core, id)!) };
-      });
+      const customer = requireActiveCustomer(core, account.id, body.customer_code);
+      const network = body.network ?? DEFAULT_NETWORK[body.currency];
+      const id = `wal_${randomBytes(12).toString('hex')}`;
+      insertWallet(core, { id, account_id: account.id, customer_code: customer.code, currency: body.currency, network, address: newAddress(network) });
+      return { data: walletOf(clock, walletById(core, id)!) };
     },
 
     listWallets({ account, query }) {

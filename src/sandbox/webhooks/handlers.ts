@@ -41,11 +41,9 @@ export function webhookEndpoints(core: SandboxCore): Handlers {
 
     /** Deletes the row; its pending deliveries fail without an attempt, and its history goes with it. */
     deleteWebhookEndpoint({ account, params }) {
-      return core.db.transaction(() => {
-        const row = find(account, params.code);
-        repo.delete(row.code);
-        return { data: { code: row.code, deleted: true as const } };
-      });
+      const row = find(account, params.code);
+      repo.delete(row.code);
+      return { data: { code: row.code, deleted: true as const } };
     },
 
     listWebhookEndpoints({ account }) {
@@ -71,30 +69,24 @@ export function webhookEndpoints(core: SandboxCore): Handlers {
       });
     },
     disableWebhookEndpoint({ account, params }) {
-      return core.db.transaction(() => {
-        const row = find(account, params.code);
-        if (row.is_active === 1) repo.update(row.code, { ...row, is_active: 0, updated_at: clock.now() });
-        return { data: endpointOf(clock, find(account, params.code)) };
-      });
+      const row = find(account, params.code);
+      if (row.is_active === 1) repo.update(row.code, { ...row, is_active: 0, updated_at: clock.now() });
+      return { data: endpointOf(clock, find(account, params.code)) };
     },
     enableWebhookEndpoint({ account, params }) {
-      return core.db.transaction(() => {
-        const row = find(account, params.code);
-        if (row.is_active === 0) {
-          checkAllowance(repo, account);
-          repo.update(row.code, { ...row, is_active: 1, updated_at: clock.now() });
-        }
-        return { data: endpointOf(clock, find(account, params.code)) };
-      });
+      const row = find(account, params.code);
+      if (row.is_active === 0) {
+        checkAllowance(repo, account);
+        repo.update(row.code, { ...row, is_active: 1, updated_at: clock.now() });
+      }
+      return { data: endpointOf(clock, find(account, params.code)) };
     },
     rotateWebhookEndpointSecret({ account, params }) {
-      return core.db.transaction(() => {
-        const row = find(account, params.code);
-        const secret = newSecret();
-        const now = clock.now();
-        repo.update(row.code, { ...row, secret, updated_at: now });
-        return { data: { endpoint_code: row.code, secret, rotated_at: clock.iso(now) } };
-      });
+      const row = find(account, params.code);
+      const secret = newSecret();
+      const now = clock.now();
+      repo.update(row.code, { ...row, secret, updated_at: now });
+      return { data: { endpoint_code: row.code, secret, rotated_at: clock.iso(now) } };
     },
     async testWebhookEndpoint({ account, params }) {
       const row = find(account, params.code);
