@@ -69,6 +69,24 @@ export function setCustomerStatus(core: SandboxCore, code: string, status: 'acti
   core.db.run('UPDATE customers SET status = ? WHERE code = ?', status, code);
 }
 
+/** The level KYC (`verified`) or an approved proof of address (`full`) gives the customer. */
+export function setVerificationLevel(core: SandboxCore, code: string, level: CustomerRow['verification_level']): void {
+  core.db.run('UPDATE customers SET verification_level = ? WHERE code = ?', level, code);
+}
+
+/** Restricts the customer, for the given reason. */
+export function restrictCustomer(core: SandboxCore, code: string, reason: string): void {
+  core.db.run("UPDATE customers SET status = 'restricted', restriction_reason = ? WHERE code = ?", reason, code);
+}
+
+/** Replaces the declared identity by the verified one and lifts the restriction (the customer is active again). */
+export function replaceIdentity(core: SandboxCore, code: string, identity: { first_name: string; last_name: string; date_of_birth: string }): void {
+  core.db.run(
+    "UPDATE customers SET first_name = ?, last_name = ?, date_of_birth = ?, status = 'active', restriction_reason = NULL WHERE code = ?",
+    identity.first_name, identity.last_name, identity.date_of_birth, code,
+  );
+}
+
 /** Sets the given columns of a customer (`null` clears one). */
 export function setCustomerFields(core: SandboxCore, code: string, changes: Partial<Record<(typeof CUSTOMER_UPDATABLE)[number], string | null>>): void {
   for (const column of CUSTOMER_UPDATABLE) {

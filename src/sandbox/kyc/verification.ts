@@ -8,7 +8,7 @@ import { kycOutcomeRequestOutcomeValues } from '../../../generated/sandbox-value
 import type { Account } from '../core/accounts.js';
 import { perCore, type SandboxCore } from '../core/context.js';
 import { apiError } from '../core/errors.js';
-import { findCustomer, type CustomerRow } from '../customers/repository.js';
+import { findCustomer, replaceIdentity, restrictCustomer, setVerificationLevel, type CustomerRow } from '../customers/repository.js';
 import { autoOutcomeHint } from '../core/auto-outcome-hint.js';
 import { KYC_FEE_MINOR, VERIFICATION_BALANCE } from './fees.js';
 import type { Identity, KycRow, KycStatusValue, SessionRow } from './repository.js';
@@ -164,8 +164,8 @@ export class KycVerification {
             });
           }
           const status = mismatch ? 'restricted' : customer.status;
-          db.run("UPDATE customers SET verification_level = 'verified' WHERE code = ?", customer.code);
-          if (mismatch) db.run("UPDATE customers SET status = 'restricted', restriction_reason = 'identity_mismatch' WHERE code = ?", customer.code);
+          setVerificationLevel(this.core, customer.code, 'verified');
+          if (mismatch) restrictCustomer(this.core, customer.code, 'identity_mismatch');
           save('approved', { mismatch, approvedAt: now, verified });
           ledger.debit(account, VERIFICATION_BALANCE, KYC_FEE_MINOR, { reason: 'kyc_verification', description: `KYC verification of customer ${customer.code}`, customerCode: customer.code, allowNegative: true });
           outbox.emit(account, 'kyc.approved', {
@@ -219,10 +219,7 @@ export class KycVerification {
     const { db, outbox } = this.core;
     return db.transaction(() => {
       const verified = JSON.parse(this.row(account.id, customer.code)!.verified_identity!) as Identity;
-      db.run(
-        "UPDATE customers SET first_name = ?, last_name = ?, date_of_birth = ?, status = 'active', restriction_reason = NULL WHERE code = ?",
-        verified.first_name, verified.last_name, verified.date_of_birth, customer.code,
-      );
+      replaceIdentity(this.core, customer.code, verified);
       db.run('UPDATE kyc_verifications SET identity_mismatch = 0 WHERE customer_code = ?', customer.code);
       const updated = findCustomer(this.core, account.id, customer.code)!;
       outbox.emit(account, 'kyc.identity_synchronized', {

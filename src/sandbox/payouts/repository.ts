@@ -59,7 +59,7 @@ export function payoutBeneficiary(b: Beneficiary): components['schemas']['Payout
 }
 
 /** The WHERE clause of an account's list (`base`, then an exact match for each of `columns` present in `filters`). */
-export function listWhere(accountId: number, filters: Record<string, unknown>, columns: readonly string[], base: string): [string, SqlValue[]] {
+function listWhere(accountId: number, filters: Record<string, unknown>, columns: readonly string[], base: string): [string, SqlValue[]] {
   const where = [base];
   const args: SqlValue[] = [accountId];
   for (const column of columns) {
@@ -71,3 +71,48 @@ export function listWhere(accountId: number, filters: Record<string, unknown>, c
   return [where.join(' AND '), args];
 }
 
+
+/** A new beneficiary; `view` is what the contract shows of it (masked numbers, address). */
+export function insertBeneficiary(core: SandboxCore, row: Pick<BeneficiaryRow, 'code' | 'account_id' | 'customer_code' | 'rail'>, view: Omit<Beneficiary, 'code' | 'customer_code' | 'rail' | 'created_at'>): void {
+  core.db.run(
+    'INSERT INTO beneficiaries (code, account_id, customer_code, rail, body, deleted_at, created_at) VALUES (?, ?, ?, ?, ?, NULL, ?)',
+    row.code, row.account_id, row.customer_code, row.rail, JSON.stringify(view), core.clock.now(),
+  );
+}
+
+/** One page of the account's beneficiaries not deleted, the customer's only when `customer_code` is given, most recent first. */
+export function beneficiaryPage(core: SandboxCore, accountId: number, filters: { customer_code?: string }, limit: number, offset: number): { rows: BeneficiaryRow[]; total: number } {
+  const [where, args] = listWhere(accountId, filters, ['customer_code'], 'account_id = ? AND deleted_at IS NULL');
+  const rows = core.db.all<BeneficiaryRow>(`SELECT * FROM beneficiaries WHERE ${where} ORDER BY created_at DESC, code DESC LIMIT ? OFFSET ?`, ...args, limit, offset);
+  const total = core.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM beneficiaries WHERE ${where}`, ...args)!.n;
+  return { rows, total };
+}
+
+/** Soft deletes a beneficiary: its payouts still show it. */
+export function deleteBeneficiary(core: SandboxCore, code: string): void {
+  core.db.run('UPDATE beneficiaries SET deleted_at = ? WHERE code = ?', core.clock.now(), code);
+}
+
+/** A new quote: a payouts row in status `quote`. */
+export function insertQuote(core: SandboxCore, row: PayoutRow): void {
+  core.db.run(
+    `INSERT INTO payouts (code, account_id, customer_code, beneficiary_code, reference, rail, status, amount_minor, fee_minor, received_minor, amount_eur_minor, balance_type, created_at, expires_at)
+     VALUES (?, ?, ?, ?, ?, ?, 'quote', ?, ?, ?, ?, ?, ?, ?)`,
+    row.code, row.account_id, row.customer_code, row.beneficiary_code, row.reference, row.rail, row.amount_minor, row.fee_minor, row.received_minor, row.amount_eur_minor, row.balance_type, row.created_at, row.expires_at,
+  );
+}
+
+/** One page of the account's payouts (not quotes) created in [from, to), filtered on customer and status, most recent first. */
+export function payoutPage(
+  core: SandboxCore,
+  accountId: number,
+  filters: { customer_code?: string; status?: string; from: number; to: number },
+  limit: number,
+  offset: number,
+): { rows: PayoutRow[]; total: number } {
+  const [where, args] = listWhere(accountId, filters, ['customer_code', 'status'], "account_id = ? AND status != 'quote' AND created_at >= ? AND created_at < ?");
+  args.splice(1, 0, filters.from, filters.to);
+  const rows = core.db.all<PayoutRow>(`SELECT * FROM payouts WHERE ${where} ORDER BY created_at DESC, code DESC LIMIT ? OFFSET ?`, ...args, limit, offset);
+  const total = core.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM payouts WHERE ${where}`, ...args)!.n;
+  return { rows, total };
+}

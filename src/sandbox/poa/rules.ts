@@ -6,7 +6,7 @@ import type { Account } from '../core/accounts.js';
 import { autoOutcomeHint } from '../core/auto-outcome-hint.js';
 import type { SandboxCore } from '../core/context.js';
 import { apiError, notFound } from '../core/errors.js';
-import { findCustomer } from '../customers/repository.js';
+import { findCustomer, setVerificationLevel } from '../customers/repository.js';
 import { VERIFICATION_BALANCE } from '../kyc/fees.js';
 import { POA_FEE_MINOR } from './fees.js';
 import { approveDocument, latestDocument, poaStatusOf, rejectDocument } from './repository.js';
@@ -30,7 +30,7 @@ export function reviewPoa(core: SandboxCore, account: Account, customerCode: str
     const base = { customer_code: customer.code, external_reference: customer.external_reference };
     if (choice.outcome === 'approved') {
       approveDocument(core, doc.seq, now);
-      db.run("UPDATE customers SET verification_level = 'full' WHERE code = ?", customer.code);
+      setVerificationLevel(core, customer.code, 'full');
       ledger.debit(account, VERIFICATION_BALANCE, POA_FEE_MINOR, { reason: 'poa_verification', description: `Proof-of-address verification of customer ${customer.code}`, customerCode: customer.code, allowNegative: true });
       outbox.emit(account, 'poa.approved', { ...base, poa_status: 'approved', verification_level: 'full', approved_at: clock.iso(now) });
     } else {
