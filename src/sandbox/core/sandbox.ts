@@ -143,7 +143,7 @@ export async function createSandbox(options: SandboxOptions, modules: SandboxMod
   const core: SandboxCore = { db, clock, scheduler, outbox, delivery, ledger, accounts, products, faults: new Faults(), autoCompleteMs: options.autoCompleteMs ?? (config.defaults?.auto_complete_seconds ?? 2) * 1000, url: '' };
 
   const handlers: Handlers = {};
-  for (const module of modules) Object.assign(handlers, module.handlers(core));
+  for (const product of modules) Object.assign(handlers, product.handlers(core));
 
   for (const [key, account] of Object.entries(config.accounts ?? {})) {
     const a = accounts.update(key, {

@@ -34,7 +34,6 @@ export function webhookEndpoints(core: SandboxCore): Handlers {
         data: { code, url: body.url, secret, events: body.events, is_active: true, description: body.description ?? null, created_at: clock.iso(now) },
       };
     },
-    // Read and delete one endpoint (sandbox-money).
     getWebhookEndpoint({ account, params }) {
       return { data: endpointOf(clock, find(account, params.code)) };
     },
