@@ -2,7 +2,7 @@
 //   const sandbox = await startSandbox({ port: 0 });
 //   const client = createPartnerClient({ apiKey: 'sk_test_me', baseUrl: sandbox.baseUrl });
 // See docs/sandbox.md.
-import { createSandbox, type RunningSandbox, type SandboxOptions } from './core/sandbox.js';
+import { createSandbox, type RunningSandbox, type SandboxModule, type SandboxOptions } from './core/sandbox.js';
 import { balances } from './balances/handlers.js';
 import { cards } from './cards/handlers.js';
 import { customers } from './customers/handlers.js';
@@ -17,6 +17,14 @@ import { giftCards } from './gift-cards/handlers.js';
 import { payouts } from './payouts/handlers.js';
 import { virtualAccounts } from './virtual-accounts/handlers.js';
 import { wallets } from './wallets/handlers.js';
+import { TABLES as CARD_TABLES } from './cards/tables.js';
+import { TABLES as CUSTOMER_TABLES } from './customers/tables.js';
+import { TABLES as GIFT_CARD_TABLES } from './gift-cards/tables.js';
+import { TABLES as KYC_TABLES } from './kyc/tables.js';
+import { TABLES as PAYOUT_TABLES } from './payouts/tables.js';
+import { TABLES as POA_TABLES } from './poa/tables.js';
+import { TABLES as VIRTUAL_ACCOUNT_TABLES } from './virtual-accounts/tables.js';
+import { TABLES as WALLET_TABLES } from './wallets/tables.js';
 
 export type { RunningSandbox, SandboxConfig, SandboxOptions, AccountConfig } from './core/sandbox.js';
 export { DEFAULT_RETRY_SCHEDULE, retryDelay, type RetrySchedule } from './core/delivery.js';
@@ -55,4 +63,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   return sandbox;
 }
 
-const MODULES = [webhookEndpoints, balances, customers, cards, kyc, poa, wallets, virtualAccounts, giftCards, payouts, events];
+/** The product modules: their tables and handlers (the webhook endpoints' and the ops balances' tables are the core's). */
+const MODULES: SandboxModule[] = [
+  { handlers: webhookEndpoints },
+  { handlers: balances },
+  { tables: CUSTOMER_TABLES, handlers: customers },
+  { tables: CARD_TABLES, handlers: cards },
+  { tables: KYC_TABLES, handlers: kyc },
+  { tables: POA_TABLES, handlers: poa },
+  { tables: WALLET_TABLES, handlers: wallets },
+  { tables: VIRTUAL_ACCOUNT_TABLES, handlers: virtualAccounts },
+  { tables: GIFT_CARD_TABLES, handlers: giftCards },
+  { tables: PAYOUT_TABLES, handlers: payouts },
+  { handlers: events },
+];

@@ -6,8 +6,7 @@
 import type { RunningSandbox } from './core/sandbox.js';
 import { sandboxDocument, type Json, type JsonObject } from './core/contract.js';
 import { CATALOGUE, productById, type GiftCardProduct } from './gift-cards/catalogue.js';
-import { newSecret } from './webhooks/handlers.js';
-import { EndpointRepository } from './webhooks/repository.js';
+import { EndpointRepository, newSecret } from './webhooks/repository.js';
 import { Setup } from '../setup/setup.js';
 import { SETUP_GRAPH, type ResourceKey } from '../setup/graph.js';
 

@@ -9,11 +9,11 @@ import { PLANS, DEFAULT_ACCOUNT, OPENING_BALANCE_MINOR } from '../../src/sandbox
 import { contractLimits } from '../../src/sandbox/core/limits.ts';
 import { formatAmount } from '../../src/sandbox/core/money.ts';
 import { CARD_FEE_MINOR, PROVIDER_FEE_MINOR, SERVICE_FEE_MINOR, TERMINATION_FEE_MINOR, TOPUP_FEE, WITHDRAWAL_FEE_MINOR } from '../../src/sandbox/cards/fees.ts';
-import { KYC_FEE_MINOR } from '../../src/sandbox/kyc/verification.ts';
-import { POA_FEE_MINOR } from '../../src/sandbox/poa/handlers.ts';
+import { KYC_FEE_MINOR } from '../../src/sandbox/kyc/fees.ts';
+import { POA_FEE_MINOR } from '../../src/sandbox/poa/fees.ts';
 import { PAYOUT_FEE, QUOTE_VALIDITY_MS, USD_EUR_RATE } from '../../src/sandbox/payouts/fees.ts';
-import { VIRTUAL_ACCOUNT_FEE_MINOR } from '../../src/sandbox/virtual-accounts/handlers.ts';
-import { NETWORK_FEE_MICRO, WITHDRAWAL_COMMISSION_PERCENT } from '../../src/sandbox/wallets/handlers.ts';
+import { VIRTUAL_ACCOUNT_FEE_MINOR } from '../../src/sandbox/virtual-accounts/fees.ts';
+import { NETWORK_FEE_MICRO, WITHDRAWAL_COMMISSION_PERCENT } from '../../src/sandbox/wallets/fees.ts';
 
 const GUIDE = fs.readFileSync(path.resolve(import.meta.dirname, '../../docs/sandbox.md'), 'utf8').replace(/\s+/g, ' ');
 /** 500 -> `5.00`, 1_000_000 -> `10,000.00`. */

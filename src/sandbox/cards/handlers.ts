@@ -1,15 +1,15 @@
 // Cards (tag "Cards"): create, list, get, top-up, freeze, unfreeze, withdraw, terminate, sensitive data,
-// transactions. Each operation's rules are in its spec file (spec/paths/cards*.yaml); the fees and limits
-// the document does not give are in ./fees.ts.
+// transactions. Each operation's rules are in its spec file (spec/paths/cards*.yaml); the asynchronous outcomes
+// in ./lifecycle.ts, the rows in ./repository.ts, the fees the document does not give in ./fees.ts.
 import { randomUUID } from 'node:crypto';
 import type { Account } from '../core/accounts.js';
 import type { Handlers, SandboxCore } from '../core/context.js';
-import { createdRange, page, pageWindow, perCore } from '../core/context.js';
+import { createdRange, page, pageWindow } from '../core/context.js';
 import { apiError, notFound, planLimitReached, planUpgradeRequired, providerFailed, stateError } from '../core/errors.js';
 import { contractLimits, forPlan } from '../core/limits.js';
 import { formatAmount, requestAmountMinor, toAmount } from '../core/money.js';
 import { addUsage, periodOf, usage } from '../core/usage.js';
-import { findCustomer } from '../customers/handlers.js';
+import { findCustomer } from '../customers/repository.js';
 import { requireActiveCustomer } from '../customers/require.js';
 import {
   CARD_FEE_MINOR,
@@ -18,11 +18,8 @@ import {
   WITHDRAWAL_FEE_MINOR,
   topUpFeeMinor,
 } from './fees.js';
-import { CardLifecycle, ISSUE_JOB, TOPUP_JOB, cardEventBase, cardEventIn } from './lifecycle.js';
+import { ISSUE_JOB, TOPUP_JOB, cardEventBase, cardEventIn, cardLifecycle } from './lifecycle.js';
 import { balanceTypeOf, cardOf, newTransactionId, transactionOf, type CardRow } from './repository.js';
-
-/** The card lifecycle of a sandbox (one per core), also used by the simulation API. */
-export const cardLifecycle = perCore((core) => new CardLifecycle(core));
 
 /** The plan's limit of USD loaded on cards per calendar month (the contract's; Découverte only). */
 function checkLoadedLimit(core: SandboxCore, account: Account, minor: number): void {
@@ -48,48 +45,46 @@ export function cards(core: SandboxCore): Handlers {
   return {
     createCard({ account, body }) {
       const amount = requestAmountMinor('amount', body.amount);
-      return db.transaction(() => {
-        const customer = requireActiveCustomer(core, account.id, body.customer_code);
-        if (account.plan === 'decouverte' && body.category === 'physical') throw planUpgradeRequired('The plan Découverte gives virtual cards only.');
-        const period = periodOf(clock.now());
-        const createdLimit = forPlan(contractLimits().cardsCreatedPerMonth, account.plan);
-        const created = usage(db, account.id, period, 'cards_created');
-        if (createdLimit !== null && created >= createdLimit) {
-          throw planLimitReached(`Your plan allows ${createdLimit} cards created per calendar month.`, { limit: 'cards_created_per_month', allowed: createdLimit, used: created });
-        }
-        checkLoadedLimit(core, account, amount);
-        const card: CardRow = {
-          code: randomUUID(),
-          account_id: account.id,
-          customer_code: customer.code,
-          product_code: PRODUCT_CODES[body.brand][body.category],
-          brand: body.brand,
-          category: body.category,
-          name_on_card: body.name_on_card ?? `${customer.first_name} ${customer.last_name}`.toUpperCase(),
-          status: 'pending',
-          balance_minor: 0,
-          initial_load_minor: amount,
-          card_fee_minor: CARD_FEE_MINOR[body.category],
-          service_fee_minor: SERVICE_FEE_MINOR,
-          last_four: null,
-          expiry: null,
-          pan: null,
-          cvv: null,
-          created_at: clock.now(),
-        };
-        const total = amount + card.card_fee_minor + card.service_fee_minor;
-        ledger.debit(account, balanceTypeOf(card.brand), total, {
-          reason: 'card_issuance',
-          description: `Card ${card.code}: initial load and fees`,
-          customerCode: customer.code,
-          eventFields: { brand: card.brand, product: card.category },
-        });
-        repo.insert(card);
-        addUsage(db, account.id, period, 'cards_created', 1);
-        addUsage(db, account.id, period, 'usd_loaded_minor', amount);
-        lifecycle.scheduleAuto(account, ISSUE_JOB, { card: card.code });
-        return { data: cardOf(clock, card) };
+      const customer = requireActiveCustomer(core, account.id, body.customer_code);
+      if (account.plan === 'decouverte' && body.category === 'physical') throw planUpgradeRequired('The plan Découverte gives virtual cards only.');
+      const period = periodOf(clock.now());
+      const createdLimit = forPlan(contractLimits().cardsCreatedPerMonth, account.plan);
+      const created = usage(db, account.id, period, 'cards_created');
+      if (createdLimit !== null && created >= createdLimit) {
+        throw planLimitReached(`Your plan allows ${createdLimit} cards created per calendar month.`, { limit: 'cards_created_per_month', allowed: createdLimit, used: created });
+      }
+      checkLoadedLimit(core, account, amount);
+      const card: CardRow = {
+        code: randomUUID(),
+        account_id: account.id,
+        customer_code: customer.code,
+        product_code: PRODUCT_CODES[body.brand][body.category],
+        brand: body.brand,
+        category: body.category,
+        name_on_card: body.name_on_card ?? `${customer.first_name} ${customer.last_name}`.toUpperCase(),
+        status: 'pending',
+        balance_minor: 0,
+        initial_load_minor: amount,
+        card_fee_minor: CARD_FEE_MINOR[body.category],
+        service_fee_minor: SERVICE_FEE_MINOR,
+        last_four: null,
+        expiry: null,
+        pan: null,
+        cvv: null,
+        created_at: clock.now(),
+      };
+      const total = amount + card.card_fee_minor + card.service_fee_minor;
+      ledger.debit(account, balanceTypeOf(card.brand), total, {
+        reason: 'card_issuance',
+        description: `Card ${card.code}: initial load and fees`,
+        customerCode: customer.code,
+        eventFields: { brand: card.brand, product: card.category },
       });
+      repo.insert(card);
+      addUsage(db, account.id, period, 'cards_created', 1);
+      addUsage(db, account.id, period, 'usd_loaded_minor', amount);
+      lifecycle.scheduleAuto(account, ISSUE_JOB, { card: card.code });
+      return { data: cardOf(clock, card) };
     },
 
     listCards({ account, query }) {
@@ -105,27 +100,25 @@ export function cards(core: SandboxCore): Handlers {
 
     topUpCard({ account, params, body }) {
       const amount = requestAmountMinor('amount', body.amount);
-      return db.transaction(() => {
-        const card = lifecycle.find(account, params.code);
-        if (card.status !== 'active') throw notActive(card, 'topped up');
-        requireActiveCustomer(core, account.id, card.customer_code);
-        checkLoadedLimit(core, account, amount);
-        const fee = topUpFeeMinor(amount);
-        const balanceType = balanceTypeOf(card.brand);
-        ledger.debit(account, balanceType, amount + fee, {
-          reason: 'card_topup',
-          description: `Top-up of card ${card.code}`,
-          customerCode: card.customer_code,
-          eventFields: { brand: card.brand },
-        });
-        const id = randomUUID();
-        repo.insertTopUp({ id, account_id: account.id, card_code: card.code, amount_minor: amount, fee_minor: fee, status: 'pending', created_at: clock.now() });
-        addUsage(db, account.id, periodOf(clock.now()), 'usd_loaded_minor', amount);
-        lifecycle.scheduleAuto(account, TOPUP_JOB, { topup: id });
-        return {
-          data: { card_code: card.code, topup_id: id, status: 'pending' as const, amount: toAmount(amount), fee: toAmount(fee), total_debited: toAmount(amount + fee), debited_balance: balanceType, currency: 'USD' as const, failure_reason: null, refunded_amount: null, created_at: clock.iso(clock.now()) },
-        };
+      const card = lifecycle.find(account, params.code);
+      if (card.status !== 'active') throw notActive(card, 'topped up');
+      requireActiveCustomer(core, account.id, card.customer_code);
+      checkLoadedLimit(core, account, amount);
+      const fee = topUpFeeMinor(amount);
+      const balanceType = balanceTypeOf(card.brand);
+      ledger.debit(account, balanceType, amount + fee, {
+        reason: 'card_topup',
+        description: `Top-up of card ${card.code}`,
+        customerCode: card.customer_code,
+        eventFields: { brand: card.brand },
       });
+      const id = randomUUID();
+      repo.insertTopUp({ id, account_id: account.id, card_code: card.code, amount_minor: amount, fee_minor: fee, status: 'pending', created_at: clock.now() });
+      addUsage(db, account.id, periodOf(clock.now()), 'usd_loaded_minor', amount);
+      lifecycle.scheduleAuto(account, TOPUP_JOB, { topup: id });
+      return {
+        data: { card_code: card.code, topup_id: id, status: 'pending' as const, amount: toAmount(amount), fee: toAmount(fee), total_debited: toAmount(amount + fee), debited_balance: balanceType, currency: 'USD' as const, failure_reason: null, refunded_amount: null, created_at: clock.iso(clock.now()) },
+      };
     },
 
     getCardTopUp({ account, params }) {
@@ -133,7 +126,7 @@ export function cards(core: SandboxCore): Handlers {
       const topUp = repo.topUp(params.topupId);
       if (!topUp || topUp.card_code !== card.code) throw notFound('Top-up');
       const failed = topUp.status === 'failed';
-      const reason = failed ? (db.get<{ reason: string }>('SELECT reason FROM card_topup_failures WHERE topup_id = ?', topUp.id)?.reason ?? null) : null;
+      const reason = failed ? (repo.topUpFailureReason(topUp.id) ?? null) : null;
       return {
         data: {
           card_code: card.code, topup_id: topUp.id, status: topUp.status, amount: toAmount(topUp.amount_minor), fee: toAmount(topUp.fee_minor),
@@ -144,78 +137,70 @@ export function cards(core: SandboxCore): Handlers {
     },
 
     freezeCard({ account, params }) {
-      return db.transaction(() => {
-        const card = lifecycle.find(account, params.code);
-        if (card.status !== 'active') throw notActive(card, 'frozen');
-        repo.setStatus(card.code, 'frozen');
-        const frozen = repo.byCode(card.code)!;
-        outbox.emit(account, 'card.frozen', cardEventIn(core, frozen, 'frozen'));
-        return { data: cardOf(clock, frozen) };
-      });
+      const card = lifecycle.find(account, params.code);
+      if (card.status !== 'active') throw notActive(card, 'frozen');
+      repo.setStatus(card.code, 'frozen');
+      const frozen = repo.byCode(card.code)!;
+      outbox.emit(account, 'card.frozen', cardEventIn(core, frozen, 'frozen'));
+      return { data: cardOf(clock, frozen) };
     },
 
     unfreezeCard({ account, params }) {
-      return db.transaction(() => {
-        const card = lifecycle.find(account, params.code);
-        if (card.status !== 'frozen') throw stateError('card_not_frozen', `Only a frozen card can be unfrozen; this card is ${card.status}.`, card.status);
-        repo.setStatus(card.code, 'active');
-        const active = repo.byCode(card.code)!;
-        outbox.emit(account, 'card.unfrozen', cardEventIn(core, active, 'active'));
-        return { data: cardOf(clock, active) };
-      });
+      const card = lifecycle.find(account, params.code);
+      if (card.status !== 'frozen') throw stateError('card_not_frozen', `Only a frozen card can be unfrozen; this card is ${card.status}.`, card.status);
+      repo.setStatus(card.code, 'active');
+      const active = repo.byCode(card.code)!;
+      outbox.emit(account, 'card.unfrozen', cardEventIn(core, active, 'active'));
+      return { data: cardOf(clock, active) };
     },
 
     withdrawFromCard({ account, params, body }) {
       const amount = requestAmountMinor('amount', body.amount);
-      return db.transaction(() => {
-        const card = lifecycle.find(account, params.code);
-        if (card.status !== 'active') throw notActive(card, 'withdrawn from');
-        // `required` is the amount asked, `available` the most that can be withdrawn now (the balance less what must remain).
-        const floor = contractLimits().cardWithdrawalFloorMinor;
-        const withdrawable = Math.max(0, card.balance_minor - floor);
-        if (amount > withdrawable) {
-          throw apiError('INSUFFICIENT_BALANCE', `At least ${formatAmount(floor)} USD must remain on the card: you can withdraw up to ${formatAmount(withdrawable)} USD.`, {
-            required: toAmount(amount),
-            available: toAmount(withdrawable),
-            balance_type: 'card',
-            card_code: card.code,
-            reason: 'card_balance_too_low',
-          });
-        }
-        const failure = lifecycle.takeWithdrawalFailure(card);
-        if (failure !== undefined) {
-          // The card provider failed it: the event is sent and kept, nothing moves, and the answer is a 502.
-          outbox.emit(account, 'card.withdrawal.failed', { ...cardEventBase(core, card), amount: toAmount(amount), reason: failure });
-          throw providerFailed(`The card provider failed the withdrawal (${failure}): nothing was withdrawn. A new request is a new withdrawal.`);
-        }
-        const fee = WITHDRAWAL_FEE_MINOR[account.plan];
-        const net = amount - fee;
-        const after = card.balance_minor - amount;
-        const id = newTransactionId();
-        const credited = balanceTypeOf(card.brand);
-        repo.setBalance(card.code, after);
-        repo.insertTransaction(account.id, {
-          id, card_code: card.code, type: 'withdrawal', direction: 'debit', status: 'completed', amount_minor: amount, currency: 'USD',
-          merchant_name: 'CARD WITHDRAWAL', merchant_city: null, merchant_country: null, description: `Withdrawal to the ${credited} balance`,
-          failure_reason: null, balance_after_minor: after, date: clock.now(),
+      const card = lifecycle.find(account, params.code);
+      if (card.status !== 'active') throw notActive(card, 'withdrawn from');
+      // `required` is the amount asked, `available` the most that can be withdrawn now (the balance less what must remain).
+      const floor = contractLimits().cardWithdrawalFloorMinor;
+      const withdrawable = Math.max(0, card.balance_minor - floor);
+      if (amount > withdrawable) {
+        throw apiError('INSUFFICIENT_BALANCE', `At least ${formatAmount(floor)} USD must remain on the card: you can withdraw up to ${formatAmount(withdrawable)} USD.`, {
+          required: toAmount(amount),
+          available: toAmount(withdrawable),
+          balance_type: 'card',
+          card_code: card.code,
+          reason: 'card_balance_too_low',
         });
-        ledger.credit(account, credited, net, { reason: 'card_withdrawal', description: `Withdrawal ${id} from card ${card.code}, net of the ${toAmount(fee)} USD fee`, customerCode: card.customer_code });
-        outbox.emit(account, 'card.withdrawal.completed', {
-          ...cardEventIn(core, { ...card, balance_minor: after }, 'active'),
-          withdrawal_id: id, amount: toAmount(amount), fee: toAmount(fee), net_amount: toAmount(net), credited_balance: credited,
-        });
-        return {
-          data: { card_code: card.code, withdrawal_id: id, status: 'completed' as const, amount: toAmount(amount), fee: toAmount(fee), net_amount: toAmount(net), credited_balance: credited, card_balance: toAmount(after), currency: 'USD' as const },
-        };
+      }
+      const failure = lifecycle.takeWithdrawalFailure(card);
+      if (failure !== undefined) {
+        // The card provider failed it: the event is sent and kept, nothing moves, and the answer is a 502.
+        outbox.emit(account, 'card.withdrawal.failed', { ...cardEventBase(core, card), amount: toAmount(amount), reason: failure });
+        throw providerFailed(`The card provider failed the withdrawal (${failure}): nothing was withdrawn. A new request is a new withdrawal.`);
+      }
+      const fee = WITHDRAWAL_FEE_MINOR[account.plan];
+      const net = amount - fee;
+      const after = card.balance_minor - amount;
+      const id = newTransactionId();
+      const credited = balanceTypeOf(card.brand);
+      repo.setBalance(card.code, after);
+      repo.insertTransaction(account.id, {
+        id, card_code: card.code, type: 'withdrawal', direction: 'debit', status: 'completed', amount_minor: amount, currency: 'USD',
+        merchant_name: 'CARD WITHDRAWAL', merchant_city: null, merchant_country: null, description: `Withdrawal to the ${credited} balance`,
+        failure_reason: null, balance_after_minor: after, date: clock.now(),
       });
+      ledger.credit(account, credited, net, { reason: 'card_withdrawal', description: `Withdrawal ${id} from card ${card.code}, net of the ${toAmount(fee)} USD fee`, customerCode: card.customer_code });
+      outbox.emit(account, 'card.withdrawal.completed', {
+        ...cardEventIn(core, { ...card, balance_minor: after }, 'active'),
+        withdrawal_id: id, amount: toAmount(amount), fee: toAmount(fee), net_amount: toAmount(net), credited_balance: credited,
+      });
+      return {
+        data: { card_code: card.code, withdrawal_id: id, status: 'completed' as const, amount: toAmount(amount), fee: toAmount(fee), net_amount: toAmount(net), credited_balance: credited, card_balance: toAmount(after), currency: 'USD' as const },
+      };
     },
 
     terminateCard({ account, params }) {
-      return db.transaction(() => {
-        const card = lifecycle.find(account, params.code);
-        if (card.status !== 'active' && card.status !== 'frozen') throw stateError('card_not_usable', `Only an active or frozen card can be terminated; this card is ${card.status}.`, card.status);
-        return { data: lifecycle.terminate(account, card) };
-      });
+      const card = lifecycle.find(account, params.code);
+      if (card.status !== 'active' && card.status !== 'frozen') throw stateError('card_not_usable', `Only an active or frozen card can be terminated; this card is ${card.status}.`, card.status);
+      return { data: lifecycle.terminate(account, card) };
     },
 
     getCardSensitiveData({ account, params }) {

@@ -6,10 +6,10 @@
 import { randomInt } from 'node:crypto';
 import type { components } from '../../../generated/openapi.js';
 import type { Account } from '../core/accounts.js';
-import type { SandboxCore } from '../core/context.js';
+import { perCore, type SandboxCore } from '../core/context.js';
 import { apiError, notFound } from '../core/errors.js';
 import { toAmount } from '../core/money.js';
-import { externalReferenceOf } from '../customers/handlers.js';
+import { externalReferenceOf } from '../customers/repository.js';
 import { autoOutcomeHint } from '../core/auto-outcome-hint.js';
 import { PROVIDER_FEE_MINOR, TERMINATION_FEE_MINOR } from './fees.js';
 import { CardRepository, balanceTypeOf, newPan, type CardRow, type TopUpRow } from './repository.js';
@@ -214,7 +214,7 @@ export class CardLifecycle {
   failTopUp(account: Account, card: CardRow, topUp: TopUpRow, reason: string): void {
     const refund = topUp.amount_minor + topUp.fee_minor;
     this.repo.setTopUpStatus(topUp.id, 'failed');
-    this.core.db.run('INSERT INTO card_topup_failures (topup_id, reason) VALUES (?, ?)', topUp.id, reason);
+    this.repo.insertTopUpFailure(topUp.id, reason);
     this.core.ledger.credit(account, balanceTypeOf(card.brand), refund, { reason: 'card_topup_refund', description: `Refund of top-up ${topUp.id}`, customerCode: card.customer_code });
     const now = this.repo.byCode(card.code)!;
     this.core.outbox.emit(account, 'card.topup.failed', { ...cardEventBase(this.core, now), amount: toAmount(topUp.amount_minor), reason, refunded_amount: toAmount(refund), topup_id: topUp.id });
@@ -226,3 +226,6 @@ export class CardLifecycle {
     return card;
   }
 }
+
+/** The card lifecycle of a sandbox (one per core): the partner API's handlers and the simulation API share it. */
+export const cardLifecycle = perCore((core) => new CardLifecycle(core));

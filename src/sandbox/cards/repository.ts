@@ -157,6 +157,13 @@ export class CardRepository {
   setTopUpStatus(id: string, status: TopUpRow['status']): void {
     this.db.run('UPDATE card_topups SET status = ? WHERE id = ?', status, id);
   }
+  /** Why a failed top-up failed. */
+  topUpFailureReason(id: string): string | undefined {
+    return this.db.get<{ reason: string }>('SELECT reason FROM card_topup_failures WHERE topup_id = ?', id)?.reason;
+  }
+  insertTopUpFailure(id: string, reason: string): void {
+    this.db.run('INSERT INTO card_topup_failures (topup_id, reason) VALUES (?, ?)', id, reason);
+  }
   /** When the card's termination was requested, while it waits on the card provider. */
   pendingTermination(cardCode: string): number | undefined {
     return this.db.get<{ requested_at: number }>('SELECT requested_at FROM card_terminations WHERE card_code = ?', cardCode)?.requested_at;

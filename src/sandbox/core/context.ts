@@ -72,6 +72,12 @@ export interface Result<Id extends keyof Ops, Ops = operations> {
   headers?: Record<string, string>;
 }
 
+/**
+ * An operation's handler. The partner API's routes call each handler inside one transaction that also keeps the
+ * idempotent answer (src/sandbox/http/operation-routes.ts): a synchronous handler opens none of its own. An
+ * asynchronous one is inside it only until its first await, so it opens one around each change it makes after.
+ * The simulation API's routes open none: its handlers, and the rules they call, open their own.
+ */
 export type Handler<Id extends keyof Ops, Ops = operations> = (call: Call<Id, Ops>) => Result<Id, Ops> | Promise<Result<Id, Ops>>;
 export type Handlers<Ops = operations> = { [Id in keyof Ops]?: Handler<Id, Ops> };
 

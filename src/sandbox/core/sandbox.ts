@@ -87,7 +87,11 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
-export type ModuleRegistration = (core: SandboxCore) => Handlers;
+/** A product module: the DDL of its tables (its tables.ts), and its partner API handlers (its jobs registered on the way). */
+export interface SandboxModule {
+  tables?: string;
+  handlers: (core: SandboxCore) => Handlers;
+}
 
 function accountDefaults(config: SandboxConfig, manual: boolean): AccountDefaults {
   const d = config.defaults ?? {};
@@ -124,10 +128,10 @@ export function checkConfig(config: unknown): SandboxConfig {
   return c;
 }
 
-export async function createSandbox(options: SandboxOptions, modules: ModuleRegistration[], simulation: (core: SandboxCore) => (app: FastifyInstance) => Promise<void> | void): Promise<RunningSandbox> {
+export async function createSandbox(options: SandboxOptions, modules: SandboxModule[], simulation: (core: SandboxCore) => (app: FastifyInstance) => Promise<void> | void): Promise<RunningSandbox> {
   const config = checkConfig(options.config ?? {});
   if (options.publicUrl !== undefined && !/^https:\/\/[^/?#]+(\/[^?#]*)?$/.test(options.publicUrl)) throw new Error(`publicUrl must be an https:// url, got "${options.publicUrl}"`);
-  const db = new SqliteDb(options.db);
+  const db = new SqliteDb(options.db, modules.flatMap((m) => (m.tables === undefined ? [] : [m.tables])));
   const clock = new Clock(db);
   if (options.freezeClock) clock.freeze();
   const scheduler = new Scheduler(db, clock);
@@ -139,7 +143,7 @@ export async function createSandbox(options: SandboxOptions, modules: ModuleRegi
   const core: SandboxCore = { db, clock, scheduler, outbox, delivery, ledger, accounts, products, faults: new Faults(), autoCompleteMs: options.autoCompleteMs ?? (config.defaults?.auto_complete_seconds ?? 2) * 1000, url: '' };
 
   const handlers: Handlers = {};
-  for (const register of modules) Object.assign(handlers, register(core));
+  for (const product of modules) Object.assign(handlers, product.handlers(core));
 
   for (const [key, account] of Object.entries(config.accounts ?? {})) {
     const a = accounts.update(key, {

@@ -1,25 +1,12 @@
 // The sandbox's storage: a small SQL interface (run / get / all / transaction) that the repositories of the
 // product modules use, and its node:sqlite implementation (in memory by default, a file with --db, WAL,
 // STRICT tables, money in INTEGER minor units with CHECK constraints). It is synchronous: a transaction
-// never awaits, so a state change and the events it causes commit together or not at all.
+// never awaits, so a state change and the events it causes commit together or not at all. The tables here are
+// the core's (the clock, accounts and their ops balances, usage, product access, the events, their webhook
+// endpoints and deliveries, jobs, idempotency); each product module brings its own (its tables.ts).
 import { DatabaseSync, type SQLInputValue } from './sqlite.js';
-import {
-  balanceTransactionDirectionValues,
-  cardBrandChoiceValues,
-  cardTopUpStatusValues,
-  customerStatusOneOf0Values,
-  giftCardOrderStatusValues,
-  kycStatusValueOneOf0Values,
-  kycStatusValueOneOf1Values,
-  modeValues,
-  payoutStatusValues,
-  verificationLevelValues,
-  virtualAccountStatusValues,
-  walletCurrencyValues,
-  webhookDeliveryStatusValues,
-} from '../../../generated/openapi-values.js';
+import { balanceTransactionDirectionValues, modeValues, webhookDeliveryStatusValues } from '../../../generated/openapi-values.js';
 import { planValues } from '../../../generated/sandbox-values.js';
-import { constValues } from './contract.js';
 
 export type SqlValue = SQLInputValue;
 export type Row = Record<string, SqlValue>;
@@ -35,11 +22,11 @@ export interface Db {
 }
 
 /** `('a', 'b')`: the SQL list of a closed set's values (from the contract's generated value lists). */
-const oneOf = (values: readonly string[]): string => `(${values.map((v) => `'${v.replaceAll("'", "''")}'`).join(', ')})`;
+export const sqlSet = (values: readonly string[]): string => `(${values.map((v) => `'${v.replaceAll("'", "''")}'`).join(', ')})`;
 
-// The closed sets are the contract's (generated/*-values.js); the sandbox's own states (a card's, a KYC session's,
-// a quote before it is a payout) are listed here, where their tables are.
-const SCHEMA = `
+// The closed sets are the contract's (generated/*-values.js). The webhook endpoints are here, beside the events:
+// the outbox fans each event out to them and the delivery keeps their health.
+const CORE_TABLES = `
 CREATE TABLE IF NOT EXISTS clock (
   id INTEGER PRIMARY KEY CHECK (id = 1),
   now_ms INTEGER NOT NULL,
@@ -49,8 +36,8 @@ CREATE TABLE IF NOT EXISTS clock (
 CREATE TABLE IF NOT EXISTS accounts (
   id INTEGER PRIMARY KEY,
   api_key TEXT NOT NULL UNIQUE,
-  mode TEXT NOT NULL CHECK (mode IN ${oneOf(modeValues)}),
-  plan TEXT NOT NULL CHECK (plan IN ${oneOf(planValues)}),
+  mode TEXT NOT NULL CHECK (mode IN ${sqlSet(modeValues)}),
+  plan TEXT NOT NULL CHECK (plan IN ${sqlSet(planValues)}),
   revoked INTEGER NOT NULL DEFAULT 0 CHECK (revoked IN (0, 1)),
   allowed_ips TEXT NOT NULL,
   rate_limit INTEGER CHECK (rate_limit IS NULL OR rate_limit > 0),
@@ -72,7 +59,7 @@ CREATE TABLE IF NOT EXISTS balance_transactions (
   id TEXT NOT NULL UNIQUE,
   account_id INTEGER NOT NULL,
   balance_type TEXT NOT NULL,
-  direction TEXT NOT NULL CHECK (direction IN ${oneOf(balanceTransactionDirectionValues)}),
+  direction TEXT NOT NULL CHECK (direction IN ${sqlSet(balanceTransactionDirectionValues)}),
   amount_minor INTEGER NOT NULL CHECK (amount_minor > 0),
   balance_after_minor INTEGER NOT NULL,
   reason TEXT NOT NULL,
@@ -87,67 +74,9 @@ CREATE TABLE IF NOT EXISTS usage (
   value INTEGER NOT NULL CHECK (value >= 0),
   PRIMARY KEY (account_id, period, metric)
 ) STRICT;
-CREATE TABLE IF NOT EXISTS customers (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
-  code TEXT NOT NULL UNIQUE,
-  account_id INTEGER NOT NULL,
-  external_reference TEXT NOT NULL,
-  first_name TEXT NOT NULL,
-  last_name TEXT NOT NULL,
-  date_of_birth TEXT NOT NULL,
-  email TEXT,
-  phone TEXT,
-  status TEXT NOT NULL CHECK (status IN ${oneOf([...customerStatusOneOf0Values, ...constValues('CustomerStatus')])}),
-  restriction_reason TEXT,
-  verification_level TEXT NOT NULL CHECK (verification_level IN ${oneOf(verificationLevelValues)}),
-  created_at INTEGER NOT NULL
-) STRICT;
-CREATE TABLE IF NOT EXISTS cards (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
-  code TEXT NOT NULL UNIQUE,
-  account_id INTEGER NOT NULL,
-  customer_code TEXT NOT NULL,
-  product_code TEXT NOT NULL,
-  brand TEXT NOT NULL CHECK (brand IN ${oneOf(cardBrandChoiceValues)}),
-  category TEXT NOT NULL CHECK (category IN ('virtual', 'physical')),
-  name_on_card TEXT NOT NULL,
-  status TEXT NOT NULL CHECK (status IN ('pending', 'active', 'frozen', 'failed', 'cancelled')),
-  balance_minor INTEGER NOT NULL CHECK (balance_minor >= 0),
-  initial_load_minor INTEGER NOT NULL CHECK (initial_load_minor > 0),
-  card_fee_minor INTEGER NOT NULL CHECK (card_fee_minor >= 0),
-  service_fee_minor INTEGER NOT NULL CHECK (service_fee_minor >= 0),
-  last_four TEXT,
-  expiry TEXT,
-  pan TEXT,
-  cvv TEXT,
-  created_at INTEGER NOT NULL
-) STRICT;
-CREATE TABLE IF NOT EXISTS card_topups (
-  id TEXT PRIMARY KEY,
-  account_id INTEGER NOT NULL,
-  card_code TEXT NOT NULL,
-  amount_minor INTEGER NOT NULL CHECK (amount_minor > 0),
-  fee_minor INTEGER NOT NULL CHECK (fee_minor >= 0),
-  status TEXT NOT NULL CHECK (status IN ${oneOf(cardTopUpStatusValues)}),
-  created_at INTEGER NOT NULL
-) STRICT;
-CREATE TABLE IF NOT EXISTS card_transactions (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
-  id TEXT NOT NULL UNIQUE,
-  account_id INTEGER NOT NULL,
-  card_code TEXT NOT NULL,
-  type TEXT NOT NULL,
-  direction TEXT NOT NULL CHECK (direction IN ('debit', 'credit')),
-  status TEXT NOT NULL,
-  amount_minor INTEGER NOT NULL CHECK (amount_minor >= 0),
-  currency TEXT NOT NULL,
-  merchant_name TEXT NOT NULL,
-  merchant_city TEXT,
-  merchant_country TEXT,
-  description TEXT NOT NULL,
-  failure_reason TEXT,
-  balance_after_minor INTEGER NOT NULL CHECK (balance_after_minor >= 0),
-  date INTEGER NOT NULL
+CREATE TABLE IF NOT EXISTS account_products (
+  account_id INTEGER PRIMARY KEY REFERENCES accounts(id),
+  products TEXT NOT NULL
 ) STRICT;
 CREATE TABLE IF NOT EXISTS webhook_endpoints (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -178,7 +107,7 @@ CREATE TABLE IF NOT EXISTS deliveries (
   account_id INTEGER NOT NULL,
   endpoint_code TEXT NOT NULL,
   event_id TEXT NOT NULL,
-  status TEXT NOT NULL CHECK (status IN ${oneOf(webhookDeliveryStatusValues)}),
+  status TEXT NOT NULL CHECK (status IN ${sqlSet(webhookDeliveryStatusValues)}),
   response_code INTEGER,
   attempt INTEGER NOT NULL CHECK (attempt >= 0),
   duration_ms INTEGER,
@@ -203,142 +132,6 @@ CREATE TABLE IF NOT EXISTS idempotency_keys (
   created_at INTEGER NOT NULL,
   PRIMARY KEY (account_id, key)
 ) STRICT;
--- KYC and proof of address (src/sandbox/kyc, src/sandbox/poa)
-CREATE TABLE IF NOT EXISTS kyc_verifications (
-  customer_code TEXT PRIMARY KEY,
-  account_id INTEGER NOT NULL,
-  kyc_status TEXT NOT NULL CHECK (kyc_status IN ${oneOf([...kycStatusValueOneOf0Values, ...kycStatusValueOneOf1Values])}),
-  reason TEXT,
-  identity_mismatch INTEGER NOT NULL DEFAULT 0 CHECK (identity_mismatch IN (0, 1)),
-  approved_at INTEGER,
-  verified_identity TEXT,
-  updated_at INTEGER NOT NULL
-) STRICT;
-CREATE TABLE IF NOT EXISTS kyc_sessions (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
-  token TEXT NOT NULL UNIQUE,
-  account_id INTEGER NOT NULL,
-  customer_code TEXT NOT NULL,
-  return_url TEXT,
-  locale TEXT,
-  status TEXT NOT NULL CHECK (status IN ('open', 'submitted', 'expired', 'replaced')),
-  expires_at INTEGER NOT NULL,
-  created_at INTEGER NOT NULL
-) STRICT;
-CREATE TABLE IF NOT EXISTS poa_documents (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
-  account_id INTEGER NOT NULL,
-  customer_code TEXT NOT NULL,
-  document_name TEXT NOT NULL,
-  content_type TEXT NOT NULL,
-  size_bytes INTEGER NOT NULL CHECK (size_bytes > 0),
-  status TEXT NOT NULL CHECK (status IN ('pending', 'approved', 'rejected')),
-  rejection_reason TEXT,
-  approved_at INTEGER,
-  created_at INTEGER NOT NULL
-) STRICT;
-
--- Money products (wallets, virtual accounts, gift cards, payouts): branch sandbox-money.
-CREATE TABLE IF NOT EXISTS wallets (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
-  id TEXT NOT NULL UNIQUE,
-  account_id INTEGER NOT NULL,
-  customer_code TEXT NOT NULL,
-  currency TEXT NOT NULL CHECK (currency IN ${oneOf(walletCurrencyValues)}),
-  network TEXT NOT NULL,
-  address TEXT NOT NULL,
-  balance_micro INTEGER NOT NULL CHECK (balance_micro >= 0),
-  created_at INTEGER NOT NULL
-) STRICT;
-CREATE TABLE IF NOT EXISTS wallet_withdrawals (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
-  code TEXT NOT NULL UNIQUE,
-  account_id INTEGER NOT NULL,
-  wallet_id TEXT NOT NULL,
-  amount_micro INTEGER NOT NULL CHECK (amount_micro > 0),
-  commission_micro INTEGER NOT NULL CHECK (commission_micro >= 0),
-  network_fee_micro INTEGER NOT NULL CHECK (network_fee_micro >= 0),
-  to_address TEXT NOT NULL,
-  status TEXT NOT NULL CHECK (status IN ('processing', 'completed', 'failed')),
-  tx_id TEXT NOT NULL,
-  failure_reason TEXT,
-  requested_at INTEGER NOT NULL
-) STRICT;
-CREATE TABLE IF NOT EXISTS virtual_accounts (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
-  code TEXT NOT NULL UNIQUE,
-  account_id INTEGER NOT NULL,
-  customer_code TEXT NOT NULL,
-  currency TEXT NOT NULL,
-  status TEXT NOT NULL CHECK (status IN ${oneOf(virtualAccountStatusValues)}),
-  iban TEXT,
-  bic_swift TEXT,
-  bank_name TEXT,
-  account_holder_name TEXT NOT NULL,
-  balance_minor INTEGER NOT NULL CHECK (balance_minor >= 0),
-  created_at INTEGER NOT NULL
-) STRICT;
-CREATE TABLE IF NOT EXISTS gift_card_orders (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
-  code TEXT NOT NULL UNIQUE,
-  account_id INTEGER NOT NULL,
-  customer_code TEXT NOT NULL,
-  product_id TEXT NOT NULL,
-  amount_minor INTEGER NOT NULL CHECK (amount_minor > 0),
-  quantity INTEGER NOT NULL CHECK (quantity BETWEEN 1 AND 100),
-  debited_minor INTEGER NOT NULL CHECK (debited_minor > 0),
-  status TEXT NOT NULL CHECK (status IN ${oneOf(giftCardOrderStatusValues)}),
-  redemptions TEXT,
-  created_at INTEGER NOT NULL
-) STRICT;
-CREATE TABLE IF NOT EXISTS beneficiaries (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
-  code TEXT NOT NULL UNIQUE,
-  account_id INTEGER NOT NULL,
-  customer_code TEXT NOT NULL,
-  rail TEXT NOT NULL CHECK (rail IN ${oneOf(constValues('PayoutRail'))}),
-  body TEXT NOT NULL,
-  deleted_at INTEGER,
-  created_at INTEGER NOT NULL
-) STRICT;
-CREATE TABLE IF NOT EXISTS payouts (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
-  code TEXT NOT NULL UNIQUE,
-  account_id INTEGER NOT NULL,
-  customer_code TEXT NOT NULL,
-  beneficiary_code TEXT NOT NULL,
-  reference TEXT NOT NULL,
-  rail TEXT NOT NULL CHECK (rail IN ${oneOf(constValues('PayoutRail'))}),
-  status TEXT NOT NULL CHECK (status IN ${oneOf(['quote', ...payoutStatusValues])}),
-  amount_minor INTEGER NOT NULL CHECK (amount_minor > 0),
-  fee_minor INTEGER NOT NULL CHECK (fee_minor >= 0),
-  received_minor INTEGER NOT NULL CHECK (received_minor >= 0),
-  amount_eur_minor INTEGER NOT NULL CHECK (amount_eur_minor >= 0),
-  balance_type TEXT NOT NULL,
-  failure_reason TEXT,
-  created_at INTEGER NOT NULL,
-  expires_at INTEGER NOT NULL,
-  confirmed_at INTEGER,
-  sent_at INTEGER,
-  completed_at INTEGER,
-  refunded_at INTEGER
-) STRICT;
-CREATE TABLE IF NOT EXISTS card_topup_failures (
-  topup_id TEXT PRIMARY KEY,
-  reason TEXT NOT NULL
-) STRICT;
--- Terminations waiting on the card provider (card.termination_pending sent, card.terminated to follow).
-CREATE TABLE IF NOT EXISTS card_terminations (
-  card_code TEXT PRIMARY KEY,
-  account_id INTEGER NOT NULL,
-  requested_at INTEGER NOT NULL
-) STRICT;
--- End of the money products.
--- Product access of an account whose subscription lists its products (src/sandbox/core/products.ts).
-CREATE TABLE IF NOT EXISTS account_products (
-  account_id INTEGER PRIMARY KEY REFERENCES accounts(id),
-  products TEXT NOT NULL
-) STRICT;
 `;
 
 /**
@@ -361,15 +154,16 @@ export class SqliteDb implements Db {
   private readonly commit: Statement;
   private readonly rollback: Statement;
 
-  /** `file` undefined or ':memory:' keeps everything in memory. */
-  constructor(file?: string) {
+  /** `file` undefined or ':memory:' keeps everything in memory; `tables` is the DDL of the product modules. */
+  constructor(file?: string, tables: readonly string[] = []) {
     this.db = new DatabaseSync(file ?? ':memory:');
     if (file && file !== ':memory:') {
       this.db.exec('PRAGMA journal_mode = WAL');
       this.db.exec('PRAGMA synchronous = NORMAL');
     }
     this.db.exec('PRAGMA foreign_keys = ON');
-    this.db.exec(SCHEMA);
+    this.db.exec(CORE_TABLES);
+    for (const ddl of tables) this.db.exec(ddl);
     this.begin = this.db.prepare('BEGIN IMMEDIATE');
     this.commit = this.db.prepare('COMMIT');
     this.rollback = this.db.prepare('ROLLBACK');

@@ -3,9 +3,14 @@
 // `POST /customers/{customerCode}/deactivate`): the customer must exist (404), not be restricted (403
 // ACCOUNT_RESTRICTED, `customer_restricted`) and not be inactive (422 `customer_not_active`).
 import { pageWindow, type SandboxCore } from '../core/context.js';
-import { notFound, stateError } from '../core/errors.js';
+import { ApiError, apiError, notFound, stateError } from '../core/errors.js';
 import type { SqlValue } from '../core/store.js';
-import { findCustomer, restrictedError, type CustomerRow } from './handlers.js';
+import { findCustomer, type CustomerRow } from './repository.js';
+
+/** 403 ACCOUNT_RESTRICTED (`customer_restricted`) for a restricted customer. */
+export function restrictedError(message = 'The customer is restricted.'): ApiError {
+  return apiError('ACCOUNT_RESTRICTED', message, { reason: 'customer_restricted', current_status: 'restricted' });
+}
 
 export function requireActiveCustomer(core: SandboxCore, accountId: number, code: string): CustomerRow {
   const customer = findCustomer(core, accountId, code);

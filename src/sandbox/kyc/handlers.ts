@@ -1,58 +1,40 @@
 // KYC (tag "KYC"): the hosted link, the status, the identity synchronization after a mismatch. The state machine
-// is in ./verification.ts, the hosted page in ./page.ts.
-import type { components } from '../../../generated/openapi.js';
+// is in ./verification.ts, the rows and the status shape in ./repository.ts, the hosted page in ./page.ts.
 import type { Handlers, SandboxCore } from '../core/context.js';
 import { notFound, stateError } from '../core/errors.js';
-import { findCustomer, type CustomerRow } from '../customers/handlers.js';
+import { findCustomer } from '../customers/repository.js';
 import { requireActiveCustomer } from '../customers/require.js';
 import { KYC_PAGE_PATH } from './page.js';
-import { kycVerification, type KycVerification } from './verification.js';
-
-export function kycStatusOf(core: SandboxCore, kyc: KycVerification, customer: CustomerRow): components['schemas']['KycStatus'] {
-  const row = kyc.row(customer.account_id, customer.code);
-  return {
-    customer_code: customer.code,
-    external_reference: customer.external_reference,
-    kyc_status: row?.kyc_status ?? 'not_started',
-    verification_level: customer.verification_level,
-    status: customer.status,
-    identity_mismatch: row?.identity_mismatch === 1,
-    reason: row?.reason ?? null,
-    approved_at: row?.approved_at != null ? core.clock.iso(row.approved_at) : null,
-  };
-}
+import { kycStatusOf } from './repository.js';
+import { kycVerification } from './verification.js';
 
 export function kyc(core: SandboxCore): Handlers {
   const verification = kycVerification(core);
-  const { db, clock } = core;
+  const { clock } = core;
   return {
     createKycLink({ account, params, body }) {
-      return db.transaction(() => {
-        const customer = requireActiveCustomer(core, account.id, params.customerCode);
-        if (verification.statusOf(customer) === 'approved') {
-          throw stateError('kyc_already_approved', "The customer's KYC is already approved: no new link is needed.", 'approved');
-        }
-        const session = verification.createSession(account, customer, body ?? {});
-        return { data: { customer_code: customer.code, url: `${core.url}${KYC_PAGE_PATH}/${session.token}`, expires_at: clock.iso(session.expires_at) } };
-      });
+      const customer = requireActiveCustomer(core, account.id, params.customerCode);
+      if (verification.statusOf(customer) === 'approved') {
+        throw stateError('kyc_already_approved', "The customer's KYC is already approved: no new link is needed.", 'approved');
+      }
+      const session = verification.createSession(account, customer, body ?? {});
+      return { data: { customer_code: customer.code, url: `${core.url}${KYC_PAGE_PATH}/${session.token}`, expires_at: clock.iso(session.expires_at) } };
     },
     getKycStatus({ account, params }) {
       const customer = findCustomer(core, account.id, params.customerCode);
       if (!customer) throw notFound('Customer');
-      return { data: kycStatusOf(core, verification, customer) };
+      return { data: kycStatusOf(core, verification.row(account.id, customer.code), customer) };
     },
     synchronizeKycIdentity({ account, params }) {
-      return db.transaction(() => {
-        const customer = findCustomer(core, account.id, params.customerCode);
-        if (!customer) throw notFound('Customer');
-        if (customer.status !== 'restricted' || customer.restriction_reason !== 'identity_mismatch') {
-          throw stateError('identity_not_mismatched', 'Only a customer restricted for an identity mismatch can be synchronized.', customer.status);
-        }
-        const updated = verification.synchronize(account, customer);
-        return {
-          data: { customer_code: updated.code, external_reference: updated.external_reference, first_name: updated.first_name, last_name: updated.last_name, date_of_birth: updated.date_of_birth, status: 'active' as const },
-        };
-      });
+      const customer = findCustomer(core, account.id, params.customerCode);
+      if (!customer) throw notFound('Customer');
+      if (customer.status !== 'restricted' || customer.restriction_reason !== 'identity_mismatch') {
+        throw stateError('identity_not_mismatched', 'Only a customer restricted for an identity mismatch can be synchronized.', customer.status);
+      }
+      const updated = verification.synchronize(account, customer);
+      return {
+        data: { customer_code: updated.code, external_reference: updated.external_reference, first_name: updated.first_name, last_name: updated.last_name, date_of_birth: updated.date_of_birth, status: 'active' as const },
+      };
     },
   };
 }

@@ -5,8 +5,9 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SandboxCore } from '../core/context.js';
 import { ApiError } from '../core/errors.js';
-import { findCustomer } from '../customers/handlers.js';
-import { KYC_OUTCOMES, kycVerification, type KycOutcome, type SessionRow } from './verification.js';
+import { findCustomer } from '../customers/repository.js';
+import type { SessionRow } from './repository.js';
+import { KYC_OUTCOMES, kycVerification, type KycOutcome } from './verification.js';
 
 export const KYC_PAGE_PATH = '/sandbox/kyc/s';
 

@@ -3,59 +3,27 @@
 // does not choose outcomes) moves the customer's kyc_status, level and status and sends the `kyc.*` events, in
 // one transaction. Approval is billed (`balance.debited`, reason `kyc_verification`).
 import { randomBytes } from 'node:crypto';
-import type { components } from '../../../generated/openapi.js';
 import type { components as simulation } from '../../../generated/sandbox.js';
 import { kycOutcomeRequestOutcomeValues } from '../../../generated/sandbox-values.js';
 import type { Account } from '../core/accounts.js';
 import { perCore, type SandboxCore } from '../core/context.js';
 import { apiError } from '../core/errors.js';
-import { findCustomer, type CustomerRow } from '../customers/handlers.js';
+import { findCustomer, replaceIdentity, restrictCustomer, setVerificationLevel, type CustomerRow } from '../customers/repository.js';
 import { autoOutcomeHint } from '../core/auto-outcome-hint.js';
+import { KYC_FEE_MINOR, VERIFICATION_BALANCE } from './fees.js';
+import type { Identity, KycRow, KycStatusValue, SessionRow } from './repository.js';
 
 export const KYC_AUTO_JOB = 'kyc.auto_outcome';
 export const KYC_EXPIRY_JOB = 'kyc.session_expiry';
 
 /** Designed (provisional): a link works 7 days of the clock (the contract's example). */
 export const KYC_LINK_LIFETIME_MS = 7 * 24 * 3600 * 1000;
-/** Designed (provisional): what a KYC approval costs, from the `others` ops balance. */
-export const KYC_FEE_MINOR = 200;
-export const VERIFICATION_BALANCE = 'others' as const;
 
 /** The outcomes of a KYC verification (the simulation API's, which the KYC page offers too). */
 export const KYC_OUTCOMES = kycOutcomeRequestOutcomeValues;
 export type KycOutcome = simulation['schemas']['KycOutcomeRequest']['outcome'];
 /** The outcomes that end a manual review. */
 const FINAL_OUTCOMES: readonly KycOutcome[] = ['approved', 'approved_identity_mismatch', 'rejected'];
-
-export type KycStatusValue = components['schemas']['KycStatusValue'];
-
-export interface Identity {
-  first_name: string;
-  last_name: string;
-  date_of_birth: string;
-}
-
-export interface KycRow {
-  customer_code: string;
-  account_id: number;
-  kyc_status: KycStatusValue;
-  reason: string | null;
-  identity_mismatch: number;
-  approved_at: number | null;
-  verified_identity: string | null;
-  updated_at: number;
-}
-
-export interface SessionRow {
-  token: string;
-  account_id: number;
-  customer_code: string;
-  return_url: string | null;
-  locale: string | null;
-  status: 'open' | 'submitted' | 'expired' | 'replaced';
-  expires_at: number;
-  created_at: number;
-}
 
 export interface OutcomeChoice {
   outcome: KycOutcome;
@@ -196,8 +164,8 @@ export class KycVerification {
             });
           }
           const status = mismatch ? 'restricted' : customer.status;
-          db.run("UPDATE customers SET verification_level = 'verified' WHERE code = ?", customer.code);
-          if (mismatch) db.run("UPDATE customers SET status = 'restricted', restriction_reason = 'identity_mismatch' WHERE code = ?", customer.code);
+          setVerificationLevel(this.core, customer.code, 'verified');
+          if (mismatch) restrictCustomer(this.core, customer.code, 'identity_mismatch');
           save('approved', { mismatch, approvedAt: now, verified });
           ledger.debit(account, VERIFICATION_BALANCE, KYC_FEE_MINOR, { reason: 'kyc_verification', description: `KYC verification of customer ${customer.code}`, customerCode: customer.code, allowNegative: true });
           outbox.emit(account, 'kyc.approved', {
@@ -251,10 +219,7 @@ export class KycVerification {
     const { db, outbox } = this.core;
     return db.transaction(() => {
       const verified = JSON.parse(this.row(account.id, customer.code)!.verified_identity!) as Identity;
-      db.run(
-        "UPDATE customers SET first_name = ?, last_name = ?, date_of_birth = ?, status = 'active', restriction_reason = NULL WHERE code = ?",
-        verified.first_name, verified.last_name, verified.date_of_birth, customer.code,
-      );
+      replaceIdentity(this.core, customer.code, verified);
       db.run('UPDATE kyc_verifications SET identity_mismatch = 0 WHERE customer_code = ?', customer.code);
       const updated = findCustomer(this.core, account.id, customer.code)!;
       outbox.emit(account, 'kyc.identity_synchronized', {

@@ -1,198 +1,23 @@
 // Wallets (tag "Wallets"): crypto collection addresses (USDC, USDT) for customers, and the read-only list of
-// withdrawals, which are requested from the partner dashboard only (in the sandbox: the simulation API).
-// Amounts are held in micro units (6 decimal places).
-import { randomBytes, randomUUID } from 'node:crypto';
-import type { components } from '../../../generated/openapi.js';
-import type { Account } from '../core/accounts.js';
+// withdrawals, which are requested from the partner dashboard only (in the sandbox: the simulation API). The
+// state changes are in ./rules.ts, the rows and shapes in ./repository.ts, the fees in ./fees.ts.
+import { randomBytes } from 'node:crypto';
 import type { Handlers, SandboxCore } from '../core/context.js';
-import { page, pageWindow, perCore } from '../core/context.js';
-import { apiError, notFound, validationError } from '../core/errors.js';
+import { page, pageWindow } from '../core/context.js';
 import { customerPage, requireActiveCustomer } from '../customers/require.js';
-
-export const WITHDRAWAL_JOB = 'wallet.withdrawal';
-/** The network of a wallet created without one (provisional). */
-export const DEFAULT_NETWORK = { USDC: 'ethereum', USDT: 'tron' } as const;
-/** Withdrawal fees (provisional): a 1 % commission and a flat network fee of 1 unit of the currency. */
-export const WITHDRAWAL_COMMISSION_PERCENT = 1;
-export const NETWORK_FEE_MICRO = 1_000_000;
-
-export interface WalletRow {
-  id: string;
-  account_id: number;
-  customer_code: string;
-  currency: components['schemas']['WalletCurrency'];
-  network: string;
-  address: string;
-  balance_micro: number;
-  created_at: number;
-}
-
-export interface WithdrawalRow {
-  code: string;
-  account_id: number;
-  wallet_id: string;
-  amount_micro: number;
-  commission_micro: number;
-  network_fee_micro: number;
-  to_address: string;
-  status: 'processing' | 'completed' | 'failed';
-  tx_id: string;
-  failure_reason: string | null;
-  requested_at: number;
-}
-
-export const toMicro = (amount: number): number => Math.round(amount * 1_000_000);
-export const fromMicro = (micro: number): number => micro / 1_000_000;
-
-/** A collection address of the network's shape: `T` and 33 base58 characters on tron, `0x` and 40 hex otherwise. */
-function newAddress(network: string): string {
-  if (network === 'tron') {
-    const alphabet = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
-    return `T${[...randomBytes(33)].map((b) => alphabet[b % alphabet.length]).join('')}`;
-  }
-  return `0x${randomBytes(20).toString('hex')}`;
-}
-
-export const newTxHash = (): string => `0x${randomBytes(32).toString('hex')}`;
-
-export function walletOf(clock: SandboxCore['clock'], r: WalletRow): components['schemas']['Wallet'] {
-  return { id: r.id, customer_code: r.customer_code, currency: r.currency, network: r.network, address: r.address, balance: fromMicro(r.balance_micro), created_at: clock.iso(r.created_at) };
-}
-
-export function withdrawalOf(core: SandboxCore, r: WithdrawalRow & { currency: string; network: string }): components['schemas']['WalletWithdrawal'] {
-  const fees = r.commission_micro + r.network_fee_micro;
-  return {
-    code: r.code,
-    blockchain: r.network,
-    currency: r.currency,
-    amount: fromMicro(r.amount_micro),
-    commission: fromMicro(r.commission_micro),
-    network_fee: fromMicro(r.network_fee_micro),
-    total_fee: fromMicro(fees),
-    net_amount: fromMicro(r.amount_micro - fees),
-    to_address: r.to_address,
-    status: r.status,
-    tx_id: r.tx_id,
-    requested_at: core.clock.iso(r.requested_at),
-  };
-}
-
-/** Wallet state changes shared by the partner API and the simulation API. */
-export class WalletBook {
-  private readonly core: SandboxCore;
-
-  constructor(core: SandboxCore) {
-    this.core = core;
-    core.scheduler.register(WITHDRAWAL_JOB, (p) => {
-      const w = this.withdrawal(String(p.withdrawal));
-      if (w?.status === 'processing') this.settleWithdrawal(w, { outcome: 'completed' });
-    });
-  }
-
-  find(account: Account, id: string): WalletRow {
-    const row = this.core.db.get<WalletRow>('SELECT * FROM wallets WHERE account_id = ? AND id = ?', account.id, id);
-    if (!row) throw notFound('Wallet');
-    return row;
-  }
-
-  withdrawal(code: string): WithdrawalRow | undefined {
-    return this.core.db.get<WithdrawalRow>('SELECT * FROM wallet_withdrawals WHERE code = ?', code);
-  }
-
-  private eventBase(w: WalletRow, amountMicro: number) {
-    return { wallet_id: w.id, customer_code: w.customer_code, amount: fromMicro(amountMicro), currency: w.currency, network: w.network };
-  }
-
-  /** A confirmed deposit on the wallet's address: the balance grows, `wallet.deposit_received` is sent. */
-  deposit(account: Account, wallet: WalletRow, amountMicro: number, from: string | undefined, txHash: string | undefined): WalletRow {
-    const { db, clock, outbox } = this.core;
-    return db.transaction(() => {
-      const after = wallet.balance_micro + amountMicro;
-      db.run('UPDATE wallets SET balance_micro = ? WHERE id = ?', after, wallet.id);
-      outbox.emit(account, 'wallet.deposit_received', {
-        ...this.eventBase(wallet, amountMicro),
-        tx_hash: txHash ?? newTxHash(),
-        from_address: from ?? newAddress(wallet.network),
-        new_balance: fromMicro(after),
-        confirmed_at: clock.iso(),
-      });
-      return this.find(account, wallet.id);
-    });
-  }
-
-  /**
-   * A withdrawal requested from the dashboard: `processing`, the amount taken from the wallet at once; it
-   * completes by itself unless the account is manual. More than the wallet holds fails at once.
-   */
-  requestWithdrawal(account: Account, wallet: WalletRow, amountMicro: number, toAddress: string): WithdrawalRow {
-    const { db, clock, scheduler } = this.core;
-    const commission = Math.round((amountMicro * WITHDRAWAL_COMMISSION_PERCENT) / 100);
-    if (amountMicro <= commission + NETWORK_FEE_MICRO) {
-      throw validationError(`The amount must exceed the fees (${fromMicro(commission + NETWORK_FEE_MICRO)} ${wallet.currency}).`, [{ field: 'amount', message: 'must be more than the withdrawal fees' }]);
-    }
-    return db.transaction(() => {
-      const code = randomUUID();
-      db.run(
-        `INSERT INTO wallet_withdrawals (code, account_id, wallet_id, amount_micro, commission_micro, network_fee_micro, to_address, status, tx_id, failure_reason, requested_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, 'processing', ?, NULL, ?)`,
-        code, account.id, wallet.id, amountMicro, commission, NETWORK_FEE_MICRO, toAddress, newTxHash(), clock.now(),
-      );
-      const row = this.withdrawal(code)!;
-      if (amountMicro > wallet.balance_micro) return this.fail(account, wallet, row, 'insufficient_balance', false);
-      db.run('UPDATE wallets SET balance_micro = balance_micro - ? WHERE id = ?', amountMicro, wallet.id);
-      if (!account.manual) scheduler.schedule(WITHDRAWAL_JOB, clock.now() + this.core.autoCompleteMs, { withdrawal: code });
-      return row;
-    });
-  }
-
-  /** The on-chain outcome of a processing withdrawal; a failure returns the amount to the wallet. */
-  settleWithdrawal(withdrawal: WithdrawalRow, choice: { outcome: 'completed' | 'failed'; reason?: string }): WithdrawalRow {
-    const { db, clock, outbox, accounts } = this.core;
-    return db.transaction(() => {
-      const current = this.withdrawal(withdrawal.code)!;
-      if (current.status !== 'processing') throw apiError('VALIDATION_ERROR', `The withdrawal is already ${current.status}.`, { fields: [], current_status: current.status });
-      const account = accounts.byId(current.account_id);
-      const wallet = this.find(account, current.wallet_id);
-      if (choice.outcome === 'failed') return this.fail(account, wallet, current, choice.reason ?? 'provider_error', true);
-      db.run("UPDATE wallet_withdrawals SET status = 'completed' WHERE code = ?", current.code);
-      outbox.emit(account, 'wallet.withdrawal_completed', {
-        ...this.eventBase(wallet, current.amount_micro),
-        tx_hash: current.tx_id,
-        to_address: current.to_address,
-        new_balance: fromMicro(wallet.balance_micro),
-        completed_at: clock.iso(),
-      });
-      return this.withdrawal(current.code)!;
-    });
-  }
-
-  /** Marks a withdrawal failed and sends `wallet.withdrawal_failed`; `refund` returns the amount it took. */
-  private fail(account: Account, wallet: WalletRow, w: WithdrawalRow, reason: string, refund: boolean): WithdrawalRow {
-    const { db, clock, outbox } = this.core;
-    if (refund) db.run('UPDATE wallets SET balance_micro = balance_micro + ? WHERE id = ?', w.amount_micro, wallet.id);
-    db.run("UPDATE wallet_withdrawals SET status = 'failed', failure_reason = ? WHERE code = ?", reason, w.code);
-    outbox.emit(account, 'wallet.withdrawal_failed', { ...this.eventBase(wallet, w.amount_micro), to_address: w.to_address, reason, failed_at: clock.iso() });
-    return this.withdrawal(w.code)!;
-  }
-}
-
-export const walletBook = perCore((core) => new WalletBook(core));
+import { insertWallet, newAddress, walletById, walletOf, withdrawalOf, withdrawalPage, type WalletRow } from './repository.js';
+import { DEFAULT_NETWORK, walletBook } from './rules.js';
 
 export function wallets(core: SandboxCore): Handlers {
-  const { db, clock } = core;
+  const { clock } = core;
   walletBook(core);
   return {
     createWallet({ account, body }) {
-      return db.transaction(() => {
-        const customer = requireActiveCustomer(core, account.id, body.customer_code);
-        const network = body.network ?? DEFAULT_NETWORK[body.currency];
-        const id = `wal_${randomBytes(12).toString('hex')}`;
-        db.run(
-          'INSERT INTO wallets (id, account_id, customer_code, currency, network, address, balance_micro, created_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?)',
-          id, account.id, customer.code, body.currency, network, newAddress(network), clock.now(),
-        );
-        return { data: walletOf(clock, db.get<WalletRow>('SELECT * FROM wallets WHERE id = ?', id)!) };
-      });
+      const customer = requireActiveCustomer(core, account.id, body.customer_code);
+      const network = body.network ?? DEFAULT_NETWORK[body.currency];
+      const id = `wal_${randomBytes(12).toString('hex')}`;
+      insertWallet(core, { id, account_id: account.id, customer_code: customer.code, currency: body.currency, network, address: newAddress(network) });
+      return { data: walletOf(clock, walletById(core, id)!) };
     },
 
     listWallets({ account, query }) {
@@ -202,12 +27,7 @@ export function wallets(core: SandboxCore): Handlers {
 
     listWalletWithdrawals({ account, query }) {
       const [limit, offset] = pageWindow(query);
-      const rows = db.all<WithdrawalRow & { currency: string; network: string }>(
-        `SELECT w.*, x.currency AS currency, x.network AS network FROM wallet_withdrawals w JOIN wallets x ON x.id = w.wallet_id
-         WHERE w.account_id = ? ORDER BY w.requested_at DESC, w.code DESC LIMIT ? OFFSET ?`,
-        account.id, limit, offset,
-      );
-      const total = db.get<{ n: number }>('SELECT COUNT(*) AS n FROM wallet_withdrawals WHERE account_id = ?', account.id)!.n;
+      const { rows, total } = withdrawalPage(core, account.id, limit, offset);
       return page(rows.map((r) => withdrawalOf(core, r)), total, query);
     },
   };

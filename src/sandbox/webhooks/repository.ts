@@ -1,7 +1,15 @@
 // Webhook endpoints and deliveries in the store, and their contract shapes.
+import { randomBytes } from 'node:crypto';
 import type { components } from '../../../generated/openapi.js';
 import type { Clock } from '../core/clock.js';
 import type { Db } from '../core/store.js';
+
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** A new signing secret: `whsec_` and 32 letters or digits. */
+export function newSecret(): string {
+  return `whsec_${[...randomBytes(32)].map((b) => ALPHANUMERIC[b % ALPHANUMERIC.length]).join('')}`;
+}
 
 export interface EndpointRow {
   code: string;
@@ -93,6 +101,14 @@ export class EndpointRepository {
       'UPDATE webhook_endpoints SET url = ?, events = ?, description = ?, is_active = ?, secret = ?, updated_at = ? WHERE code = ?',
       change.url, change.events, change.description, change.is_active, change.secret, change.updated_at, code,
     );
+  }
+  /** Deletes the endpoint; its pending deliveries fail without an attempt, and its history goes with it. */
+  delete(code: string): void {
+    this.db.run("UPDATE deliveries SET status = 'failed', next_retry_at = NULL WHERE endpoint_code = ? AND status = 'pending'", code);
+    this.db.run('DELETE FROM webhook_endpoints WHERE code = ?', code);
+  }
+  delivery(code: string): DeliveryRow | undefined {
+    return this.db.get<DeliveryRow>('SELECT d.*, e.type FROM deliveries d JOIN events e ON e.id = d.event_id WHERE d.code = ?', code);
   }
   deliveries(accountId: number, endpointCode: string, limit: number, offset: number, from = 0, to = Number.MAX_SAFE_INTEGER): { rows: DeliveryRow[]; total: number } {
     const where = 'd.account_id = ? AND d.endpoint_code = ? AND d.created_at >= ? AND d.created_at < ?';

@@ -7,7 +7,7 @@
 // mutant (the simulation API under /sandbox) until Ctrl-C.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { cardLifecycle } from '../../../src/sandbox/cards/handlers.ts';
+import { cardLifecycle } from '../../../src/sandbox/cards/lifecycle.ts';
 import { WITHDRAWAL_FEE_MINOR, topUpFeeMinor } from '../../../src/sandbox/cards/fees.ts';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.ts';
 import type { Ledger, Movement } from '../../../src/sandbox/core/ledger.ts';

@@ -1,0 +1,64 @@
+// The cards' tables (DDL): cards, their top-ups and transactions, the reason of a failed top-up, and the
+// terminations waiting on the card provider (card.termination_pending sent, card.terminated to follow). The
+// closed sets are the contract's; a card's own states (pending, failed, cancelled) are the sandbox's.
+import { cardBrandChoiceValues, cardTopUpStatusValues } from '../../../generated/openapi-values.js';
+import { sqlSet } from '../core/store.js';
+
+export const TABLES = `
+CREATE TABLE IF NOT EXISTS cards (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  code TEXT NOT NULL UNIQUE,
+  account_id INTEGER NOT NULL,
+  customer_code TEXT NOT NULL,
+  product_code TEXT NOT NULL,
+  brand TEXT NOT NULL CHECK (brand IN ${sqlSet(cardBrandChoiceValues)}),
+  category TEXT NOT NULL CHECK (category IN ('virtual', 'physical')),
+  name_on_card TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('pending', 'active', 'frozen', 'failed', 'cancelled')),
+  balance_minor INTEGER NOT NULL CHECK (balance_minor >= 0),
+  initial_load_minor INTEGER NOT NULL CHECK (initial_load_minor > 0),
+  card_fee_minor INTEGER NOT NULL CHECK (card_fee_minor >= 0),
+  service_fee_minor INTEGER NOT NULL CHECK (service_fee_minor >= 0),
+  last_four TEXT,
+  expiry TEXT,
+  pan TEXT,
+  cvv TEXT,
+  created_at INTEGER NOT NULL
+) STRICT;
+CREATE TABLE IF NOT EXISTS card_topups (
+  id TEXT PRIMARY KEY,
+  account_id INTEGER NOT NULL,
+  card_code TEXT NOT NULL,
+  amount_minor INTEGER NOT NULL CHECK (amount_minor > 0),
+  fee_minor INTEGER NOT NULL CHECK (fee_minor >= 0),
+  status TEXT NOT NULL CHECK (status IN ${sqlSet(cardTopUpStatusValues)}),
+  created_at INTEGER NOT NULL
+) STRICT;
+CREATE TABLE IF NOT EXISTS card_transactions (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,
+  account_id INTEGER NOT NULL,
+  card_code TEXT NOT NULL,
+  type TEXT NOT NULL,
+  direction TEXT NOT NULL CHECK (direction IN ('debit', 'credit')),
+  status TEXT NOT NULL,
+  amount_minor INTEGER NOT NULL CHECK (amount_minor >= 0),
+  currency TEXT NOT NULL,
+  merchant_name TEXT NOT NULL,
+  merchant_city TEXT,
+  merchant_country TEXT,
+  description TEXT NOT NULL,
+  failure_reason TEXT,
+  balance_after_minor INTEGER NOT NULL CHECK (balance_after_minor >= 0),
+  date INTEGER NOT NULL
+) STRICT;
+CREATE TABLE IF NOT EXISTS card_topup_failures (
+  topup_id TEXT PRIMARY KEY,
+  reason TEXT NOT NULL
+) STRICT;
+CREATE TABLE IF NOT EXISTS card_terminations (
+  card_code TEXT PRIMARY KEY,
+  account_id INTEGER NOT NULL,
+  requested_at INTEGER NOT NULL
+) STRICT;
+`;

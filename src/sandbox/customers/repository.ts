@@ -1,0 +1,111 @@
+// Customers in the store, and their contract shape.
+import type { components } from '../../../generated/openapi.js';
+import type { SandboxCore } from '../core/context.js';
+import type { SqlValue } from '../core/store.js';
+
+export interface CustomerRow {
+  code: string;
+  account_id: number;
+  external_reference: string;
+  first_name: string;
+  last_name: string;
+  date_of_birth: string;
+  email: string | null;
+  phone: string | null;
+  status: components['schemas']['CustomerStatus'];
+  restriction_reason: string | null;
+  verification_level: components['schemas']['VerificationLevel'];
+  created_at: number;
+}
+
+/** The columns a list of customers can be filtered on (each an exact match). */
+export const CUSTOMER_FILTERS = ['status', 'verification_level', 'external_reference'] as const;
+/** The columns a partner can change (`PATCH /customers/{customerCode}`). */
+export const CUSTOMER_UPDATABLE = ['external_reference', 'email', 'phone', 'first_name', 'last_name', 'date_of_birth'] as const;
+
+export function findCustomer(core: SandboxCore, accountId: number, code: string): CustomerRow | undefined {
+  return core.db.get<CustomerRow>('SELECT * FROM customers WHERE account_id = ? AND code = ?', accountId, code);
+}
+
+/** The customer's `external_reference` (what every card event carries), or undefined for no such customer. */
+export function externalReferenceOf(core: SandboxCore, accountId: number, code: string): string | undefined {
+  return core.db.get<{ external_reference: string }>('SELECT external_reference FROM customers WHERE account_id = ? AND code = ?', accountId, code)?.external_reference;
+}
+
+/** A new customer, active at the `basic` level. */
+export function insertCustomer(
+  core: SandboxCore,
+  row: Pick<CustomerRow, 'code' | 'account_id' | 'external_reference' | 'first_name' | 'last_name' | 'date_of_birth' | 'email' | 'phone'>,
+): void {
+  core.db.run(
+    `INSERT INTO customers (code, account_id, external_reference, first_name, last_name, date_of_birth, email, phone, status, restriction_reason, verification_level, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', NULL, 'basic', ?)`,
+    row.code, row.account_id, row.external_reference, row.first_name, row.last_name, row.date_of_birth, row.email, row.phone, core.clock.now(),
+  );
+}
+
+/** One page of the account's customers, most recent first, filtered on `filters` (exact matches). */
+export function customerList(
+  core: SandboxCore,
+  accountId: number,
+  filters: Partial<Record<(typeof CUSTOMER_FILTERS)[number], string>>,
+  limit: number,
+  offset: number,
+): { rows: CustomerRow[]; total: number } {
+  const where = ['account_id = ?'];
+  const args: SqlValue[] = [accountId];
+  for (const column of CUSTOMER_FILTERS) {
+    const value = filters[column];
+    if (value === undefined) continue;
+    where.push(`${column} = ?`);
+    args.push(value);
+  }
+  const rows = core.db.all<CustomerRow>(`SELECT * FROM customers WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT ? OFFSET ?`, ...args, limit, offset);
+  const total = core.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM customers WHERE ${where.join(' AND ')}`, ...args)!.n;
+  return { rows, total };
+}
+
+export function setCustomerStatus(core: SandboxCore, code: string, status: 'active' | 'inactive'): void {
+  core.db.run('UPDATE customers SET status = ? WHERE code = ?', status, code);
+}
+
+/** The level KYC (`verified`) or an approved proof of address (`full`) gives the customer. */
+export function setVerificationLevel(core: SandboxCore, code: string, level: CustomerRow['verification_level']): void {
+  core.db.run('UPDATE customers SET verification_level = ? WHERE code = ?', level, code);
+}
+
+/** Restricts the customer, for the given reason. */
+export function restrictCustomer(core: SandboxCore, code: string, reason: string): void {
+  core.db.run("UPDATE customers SET status = 'restricted', restriction_reason = ? WHERE code = ?", reason, code);
+}
+
+/** Replaces the declared identity by the verified one and lifts the restriction (the customer is active again). */
+export function replaceIdentity(core: SandboxCore, code: string, identity: { first_name: string; last_name: string; date_of_birth: string }): void {
+  core.db.run(
+    "UPDATE customers SET first_name = ?, last_name = ?, date_of_birth = ?, status = 'active', restriction_reason = NULL WHERE code = ?",
+    identity.first_name, identity.last_name, identity.date_of_birth, code,
+  );
+}
+
+/** Sets the given columns of a customer (`null` clears one). */
+export function setCustomerFields(core: SandboxCore, code: string, changes: Partial<Record<(typeof CUSTOMER_UPDATABLE)[number], string | null>>): void {
+  for (const column of CUSTOMER_UPDATABLE) {
+    if (changes[column] !== undefined) core.db.run(`UPDATE customers SET ${column} = ? WHERE code = ?`, changes[column], code);
+  }
+}
+
+export function customerOf(core: SandboxCore, r: CustomerRow): components['schemas']['Customer'] {
+  return {
+    customer_code: r.code,
+    external_reference: r.external_reference,
+    first_name: r.first_name,
+    last_name: r.last_name,
+    date_of_birth: r.date_of_birth,
+    email: r.email,
+    phone: r.phone,
+    status: r.status,
+    restriction_reason: r.restriction_reason,
+    verification_level: r.verification_level,
+    created_at: core.clock.iso(r.created_at),
+  };
+}

@@ -1,0 +1,67 @@
+// A gift card order's outcomes, shared by the automatic delivery and the simulation API: `pending`, then
+// `delivered` (redemption details on GET only) by itself unless the account is manual; `failed` refunds it;
+// a delivered order can be `refunded`.
+import { randomBytes, randomInt } from 'node:crypto';
+import { perCore, type SandboxCore } from '../core/context.js';
+import { apiError } from '../core/errors.js';
+import { toAmount } from '../core/money.js';
+import { orderByCode, type GiftCardOrderRow, type Redemption } from './repository.js';
+
+export const DELIVERY_JOB_KIND = 'gift_card.delivery';
+const YEAR_MS = 365 * 86_400_000;
+
+export class GiftCardOrders {
+  private readonly core: SandboxCore;
+
+  constructor(core: SandboxCore) {
+    this.core = core;
+    core.scheduler.register(DELIVERY_JOB_KIND, (p) => {
+      const order = this.byCode(String(p.order));
+      if (order?.status === 'pending') this.settle(order, { outcome: 'delivered' });
+    });
+  }
+
+  byCode(code: string): GiftCardOrderRow | undefined {
+    return orderByCode(this.core, code);
+  }
+
+  /**
+   * `delivered` (from pending): redemption details, `gift_card.delivered`. `failed` (from pending): the
+   * debit is credited back, `gift_card.failed`. `refunded` (from delivered): the debit is credited back,
+   * `gift_card.refunded`.
+   */
+  settle(order: GiftCardOrderRow, choice: { outcome: 'delivered' | 'failed' | 'refunded'; reason?: string }): GiftCardOrderRow {
+    const { db, clock, outbox, ledger, accounts } = this.core;
+    return db.transaction(() => {
+      const current = this.byCode(order.code)!;
+      const from = choice.outcome === 'refunded' ? 'delivered' : 'pending';
+      if (current.status !== from) {
+        throw apiError('VALIDATION_ERROR', `Only a ${from} order can become ${choice.outcome}; this order is ${current.status}.`, { fields: [], current_status: current.status });
+      }
+      const account = accounts.byId(current.account_id);
+      const base = { order_code: current.code, customer_code: current.customer_code, product_id: current.product_id, amount: toAmount(current.amount_minor), quantity: current.quantity };
+      const now = clock.now();
+      if (choice.outcome === 'delivered') {
+        const redemptions: Redemption[] = Array.from({ length: current.quantity }, () => {
+          const code = randomBytes(8).toString('hex').toUpperCase();
+          return { redemption_code: code, pin: String(randomInt(10_000)).padStart(4, '0'), redemption_url: `https://sandbox.giftcards.test/redeem/${code}`, expires_at: new Date(now + YEAR_MS).toISOString().slice(0, 10) };
+        });
+        db.run("UPDATE gift_card_orders SET status = 'delivered', redemptions = ? WHERE code = ?", JSON.stringify(redemptions), current.code);
+        outbox.emit(account, 'gift_card.delivered', { ...base, delivered_at: clock.iso(now) });
+      } else {
+        ledger.credit(account, 'gift_cards', current.debited_minor, {
+          reason: choice.outcome === 'failed' ? 'gift_card_order_refund' : 'gift_card_refund',
+          description: `Refund of gift card order ${current.code}`,
+          customerCode: current.customer_code,
+        });
+        db.run('UPDATE gift_card_orders SET status = ?, redemptions = NULL WHERE code = ?', choice.outcome, current.code);
+        if (choice.outcome === 'failed') outbox.emit(account, 'gift_card.failed', { ...base, reason: choice.reason ?? 'vendor_error', failed_at: clock.iso(now) });
+        else outbox.emit(account, 'gift_card.refunded', { ...base, refunded_amount: toAmount(current.debited_minor), balance_type: 'gift_cards', refunded_at: clock.iso(now) });
+      }
+      return this.byCode(current.code)!;
+    });
+  }
+}
+
+export const giftCardOrders = perCore((core) => new GiftCardOrders(core));
+

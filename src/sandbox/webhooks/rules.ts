@@ -1,0 +1,39 @@
+// The webhook endpoints' rules: the plan's allowance of active endpoints, and the ping a new or changed url must
+// answer with a 2xx.
+import { randomUUID } from 'node:crypto';
+import type { Account } from '../core/accounts.js';
+import type { SandboxCore } from '../core/context.js';
+import { ApiError, apiError, planLimitReached } from '../core/errors.js';
+import { contractLimits, forPlan } from '../core/limits.js';
+import type { EndpointRepository } from './repository.js';
+
+/** Active webhook endpoints the plan allows (the contract's limits table). */
+export const activeEndpointAllowance = (account: Account): number => forPlan(contractLimits().activeWebhookEndpoints, account.plan)!;
+
+/** The designed ping: an event envelope of type `webhook.ping`, signed with the endpoint's secret. */
+export async function ping(core: SandboxCore, account: Account, endpointCode: string, url: string, secret: string) {
+  const uuid = randomUUID();
+  const body = JSON.stringify({
+    id: `evt_${uuid}`,
+    type: 'webhook.ping',
+    created_at: core.clock.iso(),
+    mode: account.mode,
+    data: { endpoint_code: endpointCode, url },
+  });
+  return core.delivery.post(url, body, secret, `idem_${uuid.replaceAll('-', '')}`);
+}
+
+export function pingFailed(url: string, status: number | null, failure: string | null): ApiError {
+  return apiError('VALIDATION_ERROR', `The ping to ${url} did not get a 2xx answer (${failure ?? 'no answer'}).`, {
+    fields: [{ field: 'url', message: `must answer the ping with a 2xx (${failure ?? 'no answer'})` }],
+    reason: 'webhook_ping_failed',
+    ping_status: status,
+  });
+}
+
+export function checkAllowance(repo: EndpointRepository, account: Account): void {
+  const allowance = activeEndpointAllowance(account);
+  if (repo.activeCount(account.id) >= allowance) {
+    throw planLimitReached(`Your plan allows ${allowance} active webhook endpoint${allowance === 1 ? '' : 's'}.`, { limit: 'active_webhook_endpoints', allowed: allowance });
+  }
+}
