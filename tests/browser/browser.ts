@@ -39,6 +39,10 @@ export interface SiteBrowser {
 /** Pages a test may keep open at once: Chromium renders each in a process of its own. */
 export const PAGES_AT_ONCE = 3;
 
+/** `items` dealt into PAGES_AT_ONCE lanes, one for each page kept open. */
+export const pageLanes = <T>(items: T[]): T[][] =>
+  Array.from({ length: PAGES_AT_ONCE }, (_, lane) => items.filter((_, i) => i % PAGES_AT_ONCE === lane));
+
 /** Serves the built site `dir` on a free port of 127.0.0.1 and launches Chromium. */
 export async function openSiteBrowser(dir = SITE): Promise<SiteBrowser> {
   assert.ok(fs.existsSync(path.join(dir, 'index.html')), `${dir}/index.html is missing: run npm run docs`);

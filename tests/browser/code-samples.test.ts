@@ -11,7 +11,7 @@ import pMap from 'p-map';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { codeSamples, SAMPLE_LANGUAGES } from '../../scripts/docs/code-samples.ts';
 import type { JsonObject } from '../../scripts/lib/pointer.ts';
-import { openSiteBrowser, PAGES_AT_ONCE, SHOTS, SITE, slug, type SiteBrowser } from './browser.ts';
+import { openSiteBrowser, pageLanes, SHOTS, SITE, slug, type SiteBrowser } from './browser.ts';
 
 let site: SiteBrowser;
 
@@ -61,7 +61,7 @@ describe('code samples in the reference', () => {
     let shown = 0;
     const errors: string[] = [];
     // The operations in a few pages at once, each page going from one operation to the next.
-    const lanes = Array.from({ length: PAGES_AT_ONCE }, (_, lane) => operations.filter((_, i) => i % PAGES_AT_ONCE === lane));
+    const lanes = pageLanes(operations);
     await pMap(lanes, async (lane) => {
       const { page, errors: pageErrors } = await site.open('reference/');
       page.setDefaultTimeout(10_000);

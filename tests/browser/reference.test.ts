@@ -8,7 +8,7 @@ import path from 'node:path';
 import pMap from 'p-map';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openSiteBrowser, PAGES_AT_ONCE, referenceRoutes, SHOTS, SITE, type SiteBrowser } from './browser.ts';
+import { openSiteBrowser, pageLanes, referenceRoutes, SHOTS, SITE, type SiteBrowser } from './browser.ts';
 import { overflowingText, pageOverflow } from './layout.ts';
 
 // The functions given to page.evaluate run in the page: its globals, which the Node typings do not declare.
@@ -83,7 +83,7 @@ describe('API reference', () => {
     await landingPage.close();
     const routes = referenceRoutes(openapi);
     assert.ok(routes.length > 50, 'every operation and webhook has a route');
-    const lanes = Array.from({ length: PAGES_AT_ONCE }, (_, lane) => routes.filter((_, i) => i % PAGES_AT_ONCE === lane));
+    const lanes = pageLanes(routes);
     const tabs = await pMap(lanes, async (lane) => {
       const page = await openLanding(1400);
       let chosen = 0;

@@ -3,20 +3,12 @@ import type { components } from '../../../generated/openapi.js';
 import type { SandboxCore } from '../core/context.js';
 import type { SqlValue } from '../core/store.js';
 
-export interface CustomerRow {
+/** A customer's row: the contract's fields, keyed by `code`, with its account and its creation time in ms. */
+export type CustomerRow = Omit<components['schemas']['Customer'], 'customer_code' | 'created_at'> & {
   code: string;
   account_id: number;
-  external_reference: string;
-  first_name: string;
-  last_name: string;
-  date_of_birth: string;
-  email: string | null;
-  phone: string | null;
-  status: components['schemas']['CustomerStatus'];
-  restriction_reason: string | null;
-  verification_level: components['schemas']['VerificationLevel'];
   created_at: number;
-}
+};
 
 /** The columns a list of customers can be filtered on (each an exact match). */
 export const CUSTOMER_FILTERS = ['status', 'verification_level', 'external_reference'] as const;
