@@ -1,40 +1,49 @@
-// Summarises the CI's test runs as its last line: `N passed, N failed`.
+// Summarises the CI's test runs as its last lines: each failure by name, then `N passed, N failed`.
 // Arguments: vitest JSON reports (--reporter=json --outputFile.json=<file>), and single checks written as
 // `check:<name>=<exit code>` (the typecheck, the conformance runs against the mock and the sandbox), each counting as one test.
 // A missing report, or a test file that failed before running its tests (an import or setup error), counts as
-// one failure. Exits 1 when anything failed.
+// one failure. Failures go to stdout, just above the count, so a log cut to its tail still names them.
+// Exits 1 when anything failed.
 import fs from 'node:fs';
+import path from 'node:path';
 
 interface Report {
   numPassedTests: number;
   numFailedTests: number;
-  testResults: { name: string; status: string; message?: string; assertionResults: { status: string }[] }[];
+  testResults: {
+    name: string;
+    status: string;
+    message?: string;
+    assertionResults: { status: string; fullName: string; failureMessages?: string[] }[];
+  }[];
 }
 
+const firstLine = (text: string | undefined) => (text ?? '').split('\n')[0].slice(0, 300);
+
 let passed = 0;
-let failed = 0;
+const failures: string[] = [];
 for (const arg of process.argv.slice(2)) {
   const check = /^check:([\w:-]+)=(\d+)$/.exec(arg);
   if (check) {
     if (check[2] === '0') passed += 1;
-    else {
-      failed += 1;
-      console.error(`Check failed: ${check[1]} (exit code ${check[2]})`);
-    }
+    else failures.push(`check ${check[1]}: exit code ${check[2]}`);
     continue;
   }
   if (!fs.existsSync(arg)) {
-    console.error(`No test report at ${arg}: that vitest run did not finish.`);
-    failed += 1;
+    failures.push(`no test report at ${arg}: that vitest run did not finish`);
     continue;
   }
   const report = JSON.parse(fs.readFileSync(arg, 'utf8')) as Report;
-  const brokenFiles = report.testResults.filter(
-    (r) => r.status === 'failed' && !r.assertionResults.some((a) => a.status === 'failed'),
-  );
-  for (const r of brokenFiles) console.error(`Test file failed to run: ${r.name}${r.message ? `: ${r.message.split('\n')[0]}` : ''}`);
   passed += report.numPassedTests;
-  failed += report.numFailedTests + brokenFiles.length;
+  for (const file of report.testResults) {
+    const where = path.relative(process.cwd(), file.name);
+    const failedTests = file.assertionResults.filter((a) => a.status === 'failed');
+    if (file.status === 'failed' && failedTests.length === 0) {
+      failures.push(`${where}: the file failed to run: ${firstLine(file.message)}`);
+    }
+    for (const test of failedTests) failures.push(`${where} > ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+  }
 }
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed > 0 ? 1 : 0);
+for (const failure of failures) console.log(`FAILED ${failure}`);
+console.log(`${passed} passed, ${failures.length} failed`);
+process.exit(failures.length > 0 ? 1 : 0);

@@ -234,9 +234,8 @@ describe('the front of the mock: every answer in the envelope, at the API addres
 
   it('answers a body that is not JSON at once with 422 VALIDATION_ERROR naming the body', async () => {
     for (const rawBody of ['{amount:', 'amount=20', '{"amount": 20']) {
-      const started = performance.now();
+      // A mock that waited for the rest of the body would hang here until the test's timeout.
       const res = await call(withdraw(), { rawBody });
-      expect(performance.now() - started).toBeLessThan(5000);
       expect(res.status, rawBody).toBe(422);
       expectEnvelope(res, 'VALIDATION_ERROR');
       expect(res.body.error.details.fields).toEqual([{ field: 'body', message: expect.stringMatching(/^is not valid JSON: .+ \(json\)$/) }]);

@@ -216,8 +216,8 @@ export async function newCustomer(sandbox: TestSandbox, key = KEY): Promise<stri
   return setupFor(sandbox, key).fresh('customer', { body: { external_reference: `cust-${Math.random().toString(36).slice(2, 10)}` } });
 }
 
-/** Waits until `check` holds (deliveries run on real timers), up to `ms`. */
-export async function until(check: () => boolean, ms = 5_000): Promise<void> {
+/** Waits until `check` holds (deliveries run on real timers), up to `ms`: a ceiling for a loaded machine, not a measure. */
+export async function until(check: () => boolean, ms = 30_000): Promise<void> {
   const end = Date.now() + ms;
   while (!check()) {
     if (Date.now() > end) throw new Error('condition not reached in time');
