@@ -18,7 +18,7 @@ interface Report {
   }[];
 }
 
-const firstLine = (text: string | undefined) => (text ?? '').split('\n')[0].slice(0, 300);
+const firstLine = (text: string | undefined) => (text ?? '').split('\n', 1)[0]!.slice(0, 300);
 
 let passed = 0;
 const failures: string[] = [];
