@@ -36,6 +36,13 @@ export interface SiteBrowser {
   close(): Promise<void>;
 }
 
+/**
+ * How long a test waits for an element to appear or take a click: the ceiling of a loaded CI machine, where the
+ * browser tests share two cores with the conformance runs and an apt install. What is there shows in far less;
+ * what is missing fails after it.
+ */
+export const WAIT_MS = 30_000;
+
 /** Pages a test may keep open at once: Chromium renders each in a process of its own. */
 export const PAGES_AT_ONCE = 3;
 
@@ -56,6 +63,7 @@ export async function openSiteBrowser(dir = SITE): Promise<SiteBrowser> {
   async function open(file: string, viewport = { width: 1400, height: 1000 }, options: BrowserContextOptions = {}): Promise<OpenedPage> {
     const context = await browser.newContext({ viewport, ...options });
     const page = await context.newPage();
+    page.setDefaultTimeout(WAIT_MS);
     page.on('close', () => void context.close().catch(() => undefined));
     const errors: string[] = [];
     page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });

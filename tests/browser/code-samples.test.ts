@@ -11,7 +11,7 @@ import pMap from 'p-map';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { codeSamples, SAMPLE_LANGUAGES } from '../../scripts/docs/code-samples.ts';
 import type { JsonObject } from '../../scripts/lib/pointer.ts';
-import { openSiteBrowser, pageLanes, SHOTS, SITE, slug, type SiteBrowser } from './browser.ts';
+import { openSiteBrowser, pageLanes, SHOTS, SITE, slug, WAIT_MS, type SiteBrowser } from './browser.ts';
 
 let site: SiteBrowser;
 
@@ -64,19 +64,18 @@ describe('code samples in the reference', () => {
     const lanes = pageLanes(operations);
     await pMap(lanes, async (lane) => {
       const { page, errors: pageErrors } = await site.open('reference/');
-      page.setDefaultTimeout(10_000);
       for (const op of lane) {
         const raw = paths[op.path]![op.method.toLowerCase()]!;
         const id = `/${slug(String((raw.tags as string[])[0]))}/${op.operationId.toLowerCase()}`;
         await page.goto(`${site.base}/reference/#${id}`);
         const section = page.locator(`[data-section-id="${id}"]`);
-        const found = await section.locator('h2').first().waitFor({ timeout: 10_000 }).then(() => true, () => false);
+        const found = await section.locator('h2').first().waitFor({ timeout: WAIT_MS }).then(() => true, () => false);
         if (!found) {
           wrong.push(`${op.operationId}: no section ${id}`);
           continue;
         }
         if (wrong.length >= 5) break; // a site without samples fails in seconds, not after every timeout
-        const hasSelector = await samplesPanel(section).selector.waitFor({ timeout: 5_000 }).then(() => true, () => false);
+        const hasSelector = await samplesPanel(section).selector.waitFor({ timeout: WAIT_MS }).then(() => true, () => false);
         if (!hasSelector) {
           wrong.push(`${op.operationId}: no curl/TypeScript language selector in the right panel`);
           continue;
@@ -88,7 +87,7 @@ describe('code samples in the reference', () => {
         const order = [...labels.filter((l) => l === current), ...labels.filter((l) => l !== current)];
         for (const label of order) {
           const expected = op.samples.find((s) => s.label === label)!.source;
-          const text = await choose(page, section, label).catch((error: Error) => `(not shown: ${error.message.split('\n')[0]})`);
+          const text = await choose(page, section, label).catch((error: Error) => `(not shown: ${error.message.split('\n').slice(0, 2).concat(error.message.split('\n').slice(-3)).join(' / ')})`);
           if (normalise(text) !== normalise(expected)) wrong.push(`${op.operationId} ${label}: shows ${JSON.stringify(text.slice(0, 120))}`);
           else shown++;
         }

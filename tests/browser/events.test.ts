@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { verifyWebhook } from '../../src/webhooks/index.ts';
-import { openSiteBrowser, referenceRoutes, SHOTS, SITE, type SiteBrowser } from './browser.ts';
+import { openSiteBrowser, referenceRoutes, SHOTS, SITE, WAIT_MS, type SiteBrowser } from './browser.ts';
 import { overflowingText } from './layout.ts';
 
 type Json = Record<string, any>;
@@ -100,7 +100,7 @@ describe('the events pages', () => {
   test('no literal backtick in any rendered text of the events pages', async () => {
     for (const route of ['events/', 'events/card-events/', 'events/kyc-events/']) {
       const { page } = await site.open(route, { width: 1280, height: 900 });
-      await page.locator('.sl-markdown-content').waitFor({ timeout: 30_000 });
+      await page.locator('.sl-markdown-content').waitFor({ timeout: WAIT_MS });
       // Code blocks show text as it is (a JSON example may hold one); everything else is rendered markdown.
       const outsideCode = await page.evaluate(() => {
         const { document, NodeFilter } = (globalThis as any);
@@ -120,7 +120,7 @@ describe('the events pages', () => {
   test('works at 1280 and 390 px: no horizontal overflow, nothing wider than its column', async () => {
     for (const width of [1280, 390]) {
       const { page } = await site.open('events/card-events/#card.frozen', { width, height: 900 });
-      await page.locator('.sl-markdown-content').waitFor({ timeout: 30_000 });
+      await page.locator('.sl-markdown-content').waitFor({ timeout: WAIT_MS });
       assert.equal(await overflow(page), 0, `horizontal overflow at ${width} px`);
       assert.deepEqual(await overflowingText(page, '.sl-markdown-content'), [], `text wider than its column at ${width} px`);
       await page.screenshot({ path: path.join(SHOTS, `events-${width}-card.frozen.png`) });
@@ -133,7 +133,7 @@ describe('the webhooks of the API reference', () => {
   test('each of the 33 shows its signed headers with their example, its payload and its example', async () => {
     const openapi = readJson('openapi.json');
     const { page, errors } = await site.open('reference/', { width: 1400, height: 1000 });
-    await page.locator('a[href*="/section/"]').first().waitFor({ timeout: 30_000 });
+    await page.locator('a[href*="/section/"]').first().waitFor({ timeout: WAIT_MS });
     const problems: string[] = [];
     const webhooks = Object.entries<Json>(openapi.webhooks);
     const routes = referenceRoutes(openapi).filter((r) => r.webhook);
@@ -144,7 +144,7 @@ describe('the webhooks of the API reference', () => {
       const route = routes[index]!.route;
       await page.goto(`${site.base}/reference/${route}`);
       const heading = page.locator('h2', { hasText: event }).first();
-      if (!(await heading.waitFor({ timeout: 10_000 }).then(() => true, () => false))) {
+      if (!(await heading.waitFor({ timeout: WAIT_MS }).then(() => true, () => false))) {
         problems.push(`${event}: not rendered`);
         continue;
       }

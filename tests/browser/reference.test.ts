@@ -8,7 +8,7 @@ import path from 'node:path';
 import pMap from 'p-map';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openSiteBrowser, pageLanes, referenceRoutes, SHOTS, SITE, type SiteBrowser } from './browser.ts';
+import { openSiteBrowser, pageLanes, referenceRoutes, SHOTS, SITE, WAIT_MS, type SiteBrowser } from './browser.ts';
 import { overflowingText, pageOverflow } from './layout.ts';
 
 // The functions given to page.evaluate run in the page: its globals, which the Node typings do not declare.
@@ -61,7 +61,7 @@ async function rawMarkdown(page: Page, operation?: string): Promise<{ found: str
 /** The landing route, rendered (its sidebar has the description's sections). */
 async function openLanding(width: number, options = {}): Promise<Page> {
   const { page } = await site.open('reference/', { width, height: 1000 }, options);
-  await page.locator('a[href*="/section/"]').first().waitFor({ timeout: 30_000 });
+  await page.locator('a[href*="/section/"]').first().waitFor({ timeout: WAIT_MS });
   return page;
 }
 
@@ -89,7 +89,7 @@ describe('API reference', () => {
       let chosen = 0;
       for (const { route, heading } of lane) {
         await page.goto(`${site.base}/reference/${route}`);
-        await page.locator('h2', { hasText: heading }).first().waitFor({ timeout: 10_000 });
+        await page.locator('h2', { hasText: heading }).first().waitFor({ timeout: WAIT_MS });
         const raw = await rawMarkdown(page, heading);
         chosen += raw.tabs;
         if (raw.found.length > 0) found.set(route, raw.found);
@@ -130,10 +130,10 @@ describe('API reference', () => {
 
     // The gift card operations have their own base address: their server menu offers it and its sandbox.
     const { page: order } = await site.open('reference/#/gift-cards/creategiftcardorder', { width: 1280, height: 1000 });
-    await order.locator('h2', { hasText: openapi.paths['/gift-cards/orders'].post.summary }).first().waitFor({ timeout: 30_000 });
+    await order.locator('h2', { hasText: openapi.paths['/gift-cards/orders'].post.summary }).first().waitFor({ timeout: WAIT_MS });
     await order.locator('button[aria-expanded="false"]', { hasText: /^POST\s*\/gift-cards\/orders$/ }).first().click();
     const menu = order.locator('[data-testid="dropdown-menu"]:visible').filter({ hasText: '127.0.0.1' }).first();
-    await menu.waitFor({ timeout: 5_000 });
+    await menu.waitFor({ timeout: WAIT_MS });
     const items = await menu.innerText();
     assert.match(items, /https:\/\/api\.partner-api\.test\/api\/v1/, 'the gift card address (its default)');
     assert.match(items, /http:\/\/127\.0\.0\.1:4020\/api\/v1/, 'the sandbox at /api/v1');
@@ -148,7 +148,7 @@ describe('API reference', () => {
     const routes = [['landing', ''], ['operation', '#/cards/withdrawfromcard'], ['webhook', referenceRoutes(openapi).find((r) => r.webhook)!.route]];
     for (const [name, route] of routes) {
       const { page } = await site.open(`reference/${route}`, { width: 1280, height: 1000 });
-      await page.locator('[data-testid="middle-panel"] h1, [data-testid="middle-panel"] h2').first().waitFor({ timeout: 30_000 });
+      await page.locator('[data-testid="middle-panel"] h1, [data-testid="middle-panel"] h2').first().waitFor({ timeout: WAIT_MS });
       await page.waitForTimeout(500);
       const layout = await page.evaluate(() => {
         // Redoc renders the neighbouring operations too: of each kind of panel, the one in the window.
@@ -207,7 +207,7 @@ describe('API reference', () => {
   test('the page works at 390 px wide: nothing wider than the window, the header on top', async () => {
     for (const [name, route] of [['landing', ''], ['operation', '#/cards/withdrawfromcard']] as const) {
       const { page } = await site.open(`reference/${route}`, { width: 390, height: 844 });
-      await page.locator('[data-testid="middle-panel"] h1, [data-testid="middle-panel"] h2').first().waitFor({ timeout: 30_000 });
+      await page.locator('[data-testid="middle-panel"] h1, [data-testid="middle-panel"] h2').first().waitFor({ timeout: WAIT_MS });
       await page.waitForTimeout(500);
       assert.equal(await pageOverflow(page), 0, `${name} at 390 px: the page is wider than the window`);
       assert.deepEqual(await overflowingText(page, '[data-testid="middle-panel"]', '*'), [], `${name} at 390 px: text wider than its column`);

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openSiteBrowser, SHOTS, type SiteBrowser } from './browser.ts';
+import { openSiteBrowser, SHOTS, WAIT_MS, type SiteBrowser } from './browser.ts';
 
 const GROUPS = '.menu-content .menu-item-type-group > a';
 
@@ -55,7 +55,7 @@ describe('the reference sidebar at 1280 px', () => {
 
   test('no label breaks a word across lines, event names included, with every group open', async () => {
     const { page, errors } = await site.open('reference/', { width: 1280, height: 900 });
-    await page.locator('a[href*="/section/"]').first().waitFor({ timeout: 30_000 });
+    await page.locator('a[href*="/section/"]').first().waitFor({ timeout: WAIT_MS });
     const groups = await page.locator(GROUPS).count();
     assert.ok(groups >= 18, `the sidebar has its groups: a tag each, operations and events (${groups})`);
     const labels = new Set<string>();

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pMap from 'p-map';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { openSiteBrowser, PAGES_AT_ONCE, SHOTS, type SiteBrowser } from './browser.ts';
+import { openSiteBrowser, PAGES_AT_ONCE, SHOTS, WAIT_MS, type SiteBrowser } from './browser.ts';
 import { guidePages, overflowingText, pageOverflow } from './layout.ts';
 import { fullPageScreenshots } from './page-size.ts';
 
@@ -39,7 +39,7 @@ describe('docs site pages', () => {
     const found = await pMap(visits, async ({ route, width }) => {
       const problems: string[] = [];
       const { page, errors } = await site.open(route, { width, height: 900 });
-      await page.locator('.sl-markdown-content').first().waitFor({ timeout: 30_000 });
+      await page.locator('.sl-markdown-content').first().waitFor({ timeout: WAIT_MS });
       const name = `${route.replace(/\/$/, '').replace(/\//g, '_') || 'home'}-${width}`;
       const wide = await pageOverflow(page);
       if (wide > 0) problems.push(`/${route} at ${width} px: the page is ${wide} px wider than the window`);
@@ -63,7 +63,7 @@ describe('docs site pages', () => {
     await page.locator('button[data-open-modal]').first().click();
     await page.locator('dialog[open] input').fill('rate limit');
     const results = page.locator('dialog[open] a[href*="#"]');
-    await results.first().waitFor({ timeout: 30_000 });
+    await results.first().waitFor({ timeout: WAIT_MS });
     await page.screenshot({ path: path.join(SHOTS, 'search-rate-limit.png') });
     // The first page found is the limits guide, with its rate limit section among the sections found.
     const first = await page.locator('dialog[open] a').first().getAttribute('href');
@@ -98,7 +98,7 @@ describe('docs site pages', () => {
     await page.locator('starlight-theme-select select').first().selectOption('dark');
     assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
     await page.goto(`${site.base}/reference/`);
-    await page.locator('[data-component-name="Menu/Menu"]').first().waitFor({ timeout: 30_000 });
+    await page.locator('[data-component-name="Menu/Menu"]').first().waitFor({ timeout: WAIT_MS });
     assert.ok(await page.evaluate(() => document.documentElement.classList.contains('dark')), 'the reference is dark');
     await page.screenshot({ path: path.join(SHOTS, 'reference-dark.png') });
     await page.evaluate(() => localStorage.setItem('redoc.colorMode', 'light'));
@@ -111,7 +111,7 @@ describe('docs site pages', () => {
   test("the former site's addresses lead on: an operation link to the reference, an event to its page", async () => {
     const { page } = await site.open('index.html#/cards/withdrawfromcard', { width: 1280, height: 900 });
     await page.waitForURL(/\/reference\/#\/cards\/withdrawfromcard$/);
-    await page.locator('h2', { hasText: 'Withdraw from a card' }).first().waitFor({ timeout: 30_000 });
+    await page.locator('h2', { hasText: 'Withdraw from a card' }).first().waitFor({ timeout: WAIT_MS });
     await page.goto(`${site.base}/asyncapi.html#card.frozen`);
     await page.waitForURL(/\/events\/card-events\/#card\.frozen$/);
     assert.equal(await page.evaluate(() => location.hash), '#card.frozen');
