@@ -96,7 +96,8 @@ describe('code samples in the reference', () => {
       for (const op of lane) {
         const raw = paths[op.path]![op.method.toLowerCase()]!;
         const id = `/${slug(String((raw.tags as string[])[0]))}/${op.operationId.toLowerCase()}`;
-        await page.goto(`${site.base}/reference/#${id}`);
+        const route = `${site.base}/reference/#${id}`;
+        await page.goto(route);
         const section = page.locator(`[data-section-id="${id}"]`);
         const found = await section.locator('h2').first().waitFor({ timeout: WAIT_MS }).then(() => true, () => false);
         if (!found) {
@@ -116,7 +117,7 @@ describe('code samples in the reference', () => {
         const order = [...labels.filter((l) => l === current), ...labels.filter((l) => l !== current)];
         for (const label of order) {
           const expected = op.samples.find((s) => s.label === label)!.source;
-          const text = await chooseOrSayWhy(page, section, `${site.base}/reference/#${id}`, label);
+          const text = await chooseOrSayWhy(page, section, route, label);
           if (normalise(text) !== normalise(expected)) wrong.push(`${op.operationId} ${label}: shows ${JSON.stringify(text.startsWith('(not shown') ? text : text.slice(0, 120))}`);
           else shown++;
         }
