@@ -6,7 +6,7 @@ export default defineConfig({
     include: ['tests/**/*.test.ts'],
     // Owned by other suites with their own runners and servers; the end-to-end files run in `npm run test:e2e`
     // (tests/end-to-end.ts lists them).
-    exclude: ['tests/browser/**', 'tests/conformance/**', 'node_modules/**', ...END_TO_END],
+    exclude: ['tests/browser/**', 'tests/conformance/**', 'tests/journeys/**', 'node_modules/**', ...END_TO_END],
     // Builds spec/ once into a temporary directory for the contract tests (tests/contract/).
     globalSetup: ['tests/contract/global-setup.ts'],
     // A worker per core (vitest leaves one idle by default), and the files of a worker share its module cache:
