@@ -37,7 +37,15 @@ export function startSandboxProcess(options: SandboxProcessOptions): Promise<San
   const entry = options.entry === 'compiled' ? ['dist/sandbox/cli.js'] : ['--import', 'tsx', 'src/sandbox/cli.ts'];
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...entry, '--port', String(options.port), '--host', host, ...(options.args ?? [])], {
     cwd: ROOT,
-    stdio: ['ignore', 'pipe', options.stderr ?? 'inherit', ...(options.ipc ? (['ipc'] as const) : [])],
+    stdio: ['ignore', 'pipe', 'pipe', ...(options.ipc ? (['ipc'] as const) : [])],
+  });
+  // Until it listens, what it prints on stderr is kept for the error that says why it stopped (the bin's one
+  // line); once it listens, it goes where `stderr` says.
+  let errors = '';
+  let listening = false;
+  child.stderr!.on('data', (chunk: Buffer) => {
+    if (!listening) errors += chunk.toString();
+    else if ((options.stderr ?? 'inherit') === 'inherit') process.stderr.write(chunk);
   });
   const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? 0)));
   const url = `http://${host}:${options.port}`;
@@ -45,7 +53,8 @@ export function startSandboxProcess(options: SandboxProcessOptions): Promise<San
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
-      if (out.includes(`${url}/v1`)) {
+      if (!listening && out.includes(`${url}/v1`)) {
+        listening = true;
         resolve({
           child,
           url,
@@ -62,6 +71,9 @@ export function startSandboxProcess(options: SandboxProcessOptions): Promise<San
         });
       }
     });
-    void exited.then((code) => reject(new Error(`the sandbox exited (${code}) before listening on ${url}`)));
+    void exited.then((code) => {
+      const why = errors.trim().split('\n').at(-1);
+      reject(new Error(`the sandbox exited (${code}) before listening on ${url}${why ? `: ${why}` : ''}`));
+    });
   });
 }

@@ -35,11 +35,27 @@ export interface PrismServer {
 
 const ANSI = /\u001b\[[0-9;]*m/g;
 
+/**
+ * Prism's mode, given in full so that no environment variable chooses it: its `--multiprocess` defaults to
+ * `NODE_ENV === 'production'`, and the docs build (Astro) sets NODE_ENV=production in the process that starts
+ * Prism next; forked that way, Prism 5.16 exits with `Cannot read properties of undefined (reading 'isPrimary')`.
+ */
+export const PRISM_MODE = ['--multiprocess=false', '--dynamic=false', '--errors=false'];
+
+/**
+ * The line of Prism's output that says why it stopped: a thrown error (`TypeError: ...`), else its own fatal or
+ * error log line, else its last line. (On a crash it also prints its whole usage, which names no cause.)
+ */
+export function prismFailure(output: string): string {
+  const lines = output.split('\n').map((line) => line.trim()).filter(Boolean);
+  return lines.find((line) => /^[A-Z]\w*Error\b/.test(line)) ?? lines.find((line) => /\b(fatal|error)\b/.test(line) && !line.startsWith('-')) ?? lines.at(-1) ?? 'no output';
+}
+
 /** Starts Prism and resolves once it listens. Rejects (and kills it) when it exits or times out first. */
 export function startPrism(options: PrismOptions): Promise<PrismServer> {
   const host = options.host ?? '127.0.0.1';
   const url = `http://${host}:${options.port}`;
-  const child = spawn(process.execPath, [PRISM_BIN, 'mock', options.spec, '-p', String(options.port), '-h', host], {
+  const child = spawn(process.execPath, [PRISM_BIN, 'mock', options.spec, '-p', String(options.port), '-h', host, ...PRISM_MODE], {
     cwd: ROOT,
     env: { ...process.env, SCARF_ANALYTICS: 'false', FORCE_COLOR: '0', NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -68,7 +84,7 @@ export function startPrism(options: PrismOptions): Promise<PrismServer> {
   return new Promise((resolve, reject) => {
     const timeoutMs = options.timeoutMs ?? 60_000;
     const timer = setTimeout(() => {
-      void stop().then(() => reject(new Error(`Prism did not start within ${timeoutMs / 1000} s. Its output:\n${buffer}`)));
+      void stop().then(() => reject(new Error(`Prism did not start within ${timeoutMs / 1000} s: ${prismFailure(buffer)}`)));
     }, timeoutMs);
     const check = () => {
       if (!listening && buffer.includes('Prism is listening')) {
@@ -86,7 +102,7 @@ export function startPrism(options: PrismOptions): Promise<PrismServer> {
     void exited.then((code) => {
       if (listening) return;
       clearTimeout(timer);
-      reject(new Error(`Prism exited (${code}) before it listened on ${url}. Its output:\n${buffer}`));
+      reject(new Error(`Prism exited (${code}) before it listened on ${url}: ${prismFailure(buffer)}`));
     });
   });
 }

@@ -82,11 +82,19 @@ try {
   if (!fs.existsSync(path.join(SITE_DIR, 'index.html'))) throw new Error('site/index.html is missing: run without --skip-build');
 
   onShutdown(stopAll);
-  [prism, docs, sandbox] = await Promise.all([
+  // Settled, not all: when one server fails, the others may already listen, and each must be kept to be stopped.
+  const started = await Promise.allSettled([
     startMock({ spec: MOCK_SPEC, port: mockPort, host: HOST, output: 'inherit' }),
     serveStatic(SITE_DIR, HOST, docsPort),
     startSandboxProcess({ port: sandboxPort, host: HOST, args: ['--seed', 'examples', '--seed-key', START_KEY] }),
   ]);
+  const [mockStart, docsStart, sandboxStart] = started;
+  if (mockStart.status === 'fulfilled') prism = mockStart.value;
+  if (docsStart.status === 'fulfilled') docs = docsStart.value;
+  if (sandboxStart.status === 'fulfilled') sandbox = sandboxStart.value;
+  const failed = started.find((s) => s.status === 'rejected');
+  if (failed) throw failed.reason;
+  if (!prism || !docs || !sandbox) throw new Error('a server did not start');
   console.log(
     [
       '',
