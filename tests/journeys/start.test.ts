@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, inject } from 'vitest';
 import { DEFAULT_DOCS_PORT, DEFAULT_MOCK_PORT } from '../../scripts/lib/dev-servers.ts';
 import { DEFAULT_SANDBOX_PORT } from '../../scripts/lib/sandbox-process.ts';
-import { background, cleanClone, journey, listening, ROOT, userEnv, type Background } from './support.ts';
+import { background, cleanClone, journey, listening, liveProcesses, ROOT, userEnv, type Background } from './support.ts';
 
 /** The README's first command, as printed. */
 const QUICK_START = /```sh\n(npm ci && npm start)\n/.exec(fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8'))?.[1];
@@ -17,22 +17,12 @@ const QUICK_START = /```sh\n(npm ci && npm start)\n/.exec(fs.readFileSync(path.j
 let running: Background | undefined;
 afterEach(() => running?.kill());
 
-/** True while any process of the group `pid` leads is still alive. */
-function groupAlive(pid: number): boolean {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function waitUntil(condition: () => boolean | Promise<boolean>, what: string, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`still ${what} after ${ms / 1000} s`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/** Waits for the command to exit, then checks that it left no process running. */
+async function exitsLeavingNothing(job: Background): Promise<number | null> {
+  const code = await job.exited;
+  expect(liveProcesses(job.pid), 'processes left running when the command exited').toEqual([]);
+  await job.closed;
+  return code;
 }
 
 async function assertFree(...ports: number[]): Promise<void> {
@@ -66,8 +56,7 @@ describe('npm start', () => {
     for (const page of ['', 'reference/']) expect((await fetch(`${docs}${page}`)).status, `${docs}${page}`).toBe(200);
 
     running.interrupt();
-    await running.exited;
-    await waitUntil(() => !groupAlive(running!.pid), 'running: a process of npm start');
+    await exitsLeavingNothing(running);
     for (const port of ports) expect(await listening(port), `port ${port} after Ctrl-C`).toBe(false);
     expect(running.output()).not.toMatch(/\bError\b|exited unexpectedly/);
   });
@@ -85,9 +74,7 @@ describe('npm start', () => {
     const squatter = net.createServer();
     await new Promise<void>((resolve) => squatter.listen(sandboxPort, '127.0.0.1', resolve));
     try {
-      const code = await running.exited;
-      expect(code).not.toBe(0);
-      await waitUntil(() => !groupAlive(running!.pid), 'running: a process of npm start');
+      expect(await exitsLeavingNothing(running)).not.toBe(0);
       expect(await listening(mockPort), 'the mock after the failure').toBe(false);
       expect(await listening(docsPort), 'the docs after the failure').toBe(false);
       const lines = running.output().split('\n').filter((line) => line.startsWith('start: '));
@@ -105,8 +92,7 @@ describe('npm start', () => {
     await running.waitFor('Press Ctrl-C', 120_000);
     expect((await fetch(`http://127.0.0.1:${port}/v1/balance`, { headers: { Authorization: 'Bearer sk_test_x' } })).status).toBe(200);
     running.interrupt();
-    await running.exited;
-    await waitUntil(() => !groupAlive(running!.pid), 'running: a process of npm run mock');
+    await exitsLeavingNothing(running);
     expect(await listening(port)).toBe(false);
   });
 });

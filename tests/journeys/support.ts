@@ -72,7 +72,10 @@ export interface Background {
   interrupt(): void;
   /** SIGKILL to the group (clean-up after a failed journey). */
   kill(): void;
+  /** The command's own exit (bash's), which does not wait for processes it left behind. */
   exited: Promise<number | null>;
+  /** Every holder of its output has closed it: what it left behind has exited too. */
+  closed: Promise<void>;
 }
 
 /** Starts `command` with bash in a process group of its own, as a terminal's foreground job. */
@@ -80,7 +83,8 @@ export function background(command: string, options: { cwd: string; env?: NodeJS
   const child = spawn('bash', ['-c', command], { cwd: options.cwd, env: options.env ?? userEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
   let exitCode: number | null | undefined;
-  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve((exitCode = code))));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve((exitCode = code))));
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
   child.stdout.on('data', (c: Buffer) => (output += c));
   child.stderr.on('data', (c: Buffer) => (output += c));
   const matches = (pattern: string | RegExp) => (typeof pattern === 'string' ? output.includes(pattern) : pattern.test(output));
@@ -98,7 +102,18 @@ export function background(command: string, options: { cwd: string; env?: NodeJS
     interrupt: () => killGroup(child.pid, 'SIGINT'),
     kill: () => killGroup(child.pid, 'SIGKILL'),
     exited,
+    closed,
   };
+}
+
+/** The processes of the group `pgid` that still run (zombies waiting to be reaped aside), as `pid args` lines. */
+export function liveProcesses(pgid: number): string[] {
+  const ps = spawnSync('ps', ['-e', '-o', 'pgid=,pid=,stat=,args='], { encoding: 'utf8' });
+  return ps.stdout
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([group, , stat]) => Number(group) === pgid && stat !== undefined && !stat.startsWith('Z'))
+    .map(([, pid, , ...args]) => `${pid} ${args.join(' ')}`);
 }
 
 /** True when something accepts connections on 127.0.0.1:`port`. */
