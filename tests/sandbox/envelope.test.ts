@@ -2,6 +2,8 @@
 // wrong method, wrong content type, malformed JSON, too large a body, validation failures, auth, IP
 // allow-list, rate limit, plan access, negative balance, not-yet-implemented operations.
 import { execFile } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_RULE } from '../../src/client/api-key.ts';
@@ -323,6 +325,50 @@ describe('idempotency keys', () => {
     await sandbox.advance(24 * 3600 + 1, 'sk_test_scope_a');
     const later = await sandbox.request('POST', `/v1/cards/${CARD}/withdraw`, { key: 'sk_test_scope_a', body: '{"amount":13}', headers: { 'Idempotency-Key': 'shared' } });
     expect(later.status).toBe(404);
+  });
+});
+
+describe('idempotency keys when the client gives up, and over time', () => {
+  it('a client that gives up before the answer leaves its key free: the retry replays the answer its run kept', async () => {
+    // A receiver that holds the webhook ping until the test releases it: the first client gives up meanwhile.
+    let release!: () => void;
+    let pinged!: () => void;
+    const ping = new Promise<void>((resolve) => (pinged = resolve));
+    const receiver = http.createServer((_req, res) => {
+      release = () => res.writeHead(204).end();
+      pinged();
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      const init = { method: 'POST', body: JSON.stringify({ url, events: ['*'] }), headers: { authorization: 'Bearer sk_test_gave_up', 'content-type': 'application/json', 'idempotency-key': 'gave-up-1' } };
+      const giveUp = new AbortController();
+      const first = fetch(`${sandbox.baseUrl}/webhooks`, { ...init, signal: giveUp.signal }).catch((error: Error) => error.name);
+      await ping;
+      giveUp.abort();
+      expect(await first).toBe('AbortError');
+      release();
+      const retry = await fetch(`${sandbox.baseUrl}/webhooks`, { ...init, signal: AbortSignal.timeout(30_000) });
+      expect(retry.status).toBe(200);
+      expect(retry.headers.get('idempotent-replayed')).toBe('true');
+      const listed = await sandbox.request('GET', '/v1/webhooks', { key: 'sk_test_gave_up' });
+      expect(listed.body.data.map((e: { url: string }) => e.url)).toEqual([url]);
+    } finally {
+      receiver.closeAllConnections();
+      await new Promise((resolve) => receiver.close(resolve));
+    }
+  });
+
+  it('kept answers past their 24 hours are deleted, not only when their key comes back', async () => {
+    const key = 'sk_test_purge';
+    const kept = () => sandbox.core.db.get<{ n: number }>('SELECT count(*) AS n FROM idempotency_keys WHERE account_id = ?', sandbox.core.accounts.resolve(key).id)!.n;
+    const send = (idem: string) => sandbox.request('POST', `/v1/cards/${CARD}/withdraw`, { key, body: '{"amount":10}', headers: { 'Idempotency-Key': idem } });
+    await send('purge-1');
+    await send('purge-2');
+    expect(kept()).toBe(2);
+    await sandbox.advance(24 * 3600 + 1, key);
+    await send('purge-3');
+    expect(kept()).toBe(1);
   });
 });
 

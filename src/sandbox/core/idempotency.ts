@@ -19,9 +19,13 @@ export interface StoredResponse {
   body: string;
 }
 
+/** How often, in the sandbox's time, kept answers past their 24 hours are deleted (at the next write). */
+export const IDEMPOTENCY_PURGE_EVERY_MS = 3_600_000;
+
 export class IdempotencyStore {
   private readonly db: Db;
   private readonly running = new Map<string, Promise<void>>();
+  private purgedAt = Number.NEGATIVE_INFINITY;
 
   constructor(db: Db) {
     this.db = db;
@@ -44,15 +48,27 @@ export class IdempotencyStore {
     if (kept) return { kept };
     let end!: () => void;
     this.running.set(slot, new Promise<void>((resolve) => (end = resolve)));
+    let ended = false;
     return {
+      // Once only: a later call must not end the run of the next request with this key.
       end: () => {
+        if (ended) return;
+        ended = true;
         this.running.delete(slot);
         end();
       },
     };
   }
 
+  /** Deletes every kept answer past its 24 hours, at most once per IDEMPOTENCY_PURGE_EVERY_MS of the clock. */
+  purgeExpired(now: number): void {
+    if (now - this.purgedAt < IDEMPOTENCY_PURGE_EVERY_MS && now >= this.purgedAt) return;
+    this.purgedAt = now;
+    this.db.run('DELETE FROM idempotency_keys WHERE created_at <= ?', now - IDEMPOTENCY_TTL_MS);
+  }
+
   keep(accountId: number, key: string, response: StoredResponse, now: number): void {
+    this.purgeExpired(now);
     this.db.run(
       'INSERT OR REPLACE INTO idempotency_keys (account_id, key, fingerprint, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?)',
       accountId,

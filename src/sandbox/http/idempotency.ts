@@ -56,6 +56,9 @@ export const idempotency = fp<IdempotencyOptions>(
       if (idem && !idem.replayed && !idem.kept && account && reply.statusCode < 500 && typeof payload === 'string') {
         store.keep(account.id, idem.key, { fingerprint: idem.fingerprint, status: reply.statusCode, body: payload }, core.clock.now());
       }
+      // The run ends with its answer, whether or not its client still waits: a client that gave up (a time-out
+      // shorter than a webhook ping) retries with the same key, and that retry must get the kept answer.
+      idem?.end();
       done(null, payload);
     });
 
