@@ -1,12 +1,16 @@
-// The sandbox's bin as a process, as a partner meets it: with `--seed examples` it answers only once the example
-// records exist.
+// The sandbox's bin as a process, as a partner or a validator in front of it meets it: with `--seed examples` it
+// answers only once the example records exist, and with `--public-url` the links it gives are the contract's
+// `https://` ones (a KYC link's url must match `^https://`).
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertPortFree } from '../../scripts/lib/port-check.ts';
+import { createResponseValidator, formatErrors, type OpenApiBundle } from '../../scripts/conformance/validate-response.ts';
 import { EXAMPLE_CODES } from '../../src/sandbox/index.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const KEY = 'sk_test_sandbox';
+const PUBLIC_URL = 'https://sandbox.partner.test';
 const BANNER = 'Sandbox of the partner API on';
 
 /**
@@ -37,7 +41,7 @@ const get = (path: string) => fetch(`http://127.0.0.1:${port}${path}`, { headers
 beforeAll(async () => {
   port = await fixedFreePort();
   // tsx as a loader of this process, as the installed bin runs: one process, started the way a partner starts it.
-  child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/cli.ts', '--seed', 'examples', '--port', String(port)], {
+  child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/cli.ts', '--seed', 'examples', '--port', String(port), '--public-url', PUBLIC_URL], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -78,5 +82,22 @@ describe('partner-api-sandbox --seed examples', () => {
     expect(seeded.order).toBe(200);
     expect(seeded.giftCards).toBeLessThan(10_000);
     expect(answers.filter((a) => a.order !== 200 || a.giftCards !== seeded.giftCards)).toEqual([]);
+  });
+});
+
+describe('partner-api-sandbox --public-url', () => {
+  it('gives the KYC link under the public https:// address, as the contract says, and says so when it starts', async () => {
+    expect(stdout).toContain(`Links it gives (the KYC page) start with ${PUBLIC_URL}`);
+    const post = (path: string, body: unknown) =>
+      fetch(`http://127.0.0.1:${port}/v1${path}`, { method: 'POST', headers: { Authorization: `Bearer ${KEY}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    // The seeded key has a webhook endpoint, which a new customer needs.
+    const customer = (await (await post('/customers', { external_reference: 'public-url', first_name: 'Amina', last_name: 'Diallo', date_of_birth: '1990-04-17' })).json()) as { data: { customer_code: string } };
+    const res = await post(`/kyc/${customer.data.customer_code}/link`, {});
+    const body = (await res.json()) as { data: { url: string } };
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    expect(body.data.url).toMatch(new RegExp(`^${PUBLIC_URL.replace(/\./g, '\\.')}/sandbox/kyc/s/[^/]+$`));
+    // The contract as published, without the sandbox's loopback allowance: what a strict validator checks.
+    const contract = JSON.parse(fs.readFileSync(new URL('../../generated/openapi.json', import.meta.url), 'utf8')) as OpenApiBundle;
+    expect(formatErrors(createResponseValidator(contract).validate('POST', '/kyc/{customerCode}/link', res.status, body))).toBe('');
   });
 });

@@ -12,6 +12,7 @@ import { Faults } from './faults.js';
 import { Outbox } from './events.js';
 import { Ledger } from './ledger.js';
 import { toMinor } from './money.js';
+import { isPublicUrl, linkBase } from './public-url.js';
 import { PRODUCTS, ProductAccess, type Product } from './products.js';
 import { Scheduler } from './scheduler.js';
 import { buildServer } from '../http/server.js';
@@ -142,7 +143,7 @@ export async function createSandbox(
   prepare?: (sandbox: PreparingSandbox) => Promise<void>,
 ): Promise<RunningSandbox> {
   const config = checkConfig(options.config ?? {});
-  if (options.publicUrl !== undefined && !/^https:\/\/[^/?#]+(\/[^?#]*)?$/.test(options.publicUrl)) throw new Error(`publicUrl must be an https:// url, got "${options.publicUrl}"`);
+  if (options.publicUrl !== undefined && !isPublicUrl(options.publicUrl)) throw new Error(`publicUrl must be an https:// url, got "${options.publicUrl}"`);
   const db = new SqliteDb(options.db, modules.flatMap((m) => (m.tables === undefined ? [] : [m.tables])));
   const clock = new Clock(db);
   if (options.freezeClock) clock.freeze();
@@ -181,7 +182,7 @@ export async function createSandbox(
   };
   // The listening address is known only after `listen`: a link given before it (the seed's KYC link, which
   // it does not keep) has the public address, or none.
-  if (options.publicUrl !== undefined) core.url = options.publicUrl.replace(/\/$/, '');
+  if (options.publicUrl !== undefined) core.url = linkBase(options.publicUrl);
   try {
     await prepare?.({ core, server });
     await server.listen({ port: options.port ?? 4020, host: options.host ?? '127.0.0.1' });
