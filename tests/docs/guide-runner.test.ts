@@ -135,6 +135,13 @@ describe('running a guide', () => {
     expect(unshown.problems).toEqual(['the block at line 5 printed output the guide does not show:\nsurprise\n']);
   });
 
+  it('fails on a curl error the reader sees, even when the block goes on', async () => {
+    const result = await run(guide(sh('curl -sS http://127.0.0.1:9/ || echo "not yet"'), output('not yet')));
+    expect(result.results.map((r) => r.finished)).toEqual([true]);
+    expect(result.problems).toHaveLength(1);
+    expect(result.problems[0]).toMatch(/^the block at line 5 printed curl errors:\ncurl: \(7\) /);
+  });
+
   it('stops a run that hangs, and the background jobs it started', async () => {
     const result = await run(guide(sh('sleep 30 &\necho $! > job.pid'), sh('until false; do sleep 0.1; done')), 1_500);
     expect(result.problems[0]).toMatch(/^the block at line 12 failed \(exit 143\)/);

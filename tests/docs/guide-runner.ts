@@ -5,7 +5,8 @@
 // - `sh` (or `bash`, `shell`): commands. All of them run in one bash process, in order, with `set -euo
 //   pipefail` (a failing command, a failing pipeline or an unset variable stops the run), as a script: without
 //   job control, so a guide's stop commands must stop what it started the way they would in a reader's script
-//   (by process id, not `kill %1`, which there stops only the job's first process).
+//   (by process id, not `kill %1`, which there stops only the job's first process). A curl error on stderr
+//   (`curl: (7) Failed to connect`) is a problem even when the block goes on: the reader sees it.
 // - `<lang> file=NAME`: a file the reader saves; it is written to NAME where it appears.
 // - `<lang> output`: what the commands block just before it prints on stdout. Compared line by line, trailing
 //   spaces and blank lines aside; `<name>` in a line stands for any non-empty text.
@@ -197,6 +198,8 @@ export function problems(results: StepResult[], steps: Step[], exit: { code: num
     } else if (r.step.kind === 'commands' && r.stdout.trim() !== '') {
       found.push(`the block at line ${r.step.line} printed output the guide does not show:\n${r.stdout}`);
     }
+    const curl = r.stderr.split('\n').filter((l) => /^curl: \(\d+\)/.test(l));
+    if (curl.length > 0) found.push(`the block at line ${r.step.line} printed curl errors:\n${curl.join('\n')}`);
   }
   if (results.length < steps.length && results.every((r) => r.finished)) {
     found.push(`the run stopped (exit ${exit.code ?? exit.signal}) before the block at line ${steps[results.length]!.line}`);
