@@ -14,6 +14,7 @@ export const END_TO_END = [
   'tests/docs/code-samples.test.ts',
   'tests/mock/**/*.test.ts',
   'tests/package/pack.test.ts',
+  'tests/sandbox/bin.test.ts',
   'tests/sandbox/crash.test.ts',
   'tests/sandbox/kyc-poa-restart.test.ts',
   'tests/trigger/trigger.test.ts',

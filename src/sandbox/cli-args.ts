@@ -3,6 +3,7 @@
 import { parseCli as parseArgv, UsageError } from '../cli-args.js';
 import { PACKAGE, guideUrl, nodeFloor } from '../package-info.js';
 import { API_KEY_RULE, apiKeyMode } from '../client/api-key.js';
+import { isPublicUrl } from './core/public-url.js';
 
 /** The bin's name in package.json: what a partner types, and the first word of every line it prints. */
 export const TOOL = Object.keys(PACKAGE.bin ?? {})[0] ?? 'partner-api-sandbox';
@@ -21,6 +22,8 @@ Options:
   --config <file>     a JSON file of account settings (plans, balances, keys, webhook routes)
   --seed examples     give the --seed-key account the contract's example records
   --seed-key <key>    the key of --seed examples (default sk_test_sandbox)
+  --public-url <url>  the https:// address a TLS proxy or tunnel serves the sandbox at: the links it
+                      gives (the KYC page) start with it instead of http://HOST:PORT
   --manual            asynchronous outcomes wait to be chosen through the simulation API
   --no-rate-limit     turn the per-key rate limit off
   -h, --help          print this help
@@ -34,6 +37,7 @@ const OPTIONS = {
   db: { type: 'string' },
   seed: { type: 'string' },
   'seed-key': { type: 'string', default: 'sk_test_sandbox' },
+  'public-url': { type: 'string' },
   config: { type: 'string' },
   manual: { type: 'boolean', default: false },
   'no-rate-limit': { type: 'boolean', default: false },
@@ -46,6 +50,7 @@ export interface SandboxArgs {
   db?: string;
   seed?: string;
   'seed-key': string;
+  'public-url'?: string;
   config?: string;
   manual: boolean;
   'no-rate-limit': boolean;
@@ -54,7 +59,8 @@ export interface SandboxArgs {
 
 /**
  * Reads the flags; null after printing the help (--help, -h). Throws a UsageError naming the first mistake
- * (an unknown flag with "did you mean", a missing value, a port out of range, a malformed key).
+ * (an unknown flag with "did you mean", a missing value, a port out of range, a malformed key, a public url
+ * that is not https://).
  */
 export function parseCli(argv: string[]): SandboxArgs | null {
   const parsed = parseArgv(argv, { usage: USAGE, options: OPTIONS });
@@ -63,6 +69,8 @@ export function parseCli(argv: string[]): SandboxArgs | null {
   const port = Number(values.port);
   if (!/^\d+$/.test(values.port) || port > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, got "${values.port}"`);
   if (values.seed !== undefined && values.seed !== 'examples') throw new UsageError(`--seed accepts only "examples", got "${values.seed}"`);
+  const publicUrl = values['public-url'];
+  if (publicUrl !== undefined && !isPublicUrl(publicUrl)) throw new UsageError(`--public-url must be an https:// url (https://host[/path]), got "${publicUrl}"`);
   if (apiKeyMode(values['seed-key']) === undefined) throw new UsageError(`--seed-key must be an API key, ${API_KEY_RULE}, got "${values['seed-key']}"`);
   return { ...values, port };
 }

@@ -34,6 +34,7 @@ async function main(): Promise<number> {
     rateLimit: !args['no-rate-limit'],
     config: config as never,
     seedExamples: args.seed ? args['seed-key'] : undefined,
+    publicUrl: args['public-url'],
   }).catch((error: unknown) => {
     const port = portProblem(error, args.host, args.port, 'pass --port <port> to use another one (--port 0 picks a free one)');
     throw port ? new CliError(port) : error;
@@ -41,6 +42,7 @@ async function main(): Promise<number> {
   const key = args['seed-key'];
   console.log(`Sandbox of the partner API on ${sandbox.baseUrl} (gift cards: ${sandbox.giftCardBaseUrl}; simulation: ${sandbox.simulationUrl})`);
   console.log(`Try: curl -H "Authorization: Bearer ${key}" ${sandbox.baseUrl}/balance`);
+  if (args['public-url']) console.log(`Links it gives (the KYC page) start with ${sandbox.core.url}`);
   if (args.seed) console.log(`The contract's example records are seeded for ${key}: curl -H "Authorization: Bearer ${key}" ${sandbox.baseUrl}/cards/${EXAMPLE_CODES.card}`);
   const stop = () => void sandbox.close().then(() => process.exit(0));
   process.once('SIGINT', stop);

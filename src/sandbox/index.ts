@@ -42,9 +42,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const receiver = await startExampleReceiver();
   const own = options.config?.webhook_routes ?? {};
   const webhook_routes = { ...own, ...Object.fromEntries(Object.entries(receiver.routes).filter(([origin]) => !(origin in own))) };
+  const key = options.seedExamples;
   let sandbox: RunningSandbox;
   try {
-    sandbox = await createSandbox({ ...options, config: { ...options.config, webhook_routes } }, MODULES, simulationRoutes);
+    // Seeded before it listens: its first answer already has the example records.
+    sandbox = await createSandbox({ ...options, config: { ...options.config, webhook_routes } }, MODULES, simulationRoutes, (built) => seedExamples(built, key));
   } catch (error) {
     await receiver.close();
     throw error;
@@ -54,12 +56,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     await close();
     await receiver.close();
   };
-  try {
-    await seedExamples(sandbox, options.seedExamples);
-  } catch (error) {
-    await sandbox.close();
-    throw error;
-  }
   return sandbox;
 }
 

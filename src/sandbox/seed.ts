@@ -3,7 +3,7 @@
 // Each record is made through the sandbox's own operations, with the request example of the contract, so
 // every rule applies (balances debited, events recorded); its code is then renamed to the code of the
 // contract's examples, everywhere it is stored, so that the next example request finds it.
-import type { RunningSandbox } from './core/sandbox.js';
+import type { PreparingSandbox } from './core/sandbox.js';
 import { sandboxDocument, type Json, type JsonObject } from './core/contract.js';
 import { CATALOGUE, productById, type GiftCardProduct } from './gift-cards/catalogue.js';
 import { EndpointRepository, newSecret } from './webhooks/repository.js';
@@ -49,8 +49,11 @@ function requestExample(method: string, path: string): JsonObject {
   return value;
 }
 
-/** Creates the example records for `apiKey`'s account. Throws, naming the step, when one is refused. */
-export async function seedExamples(sandbox: RunningSandbox, apiKey: string): Promise<void> {
+/**
+ * Creates the example records for `apiKey`'s account, through `server.inject`: it runs before the sandbox
+ * listens. Throws, naming the step, when one is refused.
+ */
+export async function seedExamples(sandbox: PreparingSandbox, apiKey: string): Promise<void> {
   const { core, server } = sandbox;
   const send = async (method: string, url: string, body?: unknown) => {
     const res = await server.inject({
@@ -140,7 +143,7 @@ function productFor(amount: number): GiftCardProduct {
 }
 
 /** Replaces a generated code by the example's, in every text column of every table (codes are unique uuids). */
-function rename(sandbox: RunningSandbox, from: string, to: string): void {
+function rename(sandbox: PreparingSandbox, from: string, to: string): void {
   if (!from || from === 'undefined') throw new Error(`seed: no code to rename to ${to}`);
   const { db } = sandbox.core;
   db.transaction(() => {

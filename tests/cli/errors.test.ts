@@ -79,6 +79,7 @@ describe.concurrent('an unknown flag or a missing argument: one line naming it, 
     ['bench:sandbox', ['--duraton', '1'], 'unknown option --duraton (did you mean --duration?)'],
     ['sandbox', ['--prot', '4020'], 'unknown option --prot (did you mean --port?)'],
     ['sandbox', ['--port', '70000'], '--port must be an integer from 0 to 65535, got "70000"'],
+    ['sandbox', ['--public-url', 'http://127.0.0.1:4020'], '--public-url must be an https:// url (https://host[/path]), got "http://127.0.0.1:4020"'],
   ])('%s %j', { timeout: 60_000 }, async (tool, args, line) => {
     expectUsageError(await run(tool, ...args), PREFIX[tool] ?? tool, line);
   });

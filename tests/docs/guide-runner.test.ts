@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { commandLines, compareOutput, extractSteps, runSteps, substitute, unrunBlocks } from './guide-runner.ts';
+import { commandLines, compareOutput, extractSteps, installSteps, runSteps, substitute, unrunBlocks } from './guide-runner.ts';
 
 const fence = '```';
 const dirs: string[] = [];
@@ -58,6 +58,15 @@ describe('extracting the steps of a guide', () => {
     expect(() => extractSteps(guide(sh('echo 1'), output('1'), output('1')))).toThrow('must follow a commands block');
     expect(() => extractSteps(guide(`${fence}ts file=../x.ts\n${fence}`))).toThrow('file name "../x.ts"');
     expect(() => extractSteps(`${fence}sh\necho 1\n`)).toThrow('line 1: code block is not closed');
+  });
+
+  it('keeps the install blocks of one way, or of none, and refuses a way the guide does not give', () => {
+    const md = guide(`${fence}sh install=published\nnpm install pkg\n${fence}`, `${fence}sh install=tarball\nnpm install ./pkg.tgz\n${fence}`, sh('echo run'));
+    const steps = extractSteps(md);
+    expect(steps.map((s) => s.kind === 'commands' && s.install)).toEqual(['published', 'tarball', undefined]);
+    expect(installSteps(steps, 'tarball').map((s) => s.code)).toEqual(['npm install ./pkg.tgz', 'echo run']);
+    expect(installSteps(steps, undefined).map((s) => s.code)).toEqual(['echo run']);
+    expect(() => installSteps(steps, 'git')).toThrow('no `sh install=git` block');
   });
 
   it('counts the commands of a block: continued lines once, no blanks or comments', () => {
@@ -133,6 +142,18 @@ describe('running a guide', () => {
     ]);
     const unshown = await run(guide(sh('echo surprise')));
     expect(unshown.problems).toEqual(['the block at line 5 printed output the guide does not show:\nsurprise\n']);
+  });
+
+  it('fails on a curl error the reader sees, even when the block goes on', async () => {
+    const result = await run(guide(sh('curl -sS http://127.0.0.1:9/ || echo "not yet"'), output('not yet')));
+    expect(result.results.map((r) => r.finished)).toEqual([true]);
+    expect(result.problems).toHaveLength(1);
+    expect(result.problems[0]).toMatch(/^the block at line 5 printed curl errors:\ncurl: \(7\) /);
+  });
+
+  it("does not compare an install block's output, which is npm's", async () => {
+    const result = await run(guide(`${fence}sh install=tarball\necho "added 1 package in 1s"\n${fence}`));
+    expect(result.problems).toEqual([]);
   });
 
   it('stops a run that hangs, and the background jobs it started', async () => {

@@ -1,18 +1,24 @@
 // Runs the code blocks of a markdown guide in order, as a reader would in one terminal, and checks each
-// command's output against the output block the guide shows after it. Used by tests/docs/quickstart.test.ts.
+// command's output against the output block the guide shows after it. Used by tests/docs/quickstart.test.ts and
+// the quickstart journey (tests/journeys/quickstart.test.ts).
 //
 // The blocks a guide gives, by the info string of their fence:
 // - `sh` (or `bash`, `shell`): commands. All of them run in one bash process, in order, with `set -euo
 //   pipefail` (a failing command, a failing pipeline or an unset variable stops the run), as a script: without
 //   job control, so a guide's stop commands must stop what it started the way they would in a reader's script
-//   (by process id, not `kill %1`, which there stops only the job's first process).
+//   (by process id, not `kill %1`, which there stops only the job's first process). A curl error on stderr
+//   (`curl: (7) Failed to connect`) is a problem even when the block goes on: the reader sees it.
+// - `sh install=NAME`: commands that install what the guide needs, one block per way of installing it (the
+//   published package, a tarball packed from the repository). A run keeps the blocks of one way, or none when
+//   the test installs by itself (`installSteps`). What npm prints changes with npm and the registry: an install
+//   block's output is not compared.
 // - `<lang> file=NAME`: a file the reader saves; it is written to NAME where it appears.
 // - `<lang> output`: what the commands block just before it prints on stdout. Compared line by line, trailing
 //   spaces and blank lines aside; `<name>` in a line stands for any non-empty text.
 // - any other block is not run; `unrunBlocks` lists them, so a guide meant to run in full can refuse them.
 
 export type Step =
-  | { kind: 'commands'; code: string; line: number; output?: { text: string; line: number } }
+  | { kind: 'commands'; code: string; line: number; output?: { text: string; line: number }; install?: string }
   | { kind: 'file'; name: string; code: string; line: number };
 
 export interface Block {
@@ -61,10 +67,20 @@ export function extractSteps(markdown: string): Step[] {
       if (!/^[\w.-]+$/.test(file)) throw new Error(`line ${block.line}: file name "${file}" must be letters, digits, ".", "_" or "-"`);
       steps.push({ kind: 'file', name: file, code: block.code, line: block.line });
     } else if (SHELLS.has(lang)) {
-      steps.push({ kind: 'commands', code: block.code, line: block.line });
+      const install = attrs.find((a) => a.startsWith('install='))?.slice(8);
+      steps.push({ kind: 'commands', code: block.code, line: block.line, ...(install === undefined ? {} : { install }) });
     }
   }
   return steps;
+}
+
+/**
+ * The steps of one way of installing (`sh install=NAME` blocks of that name, and every block that installs
+ * nothing); with `undefined`, of none. Throws when the guide has no block of that way.
+ */
+export function installSteps(steps: Step[], way: string | undefined): Step[] {
+  if (way !== undefined && !steps.some((s) => s.kind === 'commands' && s.install === way)) throw new Error(`no \`sh install=${way}\` block`);
+  return steps.filter((s) => s.kind !== 'commands' || s.install === undefined || s.install === way);
 }
 
 /** The blocks that are neither commands, a file nor an output. */
@@ -194,9 +210,11 @@ export function problems(results: StepResult[], steps: Step[], exit: { code: num
     if (r.step.kind === 'commands' && r.step.output) {
       const diff = compareOutput(r.step.output.text, r.stdout);
       if (diff) found.push(`the output at line ${r.step.output.line} differs, ${diff}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`);
-    } else if (r.step.kind === 'commands' && r.stdout.trim() !== '') {
+    } else if (r.step.kind === 'commands' && r.step.install === undefined && r.stdout.trim() !== '') {
       found.push(`the block at line ${r.step.line} printed output the guide does not show:\n${r.stdout}`);
     }
+    const curl = r.stderr.split('\n').filter((l) => /^curl: \(\d+\)/.test(l));
+    if (curl.length > 0) found.push(`the block at line ${r.step.line} printed curl errors:\n${curl.join('\n')}`);
   }
   if (results.length < steps.length && results.every((r) => r.finished)) {
     found.push(`the run stopped (exit ${exit.code ?? exit.signal}) before the block at line ${steps[results.length]!.line}`);

@@ -3,18 +3,21 @@
 // sandbox on a free port; each output the guide shows is checked, and right after the guide's last block (the
 // stop commands) a probe checks that nothing it started still listens.
 //
-// The project stands in for one where the package is installed: `node_modules/.bin/partner-api-sandbox` runs
-// this repository's src/sandbox/cli.ts in one process (as the installed bin does), `tsx` is this repository's,
-// `node` is its Node 24 (the partner's Node, 22.13 or later), and tsconfig.json maps `@partner-api/contract`
-// onto src/ (the package's own build is tested by tests/package/).
+// The project stands in for one where the package is installed, so that this runs in `npm test`, in seconds, on
+// the sources: the guide's install blocks are left out, `node_modules/.bin/partner-api-sandbox` runs this
+// repository's src/sandbox/cli.ts in one process (as the installed bin does), `tsx` is this repository's, `node`
+// is its Node 24 (the partner's Node, 22.13 or later), and tsconfig.json maps `@partner-api/contract` onto src/.
+// The journey tests/journeys/quickstart.test.ts runs the same steps with the install block, in an empty folder,
+// with the package packed from a clean clone.
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFreePort } from '../../scripts/lib/port-check.ts';
 import { ROOT } from '../../scripts/lib/paths.ts';
-import { extractSteps, runSteps, substitute, unrunBlocks, type RunResult, type Step } from './guide-runner.ts';
+import { PACKAGE } from '../../src/package-info.ts';
+import { extractSteps, installSteps, runSteps, unrunBlocks, type RunResult } from './guide-runner.ts';
+import { freePorts, PROBE, printed as printedBy, quickstartSteps, type QuickstartPorts } from './quickstart-guide.ts';
 
 const GUIDE = path.join(ROOT, 'docs', 'quickstart.md');
 /** This repository's Node 24: the partner's `node`. */
@@ -49,14 +52,6 @@ function terminalEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-const PROBE = '# probe: after the guide';
-
-/** A block run after the guide's last one: it prints each of the ports that still accepts a connection. */
-function probe(...ports: number[]): Step {
-  const code = `${PROBE}\nfor port in ${ports.join(' ')}; do if (exec 3<> "/dev/tcp/127.0.0.1/$port") 2> /dev/null; then echo "port $port still listening"; fi; done`;
-  return { kind: 'commands', code, line: 0 };
-}
-
 function refused(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
@@ -67,17 +62,13 @@ function refused(port: number): Promise<boolean> {
 
 const markdown = fs.readFileSync(GUIDE, 'utf8');
 let dir: string;
-let ports: { sandbox: number; receiver: number };
+let ports: QuickstartPorts;
 let run: RunResult;
 
 beforeAll(async () => {
   dir = partnerProject();
-  const sandbox = await findFreePort();
-  let receiver = await findFreePort();
-  while (receiver === sandbox) receiver = await findFreePort();
-  ports = { sandbox, receiver };
-  const steps = substitute(extractSteps(markdown), { SANDBOX_PORT: String(sandbox), RECEIVER_PORT: String(receiver) });
-  run = await runSteps([...steps, probe(sandbox, receiver)], { cwd: dir, env: terminalEnv(), timeoutMs: 60_000 });
+  ports = await freePorts();
+  run = await runSteps(quickstartSteps(markdown, { install: undefined, ports }), { cwd: dir, env: terminalEnv(), timeoutMs: 60_000 });
   console.log(`quickstart: ${run.results.length} blocks, ${run.commands} commands, ${Math.round(run.ms)} ms`);
 }, 90_000);
 
@@ -87,9 +78,9 @@ afterAll(() => {
 
 /** What the block whose code contains `text` printed. */
 function printed(text: string): string {
-  const result = run.results.find((r) => r.step.kind === 'commands' && r.step.code.includes(text));
-  expect(result, `a block with ${text}`).toBeDefined();
-  return result!.stdout;
+  const out = printedBy(run, text);
+  expect(out, `a block with ${text}`).toBeDefined();
+  return out!;
 }
 
 describe('docs/quickstart.md', () => {
@@ -97,10 +88,20 @@ describe('docs/quickstart.md', () => {
     expect(unrunBlocks(markdown).map((b) => `line ${b.line}: ${b.info}`)).toEqual([]);
   });
 
-  it('runs every block, and each prints what the guide shows', () => {
+  it('runs every block but the install ones, and each prints what the guide shows', () => {
     expect(run.problems).toEqual([]);
-    expect(run.results.length).toBe(extractSteps(markdown).length + 1);
+    expect(run.results.length).toBe(installSteps(extractSteps(markdown), undefined).length + 1);
     expect(run.results.every((r) => r.finished)).toBe(true);
+  });
+
+  it('installs the published package, or before publication the tarball that npm pack writes in a clone', () => {
+    const installs = extractSteps(markdown).flatMap((s) => (s.kind === 'commands' && s.install ? [[s.install, s.code]] : []));
+    expect(installs.map(([way]) => way)).toEqual(['published', 'tarball']);
+    expect(installs[0]![1]).toContain(`npm install ${PACKAGE.name} tsx`);
+    // npm pack names the file after the package's name (scope included) and version.
+    const file = `${PACKAGE.name.replace(/^@/, '').replace('/', '-')}-${PACKAGE.version}.tgz`;
+    expect(installs[1]![1]).toMatch(new RegExp(`^TARBALL=\\S+/${file.replace(/\./g, '\\.')}\nnpm install "\\$TARBALL" tsx$`));
+    expect(markdown).toContain(`\`${file}\``);
   });
 
   it('ends with the card active and holding 130.00 USD, after a refused and an accepted withdrawal', () => {

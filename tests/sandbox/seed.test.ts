@@ -222,4 +222,11 @@ describe('publicUrl', () => {
   it('refuses a url that is not https://', async () => {
     await expect(startSandbox({ port: 0, publicUrl: 'http://sandbox.partner.test' })).rejects.toThrow(/publicUrl must be an https:\/\/ url/);
   });
+
+  it('is --public-url on the command line, which refuses a url that is not https:// (tests/sandbox/bin.test.ts runs the bin)', () => {
+    expect(parseCli(['--public-url', 'https://sandbox.partner.test/base'])).toMatchObject({ 'public-url': 'https://sandbox.partner.test/base' });
+    for (const url of ['http://sandbox.partner.test', 'https://', 'https://sandbox.partner.test?x=1']) {
+      expect(() => parseCli(['--public-url', url])).toThrow(`--public-url must be an https:// url (https://host[/path]), got "${url}"`);
+    }
+  });
 });

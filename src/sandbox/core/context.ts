@@ -26,7 +26,10 @@ export interface SandboxCore {
   faults: Faults;
   /** Seconds of the clock an automatic (happy) outcome takes. */
   autoCompleteMs: number;
-  /** `http://HOST:PORT` once the server listens (links to pages the sandbox serves, such as the KYC page). */
+  /**
+   * The address of links to pages the sandbox serves (the KYC page): the `publicUrl` option when given, else
+   * `http://HOST:PORT` once the server listens.
+   */
   url: string;
 }
 

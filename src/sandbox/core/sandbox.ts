@@ -12,6 +12,7 @@ import { Faults } from './faults.js';
 import { Outbox } from './events.js';
 import { Ledger } from './ledger.js';
 import { toMinor } from './money.js';
+import { isPublicUrl, linkBase } from './public-url.js';
 import { PRODUCTS, ProductAccess, type Product } from './products.js';
 import { Scheduler } from './scheduler.js';
 import { buildServer } from '../http/server.js';
@@ -128,9 +129,21 @@ export function checkConfig(config: unknown): SandboxConfig {
   return c;
 }
 
-export async function createSandbox(options: SandboxOptions, modules: SandboxModule[], simulation: (core: SandboxCore) => (app: FastifyInstance) => Promise<void> | void): Promise<RunningSandbox> {
+/** A sandbox that is built but does not listen yet: what `prepare` gets (requests go through `server.inject`). */
+export type PreparingSandbox = Pick<RunningSandbox, 'core' | 'server'>;
+
+/**
+ * Builds the sandbox, runs `prepare` (the seed), then listens: a client that connects as soon as it can finds
+ * what `prepare` made, never a state half made.
+ */
+export async function createSandbox(
+  options: SandboxOptions,
+  modules: SandboxModule[],
+  simulation: (core: SandboxCore) => (app: FastifyInstance) => Promise<void> | void,
+  prepare?: (sandbox: PreparingSandbox) => Promise<void>,
+): Promise<RunningSandbox> {
   const config = checkConfig(options.config ?? {});
-  if (options.publicUrl !== undefined && !/^https:\/\/[^/?#]+(\/[^?#]*)?$/.test(options.publicUrl)) throw new Error(`publicUrl must be an https:// url, got "${options.publicUrl}"`);
+  if (options.publicUrl !== undefined && !isPublicUrl(options.publicUrl)) throw new Error(`publicUrl must be an https:// url, got "${options.publicUrl}"`);
   const db = new SqliteDb(options.db, modules.flatMap((m) => (m.tables === undefined ? [] : [m.tables])));
   const clock = new Clock(db);
   if (options.freezeClock) clock.freeze();
@@ -160,12 +173,28 @@ export async function createSandbox(options: SandboxOptions, modules: SandboxMod
   }
 
   const server = await buildServer({ core, document: sandboxDocument(), handlers, rateLimit: options.rateLimit ?? true, extra: simulation(core) });
-  await server.listen({ port: options.port ?? 4020, host: options.host ?? '127.0.0.1' });
+  const close = async () => {
+    scheduler.stop();
+    await server.close();
+    await scheduler.settle();
+    clock.persist();
+    db.close();
+  };
+  // The listening address is known only after `listen`: a link given before it (the seed's KYC link, which
+  // it does not keep) has the public address, or none.
+  if (options.publicUrl !== undefined) core.url = linkBase(options.publicUrl);
+  try {
+    await prepare?.({ core, server });
+    await server.listen({ port: options.port ?? 4020, host: options.host ?? '127.0.0.1' });
+  } catch (error) {
+    await close();
+    throw error;
+  }
   scheduler.start();
   const address = server.server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
-  core.url = options.publicUrl?.replace(/\/$/, '') ?? url;
+  if (options.publicUrl === undefined) core.url = url;
   return {
     url,
     baseUrl: `${url}/v1`,
@@ -174,12 +203,6 @@ export async function createSandbox(options: SandboxOptions, modules: SandboxMod
     core,
     server,
     implemented: Object.keys(handlers).sort(),
-    async close() {
-      scheduler.stop();
-      await server.close();
-      await scheduler.settle();
-      clock.persist();
-      db.close();
-    },
+    close,
   };
 }
