@@ -1,7 +1,7 @@
 // The importable collection of the docs site (scripts/docs/collection.ts): every operation of the contract
 // once, in a folder per tag, addressed to the local sandbox (the gift card operations at /api/v1) with its
 // seeded key, and nothing of the contract's production hosts; the requests send the contract's examples, each
-// write a fresh Idempotency-Key.
+// write a fresh Idempotency-Key, in an order a collection runner can follow on the seeded account.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { FRESH_IDEMPOTENCY_KEY, postmanCollection } from '../../scripts/docs/collection.ts';
@@ -35,7 +35,7 @@ describe('the Postman collection', async () => {
   }
   const label = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
 
-  it('has every operation of the contract once, in the folder of its tag, and no webhook', () => {
+  it('has every operation of the contract once, in the folder of its tag, no webhook and no empty folder', () => {
     const operations = exampleOperations(openapi);
     expect(requests).toHaveLength(operations.length);
     const tags = new Map<string, string>();
@@ -48,12 +48,14 @@ describe('the Postman collection', async () => {
       expect(request.folder, key).toBe(tags.get(key));
     }
     expect(new Set(requests.map(label)).size).toBe(requests.length);
+    expect(collection.item.filter((folder) => (folder.item ?? []).length === 0).map((folder) => folder.name)).toEqual([]);
   });
 
   it('is addressed to the local sandbox, gift cards at /api/v1, with the bearer key of its examples', () => {
     for (const request of requests) {
       expect(request.base, label(request)).toBe(request.path.startsWith('/gift-cards') ? 'http://127.0.0.1:4020/api/v1' : 'http://127.0.0.1:4020/v1');
     }
+    expect(Object.keys(variables).sort()).toEqual(['apiKey', 'baseUrl', 'giftCardBaseUrl']);
     expect(collection.auth).toEqual({ type: 'bearer', bearer: [{ key: 'token', value: '{{apiKey}}', type: 'string' }] });
     expect(variables.apiKey).toBe(SAMPLE_API_KEY);
     expect(JSON.stringify(collection)).not.toContain('api.partner-api.test');
@@ -76,5 +78,18 @@ describe('the Postman collection', async () => {
     const schema = openapi.components.parameters.IdempotencyKey.schema;
     expect(randomUUID()).toMatch(new RegExp(schema.pattern));
     expect(randomUUID().length).toBeLessThanOrEqual(schema.maxLength);
+  });
+
+  it('runs top to bottom on the seeded account: a suspended record is restored next, an ended record is named no more', () => {
+    const order = requests.map((r) => ({ ...r, values: new Set(sent(r.request).flatMap((s) => [s.replace(/^[^:]+: /, ''), ...(s.match(/[\w-]{8,}/g) ?? [])])) }));
+    const restorer: Record<string, string> = { deactivate: 'activate', freeze: 'unfreeze', disable: 'enable' };
+    order.forEach((r, i) => {
+      const verb = r.path.split('/').at(-1)!;
+      const record = r.request.url.variable?.at(-1)?.value;
+      if (record === undefined) return;
+      const later = order.slice(i + 1).filter((o) => o.values.has(record));
+      if (r.method === 'DELETE' || verb === 'terminate') expect(later.map(label), `after ${label(r)}`).toEqual([]);
+      if (restorer[verb]) expect(later[0] && label(later[0]), `after ${label(r)}`).toBe(`POST ${r.path.replace(/[^/]+$/, restorer[verb])}`);
+    });
   });
 });
