@@ -2,6 +2,7 @@
 // once, in a folder per tag, addressed to the local sandbox (the gift card operations at /api/v1) with its
 // seeded key, and nothing of the contract's production hosts; the requests send the contract's examples, each
 // write a fresh Idempotency-Key, in an order a collection runner can follow on the seeded account.
+// tests/journeys/postman.test.ts runs it with Newman against the sandbox.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { FRESH_IDEMPOTENCY_KEY, postmanCollection } from '../../scripts/docs/collection.ts';
