@@ -83,7 +83,7 @@ journey("Postman: the docs site's collection runs with Newman against npm run sa
     for (const execution of run.executions as JsonObject[]) {
       const template = `/${(execution.item.request.url.path as string[]).join('/').replace(/:(\w+)/g, '{$1}')}`;
       const method = String(execution.request.method);
-      const where = `${method} /${(execution.request.url.path as string[]).join('/')}`;
+      const where = `${method} ${decodeURIComponent(`/${(execution.request.url.path as string[]).join('/')}`)}`;
       const status = execution.response?.code as number | undefined;
       if (status === undefined) {
         failures.push(`${where}: no answer (${execution.requestError?.message ?? 'request error'})`);
@@ -101,7 +101,9 @@ journey("Postman: the docs site's collection runs with Newman against npm run sa
         : status >= 200 && status < 300;
       if (!ok) {
         const wanted = refusal ? `2xx or ${refusal.status} ${refusal.reason}` : '2xx';
-        failures.push(`${where}: ${status} ${error.code ?? ''}${error.details?.reason ? ` ${error.details.reason}` : ''} (expected ${wanted})`);
+        const field = error.details?.fields?.[0];
+        const why = [error.code, error.details?.reason, field && `${field.field} ${field.message}`].filter(Boolean).join(' ');
+        failures.push(`${where}: ${status} ${why} (expected ${wanted})`);
       }
     }
     console.log(`newman: ${run.stats.requests.total} requests sent of ${sent} in the collection, ${failures.length} answered otherwise than expected`);
