@@ -17,12 +17,15 @@ interface PackageJson {
 export const PACKAGE = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as PackageJson;
 
 /**
- * The address of a guide of docs/ as published with the repository (`sandbox.md` ->
- * https://github.com/OWNER/REPO/blob/main/docs/sandbox.md), from package.json `repository`.
+ * The page of a guide of docs/ on the published docs site (package.json `homepage`): `sandbox.md` ->
+ * https://partner-api.github.io/contract/guides/sandbox/, `webhooks.md#signing-test-deliveries` -> its section.
+ * The site publishes docs/<name>.md at guides/<name>/ (scripts/docs/guides.ts; tests/package/metadata.test.ts
+ * checks that both agree), without the passages meant for the repository's contributors.
  */
-export function guideUrl(file: string, repository = PACKAGE.repository?.url ?? ''): string {
-  const web = repository.replace(/^git\+/, '').replace(/\.git$/, '');
-  return `${web}/blob/main/docs/${file}`;
+export function guideUrl(file: string, homepage = PACKAGE.homepage ?? ''): string {
+  const [name = '', anchor] = file.split('#', 2);
+  const site = homepage.endsWith('/') ? homepage : `${homepage}/`;
+  return `${site}guides/${name.replace(/\.md$/, '')}/${anchor ? `#${anchor}` : ''}`;
 }
 
 /** The lowest Node version of `engines.node` (">=22.13.0" -> [22, 13, 0]). */

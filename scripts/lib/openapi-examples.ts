@@ -1,16 +1,12 @@
 // Reads a bundled OpenAPI document (generated/openapi.json) for what the mock tooling needs: every operation
 // with a valid example request (path parameters, required query parameters, body), its responses with their
-// named examples, and each webhook's example event. Internal `$ref`s (`#/components/...`) are followed.
+// named examples, and (from src/contract/bundle.ts, which the package's trigger reads them with) each webhook's
+// example event. Internal `$ref`s (`#/components/...`) are followed.
 
-import { deref, isObject, operationEntries, type Json, type JsonObject } from './pointer.ts';
+import { deref, isObject, mediaExamples, operationEntries, type Json, type JsonObject, type NamedExample } from './pointer.ts';
 
-export type { Json, JsonObject };
-
-
-export interface NamedExample {
-  name: string;
-  value: Json;
-}
+export type { Json, JsonObject, NamedExample };
+export { exampleEvents, mediaExamples } from './pointer.ts';
 
 export interface ResponseExamples {
   status: string;
@@ -81,18 +77,6 @@ function parameterExample(doc: JsonObject, param: JsonObject): Json {
   return sampleValue(doc, param.schema);
 }
 
-/** Named examples of a media type object: `examples` (each maybe a $ref) or a lone `example`. */
-export function mediaExamples(doc: JsonObject, media: Json | undefined): NamedExample[] {
-  if (!isObject(media)) return [];
-  if (isObject(media.examples)) {
-    return Object.entries(media.examples).map(([name, ex]) => {
-      const resolved = deref(doc, ex);
-      return { name, value: isObject(resolved) && 'value' in resolved ? (resolved.value ?? null) : null };
-    });
-  }
-  return media.example !== undefined ? [{ name: 'default', value: media.example }] : [];
-}
-
 /** Every operation of `doc.paths`, in document order, with a valid example request. */
 export function exampleOperations(doc: JsonObject): ExampleOperation[] {
   const operations: ExampleOperation[] = [];
@@ -143,24 +127,6 @@ export function exampleOperations(doc: JsonObject): ExampleOperation[] {
     });
   }
   return operations;
-}
-
-/** Each webhook's event type and example event (the event schema's `examples[0]`, or the body's example). */
-export function exampleEvents(doc: JsonObject): { type: string; event: Json }[] {
-  const events: { type: string; event: Json }[] = [];
-  for (const [type, itemNode] of Object.entries(isObject(doc.webhooks) ? doc.webhooks : {})) {
-    const item = deref(doc, itemNode);
-    const op = isObject(item) ? item.post : undefined;
-    const body = isObject(op) ? deref(doc, op.requestBody) : undefined;
-    const media = isObject(body) && isObject(body.content) ? body.content['application/json'] : undefined;
-    const fromMedia = mediaExamples(doc, media)[0]?.value;
-    const schema = isObject(media) ? deref(doc, media.schema) : undefined;
-    const fromSchema = isObject(schema) && Array.isArray(schema.examples) ? schema.examples[0] : undefined;
-    const event = fromMedia ?? fromSchema;
-    if (event !== undefined) events.push({ type, event });
-    else events.push({ type, event: null });
-  }
-  return events;
 }
 
 /** A ready-to-paste curl command for one operation of the mock at `baseUrl` (test key, example body). */

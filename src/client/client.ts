@@ -65,12 +65,18 @@ type RequiredKeysOf<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }
 type InitParam<Init> =
   RequiredKeysOf<Init> extends never ? [(Init & { [key: string]: unknown })?] : [Init & { [key: string]: unknown }];
 
-/** Like openapi-fetch's methods, but resolves to the success body and throws on an error answer. */
-export type DataMethod<M extends HttpMethod> = <P extends PathsWithMethod<M>, Init extends MaybeOptionalInit<paths[P], M>>(
+/**
+ * Like openapi-fetch's methods, but resolves to the success body and throws on an error answer. `Paths` is the
+ * partner API's; the simulation client's `call` has the same shape over the simulation API's.
+ */
+export type DataMethod<M extends HttpMethod, Paths extends {} = paths> = <
+  P extends PathsWithMethod<M, Paths>,
+  Init extends MaybeOptionalInit<Paths[P], M & keyof Paths[P]>,
+>(
   url: P,
   ...init: InitParam<Init>
 ) => Promise<
-  paths[P][M] extends infer Op extends Record<string | number, any>
+  Paths[P][M & keyof Paths[P]] extends infer Op extends Record<string | number, any>
     ? Exclude<FetchResponse<Op, Init, Media>['data'], undefined>
     : never
 >;

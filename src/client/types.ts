@@ -6,10 +6,10 @@ import type { components, operations, paths } from '../../generated/openapi.js';
 /** HTTP methods as openapi-typescript names them (lowercase keys of a Path Item). */
 export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
 
-/** The paths that have an operation for `M`. */
-export type PathsWithMethod<M extends HttpMethod> = {
-  [P in keyof paths]: paths[P] extends { [K in M]: object } ? P : never;
-}[keyof paths];
+/** The paths that have an operation for `M` (of the partner API, or of another document's `Paths`). */
+export type PathsWithMethod<M extends HttpMethod, Paths extends {} = paths> = {
+  [P in keyof Paths]: Paths[P] extends { [K in M]: object } ? P : never;
+}[keyof Paths];
 
 type SchemaValue = components['schemas'][keyof components['schemas']];
 

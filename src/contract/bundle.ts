@@ -1,7 +1,7 @@
 // The one reader of a bundled OpenAPI document (generated/openapi.json, generated/sandbox.json): JSON Pointer
 // access (RFC 6901), `$ref`s followed, every operation with its method and path, and the HTTP status of each
-// error code. The sandbox (shipped in the package), the conformance suite, the docs scripts and the tests
-// read documents through it.
+// error code, the named examples of a media type and each webhook's example event. The sandbox and the trigger
+// (shipped in the package), the conformance suite, the docs scripts and the tests read documents through it.
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -105,4 +105,39 @@ export function codeOfStatus(statuses: Map<string, number>, status: number): str
   const codes = [...statuses].filter(([, s]) => s === status).map(([code]) => code);
   if (codes.length !== 1) throw new Error(`the contract answers ${status} with ${codes.length === 0 ? 'no error code' : codes.join(', ')}`);
   return codes[0]!;
+}
+
+export interface NamedExample {
+  name: string;
+  value: Json;
+}
+
+/** Named examples of a media type object: `examples` (each maybe a $ref) or a lone `example`. */
+export function mediaExamples(doc: JsonObject, media: Json | undefined): NamedExample[] {
+  if (!isObject(media)) return [];
+  if (isObject(media.examples)) {
+    return Object.entries(media.examples).map(([name, ex]) => {
+      const resolved = deref(doc, ex);
+      return { name, value: isObject(resolved) && 'value' in resolved ? (resolved.value ?? null) : null };
+    });
+  }
+  return media.example !== undefined ? [{ name: 'default', value: media.example }] : [];
+}
+
+/** Each webhook's event type and example event (the event schema's `examples[0]`, or the body's example). */
+export function exampleEvents(doc: JsonObject): { type: string; event: Json }[] {
+  const events: { type: string; event: Json }[] = [];
+  for (const [type, itemNode] of Object.entries(isObject(doc.webhooks) ? doc.webhooks : {})) {
+    const item = deref(doc, itemNode);
+    const op = isObject(item) ? item.post : undefined;
+    const body = isObject(op) ? deref(doc, op.requestBody) : undefined;
+    const media = isObject(body) && isObject(body.content) ? body.content['application/json'] : undefined;
+    const fromMedia = mediaExamples(doc, media)[0]?.value;
+    const schema = isObject(media) ? deref(doc, media.schema) : undefined;
+    const fromSchema = isObject(schema) && Array.isArray(schema.examples) ? schema.examples[0] : undefined;
+    const event = fromMedia ?? fromSchema;
+    if (event !== undefined) events.push({ type, event });
+    else events.push({ type, event: null });
+  }
+  return events;
 }

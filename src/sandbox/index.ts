@@ -29,7 +29,7 @@ import { TABLES as WALLET_TABLES } from './wallets/tables.js';
 export type { RunningSandbox, SandboxConfig, SandboxOptions, AccountConfig } from './core/sandbox.js';
 export { DEFAULT_RETRY_SCHEDULE, retryDelay, type RetrySchedule } from './core/delivery.js';
 export { EXAMPLE_CODES } from './seed.js';
-export { createSimulationClient, type SimulationClientOptions, type SimulationPaths } from './client.js';
+export { createSimulationClient, type SimulationClient, type SimulationClientOptions, type SimulationPaths } from './client.js';
 
 /**
  * Starts a sandbox: it listens on `options.port` (4020; 0 for a free port) of `options.host` (127.0.0.1).

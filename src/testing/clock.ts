@@ -1,6 +1,7 @@
 // The sandbox's clock, for your tests: read it, move it forward (which runs every timer that falls due on the
-// way: automatic outcomes, webhook retries, expiries), freeze it, let it follow real time again. A thin,
-// data-or-throw layer over the typed simulation client (`/sandbox/clock...` of spec/sandbox.yaml).
+// way: automatic outcomes, webhook retries, expiries), freeze it, let it follow real time again. A thin layer
+// over the simulation client's data-or-throw `call` (`/sandbox/clock...` of spec/sandbox.yaml): an error answer
+// throws its PartnerApiError.
 import { createSimulationClient, type SimulationClientOptions, type SimulationPaths } from '../sandbox/client.js';
 
 /** The clock as `GET /sandbox/clock` gives it: its time, whether it is frozen, the timers waiting. */
@@ -23,16 +24,11 @@ export interface SandboxClock {
  */
 export function createSandboxClock(options: SimulationClientOptions): SandboxClock {
   const sim = createSimulationClient(options);
-  const data = async (name: string, call: Promise<{ data?: { data: ClockState }; error?: unknown; response: Response }>): Promise<ClockState> => {
-    const { data: body, error, response } = await call;
-    if (!body) throw new Error(`sandbox clock ${name}: HTTP ${response.status} ${JSON.stringify(error)}`);
-    return body.data;
-  };
   return {
-    read: () => data('read', sim.GET('/clock')),
-    advance: (by) =>
-      data('advance', sim.POST('/clock/advance', { body: typeof by === 'number' ? { seconds: by } : { to: by.to instanceof Date ? by.to.toISOString() : by.to } })),
-    freeze: () => data('freeze', sim.POST('/clock/freeze')),
-    resume: () => data('resume', sim.POST('/clock/resume')),
+    read: async () => (await sim.call.GET('/clock')).data,
+    advance: async (by) =>
+      (await sim.call.POST('/clock/advance', { body: typeof by === 'number' ? { seconds: by } : { to: by.to instanceof Date ? by.to.toISOString() : by.to } })).data,
+    freeze: async () => (await sim.call.POST('/clock/freeze')).data,
+    resume: async () => (await sim.call.POST('/clock/resume')).data,
   };
 }

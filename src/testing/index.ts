@@ -8,4 +8,4 @@
 // See docs/testing.md.
 export { startWebhookReceiver, type EventMatch, type RejectedDelivery, type WaitOptions, type WebhookReceiver, type WebhookReceiverOptions } from './receiver.js';
 export { createSandboxClock, type ClockState, type SandboxClock } from './clock.js';
-export { createSimulationClient, type SimulationClientOptions, type SimulationPaths } from '../sandbox/client.js';
+export { createSimulationClient, type SimulationClient, type SimulationClientOptions, type SimulationPaths } from '../sandbox/client.js';

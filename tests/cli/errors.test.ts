@@ -7,6 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { closest, parseCli, UsageError } from '../../scripts/lib/cli-args.ts';
 import { TOOL as SANDBOX_BIN } from '../../src/sandbox/cli-args.ts';
+import { TOOL as TRIGGER_BIN } from '../../src/trigger/cli-args.ts';
 import { ROOT } from '../../scripts/lib/paths.ts';
 import { listValues, selectOperations } from '../../scripts/conformance/select.ts';
 import type { OpenApiBundle } from '../../scripts/conformance/validate-response.ts';
@@ -17,7 +18,7 @@ const ENTRY: Record<string, string[]> = {
   diff: ['scripts/diff/cli.ts'],
   conformance: [TSX, 'scripts/conformance/run.ts'],
   'conformance:mock': [TSX, 'scripts/conformance/mock.ts'],
-  trigger: [TSX, 'scripts/trigger/cli.ts'],
+  trigger: [TSX, 'src/trigger/cli.ts'],
   mock: ['scripts/mock/cli.ts'],
   start: ['scripts/start/cli.ts'],
   docs: ['scripts/docs/cli.ts'],
@@ -26,7 +27,7 @@ const ENTRY: Record<string, string[]> = {
   sandbox: [TSX, 'src/sandbox/cli.ts'],
 };
 /** The name a tool's lines start with, where it is not the tool's own. */
-const PREFIX: Record<string, string> = { diff: 'contract diff', sandbox: SANDBOX_BIN };
+const PREFIX: Record<string, string> = { diff: 'contract diff', sandbox: SANDBOX_BIN, trigger: TRIGGER_BIN };
 
 function run(tool: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
@@ -117,7 +118,7 @@ describe.concurrent('an unreachable server or receiver: one line, exit 2', () =>
     const url = `http://127.0.0.1:${await closedPort()}/webhooks`;
     const r = await run('trigger', '--all', '--url', url, '--secret', 'whsec_x');
     expect(r.code).toBe(2);
-    expect(r.stderr.trimEnd()).toBe(`trigger: cannot reach ${url} (ECONNREFUSED): is the receiver running?`);
+    expect(r.stderr.trimEnd()).toBe(`${TRIGGER_BIN}: cannot reach ${url} (ECONNREFUSED): is the receiver running?`);
     expect(r.stdout).not.toMatch(/FAILED/);
   });
 

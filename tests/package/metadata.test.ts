@@ -1,14 +1,12 @@
-// What package.json and the package's README promise, checked without packing (tests/package/pack.test.ts
-// packs): the package is publishable; its version is the contract's (one number, bumped as `npm run diff`
-// decides for info.version); every page that names a minimum Node names engines' floor; the package README
-// (docs/package-readme.md, the tarball's README.md) links only to the published docs and repository files that
-// exist, never to a file that is not in the tarball.
+// What package.json promises, checked without packing (tests/package/pack.test.ts packs): the package is
+// publishable; its version is the contract's (one number, bumped as `npm run diff` decides for info.version);
+// every page that names a minimum Node names engines' floor. The package README: tests/package/readme.test.ts.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { versionProblems } from '../../scripts/ci/version.ts';
-import { guideUrl, nodeFloor, nodeVersionProblem } from '../../src/package-info.ts';
+import { nodeFloor, nodeVersionProblem } from '../../src/package-info.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
@@ -68,29 +66,6 @@ describe('one Node floor', () => {
     }
     for (const page of ['README.md', 'docs/package-readme.md', 'docs/quickstart.md', 'docs/client.md', 'docs/testing.md']) {
       expect(named.some((n) => n.startsWith(`${page}:`)), `${page} names the Node it needs`).toBe(true);
-    }
-  });
-});
-
-describe('the package README', () => {
-  const readme = read('docs/package-readme.md');
-  const links = [...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!);
-  const repository = guideUrl('x').replace(/\/blob\/main\/docs\/x$/, '');
-
-  it('links only to the published docs and to files of the repository that exist', () => {
-    expect(links.length).toBeGreaterThan(5);
-    for (const link of links) {
-      expect(link, 'an absolute link: the tarball holds no docs').toMatch(/^https:\/\//);
-      expect(link.startsWith(PACKAGE.homepage) || link.startsWith(repository), link).toBe(true);
-      const file = link.startsWith(`${repository}/blob/main/`) ? link.slice(`${repository}/blob/main/`.length).split('#')[0]! : undefined;
-      if (file) expect(fs.existsSync(path.join(ROOT, file)), `${link}: ${file} exists`).toBe(true);
-    }
-  });
-
-  it('covers install, the client, webhooks, the sandbox and the test kit', () => {
-    for (const heading of ['## Install', '## The client', '## Webhooks', '## The sandbox', '## The test kit']) expect(readme).toContain(heading);
-    for (const entry of ["from '@partner-api/contract'", "from '@partner-api/contract/webhooks'", "from '@partner-api/contract/sandbox'", "from '@partner-api/contract/testing'"]) {
-      expect(readme).toContain(entry);
     }
   });
 });

@@ -1,39 +1,23 @@
 // The package as another repository gets it, packed once: `npm pack` (prepack: `npm run build:lib` and the
-// package README in place of the repository's), then `npm install <tarball> vitest` in a new project, as a
-// partner would. In that project: type-check consumers with the project's TypeScript, run them (a client call
-// against a local node:http server, a signed webhook verified with the ./webhooks export, the sandbox
-// in-process), run the sandbox's bin (help, version, one-line errors, an older Node), and run the two examples
-// of docs/testing.md with the test kit: the vitest one (sandbox in-process) and the node:test one (the bin's
-// sandbox in another process). Dependencies come from the registry (or npm's cache).
+// package README in place of the repository's), then `npm install <tarball>` in a new project. In that project:
+// type-check consumers with this repository's TypeScript, run them (a client call against a local node:http
+// server, a signed webhook verified with the ./webhooks export, the sandbox in-process with the test kit), and
+// run the sandbox's bin (help, version, one-line errors, an older Node). Dependencies come from the registry (or
+// npm's cache). The testing guide's examples, set up and run as the guide prints them on the Node of engines'
+// floor and on Node 24, are the package journey's (tests/journeys/package.test.ts).
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFreePort } from '../../scripts/lib/port-check.ts';
-import { fencedBlocks } from '../docs/guide-runner.ts';
+import { BINS, FLOOR as FLOOR_VERSION, lastJsonLine, PACKAGE, ROOT, SANDBOX_CONSUMER, SANDBOX_CONSUMER_RESULT, strictTsconfig } from './support.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const TSC = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-const PACKAGE = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
-  name: string;
-  version: string;
-  engines: { node: string };
-  bin: Record<string, string>;
-  devDependencies: Record<string, string>;
-};
 const NAME = PACKAGE.name;
-const BIN = Object.keys(PACKAGE.bin)[0]!;
-const FLOOR = /(\d+)\.(\d+)/.exec(PACKAGE.engines.node)!.slice(1, 3).join('.');
-
-/** The examples of docs/testing.md, by file name (`ts file=NAME` blocks). */
-const GUIDE_EXAMPLES = Object.fromEntries(
-  fencedBlocks(fs.readFileSync(path.join(ROOT, 'docs', 'testing.md'), 'utf8')).flatMap((b) => {
-    const file = /\bfile=(\S+)/.exec(b.info)?.[1];
-    return file ? [[file, b.code]] : [];
-  }),
-);
+const BIN = BINS[0]!;
+const FLOOR = FLOOR_VERSION.split('.').slice(0, 2).join('.');
 
 const CONSUMER = `
 import http from 'node:http';
@@ -126,36 +110,10 @@ console.log(JSON.stringify({
 }));
 `;
 
-// The sandbox from the tarball: started in-process through the `./sandbox` export, called with the client.
-const SANDBOX_CONSUMER = `
-import { createPartnerClient } from '${NAME}';
-import { startSandbox, type RunningSandbox } from '${NAME}/sandbox';
-
-const sandbox: RunningSandbox = await startSandbox({ port: 0 });
-const client = createPartnerClient({ apiKey: 'sk_test_packed', baseUrl: sandbox.baseUrl, retry: false });
-const balances = await client.call.GET('/balance');
-const missing = await client.GET('/cards/{code}', { params: { path: { code: '7c9e6679-7425-40de-944b-e07fc1f90ae7' } } });
-await sandbox.close();
-console.log(JSON.stringify({ balances: balances.data.length, mode: balances.meta.mode, missing: missing.error?.error.code }));
-`;
-
-const TSCONFIG = {
-  compilerOptions: {
-    target: 'ES2023',
-    lib: ['ES2023'],
-    module: 'NodeNext',
-    moduleResolution: 'NodeNext',
-    strict: true,
-    noEmit: true,
-    skipLibCheck: false,
-    allowImportingTsExtensions: true,
-    types: ['node'],
-    typeRoots: [path.join(ROOT, 'node_modules', '@types')],
-  },
-  files: ['consumer.ts', 'sandbox.ts', ...Object.keys(GUIDE_EXAMPLES).filter((f) => f !== 'cards.test.ts')],
-};
-/** The vitest example: type-checked against the package without checking vitest's own declarations (slow, not ours). */
-const TSCONFIG_VITEST = { extends: './tsconfig.json', compilerOptions: { skipLibCheck: true }, files: ['cards.test.ts'] };
+const TSCONFIG = strictTsconfig(['consumer.ts', 'sandbox.ts'], {
+  allowImportingTsExtensions: true,
+  typeRoots: [path.join(ROOT, 'node_modules', '@types')],
+});
 
 let work: string;
 let app: string;
@@ -219,13 +177,10 @@ beforeAll(() => {
   app = path.join(work, 'app');
   fs.mkdirSync(app);
   fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  const vitest = `vitest@${PACKAGE.devDependencies.vitest}`;
-  run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', tarball, vitest], app);
+  run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', tarball], app);
   fs.writeFileSync(path.join(app, 'consumer.ts'), CONSUMER);
   fs.writeFileSync(path.join(app, 'sandbox.ts'), SANDBOX_CONSUMER);
-  for (const [file, code] of Object.entries(GUIDE_EXAMPLES)) fs.writeFileSync(path.join(app, file), code);
   fs.writeFileSync(path.join(app, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
-  fs.writeFileSync(path.join(app, 'tsconfig.vitest.json'), JSON.stringify(TSCONFIG_VITEST, null, 2));
 }, 300_000);
 
 afterAll(() => {
@@ -248,6 +203,7 @@ describe('npm package', () => {
       'dist/sandbox/index.js',
       'dist/sandbox/index.d.ts',
       'dist/sandbox/cli.js',
+      'dist/trigger/cli.js',
       'dist/testing/index.js',
       'dist/testing/index.d.ts',
     ]) {
@@ -263,7 +219,7 @@ describe('npm package', () => {
     expect(fs.existsSync(path.join(ROOT, '.tmp', 'package', 'README.repository.md'))).toBe(false);
   });
 
-  it("type-checks the consumers and the testing guide's examples with the project's TypeScript", () => {
+  it("type-checks the consumers with this repository's TypeScript, the package's declarations included", () => {
     const check = (config: string) => {
       try {
         execFileSync(process.execPath, [TSC, '-p', config], { cwd: app, encoding: 'utf8', stdio: 'pipe' });
@@ -273,7 +229,6 @@ describe('npm package', () => {
       }
     };
     expect(check('tsconfig.json')).toBe('');
-    expect(check('tsconfig.vitest.json')).toBe('');
   });
 
   it('runs the consumer: client call, typed error, pagination and a verified webhook', () => {
@@ -295,25 +250,8 @@ describe('npm package', () => {
     });
   });
 
-  it('starts the sandbox in-process from the ./sandbox export', () => {
-    const stdout = run(process.execPath, ['sandbox.ts'], app);
-    expect(JSON.parse(stdout.trim().split('\n').pop() ?? '{}')).toEqual({ balances: 5, mode: 'test', missing: 'RESOURCE_NOT_FOUND' });
-  });
-
-  it("runs the testing guide's vitest example against an in-process sandbox", () => {
-    const out = run(process.execPath, [path.join(app, 'node_modules', 'vitest', 'vitest.mjs'), 'run', 'cards.test.ts'], app);
-    expect(out).toMatch(/Tests\s+1 passed \(1\)/);
-  });
-
-  it("runs the testing guide's node:test example against the bin's sandbox in another process", async () => {
-    const { child, baseUrl } = await startBin(['--port', String(await findFreePort())]);
-    try {
-      const out = run(process.execPath, ['--test', '--test-reporter=tap', 'cards.node.test.ts'], app, { SANDBOX_URL: baseUrl.replace(/\/v1$/, '') });
-      expect(out).toMatch(/^# pass 1$/m);
-      expect(out).toMatch(/^# fail 0$/m);
-    } finally {
-      await stopBin(child);
-    }
+  it('starts the sandbox in-process from the ./sandbox export, and drives it with the test kit', () => {
+    expect(lastJsonLine(run(process.execPath, ['sandbox.ts'], app))).toEqual(SANDBOX_CONSUMER_RESULT);
   });
 });
 
@@ -330,7 +268,7 @@ describe('the sandbox bin', () => {
         expect(help.stdout).toContain(option);
       }
       expect(help.stdout).toContain(`Node.js ${FLOOR} or later`);
-      expect(help.stdout).toMatch(/https:\/\/\S+\/docs\/sandbox\.md/);
+      expect(help.stdout).toContain(`Docs: ${PACKAGE.homepage}guides/sandbox/`);
     }
     for (const flag of ['--version', '-v']) expect(runBin(flag).stdout.trim()).toBe(PACKAGE.version);
   });
@@ -380,5 +318,54 @@ describe('the sandbox bin', () => {
     // Caught, the error is that one line.
     const caught = spawnSync(old!.path, ['--input-type=module', '-e', `try { await import('${NAME}/sandbox'); } catch (e) { console.log(e.stack); }`], { cwd: app, encoding: 'utf8' });
     expect(caught.stdout.trim()).toBe(`Error: ${line('The sandbox (@partner-api/contract/sandbox)')}`);
+  });
+});
+
+describe('the trigger bin', () => {
+  const TRIGGER = BINS.find((b) => PACKAGE.bin[b] === './dist/trigger/cli.js')!;
+  const runTrigger = (...args: string[]) =>
+    spawnSync(process.execPath, [path.join(app, 'node_modules', '.bin', TRIGGER), ...args], { cwd: app, encoding: 'utf8', env: { ...process.env, WEBHOOK_SECRET: '' } });
+
+  it("--list reads the events from the package's own generated/openapi.json; a delivery verifies with the ./webhooks export", async () => {
+    const shipped = JSON.parse(fs.readFileSync(path.join(app, 'node_modules', ...NAME.split('/'), 'generated', 'openapi.json'), 'utf8')) as { webhooks: object };
+    const list = runTrigger('--list');
+    expect(list.status, list.stderr).toBe(0);
+    expect(list.stdout.trim().split('\n')).toEqual(Object.keys(shipped.webhooks));
+
+    const secret = 'whsec_pack_trigger';
+    const verified: string[] = [];
+    const { verifyWebhook } = (await import(path.join(app, 'node_modules', ...NAME.split('/'), 'dist', 'webhooks', 'index.js'))) as typeof import('../../src/webhooks/index.ts');
+    const receiver = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        verifyWebhook(Buffer.concat(chunks), req.headers, secret).then(
+          (event) => (verified.push(event.type), res.writeHead(204).end()),
+          () => res.writeHead(400).end(),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(receiver.address() as net.AddressInfo).port}/webhooks`;
+      const sent = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+        const child = spawn(process.execPath, [path.join(app, 'node_modules', '.bin', TRIGGER), 'card.frozen', '--url', url, '--secret', secret], { cwd: app });
+        let stdout = '';
+        child.stdout.on('data', (c: Buffer) => (stdout += c));
+        child.once('close', (code) => resolve({ code, stdout }));
+      });
+      expect(sent.code, sent.stdout).toBe(0);
+      expect(sent.stdout).toMatch(/card\.frozen\s+204 No Content\s+\d+ ms/);
+      expect(verified).toEqual(['card.frozen']);
+    } finally {
+      receiver.close();
+    }
+  });
+
+  it('--help under its name, --version', () => {
+    const help = runTrigger('--help');
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(new RegExp(`^Usage: ${TRIGGER} <event\\.type> `));
+    expect(runTrigger('--version').stdout.trim()).toBe(PACKAGE.version);
   });
 });

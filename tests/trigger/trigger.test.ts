@@ -1,16 +1,21 @@
-// npm run trigger against a local receiver (node:http on 127.0.0.1, free port) that verifies every delivery
-// with the toolkit's verifier, for one event and for --all, and the CLI's answers to bad input.
+// The trigger (src/trigger/cli.ts: `npm run trigger`, the package's `partner-api-trigger` bin) against a local
+// receiver (node:http on 127.0.0.1, free port) that verifies every delivery with the toolkit's verifier, for one
+// event and for --all; the CLI's answers to bad input; every failure it prints is one line; its help and version;
+// and the document it reads by default is one the package ships.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { exampleEvents, type JsonObject } from '../../scripts/lib/openapi-examples.ts';
+import { DEFAULT_SPEC, TOOL } from '../../src/trigger/cli-args.ts';
 import { verifyWebhook, WEBHOOK_HEADERS } from '../../src/webhooks/index.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
+const PACKAGE = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string; homepage: string; files: string[]; bin: Record<string, string> };
 const TSX = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 const SPEC = path.join(ROOT, 'generated', 'openapi.json');
 const SECRET = 'whsec_trigger_suite_5f2b7c';
@@ -28,6 +33,7 @@ let base: string;
 let received: Received[] = [];
 /** What the receiver answers after a valid delivery (a test may make it fail). */
 let answerStatus = 200;
+let answerBody = '';
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
@@ -39,7 +45,7 @@ beforeAll(async () => {
       received.push(entry);
       try {
         entry.verified = await verifyWebhook<{ type: string }>(raw, req.headers, SECRET);
-        res.writeHead(answerStatus).end();
+        res.writeHead(answerStatus).end(answerBody);
       } catch (error) {
         entry.error = (error as Error).message;
         res.writeHead(400).end(entry.error);
@@ -55,11 +61,12 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 beforeEach(() => {
   received = [];
   answerStatus = 200;
+  answerBody = '';
 });
 
 async function trigger(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [TSX, 'scripts/trigger/cli.ts', ...args], {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [TSX, 'src/trigger/cli.ts', ...args], {
       cwd: ROOT,
       env: { ...process.env, WEBHOOK_SECRET: '' },
     });
@@ -121,5 +128,56 @@ describe('npm run trigger', () => {
     expect(result.stderr).toMatch(message);
     expect(result.stderr).not.toMatch(/\n\s+at /); // no stack trace
     expect(received).toHaveLength(0);
+  });
+});
+
+describe('every failure is one line', () => {
+  const lines = (text: string) => text.split('\n').filter((line) => line !== '');
+
+  it("a delivery not acknowledged: the receiver's answer on the delivery's line, folded", async () => {
+    answerStatus = 503;
+    answerBody = 'Service Unavailable\n  retry later\n\tgoodbye';
+    const result = await trigger('card.frozen', '--url', base, '--secret', SECRET);
+    expect(result.code).toBe(1);
+    expect(lines(result.stdout)).toHaveLength(2);
+    expect(lines(result.stdout)[1]).toMatch(/^card\.frozen\s+503 Service Unavailable\s+\d+ ms {2}\(not acknowledged: the service would retry\) answered: "Service Unavailable retry later goodbye"$/);
+    expect(result.stderr).toBe('');
+  });
+
+  it.each([
+    ['missing', 'nope.json', undefined, /^--spec \S+nope\.json does not exist$/],
+    ['not JSON', 'bad.json', '{\n  "openapi": \n', /^--spec \S+bad\.json is not JSON \(.+\): give the OpenAPI bundle, generated\/openapi\.json$/],
+    ['without webhooks', 'empty.json', '{"openapi": "3.1.0"}', /^--spec \S+empty\.json has no webhooks: /],
+  ])('a --spec file %s: one line naming it, exit 2', async (_, name, text, message) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trigger-spec-'));
+    try {
+      if (text !== undefined) fs.writeFileSync(path.join(dir, name), text);
+      const result = await trigger('--list', '--spec', path.join(dir, name));
+      expect(result.code).toBe(2);
+      expect(lines(result.stderr)).toHaveLength(1);
+      expect(result.stderr.trimEnd()).toMatch(new RegExp(`^${TOOL}: ${message.source.slice(1)}`));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the bin', () => {
+  it('--help and -h: the usage under the bin name, every option, the clone form and a published guide; --version and -v', async () => {
+    for (const flag of ['--help', '-h']) {
+      const help = await trigger(flag);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toMatch(new RegExp(`^Usage: ${TOOL} <event\\.type> `));
+      for (const option of ['--all', '--list', '--url', '--secret', 'WEBHOOK_SECRET', '--timeout', '--spec', '--help', '--version']) expect(help.stdout).toContain(option);
+      expect(help.stdout).toContain('npm run trigger -- ');
+      expect(help.stdout).toContain(`Docs: ${PACKAGE.homepage}guides/webhooks/#signing-test-deliveries`);
+    }
+    for (const flag of ['--version', '-v']) expect((await trigger(flag)).stdout.trim()).toBe(PACKAGE.version);
+  });
+
+  it("is the package's partner-api-trigger, and reads the examples from a file the package ships", () => {
+    expect(PACKAGE.bin[TOOL]).toBe('./dist/trigger/cli.js');
+    expect(path.relative(ROOT, DEFAULT_SPEC)).toBe(path.join('generated', 'openapi.json'));
+    expect(PACKAGE.files).toContain('generated/openapi.json');
   });
 });

@@ -1,8 +1,8 @@
 // Sends example events to a webhook receiver, signed exactly as the service signs (the toolkit's signEvent:
 // X-Service-Signature, X-Service-Timestamp, X-Service-Idempotency-Key). Prism ignores `webhooks`; this is
 // how a partner exercises a receiver locally.
-import { signEvent } from '../../src/webhooks/index.ts';
-import type { Json } from '../lib/openapi-examples.ts';
+import type { Json } from '../contract/bundle.js';
+import { signEvent } from '../webhooks/sign.js';
 
 export interface Delivery {
   type: string;
@@ -22,7 +22,7 @@ export function receiverUrl(value: string): URL {
   try {
     url = new URL(value);
   } catch {
-    throw new Error(`--url "${value}" is not a URL; expected http://host[:port]/path or https://...`);
+    throw new Error(`--url ${JSON.stringify(value)} is not a URL; expected http://host[:port]/path or https://...`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new Error(`--url must be an http:// or https:// URL, got ${url.protocol}//`);
@@ -71,10 +71,20 @@ export function unreachable(d: Delivery): string | undefined {
   return d.status === undefined && UNREACHABLE.includes(d.error ?? '') ? d.error : undefined;
 }
 
-/** One line for a delivery: "card.frozen  200 OK  12 ms". */
+/** Text from elsewhere (a receiver's answer, a system error) on one line: runs of whitespace become one space. */
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * One line for a delivery, whatever the receiver answered: "card.frozen  200 OK  12 ms", or for a failure
+ * "card.frozen  500 Internal Server Error  12 ms  (not acknowledged: the service would retry) answered: "..."".
+ */
 export function formatDelivery(d: Delivery, width = 0): string {
   const name = d.type.padEnd(width);
-  if (d.status === undefined) return `${name}  FAILED  ${d.ms} ms  ${d.error ?? ''}`.trimEnd();
-  const line = `${name}  ${d.status} ${d.statusText ?? ''}`.trimEnd() + `  ${d.ms} ms`;
-  return d.ok ? line : `${line}  (not acknowledged: the service would retry)${d.answer ? `\n    ${d.answer}` : ''}`;
+  if (d.status === undefined) return `${name}  FAILED  ${d.ms} ms  ${oneLine(d.error ?? '')}`.trimEnd();
+  const line = `${name}  ${d.status} ${oneLine(d.statusText ?? '')}`.trimEnd() + `  ${d.ms} ms`;
+  if (d.ok) return line;
+  const answer = oneLine(d.answer ?? '');
+  return `${line}  (not acknowledged: the service would retry)${answer ? ` answered: ${JSON.stringify(answer)}` : ''}`;
 }

@@ -1,28 +1,40 @@
-// npm run trigger -- <event.type> --url <receiver> --secret <whsec_...>
-// npm run trigger -- --all --url <receiver> --secret <whsec_...>
-// npm run trigger -- --list
+#!/usr/bin/env node
+// The trigger's bin: `npx partner-api-trigger <event.type> --url <receiver> --secret <whsec_...>` (`npm run
+// trigger -- ...` in a clone). Sends the example event of each type to a receiver, signed as the service signs,
+// with the three X-Service-* headers, and prints the receiver's status and time.
 //
-// Sends the example event of each type (from generated/openapi.json `webhooks`) to a receiver, signed as
-// the service signs, with the three X-Service-* headers, and prints the receiver's status and time.
-// Exits 1 when a delivery is not acknowledged with 2xx, 2 on bad input or a receiver that cannot be reached.
+// The examples are the `webhooks` of the contract's OpenAPI bundle that the package ships
+// (generated/openapi.json, one level above src/ and dist/ alike), or of `--spec`.
+// Every line it prints about a failure is one line, whatever a receiver or the system answered: a delivery not
+// acknowledged (exit 1), a mistake on the command line (with the usage), a receiver that cannot be reached or a
+// document that cannot be read (exit 2).
 import fs from 'node:fs';
-import path from 'node:path';
-import { exampleEvents, type JsonObject } from '../lib/openapi-examples.ts';
-import { closest, CliError, parseCli, runCli, UsageError } from '../lib/cli-args.ts';
-import { ROOT } from '../lib/paths.ts';
-import { deliver, formatDelivery, receiverUrl, unreachable } from './deliver.ts';
+import { closest, CliError, parseCli, runCli, UsageError } from '../cli-args.js';
+import { exampleEvents, type JsonObject } from '../contract/bundle.js';
+import { PACKAGE } from '../package-info.js';
+import { DEFAULT_SPEC, TOOL, USAGE } from './cli-args.js';
+import { deliver, formatDelivery, oneLine, receiverUrl, unreachable } from './deliver.js';
 
-const USAGE = `Usage: npm run trigger -- <event.type> --url <receiver> --secret <whsec_...>
-       npm run trigger -- --all --url <receiver> --secret <whsec_...>
-       npm run trigger -- --list
-  <event.type>      the event to send (its example in the contract), e.g. card.frozen
-  --all             send the example of every event, one after the other
-  --list            list the event types
-  --url <url>       the receiver's http:// or https:// URL
-  --secret <key>    the endpoint secret to sign with (whsec_...); or set WEBHOOK_SECRET
-  --timeout <ms>    how long to wait for each answer (default 10000, as the service)
-  --spec <file>     the OpenAPI bundle to read the events from (default generated/openapi.json)
-Exits 1 when a delivery is not acknowledged with 2xx, 2 on bad input or a receiver that cannot be reached.`;
+/** The example events of the OpenAPI bundle `file`; a file that is missing or not a bundle is one line, exit 2. */
+function readEvents(file: string, given: boolean): ReturnType<typeof exampleEvents> {
+  const name = given ? `--spec ${file}` : file;
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    throw new CliError(code === 'ENOENT' ? `${name} does not exist` : `${name} cannot be read (${code ?? oneLine((error as Error).message)})`, 2);
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (error) {
+    throw new CliError(`${name} is not JSON (${oneLine((error as Error).message)}): give the OpenAPI bundle, generated/openapi.json`, 2);
+  }
+  const events = typeof doc === 'object' && doc !== null && !Array.isArray(doc) ? exampleEvents(doc as JsonObject) : [];
+  if (events.length === 0) throw new CliError(`${name} has no webhooks: give the OpenAPI bundle, generated/openapi.json`, 2);
+  return events;
+}
 
 async function main(): Promise<number> {
   const args = parseCli(process.argv.slice(2), {
@@ -34,14 +46,17 @@ async function main(): Promise<number> {
       list: { type: 'boolean' },
       spec: { type: 'string' },
       timeout: { type: 'string' },
+      version: { type: 'boolean', short: 'v' },
     },
     positionals: { max: 1, name: 'event type' },
   });
   if (!args) return 0;
   const { values, positionals } = args;
-  const specFile = path.resolve(values.spec ?? path.join(ROOT, 'generated', 'openapi.json'));
-  if (!fs.existsSync(specFile)) throw new UsageError(`${specFile} is missing: run \`npm run build\` first`);
-  const events = exampleEvents(JSON.parse(fs.readFileSync(specFile, 'utf8')) as JsonObject);
+  if (values.version) {
+    console.log(PACKAGE.version);
+    return 0;
+  }
+  const events = readEvents(values.spec ?? DEFAULT_SPEC, values.spec !== undefined);
   if (values.list) {
     for (const e of events) console.log(e.type);
     return 0;
@@ -53,8 +68,8 @@ async function main(): Promise<number> {
   if (type !== undefined && !events.some((e) => e.type === type)) {
     const near = closest(type, events.map((e) => e.type));
     throw new UsageError(
-      `unknown event type "${type}". ${near.length > 0 ? `Did you mean: ${near.join(', ')}? ` : ''}` +
-        'List them with: npm run trigger -- --list',
+      `unknown event type ${JSON.stringify(type)}. ${near.length > 0 ? `Did you mean: ${near.join(', ')}? ` : ''}` +
+        `List them with: ${TOOL} --list`,
     );
   }
   if (!values.url) throw new UsageError('--url <receiver> is required (e.g. --url http://127.0.0.1:3000/webhooks)');
@@ -90,4 +105,10 @@ async function main(): Promise<number> {
   return failed > 0 ? 1 : 0;
 }
 
-await runCli('trigger', USAGE, main);
+// An error nobody foresaw is still one line: its message with its line breaks folded, and no stack.
+await runCli(TOOL, USAGE, () =>
+  main().catch((error: unknown) => {
+    if (error instanceof UsageError || error instanceof CliError) throw error;
+    throw new CliError(oneLine(error instanceof Error ? error.message : String(error)));
+  }),
+);
