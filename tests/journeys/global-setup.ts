@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { cleanClone, sh, timed } from './support.ts';
+import { cleanClone, removeLater, sh, timed } from './support.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -26,6 +26,6 @@ export default async function setup(project: TestProject) {
   project.provide('clone', clone);
   project.provide('tarball', tarball);
   return () => {
-    for (const dir of [clone, packs]) fs.rmSync(dir, { recursive: true, force: true });
+    for (const dir of [path.dirname(clone), packs]) removeLater(dir);
   };
 }

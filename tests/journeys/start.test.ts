@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, inject } from 'vitest';
 import { DEFAULT_DOCS_PORT, DEFAULT_MOCK_PORT } from '../../scripts/lib/dev-servers.ts';
 import { DEFAULT_SANDBOX_PORT } from '../../scripts/lib/sandbox-process.ts';
-import { background, cleanClone, journey, listening, liveProcesses, ROOT, userEnv, type Background } from './support.ts';
+import { background, cleanClone, journey, listening, liveProcesses, removeLater, ROOT, userEnv, type Background } from './support.ts';
 
 /** The README's first command, as printed. */
 const QUICK_START = /```sh\n(npm ci && npm start)\n/.exec(fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8'))?.[1];
@@ -59,6 +59,7 @@ describe('npm start', () => {
     await exitsLeavingNothing(running);
     for (const port of ports) expect(await listening(port), `port ${port} after Ctrl-C`).toBe(false);
     expect(running.output()).not.toMatch(/\bError\b|exited unexpectedly/);
+    removeLater(path.dirname(clone));
   });
 
   journey('a server that cannot start stops the others; npm start exits non-zero with one line', async () => {

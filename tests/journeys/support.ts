@@ -22,6 +22,14 @@ export function cleanClone(): string {
 }
 
 /**
+ * Removes a journey's folder (a clone's, with its node_modules) in a detached `rm -rf` that outlives the test run:
+ * removing some 600 packages in the test's own process held vitest's shutdown past its time-out.
+ */
+export function removeLater(dir: string): void {
+  spawn('rm', ['-rf', dir], { detached: true, stdio: 'ignore' }).unref();
+}
+
+/**
  * The environment of a user's terminal: none of npm's or vitest's variables, no node_modules/.bin on PATH (so
  * `node` is the machine's own), and NODE_ENV as the user has it (unset unless the caller sets it).
  */
