@@ -105,6 +105,8 @@ async function packageJourney(nodeBin: string, version: string): Promise<void> {
     sandbox.kill();
   }
   expect(stopped, `the sandbox did not stop within 10 s of Ctrl-C:\n${sandbox.output().slice(-2000)}`).toBe(true);
+  // What the reader sees of the bin holds no warning of Node's (22.13 warns that SQLite is experimental).
+  expect(sandbox.output()).not.toMatch(/Warning/);
 
   // startSandbox() and the test kit from a consumer, run as this Node runs a TypeScript file (tsx below 22.18,
   // which the guide has installed by now).

@@ -9,10 +9,7 @@ import { it } from 'vitest';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
-/**
- * A fresh clone of this repository's HEAD (what CI and a new user get: committed files only), beside a copy of
- * ../shared when there is one, as CI lays it out.
- */
+/** A fresh clone of this repository's HEAD (what CI and a new user get: committed files only). */
 export function cleanClone(): string {
   const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'journey-'));
   const dir = path.join(parent, 'contract');

@@ -6,7 +6,26 @@ import type * as Sqlite from 'node:sqlite';
 import { requireNode } from '../../package-info.js';
 
 requireNode('The sandbox (@partner-api/contract/sandbox)');
-const sqlite = process.getBuiltinModule('node:sqlite') as typeof Sqlite;
+const sqlite = withoutSqliteWarning(() => process.getBuiltinModule('node:sqlite') as typeof Sqlite);
+
+/**
+ * Loads node:sqlite without Node's "SQLite is an experimental feature" warning, which Node before 23.4 prints on
+ * every start (on the floor, 22.13, too): the sandbox relies on the module's stable part, and a partner's test
+ * output should not carry a warning they can do nothing about. Every other warning is emitted as usual.
+ */
+function withoutSqliteWarning<T>(load: () => T): T {
+  const emit = process.emitWarning;
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    const text = typeof warning === 'string' ? warning : warning.message;
+    if (/\bSQLite\b/.test(text) && /experimental/i.test(text)) return;
+    (emit as (w: string | Error, ...r: unknown[]) => void).call(process, warning, ...rest);
+  }) as typeof process.emitWarning;
+  try {
+    return load();
+  } finally {
+    process.emitWarning = emit;
+  }
+}
 
 export const DatabaseSync = sqlite.DatabaseSync;
 export type DatabaseSync = Sqlite.DatabaseSync;
