@@ -4,7 +4,8 @@
 //                      `/index.md`, the reference -> `/reference.md`; each page's HTML names its twin
 //                      (`<link rel="alternate" type="text/markdown">`)
 //   site/llms.txt      the index: the site's summary and every twin, by the sidebar's groups
-//   site/llms-full.txt every page in one file, in the same order (the package ships it too: dist/llms-full.txt)
+//   site/llms-full.txt every page in one file, in the same order (the package ships it too: dist/llms-full.txt,
+//                      which its MCP server searches)
 //
 // Written here rather than by starlight-llms-txt: the site's pages are markdown this build writes (guides.ts,
 // events-page.ts ...), so a twin is that markdown as it is, not Starlight's HTML turned back into markdown; the
@@ -131,7 +132,9 @@ function preamble(site: SiteSummary): string {
       '`/openapi.json` (the API), `/asyncapi.json` (the webhook events), `/sandbox.json` (the local sandbox\'s ' +
       'simulation API).',
     '',
-    'To try the API, run the local sandbox (`npx partner-api-sandbox`, from the npm package `@partner-api/contract`).',
+    'To try the API, run the local sandbox (`npx partner-api-sandbox`, from the npm package `@partner-api/contract`), ' +
+      'or let an assistant drive it through the package\'s MCP server (`npx -y -p @partner-api/contract partner-api-mcp`): ' +
+      'see [the guide for assistants](/guides/assistants.md).',
   ].join('\n');
 }
 

@@ -65,6 +65,7 @@ describe('the markdown twins of the pages', () => {
 
   test('every page has a twin with its rendered headings, in order', async () => {
     const pages = guidePages();
+    assert.ok(pages.includes('guides/assistants/'), 'the guide for assistants is a page');
     assert.ok(pages.length >= 25, `the pages are found (${pages.length})`);
     const problems = await pMap(pages, async (route) => {
       const { page } = await site.open(route, { width: 1280, height: 900 });

@@ -122,6 +122,7 @@ describe('llms.txt, llms-full.txt and the twins', () => {
     const pages = [...docs.llmsFull.matchAll(/^# (.+)\n\nPage: (\S+) \(this text: (\S+)\)$/gm)].map((m) => m[3]);
     expect(pages).toEqual(listed);
     expect(new Set(full.sections.map((s) => s.url))).toEqual(new Set(docs.pages.map((p) => p.url)));
+    expect(docs.llmsTxt).toContain('- [Coding assistants](/guides/assistants.md): ');
   });
 
   it('points every link to a page of the site at its twin', () => {
