@@ -12,6 +12,7 @@ export const END_TO_END = [
   'tests/diff/cli.test.ts',
   'tests/docs/code-sample-languages.test.ts',
   'tests/docs/code-samples.test.ts',
+  'tests/mcp/bin.test.ts',
   'tests/mock/**/*.test.ts',
   'tests/package/pack.test.ts',
   'tests/sandbox/bin.test.ts',

@@ -106,6 +106,16 @@ function typeOf(doc: JsonObject, list: Layer[]): string {
   return [...main, ...(names.includes('null') ? ['null'] : [])].join(' or ');
 }
 
+/** The type of a schema as the field tables show it: `string (uuid)`, `array of object`, `string or null`. */
+export function schemaType(doc: JsonObject, schema: Json | undefined): string {
+  return typeOf(doc, layers(doc, schema));
+}
+
+/** The closed set of values of a schema (`const`, `enum`, or a `oneOf` of them), as JSON text. */
+export function schemaValues(doc: JsonObject, schema: Json | undefined): string[] {
+  return valuesOf(doc, layers(doc, schema)).map((v) => JSON.stringify(v));
+}
+
 /**
  * The fields of an object schema, flattened: a row per property, then the rows of its properties when it
  * is an object (or an array of objects), with dotted names. `allOf` members are merged: a property is
@@ -280,6 +290,23 @@ ${body}
   return html.replace(/\n\s*\n/g, '\n');
 }
 
+/**
+ * The fields as a markdown list, for the pages' markdown twins (scripts/docs/llms.ts): one item per field,
+ * `name` (type, required or optional, provisional), its description indented under it (lists and
+ * paragraphs included), then its values.
+ */
+export function fieldList(rows: FieldRow[]): string {
+  if (rows.length === 0) return 'None.';
+  return rows.map((row) => {
+    const meta = [row.type, row.required ? 'required' : 'optional', ...(row.provisional ? ['provisional'] : [])].join(', ');
+    const values = row.values.length > 0 ? `${row.values.length === 1 ? 'Value' : 'One of'}: ${row.values.map((v) => `\`${v}\``).join(', ')}.` : '';
+    const text = [row.description.trim(), values].filter(Boolean).join('\n\n');
+    const [first = '', ...rest] = text.split('\n');
+    const more = rest.map((line) => (line.trim() === '' ? '' : `  ${line}`)).join('\n');
+    return `- \`${row.name}\` (${meta})${first ? `: ${first}` : ''}${more ? `\n${more}` : ''}`;
+  }).join('\n');
+}
+
 /** The body of an example delivery, as the service sends it and signs it: the compact JSON of the payload. */
 export function signedBody(payload: Json | undefined): string {
   return JSON.stringify(payload);
@@ -343,6 +370,36 @@ function eventSection(event: EventDoc, secret: string | undefined): string {
   ].join('\n');
 }
 
+/** An event's section in plain markdown (field lists instead of HTML tables), for its page's markdown twin. */
+function eventMarkdown(event: EventDoc, secret: string | undefined): string {
+  const request = exampleRequest(event);
+  return [
+    `## \`${event.name}\``,
+    '',
+    `**${event.summary.trim()}**${event.provisional ? ' (Provisional.)' : ''}`,
+    '',
+    `Delivery: ${event.method} \`${event.address}\`, \`${event.contentType}\`, operation \`${event.operationId}\` (${event.action}).`,
+    '',
+    event.description.trim(),
+    '',
+    '**Payload**',
+    '',
+    fieldList(event.fields),
+    '',
+    '**Signed headers**',
+    '',
+    fieldList(event.headers),
+    '',
+    ...(request
+      ? [
+          `**Example delivery**: the body is the bytes that were signed${secret ? `, with the example secret \`${secret}\`` : ''}.`,
+          '',
+          fence(request, ' http'),
+        ]
+      : ['No example.']),
+  ].join('\n');
+}
+
 export interface EventsPage {
   /** Page id under the site's content: `events/index`, `events/card-events`. */
   id: string;
@@ -350,6 +407,8 @@ export interface EventsPage {
   description: string;
   /** The markdown body (without front matter). */
   body: string;
+  /** The same page in plain markdown, without HTML (field lists instead of tables): its markdown twin's body. */
+  markdown: string;
   /** The events on the page, by name. */
   events: string[];
 }
@@ -374,20 +433,23 @@ export function eventsPages(bundle: Record<string, unknown>): EventsPage[] {
   const secret = exampleSecret(doc);
   const count = groups.reduce((n, g) => n + g.events.length, 0);
   const list = groups.map((g) => `- [${g.name}](/events/${slug(g.name)}/): ${g.events.map((e) => `[\`${e.name}\`](/events/${slug(g.name)}/#${e.name})`).join(', ')}`);
+  // The overview has no HTML: its twin is the page itself.
+  const overviewBody = [
+    `The API sends ${count} kinds of signed events to your webhook endpoints. Each is described here from the ` +
+      `AsyncAPI document ([asyncapi.json](/asyncapi.json), [asyncapi.yaml](/asyncapi.yaml)), with its payload, ` +
+      'its signed headers and an example delivery you can verify. The [webhooks guide](/guides/webhooks/) shows how ' +
+      'to receive and verify them.',
+    '',
+    ...list,
+    '',
+    overviewSections(text(info.description)),
+  ].join('\n');
   const overview: EventsPage = {
     id: 'events/index',
     title: 'Webhook events',
     description: `The ${count} signed events the API sends to your webhook endpoints.`,
-    body: [
-      `The API sends ${count} kinds of signed events to your webhook endpoints. Each is described here from the ` +
-        `AsyncAPI document ([asyncapi.json](/asyncapi.json), [asyncapi.yaml](/asyncapi.yaml)), with its payload, ` +
-        'its signed headers and an example delivery you can verify. The [webhooks guide](/guides/webhooks/) shows how ' +
-        'to receive and verify them.',
-      '',
-      ...list,
-      '',
-      overviewSections(text(info.description)),
-    ].join('\n'),
+    body: overviewBody,
+    markdown: overviewBody,
     events: [],
   };
   return [overview, ...groups.map((g) => ({
@@ -395,6 +457,7 @@ export function eventsPages(bundle: Record<string, unknown>): EventsPage[] {
     title: g.name,
     description: g.description.replace(/\s+/g, ' ').trim(),
     body: [g.description.trim(), '', ...g.events.map((e) => eventSection(e, secret))].join('\n\n'),
+    markdown: [g.description.trim(), ...g.events.map((e) => eventMarkdown(e, secret))].join('\n\n'),
     events: g.events.map((e) => e.name),
   }))];
 }

@@ -35,6 +35,7 @@ export const GUIDES: readonly GuideSource[] = [
   { file: 'docs/sandbox.md', route: 'guides/sandbox/', group: 'Tools' },
   { file: 'docs/testing.md', route: 'guides/testing/', group: 'Tools' },
   { file: 'docs/conformance.md', route: 'guides/conformance/', group: 'Tools' },
+  { file: 'docs/assistants.md', route: 'guides/assistants/', group: 'Tools' },
   { file: 'CHANGELOG.md', route: 'changelog/', group: 'Reference' },
 ];
 

@@ -12,11 +12,13 @@
 //                                                               test vectors)
 //   site/partner-api.postman_collection.json                    a collection for API clients (collection.ts)
 //   site/asyncapi.html                                          the former events page's address, sent on
+//   site/<page>.md, site/llms.txt, site/llms-full.txt           every page as markdown, for assistants (llms.ts)
 import fs from 'node:fs';
 import path from 'node:path';
 import { postmanCollection, COLLECTION_FILE } from './collection.ts';
-import { eventsPages, legacyEventsRedirect } from './events-page.ts';
+import { eventsPages, legacyEventsRedirect, type EventsPage } from './events-page.ts';
 import { adaptLinks, GUIDES, partnerText, readGuides, splitTitle, starlightPage, WORKFLOW_PAGES_DIR, workflowSources, type Guide, type GuideSource } from './guides.ts';
+import { assistantDocs, writeAssistantDocs } from './llms.ts';
 import { findProvisional, provisionalMarkdown } from './provisional.ts';
 import { buildReference } from './reference.ts';
 import { buildStarlight, type Page, type SidebarGroup } from './starlight.ts';
@@ -103,11 +105,17 @@ function sidebar(guides: Guide[], events: { id: string; title: string }[], workf
   return groups;
 }
 
-/** Builds the whole site into `outDir` (emptied first) from the bundles in `generatedDir`. */
-export async function buildSite(outDir = SITE_DIR, generatedDir = GENERATED): Promise<SiteResult> {
-  const started = performance.now();
-  const openapi = readBundle(generatedDir, 'openapi.json');
-  const asyncapi = readBundle(generatedDir, 'asyncapi.json');
+/** What the site publishes, before anything is built: its Starlight pages and sidebar, and what they were made of. */
+export interface SiteContent {
+  pages: Page[];
+  sidebar: SidebarGroup[];
+  guides: Guide[];
+  missingGuides: string[];
+  events: EventsPage[];
+}
+
+/** The pages and sidebar of the site, from the bundles (already read) and the guides. */
+export function siteContent(openapi: JsonObject, asyncapi: JsonObject): SiteContent {
   const { guides, missing } = readGuides();
   const events = eventsPages(asyncapi);
   const workflows = workflowPages();
@@ -122,21 +130,36 @@ export async function buildSite(outDir = SITE_DIR, generatedDir = GENERATED): Pr
     })),
     ...workflows,
   ];
+  return { pages, sidebar: sidebar(guides, events, workflows), guides, missingGuides: missing, events };
+}
+
+/** Reads the bundles the site is built from: the OpenAPI and AsyncAPI documents of `generatedDir`. */
+export function readBundles(generatedDir = GENERATED): { openapi: JsonObject; asyncapi: JsonObject } {
+  return { openapi: readBundle(generatedDir, 'openapi.json'), asyncapi: readBundle(generatedDir, 'asyncapi.json') };
+}
+
+/** Builds the whole site into `outDir` (emptied first) from the bundles in `generatedDir`. */
+export async function buildSite(outDir = SITE_DIR, generatedDir = GENERATED): Promise<SiteResult> {
+  const started = performance.now();
+  const { openapi, asyncapi } = readBundles(generatedDir);
+  const content = siteContent(openapi, asyncapi);
+  const { pages, missingGuides: missing } = content;
   const info = (openapi.info ?? {}) as JsonObject;
   fs.rmSync(outDir, { recursive: true, force: true });
   await buildStarlight(
-    { title: String(info.title ?? 'API'), description: String(info.summary ?? ''), pages, sidebar: sidebar(guides, events, workflows) },
+    { title: String(info.title ?? 'API'), description: String(info.summary ?? ''), pages, sidebar: content.sidebar },
     WORK_DIR,
     outDir,
   );
   const { badgeCount } = await buildReference(openapi, path.join(outDir, 'reference'));
-  fs.writeFileSync(path.join(outDir, 'asyncapi.html'), legacyEventsRedirect(events));
+  fs.writeFileSync(path.join(outDir, 'asyncapi.html'), legacyEventsRedirect(content.events));
   for (const file of ['openapi.json', 'openapi.yaml', 'asyncapi.json', 'asyncapi.yaml', 'sandbox.json']) {
     const from = path.join(generatedDir, file);
     if (fs.existsSync(from)) fs.copyFileSync(from, path.join(outDir, file));
   }
   fs.copyFileSync(path.join(ROOT, 'tests', 'fixtures', 'webhook-vectors.json'), path.join(outDir, 'webhook-vectors.json'));
   fs.writeFileSync(path.join(outDir, COLLECTION_FILE), `${JSON.stringify(await postmanCollection(openapi), null, 2)}\n`);
+  writeAssistantDocs(outDir, assistantDocs(content, openapi));
   return {
     outDir,
     files: fs.readdirSync(outDir).sort(),

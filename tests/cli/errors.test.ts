@@ -7,6 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { closest, parseCli, UsageError } from '../../scripts/lib/cli-args.ts';
 import { TOOL as SANDBOX_BIN } from '../../src/sandbox/cli-args.ts';
+import { TOOL as MCP_BIN } from '../../src/mcp/cli-args.ts';
 import { TOOL as TRIGGER_BIN } from '../../src/trigger/cli-args.ts';
 import { ROOT } from '../../scripts/lib/paths.ts';
 import { listValues, selectOperations } from '../../scripts/conformance/select.ts';
@@ -25,9 +26,10 @@ const ENTRY: Record<string, string[]> = {
   lint: ['scripts/lint/cli.ts'],
   'bench:sandbox': [TSX, 'scripts/bench/sandbox.ts'],
   sandbox: [TSX, 'src/sandbox/cli.ts'],
+  mcp: [TSX, 'src/mcp/cli.ts'],
 };
 /** The name a tool's lines start with, where it is not the tool's own. */
-const PREFIX: Record<string, string> = { diff: 'contract diff', sandbox: SANDBOX_BIN, trigger: TRIGGER_BIN };
+const PREFIX: Record<string, string> = { diff: 'contract diff', sandbox: SANDBOX_BIN, trigger: TRIGGER_BIN, mcp: MCP_BIN };
 
 function run(tool: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
@@ -81,6 +83,10 @@ describe.concurrent('an unknown flag or a missing argument: one line naming it, 
     ['sandbox', ['--prot', '4020'], 'unknown option --prot (did you mean --port?)'],
     ['sandbox', ['--port', '70000'], '--port must be an integer from 0 to 65535, got "70000"'],
     ['sandbox', ['--public-url', 'http://127.0.0.1:4020'], '--public-url must be an https:// url (https://host[/path]), got "http://127.0.0.1:4020"'],
+    ['mcp', ['--prot', '0'], 'unknown option --prot (did you mean --port?)'],
+    ['mcp', ['--server', 'http://127.0.0.1:1/v1', '--api-key', 'k'], '--api-key must be an API key, sk_test_ or sk_live_ followed by the key (visible characters, no spaces), got "k"'],
+    ['mcp', ['--simulation-url', 'http://127.0.0.1:1/sandbox'], '--simulation-url goes with --server (without --server, the tools use a sandbox of their own)'],
+    ['mcp', ['--server', 'http://127.0.0.1:1/v1', '--api-key', 'sk_test_x', '--db', 'x.db'], '--db is for the in-process sandbox: drop it, or drop --server'],
   ])('%s %j', { timeout: 60_000 }, async (tool, args, line) => {
     expectUsageError(await run(tool, ...args), PREFIX[tool] ?? tool, line);
   });
@@ -89,6 +95,7 @@ describe.concurrent('an unknown flag or a missing argument: one line naming it, 
 describe.concurrent('a busy port: one line naming it and the fix, in every command that listens', () => {
   it.each([
     ['sandbox', (port: number) => ['--port', String(port)], 'pass --port <port> to use another one (--port 0 picks a free one)', 1],
+    ['mcp', (port: number) => ['--port', String(port)], 'pass --port <port> to use another one (--port 0 picks a free one)', 1],
     ['mock', (port: number) => ['--port', String(port)], 'set MOCK_PORT=<port> or pass --port <port> to use another one', 1],
     ['start', (port: number, free: number[]) => ['--skip-build', '--mock-port', String(free[0]), '--docs-port', String(free[1]), '--sandbox-port', String(port)], 'set SANDBOX_PORT=<port> or pass --sandbox-port <port> to use another one', 1],
   ] as const)('%s', { timeout: 60_000 }, async (tool, args, hint, code) => {

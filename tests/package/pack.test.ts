@@ -2,7 +2,8 @@
 // package README in place of the repository's), then `npm install <tarball>` in a new project. In that project:
 // type-check consumers with this repository's TypeScript, run them (a client call against a local node:http
 // server, a signed webhook verified with the ./webhooks export, the sandbox in-process with the test kit), and
-// run the sandbox's bin (help, version, one-line errors, an older Node). Dependencies come from the registry (or
+// run the sandbox's bin (help, version, one-line errors, an older Node), the trigger's and the MCP server's (over
+// stdio, with the docs the package ships). Dependencies come from the registry (or
 // npm's cache). The testing guide's examples, set up and run as the guide prints them on the Node of engines'
 // floor and on Node 24, are the package journey's (tests/journeys/package.test.ts).
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -11,6 +12,8 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BINS, FLOOR as FLOOR_VERSION, lastJsonLine, PACKAGE, ROOT, SANDBOX_CONSUMER, SANDBOX_CONSUMER_RESULT, strictTsconfig } from './support.ts';
 
@@ -204,6 +207,8 @@ describe('npm package', () => {
       'dist/sandbox/index.d.ts',
       'dist/sandbox/cli.js',
       'dist/trigger/cli.js',
+      'dist/mcp/cli.js',
+      'dist/llms-full.txt',
       'dist/testing/index.js',
       'dist/testing/index.d.ts',
     ]) {
@@ -367,5 +372,32 @@ describe('the trigger bin', () => {
     expect(help.status).toBe(0);
     expect(help.stdout).toMatch(new RegExp(`^Usage: ${TRIGGER} <event\\.type> `));
     expect(runTrigger('--version').stdout.trim()).toBe(PACKAGE.version);
+  });
+});
+
+describe('the MCP bin', () => {
+  const MCP = BINS.find((b) => PACKAGE.bin[b] === './dist/mcp/cli.js')!;
+
+  it('speaks MCP over stdio: its own sandbox, and the docs the package ships (dist/llms-full.txt)', async () => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [path.join(app, 'node_modules', '.bin', MCP)], cwd: app, stderr: 'pipe' });
+    const client = new Client({ name: 'pack-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const text = async (name: string, args: Record<string, unknown>) =>
+        ((await client.callTool({ name, arguments: args })).content as { text: string }[])[0]!.text;
+      const balances = JSON.parse(await text('call_partner_api', { operation_id: 'listBalances' })) as { status: number; body: { data: unknown[] } };
+      expect(balances.status).toBe(200);
+      expect(balances.body.data).toHaveLength(5);
+      expect(await text('search_docs', { query: 'webhook signature', limit: 1 })).toContain('Page: /guides/webhooks/');
+      expect(await text('describe_operation', { operation_id: 'freezeCard' })).toContain('### Freeze a card');
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
+  it('--help under its name, --version', () => {
+    const run = (...args: string[]) => spawnSync(process.execPath, [path.join(app, 'node_modules', '.bin', MCP), ...args], { cwd: app, encoding: 'utf8' });
+    expect(run('--help').stdout).toMatch(new RegExp(`^Usage: ${MCP} \\[options\\]`));
+    expect(run('--version').stdout.trim()).toBe(PACKAGE.version);
   });
 });

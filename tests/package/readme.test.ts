@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { eventsPages } from '../../scripts/docs/events-page.ts';
 import { GUIDES, workflowSources } from '../../scripts/docs/guides.ts';
 import { guideUrl } from '../../src/package-info.ts';
+import { USAGE as MCP_USAGE } from '../../src/mcp/cli-args.ts';
 import { USAGE as SANDBOX_USAGE } from '../../src/sandbox/cli-args.ts';
 import { USAGE as TRIGGER_USAGE } from '../../src/trigger/cli-args.ts';
 
@@ -197,8 +198,8 @@ describe('every guide the package README links to is published or in the tarball
     for (const guide of GUIDES.filter((g) => g.file.startsWith('docs/'))) {
       expect(guideUrl(path.basename(guide.file))).toBe(`${PACKAGE.homepage}${guide.route}`);
     }
-    const helpLinks = [SANDBOX_USAGE, TRIGGER_USAGE].flatMap((usage) => [...usage.matchAll(/https:\/\/\S+/g)].map((m) => m[0]));
-    expect(helpLinks).toHaveLength(2);
+    const helpLinks = [SANDBOX_USAGE, TRIGGER_USAGE, MCP_USAGE].flatMap((usage) => [...usage.matchAll(/https:\/\/\S+/g)].map((m) => m[0]));
+    expect(helpLinks).toHaveLength(3);
     expect(helpLinks.flatMap((link) => notPublished(link, pages) ?? [])).toEqual([]);
   });
 });

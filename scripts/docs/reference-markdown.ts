@@ -1,0 +1,332 @@
+// The API reference as markdown (`/reference.md`, and the reference part of llms-full.txt): what the Redoc page
+// shows, for a reader that takes text, a coding assistant first. Redoc renders the bundle in the browser, so
+// there is no markdown of it to reuse; this writes one from the same document, through the readers the other
+// docs scripts use (operations and their examples: scripts/lib/openapi-examples.ts; error codes: the bundle
+// reader; fields of a schema: the events pages' fieldRows), and the docs copy of the bundle (reference.ts) for
+// the servers, the description and the code samples the page shows.
+//
+// Its outline is the page's: the description's sections, then a section per tag (in the order of
+// `x-tagGroups`) with an `###` section per operation (its summary, as Redoc titles it) or webhook (its event
+// name); then one `## Schemas` section that the page does not have, where every schema a response's `data`
+// names is written once instead of under each operation that answers it.
+import { fieldList, fieldRows, schemaType, schemaValues } from './events-page.ts';
+import { docsDocument } from './reference.ts';
+import { exampleOperations, type ExampleOperation } from '../lib/openapi-examples.ts';
+import { deref, escape, get, isObject, mediaExamples, operationEntries, responseErrorCodes, type Json, type JsonObject } from '../lib/pointer.ts';
+import { propertyPointers } from '../lib/schema.ts';
+
+export interface ReferenceOperation {
+  operationId: string;
+  /** `POST` */
+  method: string;
+  /** The path template: `/cards/{code}/withdraw`. */
+  path: string;
+  /** Its heading, the summary: Redoc's title of it. */
+  heading: string;
+  tag: string;
+}
+
+export interface ReferencePage {
+  title: string;
+  description: string;
+  /** The markdown after the title. */
+  body: string;
+  operations: ReferenceOperation[];
+  /** The webhooks, by event name. */
+  webhooks: string[];
+}
+
+const text = (value: Json | undefined): string => (typeof value === 'string' ? value : '');
+
+/** A fenced code block whose fence is longer than any run of backticks in the code. */
+function fence(code: string, info: string): string {
+  const longest = Math.max(2, ...[...code.matchAll(/`+/g)].map((m) => m[0].length));
+  const ticks = '`'.repeat(longest + 1);
+  return `${ticks}${info}\n${code}\n${ticks}`;
+}
+
+const json = (value: Json | undefined) => fence(JSON.stringify(value, null, 2), 'json');
+
+/** The name of a component schema a node refers to (`#/components/schemas/Card` -> `Card`). */
+function schemaName(node: Json | undefined): string | undefined {
+  return isObject(node) && typeof node.$ref === 'string' ? /^#\/components\/schemas\/([^/]+)$/.exec(node.$ref)?.[1] : undefined;
+}
+
+/** A line of text of a (possibly multi-line) description, for a list item. */
+const indented = (markdown: string) => markdown.trim().split('\n').map((line, i) => (i === 0 || line.trim() === '' ? line : `  ${line}`)).join('\n');
+
+/**
+ * The fields of a schema as a list; a schema that is one of several shapes (a `oneOf` of objects: a virtual or a
+ * physical card) lists each shape's fields under its name.
+ */
+export function schemaMarkdown(doc: JsonObject, schema: Json | undefined): string {
+  const node = deref(doc, schema);
+  if (isObject(node) && Array.isArray(node.oneOf) && !isObject(node.properties)) {
+    const shapes = node.oneOf.filter((branch) => fieldRows(doc, branch).length > 0);
+    if (shapes.length > 0) {
+      return [
+        `One of ${shapes.length} shapes:`,
+        ...shapes.map((branch, i) => {
+          const resolved = deref(doc, branch);
+          const name = schemaName(branch) ?? (isObject(resolved) ? text(resolved.title) : '') ?? '';
+          const about = isObject(resolved) ? text(resolved.description).trim() : '';
+          return [`*Shape ${i + 1}${name ? `: \`${name}\`` : ''}.*${about ? ` ${about}` : ''}`, '', fieldList(fieldRows(doc, branch))].join('\n');
+        }),
+      ].join('\n\n');
+    }
+  }
+  return fieldList(fieldRows(doc, schema));
+}
+
+/** The server URL template of an operation: its own `servers` (`{alt_base_url}`), else the document's (`{base_url}`). */
+function serverTemplate(openapi: JsonObject, path: string, method: string): string {
+  const item = deref(openapi, (openapi.paths as JsonObject)[path]);
+  const op = isObject(item) ? item[method] : undefined;
+  const own = isObject(op) && Array.isArray(op.servers) ? op.servers : isObject(item) && Array.isArray(item.servers) ? item.servers : undefined;
+  const server = (own ?? (Array.isArray(openapi.servers) ? openapi.servers : []))[0];
+  return isObject(server) ? text(server.url) : '';
+}
+
+/** What a response's `data` is: a named schema (or an array of one), or the schema itself. */
+function dataOf(doc: JsonObject, schemaPointer: string): { name?: string; array: boolean; schema?: Json } {
+  const pointers = propertyPointers(doc, schemaPointer, 'data');
+  // The operation's own narrowing of the envelope is the last definition, and the most specific.
+  for (const ptr of [...pointers].reverse()) {
+    const node = get(doc, ptr);
+    const name = schemaName(node);
+    if (name) return { name, array: false };
+    const items = isObject(node) ? node.items : undefined;
+    const itemName = schemaName(items);
+    if (itemName) return { name: itemName, array: true };
+    if (isObject(node) && (node.properties || node.allOf || node.items)) return { array: false, schema: node };
+  }
+  return { array: false };
+}
+
+/** An error example, in one line: its code, message and reason. */
+function errorExampleLine(name: string, value: Json): string {
+  const error = isObject(value) && isObject(value.error) ? value.error : {};
+  const details = isObject(error.details) ? error.details : {};
+  const reason = typeof details.reason === 'string' ? `, \`details.reason\` \`${details.reason}\`` : '';
+  return `\`${name}\`: \`${text(error.code)}\` "${text(error.message)}"${reason}`;
+}
+
+function parametersMarkdown(doc: JsonObject, op: ExampleOperation, raw: JsonObject, item: JsonObject): string {
+  const described = new Map<string, JsonObject>();
+  for (const node of [...(Array.isArray(item.parameters) ? item.parameters : []), ...(Array.isArray(raw.parameters) ? raw.parameters : [])]) {
+    const p = deref(doc, node);
+    if (isObject(p)) described.set(`${text(p.in)}:${text(p.name)}`, p);
+  }
+  return op.parameters.map((p) => {
+    const node = described.get(`${p.in}:${p.name}`) ?? {};
+    const values = schemaValues(doc, p.schema);
+    const meta = [p.in, schemaType(doc, p.schema), p.required ? 'required' : 'optional', ...(node['x-provisional'] === true ? ['provisional'] : [])].join(', ');
+    const extra = [
+      values.length > 0 ? `One of: ${values.map((v) => `\`${v}\``).join(', ')}.` : '',
+      p.schema.default !== undefined ? `Default: \`${JSON.stringify(p.schema.default)}\`.` : '',
+      `Example: \`${typeof p.example === 'string' ? p.example : JSON.stringify(p.example)}\`.`,
+    ].filter(Boolean).join(' ');
+    return `- \`${p.name}\` (${meta}): ${indented([text(node.description).trim(), extra].filter(Boolean).join('\n\n'))}`;
+  }).join('\n');
+}
+
+interface OperationContext {
+  openapi: JsonObject;
+  docs: JsonObject;
+  /** The schemas responses name, written once in `## Schemas`. */
+  schemas: Set<string>;
+}
+
+function operationSection(ctx: OperationContext, op: ExampleOperation, raw: JsonObject, item: JsonObject): string {
+  const { docs: doc } = ctx;
+  const method = op.method.toLowerCase();
+  const pathPointer = `/paths/${escape(op.path)}/${method}`;
+  const events = Array.isArray(raw['x-events']) ? raw['x-events'].map((e) => `\`${text(e)}\``) : [];
+  const head = [
+    `\`${op.method} ${serverTemplate(ctx.openapi, op.path, method)}${op.path}\`, operationId \`${op.operationId}\`.`,
+    raw['x-provisional'] === true ? 'Provisional.' : '',
+    events.length > 0 ? `Emits ${events.join(', ')}.` : '',
+  ].filter(Boolean).join(' ');
+  const parts: string[] = [`### ${op.summary || op.operationId}`, '', head, '', text(raw.description).trim()];
+
+  if (op.parameters.length > 0) parts.push('', '**Parameters**', '', parametersMarkdown(doc, op, raw, item));
+
+  const requestBody = deref(doc, raw.requestBody);
+  const media = isObject(requestBody) && isObject(requestBody.content) ? requestBody.content['application/json'] : undefined;
+  if (isObject(media)) {
+    const name = schemaName(media.schema);
+    parts.push('', `**Request body** (\`application/json\`, ${op.bodyRequired ? 'required' : 'optional'}${name ? `, \`${name}\`` : ''})`, '');
+    const about = deref(doc, media.schema);
+    if (isObject(about) && Array.isArray(about.oneOf) && text(about.description)) parts.push(text(about.description).trim(), '');
+    parts.push(schemaMarkdown(doc, media.schema));
+  }
+
+  const responses = isObject(raw.responses) ? raw.responses : {};
+  const errors: string[] = [];
+  for (const [status, node] of Object.entries(responses)) {
+    const response = deref(doc, node);
+    const description = isObject(response) ? text(response.description).trim() : '';
+    if (/^2/.test(status)) {
+      const schemaPointer = `${pathPointer}/responses/${status}/content/application~1json/schema`;
+      const data = dataOf(doc, schemaPointer);
+      if (data.name) ctx.schemas.add(data.name);
+      const what = data.name ? `\`data\` is ${data.array ? 'an array of ' : 'a '}[\`${data.name}\`](#${data.name.toLowerCase()}) (see Schemas).` : '';
+      parts.push('', `**Response ${status}**: ${indented([description, what].filter(Boolean).join(' '))}`);
+      if (!data.name && data.schema !== undefined) parts.push('', 'Fields of `data`:', '', schemaMarkdown(doc, data.schema));
+      continue;
+    }
+    const codes = responseErrorCodes(doc, node).map((c) => `\`${c}\``);
+    // A shared response (components/responses) is described once, at the top; an operation's own refusals here,
+    // with their examples.
+    const shared = isObject(node) && typeof node.$ref === 'string' ? /^#\/components\/responses\/([^/]+)$/.exec(node.$ref)?.[1] : undefined;
+    if (shared) {
+      errors.push(`- \`${status}\` ${codes.join(', ')} (the shared response \`${shared}\`).`);
+      continue;
+    }
+    const content = isObject(response) && isObject(response.content) ? response.content : {};
+    errors.push(
+      `- \`${status}\` ${codes.join(', ')}: ${indented(description)}` +
+        mediaExamples(doc, content['application/json']).map((e) => `\n  - ${errorExampleLine(e.name, e.value)}`).join(''),
+    );
+  }
+  if (errors.length > 0) parts.push('', '**Errors**', '', ...errors);
+
+  const examples: string[] = [];
+  if (isObject(media)) {
+    for (const example of mediaExamples(doc, media)) examples.push(`Request \`${example.name}\`:`, '', json(example.value), '');
+  }
+  for (const response of op.responses.filter((r) => /^2/.test(r.status))) {
+    for (const example of response.examples) examples.push(`Response \`${response.status}\` \`${example.name}\`:`, '', json(example.value), '');
+  }
+  const samples = Array.isArray(raw['x-codeSamples']) ? raw['x-codeSamples'].filter(isObject) : [];
+  for (const sample of samples.filter((s) => ['curl', 'TypeScript'].includes(text(s.label)))) {
+    const label = text(sample.label);
+    examples.push(
+      label === 'curl' ? 'curl, to the local sandbox (`npx partner-api-sandbox --seed examples`):' : 'TypeScript, with the package\'s client:',
+      '',
+      fence(text(sample.source), label === 'curl' ? 'sh' : 'ts'),
+      '',
+    );
+  }
+  if (examples.length > 0) parts.push('', '**Examples**', '', ...examples);
+  return parts.join('\n').replace(/\n{3,}/g, '\n\n').trim();
+}
+
+/**
+ * The paragraphs every webhook's description ends with (the build appends the same acknowledgement and
+ * verification text to each event's own): written once, before the webhooks, rather than under each.
+ */
+export function sharedWebhookText(descriptions: string[]): string {
+  const split = descriptions.map((d) => d.trim().split(/\n\s*\n/));
+  let k = 0;
+  while (split.length > 1 && split.every((p) => p.length > k + 1 && p[p.length - 1 - k] === split[0]![split[0]!.length - 1 - k])) k++;
+  return k === 0 ? '' : split[0]!.slice(-k).join('\n\n');
+}
+
+/** A webhook of the document (an event the API sends), with where its payload is described. */
+function webhookSection(name: string, op: JsonObject, shared: string, eventsPage: string | undefined): string {
+  const description = text(op.description).trim();
+  const own = shared && description.endsWith(shared) ? description.slice(0, -shared.length).trim() : description;
+  return [
+    `### ${text(op.summary) || name}`,
+    '',
+    `Sent to your webhook endpoints (\`POST\`), operation \`${text(op.operationId)}\`.${op['x-provisional'] === true ? ' Provisional.' : ''}` +
+      (eventsPage ? ` Its fields, signed headers and an example delivery: [${name}](${eventsPage}#${name}).` : ''),
+    '',
+    own,
+  ].join('\n').trim();
+}
+
+/**
+ * The reference as one markdown page. `eventsPageOf` gives the address of the events page that describes an
+ * event (its markdown twin), for the webhooks' links.
+ */
+export function referenceMarkdown(openapi: JsonObject, eventsPageOf: (event: string) => string | undefined = () => undefined): ReferencePage {
+  const docs = docsDocument(openapi as Record<string, unknown>) as JsonObject;
+  const info = isObject(docs.info) ? docs.info : {};
+  const ctx: OperationContext = { openapi, docs, schemas: new Set() };
+  const examples = new Map(exampleOperations(docs).map((op) => [`${op.method} ${op.path}`, op]));
+  const entries = operationEntries(docs);
+  const tagDescriptions = new Map((Array.isArray(docs.tags) ? docs.tags : []).filter(isObject).map((t) => [text(t.name), text(t.description)]));
+  const grouped = Array.isArray(docs['x-tagGroups'])
+    ? docs['x-tagGroups'].filter(isObject).flatMap((g) => (Array.isArray(g.tags) ? g.tags.map(text) : []))
+    : [...tagDescriptions.keys()];
+  const tagOf = (op: JsonObject) => (Array.isArray(op.tags) ? text(op.tags[0]) : '');
+
+  const webhookOps = Object.values(isObject(docs.webhooks) ? docs.webhooks : {}).map((node) => deref(docs, node)).flatMap((item) => (isObject(item) && isObject(item.post) ? [item.post] : []));
+  const shared = sharedWebhookText(webhookOps.map((op) => text(op.description)));
+  const operations: ReferenceOperation[] = [];
+  const webhooks: string[] = [];
+  const sections: string[] = [];
+  for (const tag of grouped) {
+    const own = entries.filter((e) => tagOf(e.operation) === tag);
+    const hooks = Object.entries(isObject(docs.webhooks) ? docs.webhooks : {}).flatMap(([name, node]) => {
+      const item = deref(docs, node);
+      const op = isObject(item) && isObject(item.post) ? item.post : undefined;
+      return op && tagOf(op) === tag ? [{ name, op }] : [];
+    });
+    if (own.length === 0 && hooks.length === 0) continue;
+    const parts = [`## ${tag}`, '', (tagDescriptions.get(tag) ?? '').trim()];
+    for (const { path, method, item, operation } of own) {
+      const op = examples.get(`${method.toUpperCase()} ${path}`)!;
+      operations.push({ operationId: op.operationId, method: op.method, path, heading: op.summary || op.operationId, tag });
+      parts.push('', operationSection(ctx, op, operation, item));
+    }
+    for (const { name, op } of hooks) {
+      webhooks.push(name);
+      parts.push('', webhookSection(name, op, shared, eventsPageOf(name)));
+    }
+    sections.push(parts.join('\n').trim());
+  }
+
+  const schemas = [...ctx.schemas].sort().map((name) => {
+    const node = deref(docs, { $ref: `#/components/schemas/${name}` });
+    const description = isObject(node) ? text(node.description).trim() : '';
+    return [`### \`${name}\``, '', ...(description ? [description, ''] : []), schemaMarkdown(docs, { $ref: `#/components/schemas/${name}` })].join('\n');
+  });
+
+  const sharedResponses = Object.entries(isObject(get(docs, '/components/responses')) ? (get(docs, '/components/responses') as JsonObject) : {}).flatMap(
+    ([name, node]) => {
+      const response = deref(docs, node);
+      const codes = responseErrorCodes(docs, node).map((c) => `\`${c}\``).join(', ');
+      return codes ? [`- \`${name}\` (${codes}): ${indented(isObject(response) ? text(response.description) : '')}`] : [];
+    },
+  );
+  const servers = (Array.isArray(docs.servers) ? docs.servers : []).filter(isObject).map((s) => `- \`${text(s.url)}\`: ${text(s.description)}`);
+  const security = deref(docs, get(docs, '/components/securitySchemes/bearerAuth'));
+  const title = `${text(info.title) || 'API'} (${text(info.version)})`;
+  const body = [
+    `${title}: ${text(info.summary)} Every operation of the API with its parameters, request body, responses, errors ` +
+      'and examples, every webhook event it sends, and the schemas of its answers; the same as the ' +
+      '[reference page](/reference/), from the same document ([openapi.json](/openapi.json)).',
+    '',
+    '**Servers**',
+    '',
+    ...servers,
+    '',
+    '**Authentication**',
+    '',
+    isObject(security) ? text(security.description).trim() : '',
+    '',
+    ...(shared ? ['**Webhooks**: every event below is sent as a `POST` to your webhook endpoints.', '', shared, ''] : []),
+    '**Error responses shared by operations** (each operation lists the ones it answers, by name)',
+    '',
+    ...sharedResponses,
+    '',
+    text(info.description).trim(),
+    '',
+    ...sections.flatMap((s) => [s, '']),
+    '## Schemas',
+    '',
+    'The schemas the responses above name as their `data`, each written once.',
+    '',
+    ...schemas.flatMap((s) => [s, '']),
+  ].join('\n').replace(/\n{3,}/g, '\n\n').trim();
+  return {
+    title: 'API reference',
+    description: `Every operation of ${text(info.title) || 'the API'} ${text(info.version)} as markdown.`,
+    body: `${body}\n`,
+    operations,
+    webhooks,
+  };
+}
