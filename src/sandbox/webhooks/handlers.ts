@@ -41,7 +41,7 @@ export function webhookEndpoints(core: SandboxCore): Handlers {
     /** Deletes the row; its pending deliveries fail without an attempt, and its history goes with it. */
     deleteWebhookEndpoint({ account, params }) {
       const row = find(account, params.code);
-      repo.delete(row.code);
+      repo.delete(account.id, row.code);
       return { data: { code: row.code, deleted: true as const } };
     },
 

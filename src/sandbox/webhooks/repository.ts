@@ -103,8 +103,8 @@ export class EndpointRepository {
     );
   }
   /** Deletes the endpoint; its pending deliveries fail without an attempt, and its history goes with it. */
-  delete(code: string): void {
-    this.db.run("UPDATE deliveries SET status = 'failed', next_retry_at = NULL WHERE endpoint_code = ? AND status = 'pending'", code);
+  delete(accountId: number, code: string): void {
+    this.db.run("UPDATE deliveries SET status = 'failed', next_retry_at = NULL WHERE account_id = ? AND endpoint_code = ? AND status = 'pending'", accountId, code);
     this.db.run('DELETE FROM webhook_endpoints WHERE code = ?', code);
   }
   delivery(code: string): DeliveryRow | undefined {
