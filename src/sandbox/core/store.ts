@@ -118,6 +118,7 @@ CREATE TABLE IF NOT EXISTS deliveries (
   event_id TEXT NOT NULL,
   status TEXT NOT NULL CHECK (status IN ${sqlSet(webhookDeliveryStatusValues)}),
   response_code INTEGER,
+  failure_reason TEXT,
   attempt INTEGER NOT NULL CHECK (attempt >= 0),
   duration_ms INTEGER,
   idempotency_key TEXT NOT NULL,
@@ -143,6 +144,12 @@ CREATE TABLE IF NOT EXISTS idempotency_keys (
   PRIMARY KEY (account_id, key)
 ) STRICT;
 `;
+
+/**
+ * Columns added to a core table after its first release: a --db file made before has the table without them, and
+ * `CREATE TABLE IF NOT EXISTS` leaves it so; each is added when missing.
+ */
+const ADDED_COLUMNS: readonly { table: string; column: string; ddl: string }[] = [{ table: 'deliveries', column: 'failure_reason', ddl: 'failure_reason TEXT' }];
 
 /**
  * A bare `LIMIT ?` or `OFFSET ?`. SQLite plans a statement for the values bound there and re-prepares it
@@ -173,6 +180,10 @@ export class SqliteDb implements Db {
     }
     this.db.exec('PRAGMA foreign_keys = ON');
     this.db.exec(CORE_TABLES);
+    for (const { table, column, ddl } of ADDED_COLUMNS) {
+      const columns = this.db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[];
+      if (!columns.some((c) => c.name === column)) this.db.exec(`ALTER TABLE ${table} ADD COLUMN ${ddl}`);
+    }
     for (const ddl of tables) this.db.exec(ddl);
     this.begin = this.db.prepare('BEGIN IMMEDIATE');
     this.commit = this.db.prepare('COMMIT');
