@@ -1462,7 +1462,7 @@ export interface paths {
         /**
          * List the deliveries of a webhook endpoint
          * @description The delivery history of one endpoint, paginated with `page` and `limit`. Each item shows the delivery's status, the HTTP response code, the attempt number, the duration
-         *     and the idempotency key. Provisional: the event and the timestamps.
+         *     and the idempotency key. Provisional: the event, the failure reason and the timestamps.
          *
          *     Delivery rules:
          *     - Events are sent as HTTP POST with a JSON body, signed with the endpoint's secret.
@@ -4818,7 +4818,7 @@ export interface components {
          */
         WebhookDeliveryStatus: "delivered" | "failed" | "pending";
         /**
-         * @description One delivery of one event to one endpoint (item of `GET /webhooks/{code}/deliveries`): the delivery's status (`delivered`, `failed`, `pending`), the HTTP response code, the attempt number, the duration and the idempotency key. Provisional: the field names, and the event and timestamp fields marked as such.
+         * @description One delivery of one event to one endpoint (item of `GET /webhooks/{code}/deliveries`): the delivery's status (`delivered`, `failed`, `pending`), the HTTP response code, why the latest attempt failed, the attempt number, the duration and the idempotency key. Provisional: the field names, and the event, failure reason and timestamp fields marked as such.
          *
          *     Delivery rules: the receiver must answer 2xx; any other status, or no answer within 10 seconds, is a failure and the delivery is retried with exponential backoff, with the same `X-Service-Idempotency-Key`. After the last attempt the delivery is `failed` and no further retry is made. The retry schedule (attempt count and intervals) is not published.
          */
@@ -4849,6 +4849,11 @@ export interface components {
              * @example 200
              */
             response_code: number | null;
+            /**
+             * @description Why the latest attempt failed: the HTTP status of a non-2xx answer (`HTTP 503`), no answer within 10 seconds, or the connection or TLS error when no answer came (`no answer (ECONNREFUSED)`); null after a 2xx answer and while that attempt is in progress. Read it to fix the endpoint; do not parse it. Provisional: the whole field.
+             * @example null
+             */
+            failure_reason: string | null;
             /**
              * Format: int32
              * @description Number of the latest attempt, 1 for the first delivery, higher for retries.

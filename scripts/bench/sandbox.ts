@@ -6,26 +6,14 @@
 // `--entry source`. Prints requests per second, p99 latency, the CPU time each server spent per request,
 // the sandbox/Prism ratio, the load average of the machine, and the memory of both processes at rest and
 // under load.
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { parseCli, reportCliError, UsageError } from '../lib/cli-args.ts';
 import { findFreePort } from '../lib/port-check.ts';
 import { ROOT } from '../lib/paths.ts';
 import { startPrism } from '../mock/prism.ts';
-import { startSandboxProcess } from '../lib/sandbox-process.ts';
+import { autocannon, startBenchSandbox } from './bench-sandbox.ts';
 import { cpuMs, rssMb } from './process-stats.ts';
-
-interface Result {
-  requests: { average: number; total: number };
-  latency: { p99: number };
-  non2xx: number;
-  errors: number;
-}
-type Autocannon = (options: Record<string, unknown>) => Promise<Result>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 const USAGE = `Usage: npm run bench:sandbox [-- --duration <s>] [--warmup <s>] [--entry compiled|source]
   --duration <s>  seconds of each measured run (default 5)
@@ -57,39 +45,9 @@ const { duration, warmup, entry } = picked;
 const KEY = 'sk_test_bench';
 const MB = 1024 * 1024;
 
-/** The sandbox's command line in a process of its own, with a config for load (large balances, instant outcomes). */
-async function startBenchSandbox() {
-  if (entry === 'compiled') execFileSync('npm', ['run', '--silent', 'build:lib'], { cwd: ROOT, stdio: 'inherit' });
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-sandbox-'));
-  const config = path.join(dir, 'config.json');
-  fs.writeFileSync(config, JSON.stringify({ defaults: { opening_balance: 5_000_000, auto_complete_seconds: 0 } }));
-  const sandbox = await startSandboxProcess({
-    port: await findFreePort(),
-    args: ['--no-rate-limit', '--config', config],
-    entry,
-    nodeArgs: ['--expose-gc', '--import', path.join(ROOT, 'scripts/bench/memory-probe.ts')],
-    ipc: true,
-  });
-  /** The sandbox process's `process.memoryUsage()`, after a full GC with `afterGc` (scripts/bench/memory-probe.ts answers). */
-  const memory = (afterGc = false) =>
-    new Promise<NodeJS.MemoryUsage>((resolve) => {
-      sandbox.child.once('message', (message) => resolve((message as { memory: NodeJS.MemoryUsage }).memory));
-      sandbox.child.send(afterGc ? 'memory-after-gc' : 'memory');
-    });
-  return {
-    baseUrl: sandbox.baseUrl,
-    pid: sandbox.child.pid!,
-    memory,
-    close: async () => {
-      await sandbox.stop();
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
 const load = () => os.loadavg()[0]!.toFixed(2);
 console.log(`load average (1 min) at start: ${load()}; sandbox: ${entry === 'compiled' ? 'compiled (dist/sandbox/cli.js)' : 'source through tsx'}`);
-const sandbox = await startBenchSandbox();
+const sandbox = await startBenchSandbox(entry);
 const prism = await startPrism({ spec: path.join(ROOT, 'generated', 'openapi.json'), port: await findFreePort(), output: 'ignore' });
 const prismPid = prism.child.pid!;
 const headers = { Authorization: `Bearer ${KEY}`, 'Content-Type': 'application/json' };

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PLANS, DEFAULT_ACCOUNT, OPENING_BALANCE_MINOR } from '../../src/sandbox/core/accounts.ts';
 import { contractLimits } from '../../src/sandbox/core/limits.ts';
+import { ANSWER_LIMIT_BYTES } from '../../src/sandbox/core/delivery.ts';
 import { formatAmount } from '../../src/sandbox/core/money.ts';
 import { CARD_FEE_MINOR, PROVIDER_FEE_MINOR, SERVICE_FEE_MINOR, TERMINATION_FEE_MINOR, TOPUP_FEE, WITHDRAWAL_FEE_MINOR } from '../../src/sandbox/cards/fees.ts';
 import { KYC_FEE_MINOR } from '../../src/sandbox/kyc/fees.ts';
@@ -43,6 +44,8 @@ const STATEMENTS: [what: string, text: string][] = [
   ['active endpoints', `Active endpoints: ${limits.activeWebhookEndpoints.decouverte} on Découverte, ${limits.activeWebhookEndpoints.others} on other plans`],
   ['loaded on cards', `The ${formatAmount(limits.loadedOnCardsPerMonthMinor.decouverte!)} USD Découverte limit counts initial loads and top-ups`],
   ['payouts per month', `| Découverte | ${formatAmount(limits.payoutsPerMonthMinor.decouverte!)} USD of \`amount_usd\` confirmed per calendar month`],
+  // The sandbox's own bounds.
+  ["a receiver's answer", `**A receiver's answer is read up to ${ANSWER_LIMIT_BYTES / 1024} KiB**`],
 ];
 
 describe('docs/sandbox.md states the fees and limits the sandbox applies', () => {

@@ -1,6 +1,8 @@
 // The cards' tables (DDL): cards, their top-ups and transactions, the reason of a failed top-up, and the
 // terminations waiting on the card provider (card.termination_pending sent, card.terminated to follow). The
-// closed sets are the contract's; a card's own states (pending, failed, cancelled) are the sandbox's.
+// closed sets are the contract's; a card's own states (pending, failed, cancelled) are the sandbox's. Each list
+// has the index of its filter and order (core/store.ts says why); a card's top-ups and transactions are found
+// through the card.
 import { cardBrandChoiceValues, cardTopUpStatusValues } from '../../../generated/openapi-values.js';
 import { sqlSet } from '../core/store.js';
 
@@ -25,6 +27,7 @@ CREATE TABLE IF NOT EXISTS cards (
   cvv TEXT,
   created_at INTEGER NOT NULL
 ) STRICT;
+CREATE INDEX IF NOT EXISTS cards_list ON cards (account_id);
 CREATE TABLE IF NOT EXISTS card_topups (
   id TEXT PRIMARY KEY,
   account_id INTEGER NOT NULL,
@@ -34,6 +37,7 @@ CREATE TABLE IF NOT EXISTS card_topups (
   status TEXT NOT NULL CHECK (status IN ${sqlSet(cardTopUpStatusValues)}),
   created_at INTEGER NOT NULL
 ) STRICT;
+CREATE INDEX IF NOT EXISTS card_topups_of_card ON card_topups (card_code, status, created_at);
 CREATE TABLE IF NOT EXISTS card_transactions (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
   id TEXT NOT NULL UNIQUE,
@@ -52,6 +56,7 @@ CREATE TABLE IF NOT EXISTS card_transactions (
   balance_after_minor INTEGER NOT NULL CHECK (balance_after_minor >= 0),
   date INTEGER NOT NULL
 ) STRICT;
+CREATE INDEX IF NOT EXISTS card_transactions_list ON card_transactions (account_id, card_code, date);
 CREATE TABLE IF NOT EXISTS card_topup_failures (
   topup_id TEXT PRIMARY KEY,
   reason TEXT NOT NULL

@@ -1,7 +1,11 @@
 // Webhook delivery: each attempt signs the stored event body with the endpoint's current secret (the
-// toolkit's signWebhook, exactly as verifyWebhook verifies), POSTs it with a 10 s timeout, and records
-// the outcome. A non-2xx answer or no answer is retried with exponential backoff and seeded jitter, with the
+// toolkit's signWebhook, exactly as verifyWebhook verifies), POSTs it with a 10 s timeout to a target the
+// sandbox's policy allows (./webhook-targets.ts), reads at most 64 KiB of the answer, and records the outcome
+// with its reason. A non-2xx answer or no answer is retried with exponential backoff and seeded jitter, with the
 // same X-Service-Idempotency-Key, until the attempts run out; the delivery is then `failed`.
+import http from 'node:http';
+import https from 'node:https';
+import type net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { signWebhook } from '../../webhooks/sign.js';
 import type { Clock } from './clock.js';
@@ -9,6 +13,7 @@ import { DELIVERY_JOB } from './events.js';
 import type { Scheduler } from './scheduler.js';
 import type { Db } from './store.js';
 import { routeWebhookUrl, type WebhookRouteMap } from './webhook-routes.js';
+import { TARGET_REFUSED, WebhookTargets } from './webhook-targets.js';
 
 /** The designed (provisional) retry schedule. */
 export interface RetrySchedule {
@@ -70,29 +75,91 @@ interface DeliveryRow {
 export interface PostResult {
   status: number | null;
   durationMs: number;
+  /** Why the post failed (`HTTP 503`, `no answer (ECONNREFUSED)` ...); null after a 2xx. */
   failure: string | null;
+  /** Bytes of the answer's body read (at most about ANSWER_LIMIT_BYTES: the rest is never read). */
+  bytesRead: number;
 }
 
-/** POSTs a signed body; never throws. `status` is null when no answer came (timeout, refused, ...). */
-export async function postSigned(url: string, body: string, secret: string, idempotencyKey: string, timeoutMs = DELIVERY_TIMEOUT_MS): Promise<PostResult> {
+/**
+ * The most of a receiver's answer the sandbox reads. Only the status counts; the body is read (and discarded) up
+ * to this, so that a receiver that answers at length still closes cleanly, and beyond it the connection is
+ * closed: a receiver's answer never costs the sandbox more memory or time than this.
+ */
+export const ANSWER_LIMIT_BYTES = 64 * 1024;
+
+/**
+ * POSTs a signed body; never throws. `status` is null when no answer came (time-out, refused, or a target the
+ * policy refuses: no connection is made then). node:http rather than fetch: the policy's `lookup` checks the
+ * address each connection is made to, and the answer's body is read only up to ANSWER_LIMIT_BYTES.
+ */
+export async function postSigned(
+  url: string,
+  body: string,
+  secret: string,
+  idempotencyKey: string,
+  options: { timeoutMs?: number; targets?: WebhookTargets } = {},
+): Promise<PostResult> {
+  const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const headers = await signWebhook(body, secret, { idempotencyKey });
   const started = performance.now();
+  let target: URL;
+  let connect: { lookup?: net.LookupFunction };
   try {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { ...headers, 'Content-Type': 'application/json', 'User-Agent': 'partner-api-sandbox' },
-      body,
-      signal: AbortSignal.timeout(timeoutMs),
-      redirect: 'manual',
-    });
-    await response.arrayBuffer().catch(() => undefined);
-    const ok = response.status >= 200 && response.status < 300;
-    return { status: response.status, durationMs: Math.round(performance.now() - started), failure: ok ? null : `HTTP ${response.status}` };
+    target = new URL(url);
+    connect = options.targets?.connectOptions(target) ?? {};
   } catch (error) {
-    const name = (error as { name?: string }).name;
-    const failure = name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} seconds` : `no answer (${(error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message})`;
-    return { status: null, durationMs: Math.round(performance.now() - started), failure };
+    return { status: null, durationMs: 0, failure: failureOf(error), bytesRead: 0 };
   }
+  const payload = Buffer.from(body);
+  return new Promise<PostResult>((resolve) => {
+    let status: number | null = null;
+    let bytesRead = 0;
+    let settled = false;
+    let request: http.ClientRequest | undefined;
+    // Once the status is known, it is the outcome, whatever becomes of the rest of the answer.
+    const settle = (failure?: string) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      request?.destroy();
+      const answered = status === null ? (failure ?? 'no answer') : status >= 200 && status < 300 ? null : `HTTP ${status}`;
+      resolve({ status, durationMs: Math.round(performance.now() - started), failure: answered, bytesRead });
+    };
+    const timer = setTimeout(() => settle(`no answer within ${timeoutMs / 1000} seconds`), timeoutMs);
+    try {
+      request = (target.protocol === 'https:' ? https.request : http.request)(
+        target,
+        {
+          method: 'POST',
+          agent: false,
+          ...connect,
+          headers: { ...headers, 'Content-Type': 'application/json', 'Content-Length': payload.length, 'User-Agent': 'partner-api-sandbox' },
+        },
+        (response) => {
+          status = response.statusCode ?? null;
+          response.on('data', (chunk: Buffer) => {
+            bytesRead += chunk.length;
+            if (bytesRead >= ANSWER_LIMIT_BYTES) settle();
+          });
+          response.on('end', () => settle());
+          response.on('close', () => settle());
+          response.on('error', () => settle());
+        },
+      );
+      request.on('error', (error) => settle(failureOf(error)));
+      request.end(payload);
+    } catch (error) {
+      settle(failureOf(error));
+    }
+  });
+}
+
+/** The failure of a post that got no answer: the policy's refusal, or the error's code (`ECONNREFUSED`, a TLS error ...). */
+function failureOf(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === TARGET_REFUSED) return `no answer: ${(error as Error).message}`;
+  return `no answer (${code ?? (error as Error).message})`;
 }
 
 export class Delivery {
@@ -101,19 +168,26 @@ export class Delivery {
   private readonly scheduler: Scheduler;
   readonly schedule: RetrySchedule;
   private readonly routes: WebhookRouteMap;
+  /** Where webhooks may go, and what a ping's caller is told (./webhook-targets.ts). */
+  readonly targets: WebhookTargets;
 
-  constructor(db: Db, clock: Clock, scheduler: Scheduler, schedule: RetrySchedule, routes: WebhookRouteMap = {}) {
+  constructor(db: Db, clock: Clock, scheduler: Scheduler, schedule: RetrySchedule, routes: WebhookRouteMap = {}, targets = new WebhookTargets({}, '127.0.0.1')) {
     this.db = db;
     this.clock = clock;
     this.scheduler = scheduler;
     this.schedule = schedule;
     this.routes = routes;
+    this.targets = targets;
     scheduler.register(DELIVERY_JOB, (payload, jobId) => this.attempt(String(payload.delivery), jobId), { async: true });
   }
 
-  /** POSTs a signed body to an endpoint's url (or to the loopback receiver a webhook route names for it). */
+  /**
+   * POSTs a signed body to an endpoint's url under the target policy, or to the loopback receiver a webhook route
+   * names for it (the operator's config chose that target: the policy does not apply).
+   */
   post(url: string, body: string, secret: string, idempotencyKey: string): Promise<PostResult> {
-    return postSigned(routeWebhookUrl(this.routes, url), body, secret, idempotencyKey);
+    const routed = routeWebhookUrl(this.routes, url);
+    return postSigned(routed, body, secret, idempotencyKey, routed === url ? { targets: this.targets } : {});
   }
 
   /** One attempt of one delivery, then its outcome recorded (and the next attempt scheduled). */
@@ -139,7 +213,12 @@ export class Delivery {
     const attempt = delivery.attempt + 1;
     // The attempt is under way: the history shows it as the latest, with no answer or duration yet and no
     // retry due (a crash now counts it as made: it was sent, or about to be).
-    this.db.run('UPDATE deliveries SET attempt = ?, response_code = NULL, duration_ms = NULL, last_attempt_at = ?, next_retry_at = NULL WHERE code = ?', attempt, sentAt, code);
+    this.db.run(
+      'UPDATE deliveries SET attempt = ?, response_code = NULL, failure_reason = NULL, duration_ms = NULL, last_attempt_at = ?, next_retry_at = NULL WHERE code = ?',
+      attempt,
+      sentAt,
+      code,
+    );
     const result = await this.post(endpoint.url, event.body, endpoint.secret, delivery.idempotency_key);
     const delivered = result.failure === null;
     const now = this.clock.now();
@@ -156,9 +235,10 @@ export class Delivery {
         }
       }
       this.db.run(
-        'UPDATE deliveries SET status = ?, response_code = ?, attempt = ?, duration_ms = ?, last_attempt_at = ?, next_retry_at = ? WHERE code = ?',
+        'UPDATE deliveries SET status = ?, response_code = ?, failure_reason = ?, attempt = ?, duration_ms = ?, last_attempt_at = ?, next_retry_at = ? WHERE code = ?',
         status,
         result.status,
+        this.targets.historyReason(result.failure),
         attempt,
         result.durationMs,
         sentAt,

@@ -1,7 +1,7 @@
 // Ops balances: every debit and credit is a balance transaction in minor units. A debit that would take a
 // balance below zero is refused (400 INSUFFICIENT_BALANCE) unless the operation may overdraw (billing);
 // a debit that crosses the low balance threshold sends `balance.low_balance`.
-import type { Account, BalanceType } from './accounts.js';
+import { BALANCE_TYPES, type Account, type BalanceType } from './accounts.js';
 import type { Clock } from './clock.js';
 import { apiError } from './errors.js';
 import type { Outbox } from './events.js';
@@ -42,8 +42,11 @@ export class Ledger {
     return this.db.get<BalanceRow>('SELECT type, minor, low_threshold_minor, negative_since, updated_at FROM balances WHERE account_id = ? AND type = ?', accountId, type)!;
   }
 
+  /** The account's balances in the contract's order of types (`cards_visa` first), as `GET /balance` lists them. */
   balances(accountId: number): BalanceRow[] {
-    return this.db.all<BalanceRow>('SELECT type, minor, low_threshold_minor, negative_since, updated_at FROM balances WHERE account_id = ? ORDER BY rowid', accountId);
+    // Sorted here: the primary key orders them by name, and a sort in SQL would build a temporary B-tree per request.
+    const rows = this.db.all<BalanceRow>('SELECT type, minor, low_threshold_minor, negative_since, updated_at FROM balances WHERE account_id = ?', accountId);
+    return rows.sort((a, b) => BALANCE_TYPES.indexOf(a.type) - BALANCE_TYPES.indexOf(b.type));
   }
 
   /** The earliest `negative_since` of the account's balances, or undefined when none is negative. */

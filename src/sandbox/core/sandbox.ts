@@ -18,6 +18,7 @@ import { Scheduler } from './scheduler.js';
 import { buildServer } from '../http/server.js';
 import { SqliteDb } from './store.js';
 import { checkWebhookRoutes, type WebhookRouteMap } from './webhook-routes.js';
+import { checkWebhookTargets, WebhookTargets, type WebhookTargetsConfig } from './webhook-targets.js';
 
 /** One account's settings in a --config file or `accounts` option, keyed by its API key. */
 export interface AccountConfig {
@@ -48,6 +49,12 @@ export interface SandboxConfig {
   retry?: Partial<RetrySchedule>;
   /** `https://` url prefixes delivered to loopback `http://` receivers: `{ "https://hooks.example.test": "http://127.0.0.1:8080" }`. */
   webhook_routes?: WebhookRouteMap;
+  /**
+   * Where webhooks may go: `policy` `local` (any target) or `public` (public addresses only, and a ping's caller is
+   * not told why it failed), by default `local` on a loopback address and `public` on any other; `allow` the
+   * exceptions of `public` (`"10.1.0.0/16"`, `"hooks.internal.test"`). See docs/sandbox.md, "Webhook targets".
+   */
+  webhook_targets?: WebhookTargetsConfig;
 }
 
 export interface SandboxOptions {
@@ -124,6 +131,7 @@ export function checkConfig(config: unknown): SandboxConfig {
   }
   if (c.defaults?.plan !== undefined && !PLANS.includes(c.defaults.plan)) throw new Error(`config defaults.plan: must be one of ${PLANS.join(', ')}`);
   if (c.webhook_routes !== undefined) checkWebhookRoutes(c.webhook_routes);
+  if (c.webhook_targets !== undefined) checkWebhookTargets(c.webhook_targets);
   const auto = c.defaults?.auto_complete_seconds;
   if (auto !== undefined && (!Number.isInteger(auto) || auto < 0 || auto > 86_400)) throw new Error('config defaults.auto_complete_seconds: an integer from 0 to 86400');
   return c;
@@ -149,7 +157,9 @@ export async function createSandbox(
   if (options.freezeClock) clock.freeze();
   const scheduler = new Scheduler(db, clock);
   const outbox = new Outbox(db, clock, scheduler);
-  const delivery = new Delivery(db, clock, scheduler, { ...DEFAULT_RETRY_SCHEDULE, ...config.retry }, config.webhook_routes);
+  const targets = new WebhookTargets(config.webhook_targets ?? {}, options.host ?? '127.0.0.1');
+  if (options.publicUrl !== undefined) targets.addSelf(options.publicUrl);
+  const delivery = new Delivery(db, clock, scheduler, { ...DEFAULT_RETRY_SCHEDULE, ...config.retry }, config.webhook_routes, targets);
   const ledger = new Ledger(db, clock, outbox);
   const accounts = new Accounts(db, clock, accountDefaults(config, options.manual ?? false));
   const products = new ProductAccess(db);
@@ -194,6 +204,7 @@ export async function createSandbox(
   const address = server.server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
+  targets.addSelf(url);
   if (options.publicUrl === undefined) core.url = url;
   return {
     url,

@@ -26,6 +26,12 @@ export const sqlSet = (values: readonly string[]): string => `(${values.map((v) 
 
 // The closed sets are the contract's (generated/*-values.js). The webhook endpoints are here, beside the events:
 // the outbox fans each event out to them and the delivery keeps their health.
+//
+// Every list reads one account's rows (one endpoint's, one balance's) in the order the list gives them, and
+// its index holds exactly that: the filter's columns, then the order's (an index ends with the rowid, `seq`,
+// which is the tie-break of most lists). Without it a list scans the rows of every account and sorts them, and
+// its cost grows with the whole database rather than with the account (tests/sandbox/list-plans.test.ts reads
+// the plans). Deleting an endpoint finds its pending deliveries through the deliveries' index too.
 const CORE_TABLES = `
 CREATE TABLE IF NOT EXISTS clock (
   id INTEGER PRIMARY KEY CHECK (id = 1),
@@ -67,6 +73,7 @@ CREATE TABLE IF NOT EXISTS balance_transactions (
   customer_code TEXT,
   created_at INTEGER NOT NULL
 ) STRICT;
+CREATE INDEX IF NOT EXISTS balance_transactions_list ON balance_transactions (account_id, balance_type, created_at);
 CREATE TABLE IF NOT EXISTS usage (
   account_id INTEGER NOT NULL,
   period TEXT NOT NULL,
@@ -93,6 +100,7 @@ CREATE TABLE IF NOT EXISTS webhook_endpoints (
   created_at INTEGER NOT NULL,
   updated_at INTEGER NOT NULL
 ) STRICT;
+CREATE INDEX IF NOT EXISTS webhook_endpoints_list ON webhook_endpoints (account_id);
 CREATE TABLE IF NOT EXISTS events (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
   id TEXT NOT NULL UNIQUE,
@@ -101,6 +109,7 @@ CREATE TABLE IF NOT EXISTS events (
   body TEXT NOT NULL,
   created_at INTEGER NOT NULL
 ) STRICT;
+CREATE INDEX IF NOT EXISTS events_list ON events (account_id, created_at, id);
 CREATE TABLE IF NOT EXISTS deliveries (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
   code TEXT NOT NULL UNIQUE,
@@ -109,6 +118,7 @@ CREATE TABLE IF NOT EXISTS deliveries (
   event_id TEXT NOT NULL,
   status TEXT NOT NULL CHECK (status IN ${sqlSet(webhookDeliveryStatusValues)}),
   response_code INTEGER,
+  failure_reason TEXT,
   attempt INTEGER NOT NULL CHECK (attempt >= 0),
   duration_ms INTEGER,
   idempotency_key TEXT NOT NULL,
@@ -116,6 +126,7 @@ CREATE TABLE IF NOT EXISTS deliveries (
   last_attempt_at INTEGER,
   next_retry_at INTEGER
 ) STRICT;
+CREATE INDEX IF NOT EXISTS deliveries_list ON deliveries (account_id, endpoint_code, created_at);
 CREATE TABLE IF NOT EXISTS jobs (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   run_at INTEGER NOT NULL,
@@ -133,6 +144,12 @@ CREATE TABLE IF NOT EXISTS idempotency_keys (
   PRIMARY KEY (account_id, key)
 ) STRICT;
 `;
+
+/**
+ * Columns added to a core table after its first release: a --db file made before has the table without them, and
+ * `CREATE TABLE IF NOT EXISTS` leaves it so; each is added when missing.
+ */
+const ADDED_COLUMNS: readonly { table: string; column: string; ddl: string }[] = [{ table: 'deliveries', column: 'failure_reason', ddl: 'failure_reason TEXT' }];
 
 /**
  * A bare `LIMIT ?` or `OFFSET ?`. SQLite plans a statement for the values bound there and re-prepares it
@@ -163,6 +180,10 @@ export class SqliteDb implements Db {
     }
     this.db.exec('PRAGMA foreign_keys = ON');
     this.db.exec(CORE_TABLES);
+    for (const { table, column, ddl } of ADDED_COLUMNS) {
+      const columns = this.db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[];
+      if (!columns.some((c) => c.name === column)) this.db.exec(`ALTER TABLE ${table} ADD COLUMN ${ddl}`);
+    }
     for (const ddl of tables) this.db.exec(ddl);
     this.begin = this.db.prepare('BEGIN IMMEDIATE');
     this.commit = this.db.prepare('COMMIT');

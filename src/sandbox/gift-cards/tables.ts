@@ -1,4 +1,5 @@
-// The gift card orders' table (DDL; the catalogue is ./catalogue.ts). Its statuses are the contract's.
+// The gift card orders' table (DDL; the catalogue is ./catalogue.ts). Its statuses are the contract's; its index
+// is the list's filter and order (core/store.ts says why).
 import { giftCardOrderStatusValues } from '../../../generated/openapi-values.js';
 import { sqlSet } from '../core/store.js';
 
@@ -16,4 +17,5 @@ CREATE TABLE IF NOT EXISTS gift_card_orders (
   redemptions TEXT,
   created_at INTEGER NOT NULL
 ) STRICT;
+CREATE INDEX IF NOT EXISTS gift_card_orders_list ON gift_card_orders (account_id, created_at, code);
 `;

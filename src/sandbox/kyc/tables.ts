@@ -1,5 +1,6 @@
 // KYC's tables (DDL): each customer's verification, and the sessions of the hosted page (./page.ts). The
-// KYC statuses are the contract's; a session's states are the sandbox's.
+// KYC statuses are the contract's; a session's states are the sandbox's. A customer's open session is found
+// through its customer, not by reading every session of every account.
 import { kycStatusValueOneOf0Values, kycStatusValueOneOf1Values } from '../../../generated/openapi-values.js';
 import { sqlSet } from '../core/store.js';
 
@@ -25,4 +26,5 @@ CREATE TABLE IF NOT EXISTS kyc_sessions (
   expires_at INTEGER NOT NULL,
   created_at INTEGER NOT NULL
 ) STRICT;
+CREATE INDEX IF NOT EXISTS kyc_sessions_of_customer ON kyc_sessions (customer_code);
 `;

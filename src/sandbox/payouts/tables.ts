@@ -1,5 +1,6 @@
 // The payouts' tables (DDL): beneficiaries (soft deleted) and payouts. A quote is a payouts row in the
-// sandbox's own status `quote` until it is confirmed; the other statuses and the rails are the contract's.
+// sandbox's own status `quote` until it is confirmed; the other statuses and the rails are the contract's. Each
+// list has the index of its filter and order (core/store.ts says why).
 import { payoutStatusValues } from '../../../generated/openapi-values.js';
 import { constValues } from '../core/contract.js';
 import { sqlSet } from '../core/store.js';
@@ -15,6 +16,7 @@ CREATE TABLE IF NOT EXISTS beneficiaries (
   deleted_at INTEGER,
   created_at INTEGER NOT NULL
 ) STRICT;
+CREATE INDEX IF NOT EXISTS beneficiaries_list ON beneficiaries (account_id, created_at, code);
 CREATE TABLE IF NOT EXISTS payouts (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
   code TEXT NOT NULL UNIQUE,
@@ -37,4 +39,5 @@ CREATE TABLE IF NOT EXISTS payouts (
   completed_at INTEGER,
   refunded_at INTEGER
 ) STRICT;
+CREATE INDEX IF NOT EXISTS payouts_list ON payouts (account_id, created_at, code);
 `;

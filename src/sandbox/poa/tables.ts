@@ -1,4 +1,5 @@
-// The proof-of-address documents (DDL) and their review states (the sandbox's).
+// The proof-of-address documents (DDL) and their review states (the sandbox's). A customer's latest document is
+// found through its customer.
 
 export const TABLES = `
 CREATE TABLE IF NOT EXISTS poa_documents (
@@ -13,4 +14,5 @@ CREATE TABLE IF NOT EXISTS poa_documents (
   approved_at INTEGER,
   created_at INTEGER NOT NULL
 ) STRICT;
+CREATE INDEX IF NOT EXISTS poa_documents_of_customer ON poa_documents (customer_code);
 `;

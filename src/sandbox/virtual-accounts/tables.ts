@@ -1,4 +1,5 @@
-// The virtual accounts' table (DDL): balance in minor units of the account's currency. Its statuses are the contract's.
+// The virtual accounts' table (DDL): balance in minor units of the account's currency. Its statuses are the contract's;
+// its index is the list's filter and order (core/store.ts says why).
 import { virtualAccountStatusValues } from '../../../generated/openapi-values.js';
 import { sqlSet } from '../core/store.js';
 
@@ -17,4 +18,5 @@ CREATE TABLE IF NOT EXISTS virtual_accounts (
   balance_minor INTEGER NOT NULL CHECK (balance_minor >= 0),
   created_at INTEGER NOT NULL
 ) STRICT;
+CREATE INDEX IF NOT EXISTS virtual_accounts_list ON virtual_accounts (account_id, created_at, code);
 `;

@@ -1,5 +1,6 @@
 // The wallets' tables (DDL): wallets (amounts in micro units) and their withdrawals. The currencies are the
-// contract's; a withdrawal's states are the sandbox's.
+// contract's; a withdrawal's states are the sandbox's. Each list has the index of its filter and order
+// (core/store.ts says why).
 import { walletCurrencyValues } from '../../../generated/openapi-values.js';
 import { sqlSet } from '../core/store.js';
 
@@ -15,6 +16,7 @@ CREATE TABLE IF NOT EXISTS wallets (
   balance_micro INTEGER NOT NULL CHECK (balance_micro >= 0),
   created_at INTEGER NOT NULL
 ) STRICT;
+CREATE INDEX IF NOT EXISTS wallets_list ON wallets (account_id, created_at, id);
 CREATE TABLE IF NOT EXISTS wallet_withdrawals (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
   code TEXT NOT NULL UNIQUE,
@@ -29,4 +31,5 @@ CREATE TABLE IF NOT EXISTS wallet_withdrawals (
   failure_reason TEXT,
   requested_at INTEGER NOT NULL
 ) STRICT;
+CREATE INDEX IF NOT EXISTS wallet_withdrawals_list ON wallet_withdrawals (account_id, requested_at, code);
 `;

@@ -24,7 +24,7 @@ export function webhookEndpoints(core: SandboxCore): Handlers {
       const code = randomUUID();
       const secret = newSecret();
       const result = await ping(core, account, code, body.url, secret);
-      if (result.failure !== null) throw pingFailed(body.url, result.status, result.failure);
+      if (result.failure !== null) throw pingFailed(core, body.url, result);
       const now = clock.now();
       core.db.transaction(() => {
         checkAllowance(repo, account); // another endpoint may have been created during the ping
@@ -41,7 +41,7 @@ export function webhookEndpoints(core: SandboxCore): Handlers {
     /** Deletes the row; its pending deliveries fail without an attempt, and its history goes with it. */
     deleteWebhookEndpoint({ account, params }) {
       const row = find(account, params.code);
-      repo.delete(row.code);
+      repo.delete(account.id, row.code);
       return { data: { code: row.code, deleted: true as const } };
     },
 
@@ -52,7 +52,7 @@ export function webhookEndpoints(core: SandboxCore): Handlers {
       const row = find(account, params.code);
       if (body.url !== undefined && body.url !== row.url) {
         const result = await ping(core, account, row.code, body.url, row.secret);
-        if (result.failure !== null) throw pingFailed(body.url, result.status, result.failure);
+        if (result.failure !== null) throw pingFailed(core, body.url, result);
       }
       return core.db.transaction(() => {
         const current = find(account, params.code);
@@ -98,7 +98,7 @@ export function webhookEndpoints(core: SandboxCore): Handlers {
           success: result.failure === null,
           response_code: result.status,
           duration_ms: result.durationMs,
-          failure_reason: result.failure,
+          failure_reason: core.delivery.targets.callerReason(result),
           tested_at: clock.iso(tested),
         },
       };

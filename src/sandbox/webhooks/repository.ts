@@ -32,6 +32,7 @@ export interface DeliveryRow {
   event_id: string;
   status: string;
   response_code: number | null;
+  failure_reason: string | null;
   attempt: number;
   duration_ms: number | null;
   idempotency_key: string;
@@ -66,6 +67,7 @@ export function deliveryOf(clock: Clock, r: DeliveryRow): components['schemas'][
     event_type: r.type as components['schemas']['WebhookEventName'],
     status: r.status as components['schemas']['WebhookDeliveryStatus'],
     response_code: r.response_code,
+    failure_reason: r.failure_reason,
     attempt: Math.max(1, r.attempt),
     duration_ms: r.duration_ms,
     idempotency_key: r.idempotency_key,
@@ -103,8 +105,8 @@ export class EndpointRepository {
     );
   }
   /** Deletes the endpoint; its pending deliveries fail without an attempt, and its history goes with it. */
-  delete(code: string): void {
-    this.db.run("UPDATE deliveries SET status = 'failed', next_retry_at = NULL WHERE endpoint_code = ? AND status = 'pending'", code);
+  delete(accountId: number, code: string): void {
+    this.db.run("UPDATE deliveries SET status = 'failed', next_retry_at = NULL WHERE account_id = ? AND endpoint_code = ? AND status = 'pending'", accountId, code);
     this.db.run('DELETE FROM webhook_endpoints WHERE code = ?', code);
   }
   delivery(code: string): DeliveryRow | undefined {

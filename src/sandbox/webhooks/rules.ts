@@ -1,8 +1,10 @@
 // The webhook endpoints' rules: the plan's allowance of active endpoints, and the ping a new or changed url must
-// answer with a 2xx.
+// answer with a 2xx (sent under the sandbox's target policy, which also decides what its caller is told of a
+// failure: core/webhook-targets.ts).
 import { randomUUID } from 'node:crypto';
 import type { Account } from '../core/accounts.js';
 import type { SandboxCore } from '../core/context.js';
+import type { PostResult } from '../core/delivery.js';
 import { ApiError, apiError, planLimitReached } from '../core/errors.js';
 import { contractLimits, forPlan } from '../core/limits.js';
 import type { EndpointRepository } from './repository.js';
@@ -23,11 +25,13 @@ export async function ping(core: SandboxCore, account: Account, endpointCode: st
   return core.delivery.post(url, body, secret, `idem_${uuid.replaceAll('-', '')}`);
 }
 
-export function pingFailed(url: string, status: number | null, failure: string | null): ApiError {
-  return apiError('VALIDATION_ERROR', `The ping to ${url} did not get a 2xx answer (${failure ?? 'no answer'}).`, {
-    fields: [{ field: 'url', message: `must answer the ping with a 2xx (${failure ?? 'no answer'})` }],
+export function pingFailed(core: SandboxCore, url: string, result: PostResult): ApiError {
+  const reason = core.delivery.targets.callerReason(result) ?? 'no answer';
+  const policy = core.delivery.targets.policy === 'public' ? ' This sandbox delivers to public addresses only, and does not say why a ping got no answer.' : '';
+  return apiError('VALIDATION_ERROR', `The ping to ${url} did not get a 2xx answer (${reason}).${policy}`, {
+    fields: [{ field: 'url', message: `must answer the ping with a 2xx (${reason})` }],
     reason: 'webhook_ping_failed',
-    ping_status: status,
+    ping_status: result.status,
   });
 }
 
