@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { API_KEY_RULE } from '../../src/client/api-key.ts';
 import { createPartnerClient } from '../../src/client/index.ts';
 import { BODY_MAX_DEPTH, HEADER_LIMIT_BYTES, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from '../../src/sandbox/core/bounds.ts';
@@ -260,6 +260,33 @@ describe('hostile input at the edge: no 500, nothing outside the envelope, nothi
     const read = await sandbox.request('GET', `/v1/customers/${made.body.data.customer_code}`, { key });
     expect(read.body.data.first_name).toBe('Zo\u{1F600}');
     await receiver.close();
+  });
+
+  it('an internal error is logged on stderr in one line with its request id; an armed fault is not', async () => {
+    const key = 'sk_test_logged';
+    const lines: string[] = [];
+    const write = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    const fail = vi.spyOn(sandbox.core.ledger, 'negativeSince').mockImplementation(() => {
+      throw new RangeError('ledger unreadable\nsecond line');
+    });
+    try {
+      const r = await sandbox.request('POST', `/v1/cards/${CARD}/freeze`, { key });
+      expect(r.status).toBe(500);
+      expectEnvelope(r.body, 'INTERNAL_ERROR');
+      fail.mockRestore();
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(new RegExp(`^partner-api-sandbox: 500 ${r.body.meta.request_id} POST /v1/cards/${CARD}/freeze: RangeError: ledger unreadable second line \\(at .+\\)\\n$`));
+      expect(lines[0]!.split('\n')).toHaveLength(2);
+      expect((await sandbox.simulate('POST', '/faults', { operation_id: 'freezeCard', status: 500 }, key)).status).toBe(200);
+      expect((await sandbox.request('POST', `/v1/cards/${CARD}/freeze`, { key })).status).toBe(500);
+      expect(lines).toHaveLength(1);
+    } finally {
+      fail.mockRestore();
+      write.mockRestore();
+    }
   });
 });
 

@@ -1,12 +1,14 @@
 // Every failure in the failure envelope: an ApiError as it is, a request validation error as
 // VALIDATION_ERROR with its fields (src/sandbox/core/validation-messages.ts), a body fastify refused (415,
-// 413, not JSON), and anything else as a 500 INTERNAL_ERROR.
+// 413, not JSON), and anything else as a 500 INTERNAL_ERROR, whose error is also logged on stderr
+// (src/sandbox/core/failure-log.ts): the server has no logger, and the response may be all its client keeps.
 import type { IncomingMessage } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { BODY_LIMIT_BYTES, TOO_LARGE_READ_BYTES, TOO_LARGE_READ_MS } from '../core/bounds.js';
 import type { SandboxCore } from '../core/context.js';
 import { ApiError, apiError, outsideOperations } from '../core/errors.js';
+import { logFailure } from '../core/failure-log.js';
 import { validationProblem, type AjvError } from '../core/validation-messages.js';
 import { sendError } from './envelope.js';
 import { unroutedState } from './request-state.js';
@@ -71,6 +73,7 @@ export const errorFormatting = fp<ErrorOptions>(
       if (error instanceof SyntaxError || error.statusCode === 400) {
         return sendError(core, request, reply, apiError('VALIDATION_ERROR', `The request body is not valid JSON: ${error.message}`, { fields: [{ field: 'body', message: 'is not valid JSON' }] }));
       }
+      logFailure(`500 ${request.id} ${request.method} ${request.url.slice(0, 200)}`, error);
       return sendError(core, request, reply, apiError('INTERNAL_ERROR', `The sandbox failed: ${error instanceof Error ? error.message : String(error)}`, null));
     });
   },
