@@ -1,5 +1,5 @@
 // The sandbox's bounds on what it reads, in one place: the HTTP edge (body, nesting, request line and headers,
-// time).
+// time), and the database file's permissions.
 
 /** The largest request body, in bytes. */
 export const BODY_LIMIT_BYTES = 1_048_576;
@@ -38,3 +38,6 @@ export const PARAM_MAX_LENGTH = HEADER_LIMIT_BYTES;
 /** The headers must arrive within this time (Node's default, stated here), the whole request within REQUEST_TIMEOUT_MS: 408 beyond. */
 export const HEADERS_TIMEOUT_MS = 60_000;
 export const REQUEST_TIMEOUT_MS = 120_000;
+
+/** The mode of the database file and its `-wal` and `-shm` files: they hold API keys, webhook secrets and card numbers. */
+export const DB_FILE_MODE = 0o600;
