@@ -382,6 +382,27 @@ describe('keys, addresses, plans, limits', () => {
     expect((r.body as any).error.message).toContain('127.0.0.1');
   });
 
+  it('an address the allow-list refuses cannot lift it through the simulation API (403), nor change it; other settings stay open', async () => {
+    const key = 'sk_test_lift';
+    await sandbox.simulate('PATCH', '/account', { allowed_ips: ['203.0.113.7'] }, key);
+    const lift = await sandbox.simulate('PATCH', '/account', { allowed_ips: ['127.0.0.1', '::1', '::ffff:127.0.0.1'] }, key);
+    expect(lift.status).toBe(403);
+    expectEnvelope(lift.body, 'IP_NOT_ALLOWED');
+    // Nothing of the request is applied, the plan included.
+    const mixed = await sandbox.simulate('PATCH', '/account', { plan: 'premium', allowed_ips: ['127.0.0.1'] }, key);
+    expect(mixed.status).toBe(403);
+    expect(sandbox.core.accounts.resolve(key)).toMatchObject({ allowedIps: ['203.0.113.7'], plan: 'starter' });
+    expect((await sandbox.request('GET', '/v1/balance', { key })).status).toBe(403);
+    // Settings that let no refused address through stay open to it.
+    const plan = await sandbox.simulate('PATCH', '/account', { plan: 'business' }, key);
+    expect(plan.status).toBe(200);
+    expect(plan.body.data.allowed_ips).toEqual(['203.0.113.7']);
+    // From an address it allows, the list changes (and may leave that address out).
+    const allowed = 'sk_test_lift_allowed';
+    await sandbox.simulate('PATCH', '/account', { allowed_ips: ['127.0.0.1', '::1', '::ffff:127.0.0.1', '203.0.113.7'] }, allowed);
+    expect((await sandbox.simulate('PATCH', '/account', { allowed_ips: ['203.0.113.7'] }, allowed)).status).toBe(200);
+  });
+
   it('30 requests per minute on Découverte, then 429 with Retry-After and X-RateLimit-*', async () => {
     const key = 'sk_test_ratelimited';
     await sandbox.simulate('PATCH', '/account', { plan: 'decouverte' }, key);

@@ -1,5 +1,5 @@
-// The sandbox's bounds on what it reads, in one place: the HTTP edge (body, nesting, request line and headers,
-// time), and the database file's permissions.
+// The sandbox's bounds on what it reads and what it keeps, in one place: the HTTP edge (body, nesting, request
+// line and headers, time), the database file's permissions and the per-key state held in memory.
 
 /** The largest request body, in bytes. */
 export const BODY_LIMIT_BYTES = 1_048_576;
@@ -41,3 +41,16 @@ export const REQUEST_TIMEOUT_MS = 120_000;
 
 /** The mode of the database file and its `-wal` and `-shm` files: they hold API keys, webhook secrets and card numbers. */
 export const DB_FILE_MODE = 0o600;
+
+/**
+ * Accounts (and their product lists) kept in memory, most recently used first; the others are read from the
+ * store when their key comes back. Zero setup makes an account for every key, so the cache must not grow with them.
+ */
+export const ACCOUNTS_IN_MEMORY = 1_000;
+
+/**
+ * Keys whose rate-limit count of the current minute is kept in memory, most recently used first. A key pushed
+ * out starts its minute again: zero setup gives any caller as many keys as it likes, so a per-key count never
+ * bounds the total anyway.
+ */
+export const RATE_LIMITED_KEYS_IN_MEMORY = 10_000;

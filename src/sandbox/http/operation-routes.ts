@@ -46,7 +46,7 @@ export const operationRoutes = fp<OperationRouteOptions>(
               not_implemented: true,
             });
           }
-          const call = { account: request.sandbox.account!, params: request.params, query: request.query, body: request.body, core } as Call<OperationId>;
+          const call = { account: request.sandbox.account!, ip: request.ip, params: request.params, query: request.query, body: request.body, core } as Call<OperationId>;
           // A synchronous handler's change and the idempotent answer to it commit in one transaction, so a crash
           // cannot keep the one without the other. (An asynchronous handler's answer is kept when it is sent.)
           const idem = request.sandbox.idempotency;
