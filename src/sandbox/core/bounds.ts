@@ -1,5 +1,6 @@
 // The sandbox's bounds on what it reads and what it keeps, in one place: the HTTP edge (body, nesting, request
-// line and headers, time), the database file's permissions and the per-key state held in memory.
+// line and headers, time), the database file's permissions and the per-key state held in memory. docs/sandbox.md
+// ("Limits and safety") states each value, and tests/sandbox/docs-values.test.ts checks that it states these.
 
 /** The largest request body, in bytes. */
 export const BODY_LIMIT_BYTES = 1_048_576;
