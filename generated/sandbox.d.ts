@@ -259,7 +259,7 @@ export interface paths {
         head?: never;
         /**
          * Change the account of the key
-         * @description Sets the plan (`decouverte`, `starter`, `business`, `premium`), revokes or restores the key, chooses manual outcomes, sets the allowed IP addresses, the rate limit (requests per minute; null for the plan's) and the products of the subscription (null for the plan's).
+         * @description Sets the plan (`decouverte`, `starter`, `business`, `premium`), revokes or restores the key, chooses manual outcomes, sets the allowed IP addresses, the rate limit (requests per minute; null for the plan's) and the products of the subscription (null for the plan's). The allowed IP addresses can be set only from one of them: from another address, a request with `allowed_ips` is refused (403 `IP_NOT_ALLOWED`) and changes nothing, so that an address the key refuses cannot lift the refusal itself.
          */
         patch: operations["updateSandboxAccount"];
         trace?: never;
@@ -1236,6 +1236,17 @@ export interface components {
             updated_at: string;
         };
         /**
+         * IP_NOT_ALLOWED
+         * @description HTTP 403. The request comes from an IP address that is not in the key's allow-list. Allowed IP addresses are mandatory for every key in test and live mode (2 on Découverte, 10 on other plans). Provisional: the status 403.
+         */
+        IpNotAllowedError: components["schemas"]["ErrorEnvelope"] & {
+            error: {
+                /** @constant */
+                code: "IP_NOT_ALLOWED";
+                details: Record<string, never> | null;
+            };
+        };
+        /**
          * @description Identity verification (KYC) status, as `kyc_status` in the `kyc.*` events and in `GET /kyc/{customerCode}/status`.
          *
          *     - `not_started`: no verification submitted yet (no link created, or the link not completed).
@@ -2110,6 +2121,15 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            /** @description The request sets `allowed_ips` from an address the key does not allow (`IP_NOT_ALLOWED`): nothing is changed. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IpNotAllowedError"];
+                };
+            };
             422: components["responses"]["ValidationError"];
         };
     };

@@ -1,13 +1,18 @@
 // The sandbox's core pieces on their own: the clock (persisted, forward only), the scheduler (due rows in
 // run_at order with the clock at each row's time), the store (transactions roll back, CHECK constraints),
-// the x-decimal-places keyword, and the command line.
+// the x-decimal-places keyword, the command line, and the per-key state kept in memory (bounded, whatever the
+// number of keys).
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { hasDecimalPlaces } from '../../src/contract/decimal-places.ts';
 import { createAjv } from '../../src/sandbox/core/ajv.ts';
+import { BoundedMap } from '../../src/sandbox/core/bounded-map.ts';
+import { ACCOUNTS_IN_MEMORY, RATE_LIMITED_KEYS_IN_MEMORY } from '../../src/sandbox/core/bounds.ts';
 import { Clock } from '../../src/sandbox/core/clock.ts';
+import { RateLimiter } from '../../src/sandbox/core/ratelimit.ts';
+import { startSandbox } from '../../src/sandbox/index.ts';
 import { timeOrderedId, timeOrderedUuid } from '../../src/sandbox/core/ids.ts';
 import { Scheduler } from '../../src/sandbox/core/scheduler.ts';
 import { SqliteDb, preparedSql } from '../../src/sandbox/core/store.ts';
@@ -172,4 +177,41 @@ describe('command line', () => {
     expect(() => checkConfig({ defaults: { auto_complete_seconds: -1 } })).toThrow(/auto_complete_seconds/);
     expect(checkConfig({ accounts: { sk_test_a: { plan: 'premium', balances: { cards_visa: 5 } } } })).toBeTruthy();
   });
+});
+
+describe('per-key state in memory', () => {
+  it('a BoundedMap drops the least recently used entry beyond its limit', () => {
+    const map = new BoundedMap<string, number>(2);
+    map.set('a', 1).set('b', 2);
+    expect(map.get('a')).toBe(1); // a is now the most recently used
+    map.set('c', 3);
+    expect([map.has('a'), map.has('b'), map.has('c'), map.size]).toEqual([true, false, true, 2]);
+  });
+
+  it('rate-limit counts: at most RATE_LIMITED_KEYS_IN_MEMORY keys, a key pushed out starting its minute again', () => {
+    expect(new RateLimiter().size).toBe(0);
+    expect(RATE_LIMITED_KEYS_IN_MEMORY).toBeGreaterThanOrEqual(ACCOUNTS_IN_MEMORY);
+    const limiter = new RateLimiter(3);
+    expect(limiter.hit('sk_test_a', 2, 0).remaining).toBe(1);
+    for (let i = 0; i < 1_000; i++) limiter.hit(`sk_test_${i}`, 2, 0);
+    expect(limiter.size).toBe(3);
+    expect(limiter.hit('sk_test_a', 2, 0).remaining).toBe(1);
+  });
+
+  it(`${ACCOUNTS_IN_MEMORY + 200} new keys through the sandbox: at most ${ACCOUNTS_IN_MEMORY} accounts and product lists in memory, every account still served`, async () => {
+    const sandbox = await startSandbox({ port: 0, freezeClock: true });
+    try {
+      const first = 'sk_test_bounded_first';
+      const get = (key: string) => sandbox.server.inject({ method: 'GET', url: '/v1/balance', headers: { authorization: `Bearer ${key}` } });
+      expect((await sandbox.server.inject({ method: 'PATCH', url: '/sandbox/account', headers: { authorization: `Bearer ${first}` }, payload: { plan: 'premium' } })).statusCode).toBe(200);
+      for (let i = 0; i < ACCOUNTS_IN_MEMORY + 200; i++) expect((await get(`sk_test_bounded_${i}`)).statusCode).toBe(200);
+      expect(sandbox.core.accounts.inMemory).toBeLessThanOrEqual(ACCOUNTS_IN_MEMORY);
+      expect(sandbox.core.products.inMemory).toBeLessThanOrEqual(ACCOUNTS_IN_MEMORY);
+      // The first key's account was pushed out of memory, not forgotten: read back with its settings.
+      expect(sandbox.core.accounts.resolve(first).plan).toBe('premium');
+      expect((await get(first)).statusCode).toBe(200);
+    } finally {
+      await sandbox.close();
+    }
+  }, 60_000);
 });

@@ -1,11 +1,26 @@
 // docs/sandbox.md states the fees and limits the sandbox applies: each statement here is rendered from the one
 // place the value is defined (the contract's limits table for the limits, the sandbox's fee constants for its
-// designed fees) and must be found, as it is, in the guide. A value changed in one place and not in the guide
-// fails here.
+// designed fees, src/sandbox/core/bounds.ts for the bounds of "Limits and safety") and must be found, as it is, in
+// the guide. A value changed in one place and not in the guide fails here.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PLANS, DEFAULT_ACCOUNT, OPENING_BALANCE_MINOR } from '../../src/sandbox/core/accounts.ts';
+import {
+  ACCOUNTS_IN_MEMORY,
+  BODY_LIMIT_BYTES,
+  BODY_MAX_DEPTH,
+  DB_FILE_MODE,
+  HEADER_LIMIT_BYTES,
+  HEADERS_TIMEOUT_MS,
+  LONG_FIELD_BODY_MARGIN_BYTES,
+  PARAM_MAX_LENGTH,
+  RATE_LIMITED_KEYS_IN_MEMORY,
+  REQUEST_TIMEOUT_MS,
+  TOO_LARGE_READ_BYTES,
+  TOO_LARGE_READ_MS,
+} from '../../src/sandbox/core/bounds.ts';
+import { errorMessageMaxLength } from '../../src/sandbox/core/errors.ts';
 import { contractLimits } from '../../src/sandbox/core/limits.ts';
 import { ANSWER_LIMIT_BYTES } from '../../src/sandbox/core/delivery.ts';
 import { formatAmount } from '../../src/sandbox/core/money.ts';
@@ -23,6 +38,11 @@ const usd = (minor: number) => (minor / 100).toLocaleString('en-US', { minimumFr
 const percent = (basisPoints: number) => String(basisPoints / 100);
 const PLAN_NAMES: Record<string, string> = { decouverte: 'Découverte', starter: 'Starter', business: 'Business', premium: 'Premium' };
 const limits = contractLimits();
+/** 1048576 -> `1,048,576`. */
+const count = (n: number) => n.toLocaleString('en-US');
+const seconds = (ms: number) => `${ms / 1000} seconds`;
+/** 1048576 -> `1 MiB`. */
+const mebibytes = (bytes: number) => `${bytes / 1_048_576} MiB`;
 
 const STATEMENTS: [what: string, text: string][] = [
   ['card fee', `| Card fee at creation | ${usd(CARD_FEE_MINOR.virtual)} virtual, ${usd(CARD_FEE_MINOR.physical)} physical |`],
@@ -44,7 +64,27 @@ const STATEMENTS: [what: string, text: string][] = [
   ['active endpoints', `Active endpoints: ${limits.activeWebhookEndpoints.decouverte} on Découverte, ${limits.activeWebhookEndpoints.others} on other plans`],
   ['loaded on cards', `The ${formatAmount(limits.loadedOnCardsPerMonthMinor.decouverte!)} USD Découverte limit counts initial loads and top-ups`],
   ['payouts per month', `| Découverte | ${formatAmount(limits.payoutsPerMonthMinor.decouverte!)} USD of \`amount_usd\` confirmed per calendar month`],
-  // The sandbox's own bounds.
+  // Limits and safety (src/sandbox/core/bounds.ts).
+  ['body size', `| The request body | ${count(BODY_LIMIT_BYTES)} bytes (${mebibytes(BODY_LIMIT_BYTES)}); an operation with a longer string field (a proof-of-address file) allows that field's \`maxLength\` plus ${count(LONG_FIELD_BODY_MARGIN_BYTES)} bytes |`],
+  ['body size (answers)', `| Body larger than ${mebibytes(BODY_LIMIT_BYTES)} (or than an operation's own limit, below) | 413`],
+  ['nesting depth', `| Nesting of a JSON body | ${BODY_MAX_DEPTH} levels of arrays and objects |`],
+  ['nesting depth (answers)', `| Body nested more than ${BODY_MAX_DEPTH} levels deep | 413 \`VALIDATION_ERROR\`, field \`body\` |`],
+  ['header size', `| The request line (method, path and query) and the headers together | ${count(HEADER_LIMIT_BYTES)} bytes | 431`],
+  ['header size (answers)', `| Request line and headers larger than ${count(HEADER_LIMIT_BYTES)} bytes (a long query) | 431`],
+  [
+    'path and query parameters',
+    PARAM_MAX_LENGTH >= HEADER_LIMIT_BYTES
+      ? "| A path or query parameter | no bound of its own below the request line's: the contract's (`maxLength`, `format`) |"
+      : `| A path parameter | ${count(PARAM_MAX_LENGTH)} characters |`,
+  ],
+  ['headers time', `| Time to receive the headers | ${seconds(HEADERS_TIMEOUT_MS)} | 408`],
+  ['request time', `| Time to receive the whole request | ${seconds(REQUEST_TIMEOUT_MS)} | 408`],
+  ['refused body read', `| A refused body, read to its end before the 413 | ${count(TOO_LARGE_READ_BYTES)} bytes (${mebibytes(TOO_LARGE_READ_BYTES)}), within ${seconds(TOO_LARGE_READ_MS)} |`],
+  ['refused body read (answers)', `It does so up to **${mebibytes(TOO_LARGE_READ_BYTES)}** of body, for at most ${seconds(TOO_LARGE_READ_MS)}.`],
+  ['file permissions', `the file and its \`-wal\` and \`-shm\` files are readable and writable by their owner only (mode \`0${DB_FILE_MODE.toString(8)}\`)`],
+  ['accounts in memory', `the accounts (and their product lists) of the ${count(ACCOUNTS_IN_MEMORY)} most recently used keys`],
+  ['rate-limit counts in memory', `the rate-limit counts of the current minute of the ${count(RATE_LIMITED_KEYS_IN_MEMORY)} most recently used keys`],
+  ['message length', `is cut to the contract's ${count(errorMessageMaxLength())} characters`],
   ["a receiver's answer", `**A receiver's answer is read up to ${ANSWER_LIMIT_BYTES / 1024} KiB**`],
 ];
 

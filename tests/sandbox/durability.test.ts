@@ -1,10 +1,12 @@
 // Durable state: with a database file, committed state and pending deliveries survive a restart (the retry
-// runs with its original idempotency key). Concurrency: 50 parallel withdrawals and top-ups on one card and
-// one ops balance leave every cent accounted for, and no balance below its floor.
+// runs with its original idempotency key), and the file and its -wal and -shm files are readable by their owner
+// only. Concurrency: 50 parallel withdrawals and top-ups on one card and one ops balance leave every cent
+// accounted for, and no balance below its floor.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DB_FILE_MODE } from '../../src/sandbox/core/bounds.ts';
 import { connect, newCustomer, startReceiver, startTestSandbox, until } from './support.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandbox-db-'));
@@ -49,6 +51,33 @@ describe('restart with --db', () => {
     expect(receiver.problems).toEqual([]);
     await sandbox.close();
     await receiver.close();
+  });
+});
+
+describe('the database file holds secrets', () => {
+  const modes = (db: string) => Object.fromEntries(['', '-wal', '-shm'].map((suffix) => [`db${suffix}`, (fs.statSync(`${db}${suffix}`).mode & 0o777).toString(8)]));
+  const ownerOnly = { db: DB_FILE_MODE.toString(8), 'db-wal': DB_FILE_MODE.toString(8), 'db-shm': DB_FILE_MODE.toString(8) };
+
+  it('with --db, the file and its -wal and -shm files are made 0600, whatever the umask lets through', async () => {
+    expect(DB_FILE_MODE).toBe(0o600);
+    const db = path.join(dir, 'modes.sqlite');
+    const sandbox = await startTestSandbox({ db });
+    // A key (an account), a webhook secret: written through the -wal file.
+    await sandbox.simulate('PATCH', '/account', { plan: 'business' }, 'sk_test_modes');
+    expect(modes(db)).toEqual(ownerOnly);
+    await sandbox.close();
+  });
+
+  it('files made before with a wider mode (an older version, or -wal and -shm left open) are narrowed when the sandbox opens them', async () => {
+    const db = path.join(dir, 'wide.sqlite');
+    // A sandbox holds the file open, so its -wal and -shm stay (with content, as after a crash); all three widened.
+    const first = await startTestSandbox({ db });
+    await first.simulate('PATCH', '/account', { plan: 'business' }, 'sk_test_modes');
+    for (const suffix of ['', '-wal', '-shm']) fs.chmodSync(`${db}${suffix}`, 0o644);
+    const second = await startTestSandbox({ db });
+    expect(modes(db)).toEqual(ownerOnly);
+    await second.close();
+    await first.close();
   });
 });
 

@@ -5,11 +5,14 @@ import { execFile } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { API_KEY_RULE } from '../../src/client/api-key.ts';
 import { createPartnerClient } from '../../src/client/index.ts';
+import { BODY_MAX_DEPTH, HEADER_LIMIT_BYTES, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from '../../src/sandbox/core/bounds.ts';
 import { operationsOf } from '../../src/sandbox/core/contract.ts';
-import { DOCUMENT, eventProblems, responseProblems, startTestSandbox, type TestSandbox } from './support.ts';
+import { nestsDeeperThan } from '../../src/sandbox/http/json-body.ts';
+import { clientErrorAnswer } from '../../src/sandbox/http/unroutable.ts';
+import { DOCUMENT, connect, eventProblems, rawHttp, responseProblems, startReceiver, startTestSandbox, stateDigest, type TestSandbox } from './support.ts';
 
 const CARD = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
 const execFileAsync = promisify(execFile);
@@ -110,6 +113,183 @@ describe('answers outside the operations', () => {
   });
 });
 
+describe('hostile input at the edge: no 500, nothing outside the envelope, nothing changed', () => {
+  /** A raw answer checked as the client's are: in the envelope, with a status the operation or the sandbox documents. */
+  const checked = (method: string, path: string, answer: { status: number; body: unknown; headers: Record<string, string> }) => {
+    expect(responseProblems(method, `http://sandbox${path}`, answer.status, answer.body, answer.headers)).toEqual([]);
+    return answer.body as any;
+  };
+
+  it('a body nested 10,000 deep with an Idempotency-Key, to an operation without a body: 413, nothing kept', async () => {
+    const key = 'sk_test_deep';
+    const account = sandbox.core.accounts.resolve(key);
+    const before = stateDigest(sandbox);
+    const kept = () => sandbox.core.db.get<{ n: number }>('SELECT count(*) AS n FROM idempotency_keys WHERE account_id = ?', account.id)!.n;
+    for (const body of ['['.repeat(10_000) + ']'.repeat(10_000), '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000)]) {
+      const r = await sandbox.request('POST', `/v1/cards/${CARD}/freeze`, { key, body, headers: { 'Idempotency-Key': 'deep-1' } });
+      expect(r.status).toBe(413);
+      expectEnvelope(r.body, 'VALIDATION_ERROR');
+      expect(r.body.error.details.fields).toEqual([{ field: 'body', message: `must be nested at most ${BODY_MAX_DEPTH} levels deep` }]);
+    }
+    expect(kept()).toBe(0);
+    expect(stateDigest(sandbox)).toEqual(before);
+    // The key is free for the request that follows.
+    const next = await sandbox.request('POST', `/v1/cards/${CARD}/freeze`, { key, headers: { 'Idempotency-Key': 'deep-1' } });
+    expect(next.status).toBe(404);
+  });
+
+  it(`nesting: ${BODY_MAX_DEPTH} levels pass to validation, one more is 413; brackets inside strings do not count`, async () => {
+    const nested = (levels: number) => `{"external_reference":${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}}`;
+    const atBound = await sandbox.request('POST', '/v1/customers', { body: nested(BODY_MAX_DEPTH) });
+    expect(atBound.status).toBe(422);
+    expect(atBound.body.error.details.fields.map((f: { field: string }) => f.field)).toContain('external_reference');
+    expect((await sandbox.request('POST', '/v1/customers', { body: nested(BODY_MAX_DEPTH + 1) })).status).toBe(413);
+    expect(nestsDeeperThan(`{"a":"${'['.repeat(100)}\\\"${'{'.repeat(100)}"}`, 2)).toBe(false);
+    expect(nestsDeeperThan(`["\\\\",${'['.repeat(3)}]]]]`, 3)).toBe(true);
+  });
+
+  it('a query of 100 KB: 431 in the envelope', async () => {
+    const r = await sandbox.request('GET', `/v1/cards?customer_code=${'a'.repeat(100_000)}`);
+    expect(r.status).toBe(431);
+    expectEnvelope(r.body, 'VALIDATION_ERROR');
+    expect(r.body.error.details.fields).toEqual([{ field: 'headers', message: `the request line and headers must be at most ${HEADER_LIMIT_BYTES} bytes` }]);
+  });
+
+  it('a path code of 101 or 5,000 characters: 422 naming code, as any malformed code', async () => {
+    for (const length of [101, 5_000]) {
+      const r = await sandbox.request('GET', `/v1/cards/${'a'.repeat(length)}`);
+      expect(r.status).toBe(422);
+      expectEnvelope(r.body, 'VALIDATION_ERROR');
+      expect(r.body.error.details.fields.map((f: { field: string }) => f.field)).toEqual(['code', 'code']);
+    }
+  });
+
+  it('CR, LF or NUL inside a header, a garbage request line, a broken chunked body: 400 in the envelope, on a raw socket', async () => {
+    const auth = 'Authorization: Bearer sk_test_scenario\r\n';
+    const requests = [
+      `GET /v1/cards HTTP/1.1\r\nHost: x\r\nX-Note: a\rb\r\n${auth}\r\n`,
+      `GET /v1/cards HTTP/1.1\r\nHost: x\r\nX-Note: a\nb\r\n${auth}\r\n`,
+      `GET /v1/cards HTTP/1.1\r\nHost: x\r\nX-Note: a\u0000b\r\n${auth}\r\n`,
+      'GARBAGE\r\n\r\n',
+      `POST /v1/customers HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n{}\r\n0\r\n\r\n`,
+    ];
+    const before = stateDigest(sandbox);
+    for (const request of requests) {
+      const answer = await rawHttp(sandbox, request);
+      expect(answer.status, request).toBe(400);
+      expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+      const body = checked('GET', '/v1/cards', answer);
+      expect(body.error.code).toBe('VALIDATION_ERROR');
+      expect(body.error.details.fields[0].field).toBe('request');
+      expect(body.meta.request_id).toMatch(/^req_[0-9a-f]{16}$/);
+    }
+    expect(stateDigest(sandbox)).toEqual(before);
+  });
+
+  it('headers over the bound on a raw socket: 431; a path that is not valid percent-encoding: 404; CONNECT: 404', async () => {
+    const big = await rawHttp(sandbox, `GET /v1/cards HTTP/1.1\r\nHost: x\r\nX-Pad: ${'p'.repeat(HEADER_LIMIT_BYTES)}\r\n\r\n`);
+    expect(big.status).toBe(431);
+    expect(checked('GET', '/v1/cards', big).error.code).toBe('VALIDATION_ERROR');
+    for (const path of [`/v1/cards/%E0%A4%A`, '/v1/cards/%ED%A0%80']) {
+      const answer = await rawHttp(sandbox, `GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer sk_test_scenario\r\nConnection: close\r\n\r\n`);
+      expect(answer.status, path).toBe(404);
+      expect(checked('GET', '/v1/cards/x', answer).error.code).toBe('RESOURCE_NOT_FOUND');
+    }
+    const connect = await rawHttp(sandbox, 'CONNECT example.test:443 HTTP/1.1\r\nHost: example.test:443\r\n\r\n');
+    expect(connect.status).toBe(404);
+    expect(checked('CONNECT', '/', connect).error.code).toBe('RESOURCE_NOT_FOUND');
+  });
+
+  it("a whole request followed by bytes Node's parser refuses gets its own answer, not the parser's 400", async () => {
+    const body = '{"amount":10}';
+    const answer = await rawHttp(sandbox, `POST /v1/cards/${CARD}/withdraw HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer sk_test_scenario\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: ${body.length}\r\n\r\n${body}GARBAGE\r\n\r\n`);
+    expect(answer.status).toBe(404); // the card is unknown to this key: the operation's answer
+    expect(checked('POST', `/v1/cards/${CARD}/withdraw`, answer).error.code).toBe('RESOURCE_NOT_FOUND');
+  });
+
+  it("a message that quotes a long path is cut to the contract's 1,000 characters", async () => {
+    for (const [method, path] of [['GET', `/v1/${'u'.repeat(5_000)}`], ['PUT', `/v1/cards/${'c'.repeat(5_000)}`]] as const) {
+      const r = await sandbox.request(method, path);
+      expect([404, 405]).toContain(r.status);
+      expect(r.body.error.message).toHaveLength(1_000);
+      expect(r.body.error.message.endsWith('…')).toBe(true);
+    }
+  });
+
+  it('what Node would answer outside the envelope is served: no Host, an unknown Expect', async () => {
+    const noHost = await rawHttp(sandbox, 'GET /v1/cards HTTP/1.1\r\nAuthorization: Bearer sk_test_scenario\r\nConnection: close\r\n\r\n');
+    expect(noHost.status).toBe(200);
+    const expectation = await rawHttp(sandbox, 'GET /v1/cards HTTP/1.1\r\nHost: x\r\nExpect: something\r\nAuthorization: Bearer sk_test_scenario\r\nConnection: close\r\n\r\n');
+    expect(expectation.status).toBe(200);
+  });
+
+  it('a request that does not arrive in time: 408 in the envelope, within the bounds the server is given', () => {
+    const answer = clientErrorAnswer(Object.assign(new Error('timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }));
+    expect([answer.status, answer.code]).toEqual([408, 'VALIDATION_ERROR']);
+    const server = sandbox.server.server as typeof sandbox.server.server & { maxHeaderSize: number };
+    expect([server.requestTimeout, server.headersTimeout, server.maxHeaderSize]).toEqual([REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS, HEADER_LIMIT_BYTES]);
+  });
+
+  it('a lone surrogate in a string is refused naming its field, never stored changed; a pair is kept as sent', async () => {
+    const key = 'sk_test_surrogates';
+    const customers = () => sandbox.core.db.get<{ n: number }>('SELECT count(*) AS n FROM customers')!.n;
+    const count = customers();
+    const customer = (firstName: string) => `{"external_reference":"sur-${Math.random().toString(36).slice(2, 8)}","first_name":"${firstName}","last_name":"Lone","date_of_birth":"1990-01-01"}`;
+    for (const [name, escaped] of [['high', 'x\\ud800y'], ['low', 'x\\udc00'], ['reversed pair', '\\ude00\\ud83d']] as const) {
+      const r = await sandbox.request('POST', '/v1/customers', { key, body: customer(escaped) });
+      expect(r.status, name).toBe(422);
+      expectEnvelope(r.body, 'VALIDATION_ERROR');
+      expect(r.body.error.details.fields).toEqual([{ field: 'first_name', message: expect.stringContaining('lone surrogate') }]);
+    }
+    expect(customers()).toBe(count);
+    const nested = await sandbox.request('PATCH', '/v1/customers/3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f', { key, body: '{"email":"a@b.test","external_reference":"\\udbff"}' });
+    expect(nested.status).toBe(422);
+    expect(nested.body.error.details.fields[0].field).toBe('external_reference');
+    // Bytes that are not UTF-8 are not JSON: refused rather than read as U+FFFD.
+    const bytes = Buffer.concat([Buffer.from('{"external_reference":"r","first_name":"x'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('","last_name":"L","date_of_birth":"1990-01-01"}')]);
+    const notUtf8 = await fetch(`${sandbox.baseUrl}/customers`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: bytes });
+    expect(notUtf8.status).toBe(422);
+    expect(((await notUtf8.json()) as any).error.details.fields).toEqual([{ field: 'body', message: 'is not valid JSON (not UTF-8)' }]);
+    expect(customers()).toBe(count);
+    // A well-formed pair, escaped, is stored and read back as sent (a customer needs a webhook endpoint).
+    const receiver = await startReceiver();
+    await connect(sandbox, receiver, key);
+    const made = await sandbox.request('POST', '/v1/customers', { key, body: customer('Zo\\ud83d\\ude00') });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    expect(made.body.data.first_name).toBe('Zo\u{1F600}');
+    const read = await sandbox.request('GET', `/v1/customers/${made.body.data.customer_code}`, { key });
+    expect(read.body.data.first_name).toBe('Zo\u{1F600}');
+    await receiver.close();
+  });
+
+  it('an internal error is logged on stderr in one line with its request id; an armed fault is not', async () => {
+    const key = 'sk_test_logged';
+    const lines: string[] = [];
+    const write = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    const fail = vi.spyOn(sandbox.core.ledger, 'negativeSince').mockImplementation(() => {
+      throw new RangeError('ledger unreadable\nsecond line');
+    });
+    try {
+      const r = await sandbox.request('POST', `/v1/cards/${CARD}/freeze`, { key });
+      expect(r.status).toBe(500);
+      expectEnvelope(r.body, 'INTERNAL_ERROR');
+      fail.mockRestore();
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(new RegExp(`^partner-api-sandbox: 500 ${r.body.meta.request_id} POST /v1/cards/${CARD}/freeze: RangeError: ledger unreadable second line \\(at .+\\)\\n$`));
+      expect(lines[0]!.split('\n')).toHaveLength(2);
+      expect((await sandbox.simulate('POST', '/faults', { operation_id: 'freezeCard', status: 500 }, key)).status).toBe(200);
+      expect((await sandbox.request('POST', `/v1/cards/${CARD}/freeze`, { key })).status).toBe(500);
+      expect(lines).toHaveLength(1);
+    } finally {
+      fail.mockRestore();
+      write.mockRestore();
+    }
+  });
+});
+
 describe('request validation from the contract', () => {
   it('names each field and rule: a string amount is not coerced, an unknown field is not stripped', async () => {
     const r = await sandbox.request('POST', `/v1/cards/${CARD}/withdraw`, { body: '{"amount":"50","foo":1}' });
@@ -200,6 +380,27 @@ describe('keys, addresses, plans, limits', () => {
     // As the contract's example: the address is named in the message, and details carry no field of their own.
     expect((r.body as any).error.details).toBeNull();
     expect((r.body as any).error.message).toContain('127.0.0.1');
+  });
+
+  it('an address the allow-list refuses cannot lift it through the simulation API (403), nor change it; other settings stay open', async () => {
+    const key = 'sk_test_lift';
+    await sandbox.simulate('PATCH', '/account', { allowed_ips: ['203.0.113.7'] }, key);
+    const lift = await sandbox.simulate('PATCH', '/account', { allowed_ips: ['127.0.0.1', '::1', '::ffff:127.0.0.1'] }, key);
+    expect(lift.status).toBe(403);
+    expectEnvelope(lift.body, 'IP_NOT_ALLOWED');
+    // Nothing of the request is applied, the plan included.
+    const mixed = await sandbox.simulate('PATCH', '/account', { plan: 'premium', allowed_ips: ['127.0.0.1'] }, key);
+    expect(mixed.status).toBe(403);
+    expect(sandbox.core.accounts.resolve(key)).toMatchObject({ allowedIps: ['203.0.113.7'], plan: 'starter' });
+    expect((await sandbox.request('GET', '/v1/balance', { key })).status).toBe(403);
+    // Settings that let no refused address through stay open to it.
+    const plan = await sandbox.simulate('PATCH', '/account', { plan: 'business' }, key);
+    expect(plan.status).toBe(200);
+    expect(plan.body.data.allowed_ips).toEqual(['203.0.113.7']);
+    // From an address it allows, the list changes (and may leave that address out).
+    const allowed = 'sk_test_lift_allowed';
+    await sandbox.simulate('PATCH', '/account', { allowed_ips: ['127.0.0.1', '::1', '::ffff:127.0.0.1', '203.0.113.7'] }, allowed);
+    expect((await sandbox.simulate('PATCH', '/account', { allowed_ips: ['203.0.113.7'] }, allowed)).status).toBe(200);
   });
 
   it('30 requests per minute on Découverte, then 429 with Retry-After and X-RateLimit-*', async () => {

@@ -5,6 +5,8 @@ import { API_KEY_RULE, apiKeyMode } from '../../client/api-key.js';
 import { balanceTypeOneOf0Values } from '../../../generated/openapi-values.js';
 import type { components as simulation } from '../../../generated/sandbox.js';
 import { planValues } from '../../../generated/sandbox-values.js';
+import { BoundedMap } from './bounded-map.js';
+import { ACCOUNTS_IN_MEMORY } from './bounds.js';
 import type { Clock } from './clock.js';
 import { constValues } from './contract.js';
 import { contractLimits, forPlan } from './limits.js';
@@ -94,12 +96,18 @@ export class Accounts {
   private readonly db: Db;
   private readonly clock: Clock;
   readonly defaults: AccountDefaults;
-  private readonly cache = new Map<string, Account>();
+  /** The accounts of the most recently used keys (the store holds them all). */
+  private readonly cache = new BoundedMap<string, Account>(ACCOUNTS_IN_MEMORY);
 
   constructor(db: Db, clock: Clock, defaults: AccountDefaults) {
     this.db = db;
     this.clock = clock;
     this.defaults = defaults;
+  }
+
+  /** How many accounts are held in memory (at most ACCOUNTS_IN_MEMORY). */
+  get inMemory(): number {
+    return this.cache.size;
   }
 
   /** The account of a well-formed key, or undefined when only known keys are accepted and this one is not. */

@@ -63,6 +63,8 @@ export type DataOf<Id extends keyof Ops, Ops = operations> = Op<Id, Ops> extends
 /** A call of an operation of `Ops` (the partner API's by default; the simulation API's too). */
 export interface Call<Id extends keyof Ops, Ops = operations> {
   account: Account;
+  /** The address the request comes from (what the IP allow-list is checked against). */
+  ip: string;
   params: PathOf<Op<Id, Ops>>;
   query: QueryOf<Op<Id, Ops>>;
   body: BodyOf<Op<Id, Ops>>;

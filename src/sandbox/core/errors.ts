@@ -6,7 +6,7 @@
 import type { components } from '../../../generated/openapi.js';
 import type { ErrorCode, ErrorDetails } from '../../client/types.js';
 import { codeOfStatus as contractCodeOfStatus, errorStatuses } from '../../contract/bundle.js';
-import { sandboxDocument } from './contract.js';
+import { sandboxDocument, type JsonObject } from './contract.js';
 
 /** The closed list of `details.reason` values (the contract's ErrorReason). */
 export type ErrorReason = components['schemas']['ErrorReason'];
@@ -31,14 +31,30 @@ export interface FieldError {
  * sandbox's, the code the contract's, and the details the sandbox's own.
  */
 export const OUTSIDE_OPERATIONS = {
+  /** Not HTTP/1.1 that Node's parser reads (a garbage request line, CR, LF or NUL in a header): no operation is reached. */
+  400: 'VALIDATION_ERROR',
   405: 'RESOURCE_NOT_FOUND',
+  /** The request did not arrive whole in time. */
+  408: 'VALIDATION_ERROR',
   413: 'VALIDATION_ERROR',
   415: 'VALIDATION_ERROR',
+  /** The request line and headers are too large (a long query too). */
+  431: 'VALIDATION_ERROR',
   501: 'INTERNAL_ERROR',
 } as const satisfies Record<number, ErrorCode>;
 type OutsideStatus = keyof typeof OUTSIDE_OPERATIONS;
 
 let statuses: Map<string, number> | undefined;
+let messageMaxLength: number | undefined;
+
+/** The longest `error.message` the contract's ErrorEnvelope allows. */
+export function errorMessageMaxLength(): number {
+  messageMaxLength ??= Number(
+    (((((sandboxDocument().components as JsonObject).schemas as JsonObject).ErrorEnvelope as JsonObject).properties as JsonObject).error as JsonObject & { properties: { message: { maxLength: number } } })
+      .properties.message.maxLength,
+  );
+  return messageMaxLength;
+}
 
 /** The HTTP status the contract answers an error code with. */
 export function statusOf(code: ErrorCode): number {
@@ -87,7 +103,7 @@ export class ApiError<C extends ErrorCode = ErrorCode> extends Error {
     return new ApiError(statusOf(code), code, message, details, options);
   }
 
-  /** An answer outside every operation (405, 413, 415, 501), in the envelope with the contract's code for it. */
+  /** An answer outside every operation (OUTSIDE_OPERATIONS), in the envelope with the contract's code for it. */
   static outsideOperations<S extends OutsideStatus>(status: S, message: string, details: Record<string, unknown> | null): ApiError<(typeof OUTSIDE_OPERATIONS)[S]> {
     return new ApiError(status, OUTSIDE_OPERATIONS[status], message, details, {});
   }
@@ -98,7 +114,7 @@ export function apiError<C extends ErrorCode>(code: C, message: string, details:
   return ApiError.of(code, message, details, options);
 }
 
-/** An answer outside every operation (405, 413, 415, 501), in the envelope with the contract's code for it. */
+/** An answer outside every operation (OUTSIDE_OPERATIONS), in the envelope with the contract's code for it. */
 export function outsideOperations<S extends OutsideStatus>(status: S, message: string, details: Record<string, unknown> | null): ApiError<(typeof OUTSIDE_OPERATIONS)[S]> {
   return ApiError.outsideOperations(status, message, details);
 }

@@ -65,7 +65,11 @@ export class Faults {
     const fault = faults?.find((f) => f.operation_id === operationId);
     if (!faults || !fault) return undefined;
     fault.remaining--;
-    if (fault.remaining === 0) this.armed.set(accountId, faults.filter((f) => f !== fault));
+    if (fault.remaining === 0) {
+      const left = faults.filter((f) => f !== fault);
+      if (left.length > 0) this.armed.set(accountId, left);
+      else this.armed.delete(accountId);
+    }
     return apiError(fault.code, fault.message, null);
   }
 }

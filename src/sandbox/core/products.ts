@@ -8,6 +8,8 @@
 import type { components as simulation } from '../../../generated/sandbox.js';
 import { productValues } from '../../../generated/sandbox-values.js';
 import type { Account, BalanceType } from './accounts.js';
+import { BoundedMap } from './bounded-map.js';
+import { ACCOUNTS_IN_MEMORY } from './bounds.js';
 import type { Db } from './store.js';
 
 /** The products of a subscription (the simulation API's `Product`). */
@@ -50,19 +52,25 @@ const LABEL: Record<Product, string> = {
 
 export class ProductAccess {
   private readonly db: Db;
-  private readonly cache = new Map<number, Product[] | null>();
+  /** The lists of the most recently used accounts (the store holds them all). */
+  private readonly cache = new BoundedMap<number, Product[] | null>(ACCOUNTS_IN_MEMORY);
 
   constructor(db: Db) {
     this.db = db;
   }
 
+  /** How many accounts' lists are held in memory (at most ACCOUNTS_IN_MEMORY). */
+  get inMemory(): number {
+    return this.cache.size;
+  }
+
   /** The account's explicit list of products, or null when its plan decides. */
   products(accountId: number): Product[] | null {
-    if (!this.cache.has(accountId)) {
-      const row = this.db.get<{ products: string }>('SELECT products FROM account_products WHERE account_id = ?', accountId);
-      this.cache.set(accountId, row ? (JSON.parse(row.products) as Product[]) : null);
-    }
-    return this.cache.get(accountId)!;
+    if (this.cache.has(accountId)) return this.cache.get(accountId)!;
+    const row = this.db.get<{ products: string }>('SELECT products FROM account_products WHERE account_id = ?', accountId);
+    const list = row ? (JSON.parse(row.products) as Product[]) : null;
+    this.cache.set(accountId, list);
+    return list;
   }
 
   /** Sets the account's list of products; null gives the plan's back. */

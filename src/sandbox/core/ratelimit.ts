@@ -1,5 +1,9 @@
 // Per-key rate limit: a fixed one-minute window of the sandbox clock, 30 requests on Découverte and 100 on
-// other plans (or the account's own limit). Counts are kept in memory.
+// other plans (or the account's own limit). Counts are kept in memory, for the most recently used keys only
+// (RATE_LIMITED_KEYS_IN_MEMORY): a count of an earlier minute is worth nothing, and any caller can invent keys.
+import { BoundedMap } from './bounded-map.js';
+import { RATE_LIMITED_KEYS_IN_MEMORY } from './bounds.js';
+
 export interface RateLimitState {
   limit: number;
   remaining: number;
@@ -10,7 +14,16 @@ export interface RateLimitState {
 }
 
 export class RateLimiter {
-  private readonly windows = new Map<string, { window: number; count: number }>();
+  private readonly windows: BoundedMap<string, { window: number; count: number }>;
+
+  constructor(keysInMemory = RATE_LIMITED_KEYS_IN_MEMORY) {
+    this.windows = new BoundedMap(keysInMemory);
+  }
+
+  /** How many keys have a count in memory. */
+  get size(): number {
+    return this.windows.size;
+  }
 
   hit(key: string, limit: number, nowMs: number): RateLimitState {
     const window = Math.floor(nowMs / 60_000);

@@ -8,6 +8,7 @@ import { Clock } from './clock.js';
 import type { Handlers, SandboxCore } from './context.js';
 import { sandboxDocument } from './contract.js';
 import { DEFAULT_RETRY_SCHEDULE, Delivery, type RetrySchedule } from './delivery.js';
+import { logFailure } from './failure-log.js';
 import { Faults } from './faults.js';
 import { Outbox } from './events.js';
 import { Ledger } from './ledger.js';
@@ -156,6 +157,8 @@ export async function createSandbox(
   const clock = new Clock(db);
   if (options.freezeClock) clock.freeze();
   const scheduler = new Scheduler(db, clock);
+  // A job that throws has no request to answer: its error is logged, or it would be lost.
+  scheduler.onError = (error, kind) => logFailure(`job ${kind}`, error);
   const outbox = new Outbox(db, clock, scheduler);
   const targets = new WebhookTargets(config.webhook_targets ?? {}, options.host ?? '127.0.0.1');
   if (options.publicUrl !== undefined) targets.addSelf(options.publicUrl);

@@ -4,6 +4,8 @@
 // never awaits, so a state change and the events it causes commit together or not at all. The tables here are
 // the core's (the clock, accounts and their ops balances, usage, product access, the events, their webhook
 // endpoints and deliveries, jobs, idempotency); each product module brings its own (its tables.ts).
+import fs from 'node:fs';
+import { DB_FILE_MODE } from './bounds.js';
 import { DatabaseSync, type SQLInputValue } from './sqlite.js';
 import { balanceTransactionDirectionValues, modeValues, webhookDeliveryStatusValues } from '../../../generated/openapi-values.js';
 import { planValues } from '../../../generated/sandbox-values.js';
@@ -163,6 +165,13 @@ export const preparedSql = (sql: string): string => sql.replace(BARE_LIMIT, '$1 
 
 type Statement = ReturnType<DatabaseSync['prepare']>;
 
+/** Gives `file` the mode DB_FILE_MODE, creating it with that mode when `create` (never readable by others in between). */
+function restrictMode(file: string, create = true): void {
+  if (create) fs.closeSync(fs.openSync(file, fs.constants.O_CREAT | fs.constants.O_RDWR, DB_FILE_MODE));
+  else if (!fs.existsSync(file)) return;
+  if ((fs.statSync(file).mode & 0o777) !== DB_FILE_MODE) fs.chmodSync(file, DB_FILE_MODE);
+}
+
 export class SqliteDb implements Db {
   private readonly db: DatabaseSync;
   private depth = 0;
@@ -173,8 +182,13 @@ export class SqliteDb implements Db {
 
   /** `file` undefined or ':memory:' keeps everything in memory; `tables` is the DDL of the product modules. */
   constructor(file?: string, tables: readonly string[] = []) {
+    const onDisk = file !== undefined && file !== ':memory:';
+    // The file holds API keys, webhook secrets and card numbers: it is made readable by its owner only before
+    // SQLite opens it (SQLite gives the -wal and -shm files the database's mode), and an existing file with a
+    // wider mode is narrowed.
+    if (onDisk) restrictMode(file);
     this.db = new DatabaseSync(file ?? ':memory:');
-    if (file && file !== ':memory:') {
+    if (onDisk) {
       this.db.exec('PRAGMA journal_mode = WAL');
       this.db.exec('PRAGMA synchronous = NORMAL');
     }
@@ -185,6 +199,8 @@ export class SqliteDb implements Db {
       if (!columns.some((c) => c.name === column)) this.db.exec(`ALTER TABLE ${table} ADD COLUMN ${ddl}`);
     }
     for (const ddl of tables) this.db.exec(ddl);
+    // Written once, the -wal and -shm files exist: narrowed too, whatever SQLite gave them.
+    if (onDisk) for (const suffix of ['-wal', '-shm']) restrictMode(`${file}${suffix}`, false);
     this.begin = this.db.prepare('BEGIN IMMEDIATE');
     this.commit = this.db.prepare('COMMIT');
     this.rollback = this.db.prepare('ROLLBACK');

@@ -2,7 +2,7 @@
 // pagination? }` and `{ success: false, error: { code, message, details }, meta }`.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SandboxCore } from '../core/context.js';
-import type { ApiError } from '../core/errors.js';
+import { errorMessageMaxLength, type ApiError } from '../core/errors.js';
 
 /** What a handler answers: the envelope's data, its pagination, and headers of its own. */
 export interface Outcome {
@@ -13,6 +13,20 @@ export interface Outcome {
 
 export function meta(core: SandboxCore, request: FastifyRequest) {
   return { request_id: String(request.id), mode: request.sandbox?.mode ?? 'test', timestamp: core.clock.iso() };
+}
+
+/**
+ * The failure envelope of an error, with the `meta` given (an answer written before fastify has a request has its
+ * own). A message that quotes what a request sent (a path of 16 KB) is cut to the contract's bound.
+ */
+export function failureBody(error: ApiError, meta: { request_id: string; mode: string; timestamp: string }) {
+  const max = errorMessageMaxLength();
+  let message = error.message;
+  if (message.length > max) {
+    const cut = max - 1 - (/[\ud800-\udbff]/.test(message.charAt(max - 2)) ? 1 : 0); // never half a surrogate pair
+    message = `${message.slice(0, cut)}…`;
+  }
+  return { success: false, error: { code: error.code, message, details: error.details }, meta };
 }
 
 /** The success envelope of an outcome. */
@@ -31,5 +45,5 @@ export function sendError(core: SandboxCore, request: FastifyRequest, reply: Fas
   return reply
     .code(error.status)
     .type('application/json')
-    .send({ success: false, error: { code: error.code, message: error.message, details: error.details }, meta: meta(core, request) });
+    .send(failureBody(error, meta(core, request)));
 }

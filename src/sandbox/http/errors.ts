@@ -1,25 +1,17 @@
 // Every failure in the failure envelope: an ApiError as it is, a request validation error as
 // VALIDATION_ERROR with its fields (src/sandbox/core/validation-messages.ts), a body fastify refused (415,
-// 413, not JSON), and anything else as a 500 INTERNAL_ERROR.
+// 413, not JSON), and anything else as a 500 INTERNAL_ERROR, whose error is also logged on stderr
+// (src/sandbox/core/failure-log.ts): the server has no logger, and the response may be all its client keeps.
 import type { IncomingMessage } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { BODY_LIMIT_BYTES, TOO_LARGE_READ_BYTES, TOO_LARGE_READ_MS } from '../core/bounds.js';
 import type { SandboxCore } from '../core/context.js';
 import { ApiError, apiError, outsideOperations } from '../core/errors.js';
+import { logFailure } from '../core/failure-log.js';
 import { validationProblem, type AjvError } from '../core/validation-messages.js';
 import { sendError } from './envelope.js';
 import { unroutedState } from './request-state.js';
-
-export const BODY_LIMIT_BYTES = 1_048_576;
-
-/**
- * A body refused as too large is still read (and discarded) up to this many bytes, for at most
- * TOO_LARGE_READ_MS, before the 413 is sent: a client that sends its whole body before it reads the answer
- * (Node's fetch) then gets the 413, not a broken pipe. Beyond, the answer is sent at once and the connection
- * closed (docs/sandbox.md).
- */
-export const TOO_LARGE_READ_BYTES = 64 * 1_048_576;
-const TOO_LARGE_READ_MS = 10_000;
 
 /** Reads and discards the rest of a request body, up to TOO_LARGE_READ_BYTES and TOO_LARGE_READ_MS. */
 function discardBody(raw: IncomingMessage): Promise<void> {
@@ -51,9 +43,9 @@ export const errorFormatting = fp<ErrorOptions>(
   async (app: FastifyInstance, { core, noOperation }) => {
     app.setErrorHandler((error: FastifyError & { validation?: unknown[]; validationContext?: string }, request, reply) => {
       if (!request.sandbox) request.sandbox = unroutedState();
-      if (error instanceof ApiError) return sendError(core, request, reply, error);
-      // A body sent to no operation: the path or method is what is wrong.
+      // A body sent to no operation (refused as it was read): the path or method is what is wrong.
       if (request.routeOptions.url === undefined) return noOperation(request, reply);
+      if (error instanceof ApiError) return sendError(core, request, reply, error);
       if (error.validation) {
         const context = error.validationContext ?? 'body';
         const data = context === 'body' ? request.body : context === 'querystring' ? request.query : context === 'params' ? request.params : request.headers;
@@ -81,7 +73,8 @@ export const errorFormatting = fp<ErrorOptions>(
       if (error instanceof SyntaxError || error.statusCode === 400) {
         return sendError(core, request, reply, apiError('VALIDATION_ERROR', `The request body is not valid JSON: ${error.message}`, { fields: [{ field: 'body', message: 'is not valid JSON' }] }));
       }
-      return sendError(core, request, reply, apiError('INTERNAL_ERROR', `The sandbox failed: ${error.message}`, null));
+      logFailure(`500 ${request.id} ${request.method} ${request.url.slice(0, 200)}`, error);
+      return sendError(core, request, reply, apiError('INTERNAL_ERROR', `The sandbox failed: ${error instanceof Error ? error.message : String(error)}`, null));
     });
   },
   { name: 'sandbox-error-formatting' },

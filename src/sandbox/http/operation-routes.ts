@@ -4,13 +4,13 @@
 // envelope, and 501 for an operation no module implements.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { BODY_LIMIT_BYTES, LONG_FIELD_BODY_MARGIN_BYTES } from '../core/bounds.js';
 import type { Call, Handlers, OperationId, SandboxCore } from '../core/context.js';
 import type { JsonObject, OperationInfo } from '../core/contract.js';
 import { documentRoutes, type DocumentRoute } from '../core/document-routes.js';
 import { ApiError, apiError, outsideOperations } from '../core/errors.js';
 import type { IdempotencyStore } from '../core/idempotency.js';
 import { successBody, type Outcome } from './envelope.js';
-import { BODY_LIMIT_BYTES } from './errors.js';
 import type { RouteConfig } from './request-state.js';
 
 export interface OperationRouteOptions {
@@ -38,7 +38,7 @@ export const operationRoutes = fp<OperationRouteOptions>(
       return {
         config,
         // A body with a long string field (a proof-of-address file, up to 10 MB base64-encoded) may exceed the default.
-        bodyLimit: Math.max(BODY_LIMIT_BYTES, operation.longestBodyString + 65_536),
+        bodyLimit: Math.max(BODY_LIMIT_BYTES, operation.longestBodyString + LONG_FIELD_BODY_MARGIN_BYTES),
         handler: async (request: FastifyRequest, reply: FastifyReply) => {
           if (!handler) {
             throw outsideOperations(501, `${method.toUpperCase()} ${openapiPath} (${operationId}) is not implemented in the sandbox yet.`, {
@@ -46,7 +46,7 @@ export const operationRoutes = fp<OperationRouteOptions>(
               not_implemented: true,
             });
           }
-          const call = { account: request.sandbox.account!, params: request.params, query: request.query, body: request.body, core } as Call<OperationId>;
+          const call = { account: request.sandbox.account!, ip: request.ip, params: request.params, query: request.query, body: request.body, core } as Call<OperationId>;
           // A synchronous handler's change and the idempotent answer to it commit in one transaction, so a crash
           // cannot keep the one without the other. (An asynchronous handler's answer is kept when it is sent.)
           const idem = request.sandbox.idempotency;

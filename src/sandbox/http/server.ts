@@ -1,7 +1,9 @@
-// The HTTP server: fastify 5 with one plugin per concern, registered in the order a request meets them:
-// authentication and rate limit (onRequest), the required body (preValidation), the base paths (421 at the
-// wrong one), idempotency, the access checks (preHandler), then the operation routes; the error formatting
-// and the 404/405 answers for all. Request validation reads the contract (src/sandbox/core/ajv.ts).
+// The HTTP server: fastify 5 with one plugin per concern, registered in the order a request meets them: the
+// answers to what reaches no route (Node's parser refused it, its URL cannot be routed), authentication and rate
+// limit (onRequest), the JSON body read within the bounds of src/sandbox/core/bounds.ts (parsing), the required
+// body (preValidation), the base paths (421 at the wrong one), idempotency, the access checks (preHandler), then
+// the operation routes; the error formatting and the 404/405 answers for all. Request validation reads the
+// contract (src/sandbox/core/ajv.ts).
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Handlers, SandboxCore } from '../core/context.js';
 import { sharedValidatorCompiler } from '../core/ajv.js';
@@ -11,11 +13,14 @@ import { IdempotencyStore } from '../core/idempotency.js';
 import { accessChecks } from './access.js';
 import { authentication } from './auth.js';
 import { basePaths, noOperationAnswer } from './base-paths.js';
-import { BODY_LIMIT_BYTES, errorFormatting } from './errors.js';
+import { BODY_LIMIT_BYTES, HEADER_LIMIT_BYTES, HEADERS_TIMEOUT_MS, PARAM_MAX_LENGTH, REQUEST_TIMEOUT_MS } from '../core/bounds.js';
+import { errorFormatting } from './errors.js';
 import { idempotency } from './idempotency.js';
+import { jsonBody } from './json-body.js';
 import { operationRoutes } from './operation-routes.js';
 import { newRequestId } from './request-ids.js';
 import type { RequestState } from './request-state.js';
+import { clientErrorHandler, frameworkErrors, unroutable } from './unroutable.js';
 
 export interface ServerOptions {
   core: SandboxCore;
@@ -32,14 +37,26 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const store = new IdempotencyStore(core.db);
   const noOperation = noOperationAnswer(core, operations);
 
-  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES, genReqId: newRequestId, return503OnClosing: false });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: newRequestId,
+    return503OnClosing: false,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    http: { maxHeaderSize: HEADER_LIMIT_BYTES, headersTimeout: HEADERS_TIMEOUT_MS, requireHostHeader: false },
+    routerOptions: { maxParamLength: PARAM_MAX_LENGTH },
+    clientErrorHandler: clientErrorHandler(core),
+    frameworkErrors: frameworkErrors(core),
+  });
   app.decorateRequest('sandbox', null as unknown as RequestState);
   app.removeContentTypeParser('text/plain');
+  await app.register(unroutable, { core });
   app.addHook('onRequest', dropContentTypeOfEmptyBody);
   app.setValidatorCompiler(sharedValidatorCompiler(document));
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
   await app.register(authentication, { core, rateLimit: options.rateLimit });
+  await app.register(jsonBody);
   await app.register(errorFormatting, { core, noOperation });
   await app.register(basePaths, { noOperation });
   await app.register(idempotency, { core, store });

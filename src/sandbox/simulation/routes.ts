@@ -56,7 +56,12 @@ export function simulationHandlers(core: SandboxCore): Handlers<operations> {
       clock.resume();
       return { data: clockState() };
     },
-    updateSandboxAccount({ account, body }) {
+    updateSandboxAccount({ account, ip, body }) {
+      // Everything here is the key holder's to set, from any address (revoked keys included: they can be
+      // restored), except the allow-list from an address it refuses: that address would lift its own refusal.
+      if (body.allowed_ips !== undefined && !account.allowedIps.includes(ip)) {
+        throw apiError('IP_NOT_ALLOWED', `Requests from ${ip} are not allowed for this key, and its allowed addresses can be changed only from one of them (or with --config).`, null);
+      }
       if (body.products !== undefined) core.products.set(account.id, body.products);
       const next = accounts.update(account.apiKey, {
         ...(body.plan !== undefined ? { plan: body.plan } : {}),
@@ -81,7 +86,7 @@ export function simulationRoutes(core: SandboxCore) {
         const account = core.accounts.resolve(token);
         request.sandbox.account = account;
         const handler = handlers[operationId as keyof operations] as (call: Call<keyof operations, operations>) => unknown;
-        const result = (await handler({ account, params: request.params, query: request.query, body: request.body, core } as Call<keyof operations, operations>)) as Outcome;
+        const result = (await handler({ account, ip: request.ip, params: request.params, query: request.query, body: request.body, core } as Call<keyof operations, operations>)) as Outcome;
         return reply.send(successBody(core, request, { data: result.data }));
       },
     });
