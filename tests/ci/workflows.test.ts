@@ -51,6 +51,7 @@ describe('the workflow files', () => {
   });
 
   it('a broken workflow is reported by the parser (the check can fail)', async () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: GitHub Actions expressions, in the workflow's own syntax.
     const broken = text('pull-request.yml').replace('runs-on:', 'runs-onn:').replace('${{ github.event.pull_request.number }}', '${{ github.event.( }}');
     const errors = await parserErrors('broken.yml', broken);
     expect(errors.some((e) => /runs-onn/.test(e))).toBe(true);
@@ -97,6 +98,7 @@ describe('on a pull request', () => {
     expect(job.steps.find((s) => s.uses?.startsWith('actions/checkout@'))?.with).toMatchObject({ 'fetch-depth': 0 });
     const step = job.steps.find((s) => s.run?.startsWith('npm run diff:comment'))!;
     expect(step.run).toBe('npm run diff:comment -- "origin/$GITHUB_BASE_REF"');
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, in the workflow's own syntax.
     expect(step.env).toEqual({ GITHUB_TOKEN: '${{ secrets.GITHUB_TOKEN }}' });
   });
 });
