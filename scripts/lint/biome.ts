@@ -8,7 +8,11 @@ import { runNodeCli, type RunResult } from '../lib/redocly.ts';
 /** Biome's npm entry point, which starts the platform's binary from its optional dependency. */
 export const BIOME_BIN = path.join(ROOT, 'node_modules', '@biomejs', 'biome', 'bin', 'biome');
 
-/** `biome ci .` in `cwd`: non-zero on any formatting difference or lint finding, warnings included. */
+/**
+ * `biome ci .` in `cwd`: non-zero on any formatting difference or lint finding, warnings included. Colours only
+ * on a terminal: Biome writes them to a pipe or a file too.
+ */
 export function biomeCi(cwd: string, echo = false): Promise<RunResult> {
-  return runNodeCli([BIOME_BIN, 'ci', '--error-on-warnings', '.'], cwd, echo);
+  const colours = echo && process.stdout.isTTY ? [] : ['--colors=off'];
+  return runNodeCli([BIOME_BIN, 'ci', '--error-on-warnings', ...colours, '.'], cwd, echo);
 }
