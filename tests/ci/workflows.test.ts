@@ -51,8 +51,9 @@ describe('the workflow files', () => {
   });
 
   it('a broken workflow is reported by the parser (the check can fail)', async () => {
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: GitHub Actions expressions, in the workflow's own syntax.
-    const broken = text('pull-request.yml').replace('runs-on:', 'runs-onn:').replace('${{ github.event.pull_request.number }}', '${{ github.event.( }}');
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: GitHub Actions expressions, one the parser reads and one it refuses.
+    const [expression, unparsable] = ['${{ github.event.pull_request.number }}', '${{ github.event.( }}'];
+    const broken = text('pull-request.yml').replace('runs-on:', 'runs-onn:').replace(expression, unparsable);
     const errors = await parserErrors('broken.yml', broken);
     expect(errors.some((e) => /runs-onn/.test(e))).toBe(true);
     expect(errors.some((e) => /Unexpected symbol/.test(e))).toBe(true);
