@@ -101,6 +101,7 @@ export function partnerCalls(baseUrl: string, key: string) {
   const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
   const call = async (method: string, p: string, body?: unknown) => {
     const res = await fetch(`${baseUrl}${p}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    // biome-ignore lint/suspicious/noExplicitAny: the benchmark reads fields of the answers of many operations
     const json = (await res.json()) as { data: any; pagination?: { total: number } };
     if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
     return json;

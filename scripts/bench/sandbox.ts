@@ -56,7 +56,7 @@ try {
   // A card with enough balance for every withdrawal of the run, and its customer and endpoint.
   await new Promise((r) => receiver.once('listening', r));
   const hook = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
-  const post = async (p: string, body: unknown) => (await (await fetch(`${sandbox.baseUrl}${p}`, { method: 'POST', headers, body: JSON.stringify(body) })).json()) as { data: any };
+  const post = async (p: string, body: unknown) => (await (await fetch(`${sandbox.baseUrl}${p}`, { method: 'POST', headers, body: JSON.stringify(body) })).json()) as { data: Record<string, string> };
   await post('/webhooks', { url: hook, events: ['card.frozen'] });
   const customer = (await post('/customers', { external_reference: 'bench', first_name: 'B', last_name: 'E', date_of_birth: '1990-01-01' })).data.customer_code;
   // 100,000 USD is the largest initial load and top-up (CardInitialLoad): 2,100,000 USD in all, 420,000 withdrawals of 5.

@@ -15,6 +15,7 @@ export interface BundleProblem {
   pointer?: string;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: the meta-schemas of two packages, untyped, patched at paths this file knows.
 type Schema = Record<string, any>;
 
 let openApiValidator: ValidateFunction | undefined;
@@ -124,7 +125,7 @@ export function externalRefs(doc: unknown): string[] {
   const found: string[] = [];
   const walk = (node: unknown, pointer: string): void => {
     if (Array.isArray(node)) {
-      node.forEach((item, i) => walk(item, `${pointer}/${i}`));
+      for (const [i, item] of node.entries()) walk(item, `${pointer}/${i}`);
     } else if (node && typeof node === 'object') {
       for (const [key, value] of Object.entries(node)) {
         const at = `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
@@ -157,7 +158,7 @@ export function danglingRefs(doc: unknown): string[] {
   };
   const walk = (node: unknown, pointer: string): void => {
     if (Array.isArray(node)) {
-      node.forEach((item, i) => walk(item, `${pointer}/${i}`));
+      for (const [i, item] of node.entries()) walk(item, `${pointer}/${i}`);
     } else if (node && typeof node === 'object') {
       for (const [key, value] of Object.entries(node)) {
         if (key === '$ref' && typeof value === 'string' && value.startsWith('#/')) {

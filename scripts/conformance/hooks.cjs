@@ -13,7 +13,7 @@ hooks.beforeAll((transactions, done) => {
   impl.beforeAll(state, transactions).then(
     () => done(),
     (error) => {
-      console.error(`conformance set-up failed: ${error && error.stack ? error.stack : error}`);
+      console.error(`conformance set-up failed: ${error?.stack ? error.stack : error}`);
       done();
     },
   );
@@ -26,7 +26,7 @@ hooks.afterEach((transaction) => impl.afterEach(state, transaction));
 hooks.afterEach((transaction, done) => {
   impl.afterEachRestore(transaction).then(() => done(), () => done());
 });
-hooks.afterAll((transactions, done) => {
+hooks.afterAll((_transactions, done) => {
   impl.afterAll(state);
   done();
 });

@@ -109,7 +109,10 @@ export function planReal(state: HookState, transactions: DreddTransaction[]): vo
   const { config } = state;
   let statuses: Map<string, number> | undefined;
   /** The error code a simulated fault answers with: the one the contract gives its status (500 -> INTERNAL_ERROR). */
-  const faultCode = (status: string) => codeOfStatus((statuses ??= errorStatuses(state.validator.bundle as JsonObject)), Number(status));
+  const faultCode = (status: string) => {
+    statuses ??= errorStatuses(state.validator.bundle as JsonObject);
+    return codeOfStatus(statuses, Number(status));
+  };
   for (const t of transactions) {
     const { method } = t.request;
     const path = t.origin.resourceName;

@@ -33,7 +33,8 @@ export function selectOperations(bundle: OpenApiBundle, only: readonly string[])
   const kept: JsonObject = {};
   for (const o of chosen) {
     const item = paths[o.path] as JsonObject;
-    const copy = (kept[o.path] ??= Object.fromEntries(Object.entries(item).filter(([k]) => !(HTTP_METHODS as readonly string[]).includes(k)))) as JsonObject;
+    kept[o.path] ??= Object.fromEntries(Object.entries(item).filter(([k]) => !(HTTP_METHODS as readonly string[]).includes(k)));
+    const copy = kept[o.path] as JsonObject;
     copy[o.method] = item[o.method]!;
   }
   return { bundle: { ...bundle, paths: kept }, selected: chosen.map((o) => `${o.method.toUpperCase()} ${o.path}`) };

@@ -8,7 +8,7 @@
 //   const errors = validateResponse(bundle, 'GET', '/cards/{code}', 200, body);
 //   errors: [{ pointer: '/data/status', message: "must be one of: ... (got 'exploded')" }]
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { HTTP_METHODS, escape, get, isObject, type Json, type JsonObject } from '../lib/pointer.ts';
+import { HTTP_METHODS, escapeToken, get, isObject, type Json, type JsonObject } from '../lib/pointer.ts';
 import { bundleAjv, undocumentedFields } from '../lib/schema.ts';
 
 export type OpenApiBundle = JsonObject;
@@ -69,15 +69,15 @@ export function formatAjvErrors(errors: ErrorObject[] | null | undefined, body: 
     const params = e.params as Record<string, unknown>;
     switch (e.keyword) {
       case 'required':
-        pointer = `${pointer}/${escape(String(params.missingProperty))}`;
+        pointer = `${pointer}/${escapeToken(String(params.missingProperty))}`;
         message = 'is required but missing';
         break;
       case 'additionalProperties':
-        pointer = `${pointer}/${escape(String(params.additionalProperty))}`;
+        pointer = `${pointer}/${escapeToken(String(params.additionalProperty))}`;
         message = 'is not allowed (the schema is closed: additionalProperties false)';
         break;
       case 'unevaluatedProperties':
-        pointer = `${pointer}/${escape(String(params.unevaluatedProperty))}`;
+        pointer = `${pointer}/${escapeToken(String(params.unevaluatedProperty))}`;
         message = 'is not allowed (the schema is closed: unevaluatedProperties false)';
         break;
       case 'enum':
@@ -187,7 +187,7 @@ export function createResponseValidator(bundle: OpenApiBundle): ResponseValidato
 
   /** The concrete response object for a status, and the pointer of its `content`. */
   const response = (method: string, pathTemplate: string, key: string) => {
-    const start = `#/paths/${escape(pathTemplate)}/${method.toLowerCase()}/responses/${escape(key)}`;
+    const start = `#/paths/${escapeToken(pathTemplate)}/${method.toLowerCase()}/responses/${escapeToken(key)}`;
     const { node, pointer } = deref(bundle, get(bundle, start), start);
     return { node: isObject(node) ? node : undefined, pointer };
   };
@@ -228,7 +228,7 @@ export function createResponseValidator(bundle: OpenApiBundle): ResponseValidato
     const content = node && isObject(node.content) ? node.content : {};
     const mediaType = Object.keys(content).find((m) => m.includes('json'));
     if (!mediaType) return [];
-    const codes = errorBranches(`${pointer}/content/${escape(mediaType)}/schema`)
+    const codes = errorBranches(`${pointer}/content/${escapeToken(mediaType)}/schema`)
       .map((b) => b.code)
       .filter((c): c is string => typeof c === 'string');
     return [...new Set(codes)];
@@ -300,7 +300,7 @@ export function createResponseValidator(bundle: OpenApiBundle): ResponseValidato
         return [{ pointer: '', message: `body is not valid JSON: ${describeValue(body)}` }];
       }
     }
-    const schemaPointer = `${pointer}/content/${escape(mediaType)}/schema`;
+    const schemaPointer = `${pointer}/content/${escapeToken(mediaType)}/schema`;
     if (get(bundle, schemaPointer) === undefined) return [];
     const isError = Number(status) >= 400;
     if (isError && envelopePointer) {
@@ -349,7 +349,7 @@ export function createResponseValidator(bundle: OpenApiBundle): ResponseValidato
         return [];
       }
     }
-    const schemaPointer = `${pointer}/content/${escape(mediaType)}/schema`;
+    const schemaPointer = `${pointer}/content/${escapeToken(mediaType)}/schema`;
     if (get(bundle, schemaPointer) === undefined) return [];
     // An error: the schema of its code, as validate() does.
     const code = isObject(data) && isObject(data.error) ? data.error.code : undefined;
@@ -366,7 +366,7 @@ export function createResponseValidator(bundle: OpenApiBundle): ResponseValidato
     const { node, pointer } = response(method, pathTemplate, key);
     const headers = node && isObject(node.headers) ? node.headers : {};
     for (const name of Object.keys(headers)) {
-      const start = `${pointer}/headers/${escape(name)}`;
+      const start = `${pointer}/headers/${escapeToken(name)}`;
       const { node: h, pointer: hp } = deref(bundle, get(bundle, start), start);
       if (!isObject(h)) continue;
       out.push({ name, required: h.required === true, schemaPointer: isObject(h.schema) ? `${hp}/schema` : undefined });

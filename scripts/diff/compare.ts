@@ -24,7 +24,7 @@ export interface RawChange {
 
 const json = (v: unknown) => JSON.stringify(v);
 const same = (a: unknown, b: unknown) => json(a) === json(b);
-const code = (v: unknown) => '`' + (typeof v === 'string' ? v : json(v)) + '`';
+const code = (v: unknown) => `\`${typeof v === 'string' ? v : json(v)}\``;
 const typesOf = (s: Schema): string[] | null => (s.type === undefined ? null : [s.type].flat());
 const covers = (set: string[], t: string) => set.includes(t) || (t === 'integer' && set.includes('number'));
 

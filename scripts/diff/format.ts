@@ -52,7 +52,7 @@ export function formatText(r: Report, color = false): string {
     out.push('');
   }
   out.push((r.ok ? paint(32, 'OK: ') : paint(31, 'FAIL: ')) + verdict(r));
-  return out.join('\n') + '\n';
+  return `${out.join('\n')}\n`;
 }
 
 const HTML: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
@@ -100,7 +100,7 @@ export function formatMarkdown(r: Report): string {
 
 export function formatJson(r: Report): string {
   const summary = Object.fromEntries(SEVERITIES.map((s) => [s, count(r, s)]));
-  return JSON.stringify({ ...r, summary, verdict: verdict(r) }, null, 2) + '\n';
+  return `${JSON.stringify({ ...r, summary, verdict: verdict(r) }, null, 2)}\n`;
 }
 
 /** A draft Keep a Changelog entry; the version is the head's if it was bumped enough, else the suggested one. */

@@ -4,16 +4,17 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import $RefParser from '@apidevtools/json-schema-ref-parser';
+import $RefParser, { type ParserOptions } from '@apidevtools/json-schema-ref-parser';
 import { assembleSpec } from '../build/assemble.ts';
 import { EventsError, hasEventsIndex } from '../build/events.ts';
+import type { Schema } from './normalise.ts';
 
 export interface LoadedContract {
   /** What was loaded: a ref name or "working tree". */
   label: string;
-  openapi: any;
+  openapi: Schema;
   /** null when the spec has no asyncapi.yaml */
-  asyncapi: any | null;
+  asyncapi: Schema | null;
   /** $refs that point at files that do not exist (the diff still runs; they read as empty). */
   unresolved: string[];
 }
@@ -64,7 +65,7 @@ function loadDocuments(specDir: string, label: string): Promise<LoadedContract> 
 export async function loadFiles(openapiFile: string, asyncapiFile: string | null, label: string): Promise<LoadedContract> {
   const base = path.dirname(openapiFile);
   const unresolved: string[] = [];
-  const options = {
+  const options: ParserOptions = {
     resolve: {
       http: false as const,
       file: {
@@ -85,10 +86,10 @@ export async function loadFiles(openapiFile: string, asyncapiFile: string | null
   };
   const deref = async (file: string) => {
     try {
-      return await new $RefParser().dereference(file, options as any);
+      return await new $RefParser().dereference(file, options);
     } catch (err) {
       const msg = (err as Error).message.split('\n')[0] ?? String(err);
-      throw new DiffError(`${label}: cannot read the contract: ${msg.replaceAll(base + '/', '')}`);
+      throw new DiffError(`${label}: cannot read the contract: ${msg.replaceAll(`${base}/`, '')}`);
     }
   };
   const openapi = await deref(openapiFile);

@@ -3,6 +3,7 @@
 // servers, security and schemes. Schemas are simplified: `allOf` is merged into one schema.
 import { HTTP_METHODS } from '../lib/pointer.ts';
 
+// biome-ignore lint/suspicious/noExplicitAny: a node of a document as $RefParser dereferenced it, untyped; the code checks each field it reads.
 export type Schema = Record<string, any>;
 
 export interface Parameter {
@@ -51,7 +52,7 @@ const NUM_MAX = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxPro
 const NUM_MIN = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties'];
 const SUBSCHEMA_MAPS = ['properties', 'patternProperties'];
 
-const isObj = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObj = (v: unknown): v is Schema => typeof v === 'object' && v !== null && !Array.isArray(v);
 const typesOf = (s: Schema): string[] | null => (s.type === undefined ? null : [s.type].flat());
 
 /** Merges two already-normalised schemas as `allOf` would: the result accepts what both accept. */
@@ -129,7 +130,7 @@ function serverUrls(servers: unknown): Map<string, Record<string, string>> {
   const out = new Map<string, Record<string, string>>();
   for (const s of Array.isArray(servers) ? servers : []) {
     const vars: Record<string, string> = {};
-    for (const [k, v] of Object.entries<any>(s.variables ?? {})) vars[k] = String(v.default);
+    for (const [k, v] of Object.entries<Schema>(s.variables ?? {})) vars[k] = String(v.default);
     out.set(s.url, vars);
   }
   return out;
@@ -137,7 +138,7 @@ function serverUrls(servers: unknown): Map<string, Record<string, string>> {
 
 function parameters(list: unknown[], seen: Map<object, Schema>): Map<string, Parameter> {
   const out = new Map<string, Parameter>();
-  for (const p of list as any[]) {
+  for (const p of list as Schema[]) {
     if (!isObj(p) || !p.name) continue;
     out.set(`${p.in}:${p.name}`, {
       name: p.name,
@@ -155,13 +156,13 @@ function headers(map: unknown, seen: Map<object, Schema>): Map<string, Parameter
   return parameters(Object.entries(isObj(map) ? map : {}).map(([name, h]) => ({ ...h, name, in: 'header' })), seen);
 }
 
-const firstSchema = (content: unknown) => (isObj(content) ? Object.values<any>(content)[0]?.schema : undefined);
+const firstSchema = (content: unknown) => (isObj(content) ? Object.values<Schema>(content)[0]?.schema : undefined);
 
 function contentMap(content: unknown, seen: Map<object, Schema>): Map<string, Schema> {
-  return new Map(Object.entries<any>(isObj(content) ? content : {}).map(([mt, c]) => [mt, normaliseSchema(c?.schema, seen)]));
+  return new Map(Object.entries<Schema>(isObj(content) ? content : {}).map(([mt, c]) => [mt, normaliseSchema(c?.schema, seen)]));
 }
 
-function operation(key: string, op: any, pathParams: unknown[], globalSecurity: string[], seen: Map<object, Schema>): Operation {
+function operation(key: string, op: Schema, pathParams: unknown[], globalSecurity: string[], seen: Map<object, Schema>): Operation {
   const params = parameters([...(pathParams ?? []), ...(op.parameters ?? [])], seen);
   const rb = op.requestBody;
   return {
@@ -174,7 +175,7 @@ function operation(key: string, op: any, pathParams: unknown[], globalSecurity: 
     servers: op.servers ? [...serverUrls(op.servers).keys()] : null,
     parameters: params,
     requestBody: isObj(rb) ? { required: rb.required === true, description: rb.description, content: contentMap(rb.content, seen) } : null,
-    responses: new Map(Object.entries<any>(op.responses ?? {}).map(([status, r]) => [status, {
+    responses: new Map(Object.entries<Schema>(op.responses ?? {}).map(([status, r]) => [status, {
       description: r?.description,
       content: contentMap(r?.content, seen),
       headers: headers(r?.headers, seen),
@@ -188,17 +189,17 @@ const eventName = (payload: Schema, fallback: string): string => {
   return typeof c === 'string' ? c : fallback;
 };
 
-export function normalise(openapi: any, asyncapi: any | null): Model {
+export function normalise(openapi: Schema, asyncapi: Schema | null): Model {
   const seen = new Map<object, Schema>();
   const globalSecurity = securityAlternatives(openapi.security) ?? ['(none)'];
   const operations = new Map<string, Operation>();
-  for (const [p, item] of Object.entries<any>(openapi.paths ?? {})) {
+  for (const [p, item] of Object.entries<Schema>(openapi.paths ?? {})) {
     for (const m of HTTP_METHODS) {
       if (item?.[m]) operations.set(`${m.toUpperCase()} ${p}`, operation(`${m.toUpperCase()} ${p}`, item[m], item.parameters, globalSecurity, seen));
     }
   }
   const events = new Map<string, EventDef>();
-  for (const [name, item] of Object.entries<any>(openapi.webhooks ?? {})) {
+  for (const [name, item] of Object.entries<Schema>(openapi.webhooks ?? {})) {
     for (const m of HTTP_METHODS) {
       const op = item?.[m];
       if (!op) continue;
@@ -210,17 +211,17 @@ export function normalise(openapi: any, asyncapi: any | null): Model {
         description: op.description ?? payload.description,
         deprecated: op.deprecated === true,
         payload,
-        headers: parameters([...(item.parameters ?? []), ...(op.parameters ?? [])].filter((p: any) => p?.in === 'header'), seen),
+        headers: parameters([...(item.parameters ?? []), ...(op.parameters ?? [])].filter((p: Schema) => p?.in === 'header'), seen),
       });
     }
   }
   if (asyncapi) {
-    const messages = new Map<string, any>();
-    for (const ch of Object.values<any>(asyncapi.channels ?? {})) {
-      for (const [k, msg] of Object.entries<any>(ch?.messages ?? {})) messages.set(k, msg);
+    const messages = new Map<string, Schema>();
+    for (const ch of Object.values<Schema>(asyncapi.channels ?? {})) {
+      for (const [k, msg] of Object.entries<Schema>(ch?.messages ?? {})) messages.set(k, msg);
     }
     // Only messages on a channel are sent; components alone are read when the document has no channels.
-    if (!messages.size) for (const [k, msg] of Object.entries<any>(asyncapi.components?.messages ?? {})) messages.set(k, msg);
+    if (!messages.size) for (const [k, msg] of Object.entries<Schema>(asyncapi.components?.messages ?? {})) messages.set(k, msg);
     for (const [k, msg] of messages) {
       // AsyncAPI 3 allows { schemaFormat, schema } multi-format payloads.
       const raw = isObj(msg?.payload) && msg.payload.schemaFormat && msg.payload.schema ? msg.payload.schema : msg?.payload;
@@ -245,7 +246,7 @@ export function normalise(openapi: any, asyncapi: any | null): Model {
     asyncapiVersion: asyncapi ? String(asyncapi.info?.version ?? '') : null,
     hasAsyncapi: asyncapi !== null,
     servers: serverUrls(openapi.servers),
-    securitySchemes: new Map(Object.entries<any>(openapi.components?.securitySchemes ?? {})),
+    securitySchemes: new Map(Object.entries<Schema>(openapi.components?.securitySchemes ?? {})),
     operations,
     events,
   };

@@ -170,7 +170,7 @@ export function typescriptSample({ op, rootBase, base, ownServer }: SampleContex
     // The client sends a fresh Idempotency-Key with each POST and the same one on its retries.
     if (p.in === 'header' && p.name.toLowerCase() === 'idempotency-key') continue;
     if (p.in !== 'path' && p.in !== 'query' && p.in !== 'header') continue;
-    (params[p.in] ??= {})[p.name] = p.example;
+    params[p.in] = { ...params[p.in], [p.name]: p.example };
   }
   const init: Record<string, unknown> = {};
   if (Object.keys(params).length > 0) init.params = params;

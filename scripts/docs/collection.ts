@@ -11,6 +11,7 @@ import { SAMPLE_API_KEY } from './code-samples.ts';
 import { sandboxServer } from './servers.ts';
 import { HTTP_METHODS } from '../lib/pointer.ts';
 
+// biome-ignore lint/suspicious/noExplicitAny: the Postman collection openapi-to-postmanv2 returns is untyped JSON, walked at known paths.
 type JsonObject = { [key: string]: any };
 
 export const COLLECTION_FILE = 'partner-api.postman_collection.json';

@@ -7,7 +7,9 @@ import type { Browser } from 'playwright-core';
 import { keepLocal } from './chromium.ts';
 
 // The function given to page.evaluate runs in the page: its globals, which the Node typings do not declare.
-declare const PerformanceObserver: any, performance: any, document: any, window: any, requestAnimationFrame: any;
+// biome-ignore lint/suspicious/noExplicitAny: the page's DOM, whose types this Node program does not load (tsconfig's lib has no DOM).
+declare const performance: any, document: any, window: any, requestAnimationFrame: any;
+declare const PerformanceObserver: new (callback: (list: { getEntries(): { startTime: number }[] }) => void) => { observe(options: object): void };
 
 export interface Paint {
   url: string;
@@ -43,7 +45,7 @@ export async function measurePaint(browser: Browser, url: string, awaited?: Awai
       // Checked at every frame from the start: the time the heading is first laid out inside the window.
       await page.addInitScript(({ selector, text }) => {
         const look = () => {
-          const found = [...document.querySelectorAll(selector)].some((e: any) => {
+          const found = [...document.querySelectorAll(selector)].some((e) => {
             const r = e.getBoundingClientRect();
             return (e.textContent ?? '').includes(text) && r.height > 0 && r.top >= 0 && r.top < window.innerHeight;
           });
@@ -71,7 +73,7 @@ export async function measurePaint(browser: Browser, url: string, awaited?: Awai
         clearTimeout(timer as number);
         timer = setTimeout(done, quietMs);
       };
-      new PerformanceObserver((list: any) => {
+      new PerformanceObserver((list) => {
         for (const entry of list.getEntries()) lcp = Math.max(lcp, entry.startTime);
         wait();
       }).observe({ type: 'largest-contentful-paint', buffered: true });

@@ -1,6 +1,6 @@
 // The list of provisional parts of the contract, generated from the `x-provisional: true` marks of the
 // bundled OpenAPI document (generated/openapi.json) at docs build time. Nothing here is hand-written.
-import { escape, HTTP_METHODS, isObject, type Json, type JsonObject } from '../lib/pointer.ts';
+import { escapeToken, HTTP_METHODS, isObject, type Json, type JsonObject } from '../lib/pointer.ts';
 
 export interface ProvisionalPart {
   /** JSON pointer of the marked node in the bundle, e.g. `#/paths/~1cards/post`. */
@@ -21,7 +21,7 @@ export function findProvisional(doc: JsonObject): ProvisionalPart[] {
   const parts: ProvisionalPart[] = [];
   const walk = (node: Json, tokens: string[]) => {
     if (Array.isArray(node)) {
-      node.forEach((item, i) => walk(item, [...tokens, String(i)]));
+      for (const [i, item] of node.entries()) walk(item, [...tokens, String(i)]);
       return;
     }
     if (!isObject(node)) return;
@@ -70,7 +70,7 @@ function tail(tokens: string[]): string {
 
 function describe(doc: JsonObject, node: JsonObject, pointerTokens: string[]): ProvisionalPart {
   const tokens = pointerTokens.map(decode);
-  const pointer = `#/${pointerTokens.map((t) => escape(t)).join('/')}`;
+  const pointer = `#/${pointerTokens.map((t) => escapeToken(t)).join('/')}`;
   const why = provisionalText(node.description) || oneLine(node.summary) || '(no description)';
   const server = describeServer(doc, tokens);
   if (server) return { pointer, group: 'Servers', where: server, why };
@@ -94,7 +94,7 @@ function describe(doc: JsonObject, node: JsonObject, pointerTokens: string[]): P
       return { pointer, group: 'Parameters', where: rest.length ? `${label}: ${tail(rest)}` : label, why };
     }
     const group = kind === 'schemas' ? 'Schemas' : kind === 'responses' ? 'Responses' : 'Other';
-    const props = rest.filter((t, i) => rest[i - 1] === 'properties');
+    const props = rest.filter((_, i) => rest[i - 1] === 'properties');
     const dotted = props.length > 0 && rest.every((t, i) => t === 'properties' || rest[i - 1] === 'properties' || t === 'allOf' || /^\d+$/.test(t));
     const where = rest.length === 0 ? `\`${third}\`` : dotted ? `\`${[third, ...props].join('.')}\`` : `\`${third}\`: ${tail(rest)}`;
     return { pointer, group, where, why };

@@ -12,7 +12,7 @@
 import { fieldList, fieldRows, schemaType, schemaValues } from './events-page.ts';
 import { docsDocument } from './reference.ts';
 import { exampleOperations, type ExampleOperation } from '../lib/openapi-examples.ts';
-import { deref, escape, get, isObject, mediaExamples, operationEntries, responseErrorCodes, type Json, type JsonObject } from '../lib/pointer.ts';
+import { deref, escapeToken, get, isObject, mediaExamples, operationEntries, responseErrorCodes, type Json, type JsonObject } from '../lib/pointer.ts';
 import { propertyPointers } from '../lib/schema.ts';
 
 export interface ReferenceOperation {
@@ -140,7 +140,7 @@ interface OperationContext {
 function operationSection(ctx: OperationContext, op: ExampleOperation, raw: JsonObject, item: JsonObject): string {
   const { docs: doc } = ctx;
   const method = op.method.toLowerCase();
-  const pathPointer = `/paths/${escape(op.path)}/${method}`;
+  const pathPointer = `/paths/${escapeToken(op.path)}/${method}`;
   const events = Array.isArray(raw['x-events']) ? raw['x-events'].map((e) => `\`${text(e)}\``) : [];
   const head = [
     `\`${op.method} ${serverTemplate(ctx.openapi, op.path, method)}${op.path}\`, operationId \`${op.operationId}\`.`,

@@ -53,7 +53,7 @@ export function addProvisionalBadges(doc: JsonObject): void {
     for (const item of Object.values((doc[group] ?? {}) as Record<string, JsonObject>)) {
       for (const method of HTTP_METHODS) {
         const op = item[method] as JsonObject | undefined;
-        if (!op || op['x-provisional'] !== true) continue;
+        if (op?.['x-provisional'] !== true) continue;
         const badges = Array.isArray(op['x-badges']) ? (op['x-badges'] as unknown[]) : [];
         op['x-badges'] = [...badges, { ...PROVISIONAL_BADGE }];
       }

@@ -3,7 +3,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { decimalPlacesKeyword } from '../../src/contract/decimal-places.ts';
-import { escape, get, isObject, type Json, type JsonObject } from './pointer.ts';
+import { escapeToken, get, isObject, type Json, type JsonObject } from './pointer.ts';
 
 /** Follows a `$ref` chain from a pointer to the pointer of the node that has no `$ref`. */
 export function resolvePointer(doc: JsonObject, ptr: string): string {
@@ -31,13 +31,13 @@ export function propertiesAt(doc: JsonObject, ptr: string): Map<string, string[]
     if (isObject(node['properties'])) {
       for (const name of Object.keys(node['properties'])) {
         const list = found.get(name) ?? [];
-        list.push(`${resolved}/properties/${escape(name)}`);
+        list.push(`${resolved}/properties/${escapeToken(name)}`);
         found.set(name, list);
       }
     }
     for (const key of ['allOf', 'oneOf', 'anyOf']) {
       const list = node[key];
-      if (Array.isArray(list)) list.forEach((_, i) => visit(`${resolved}/${key}/${i}`, depth + 1));
+      if (Array.isArray(list)) for (const i of list.keys()) visit(`${resolved}/${key}/${i}`, depth + 1);
     }
   };
   visit(ptr, 0);
@@ -129,37 +129,37 @@ export function undocumentedFields(doc: JsonObject, ptr: string, value: unknown,
       const node = get(doc, resolved);
       if (!isObject(node) || out.includes(resolved)) return;
       out.push(resolved);
-      if (Array.isArray(node['allOf'])) node['allOf'].forEach((_, i) => visit(`${resolved}/allOf/${i}`, depth + 1));
+      if (Array.isArray(node['allOf'])) for (const i of node['allOf'].keys()) visit(`${resolved}/allOf/${i}`, depth + 1);
       for (const key of ['oneOf', 'anyOf']) {
         const list = node[key];
         if (!Array.isArray(list)) continue;
         const branches = list.map((_, i) => `${resolved}/${key}/${i}`);
         const matching = branches.filter((b) => matches(b, v));
-        (matching.length > 0 ? matching : branches).forEach((b) => visit(b, depth + 1));
+        for (const b of matching.length > 0 ? matching : branches) visit(b, depth + 1);
       }
     };
-    ptrs.forEach((p) => visit(p, 0));
+    for (const p of ptrs) visit(p, 0);
     return out;
   };
   const walk = (ptrs: string[], v: unknown, at: string): void => {
     const schemas = expand(ptrs, v).map((p) => ({ p, node: get(doc, p) as JsonObject }));
     if (Array.isArray(v)) {
       const items = schemas.filter((s) => isObject(s.node['items'])).map((s) => `${s.p}/items`);
-      if (items.length > 0) v.forEach((item, i) => walk(items, item, `${at}/${i}`));
+      if (items.length > 0) for (const [i, item] of v.entries()) walk(items, item, `${at}/${i}`);
       return;
     }
     if (!isObject(v)) return;
     for (const [name, child] of Object.entries(v)) {
-      const props = schemas.filter((s) => isObject(s.node['properties']) && name in s.node['properties']).map((s) => `${s.p}/properties/${escape(name)}`);
+      const props = schemas.filter((s) => isObject(s.node['properties']) && name in s.node['properties']).map((s) => `${s.p}/properties/${escapeToken(name)}`);
       const patterns = schemas.flatMap((s) =>
         isObject(s.node['patternProperties'])
-          ? Object.keys(s.node['patternProperties']).filter((re) => new RegExp(re, 'u').test(name)).map((re) => `${s.p}/patternProperties/${escape(re)}`)
+          ? Object.keys(s.node['patternProperties']).filter((re) => new RegExp(re, 'u').test(name)).map((re) => `${s.p}/patternProperties/${escapeToken(re)}`)
           : [],
       );
       const maps = schemas.filter((s) => isObject(s.node['additionalProperties'])).map((s) => `${s.p}/additionalProperties`);
       const childPtrs = [...props, ...patterns, ...(props.length + patterns.length === 0 ? maps : [])];
-      if (childPtrs.length > 0) walk(childPtrs, child, `${at}/${escape(name)}`);
-      else if (!schemas.some((s) => s.node['additionalProperties'] === true)) found.push(`${at}/${escape(name)}`);
+      if (childPtrs.length > 0) walk(childPtrs, child, `${at}/${escapeToken(name)}`);
+      else if (!schemas.some((s) => s.node['additionalProperties'] === true)) found.push(`${at}/${escapeToken(name)}`);
     }
   };
   walk([ptr], value, '');

@@ -2,11 +2,11 @@
 // webhook events written in (scripts/build/assemble.ts: every hand-written line keeps its spec/ file and
 // number); then, on a fresh build of spec/ (the bundles the build writes to generated/), `redocly lint` of
 // the bundles and Spectral (.spectral.yaml: spectral:oas, the OWASP ruleset and the house rules) on the
-// OpenAPI bundle, and `redocly lint` of the Arazzo workflows (spec/workflows). Extra arguments pass through to
-// the first Redocly run
-// (`npm run lint -- --format github-actions`); an option Redocly's lint does not have is refused first, in one
-// line with "did you mean", rather than after Redocly's whole help. Exits non-zero when any of them reports a
-// problem.
+// OpenAPI bundle, and `redocly lint` of the Arazzo workflows (spec/workflows); then Biome on the TypeScript and
+// JavaScript (biome.jsonc: `biome ci`, the formatter's check and the linter). Extra arguments pass through to
+// the first Redocly run (`npm run lint -- --format github-actions`); an option Redocly's lint does not have is
+// refused first, in one line with "did you mean", rather than after Redocly's whole help. Exits non-zero when
+// any of them reports a problem.
 import fs from 'node:fs';
 import path from 'node:path';
 import { assembleWorkspace } from '../build/assemble.ts';
@@ -14,11 +14,13 @@ import { buildToTemp } from '../build/build.ts';
 import { closest, runCli, UsageError } from '../lib/cli-args.ts';
 import { APIS, ROOT } from '../lib/paths.ts';
 import { workflowSources } from '../build/workflows.ts';
-import { lint, lintBundles, redocly } from '../lib/redocly.ts';
+import { lint, lintBundles, redocly, type RunResult } from '../lib/redocly.ts';
 import { spectralLint } from '../lib/spectral.ts';
+import { biomeCi } from './biome.ts';
 
 const USAGE = `Usage: npm run lint [-- <redocly lint options>]
-  Redocly's lint of both documents, the workflows and the bundles, then Spectral on the OpenAPI bundle. Options go to
+  Redocly's lint of both documents, the workflows and the bundles, Spectral on the OpenAPI bundle, then Biome's
+  format check and lint of the code (biome.jsonc; \`npm run format\` writes the formatting). Options go to
   \`redocly lint\` (--format github-actions, --max-problems <n>, --skip-rule <id> ...; \`npx redocly lint --help\`
   lists them).`;
 
@@ -43,7 +45,7 @@ await runCli('lint', USAGE, async () => {
   }
   await checkOptions(extra);
   const assembled = assembleWorkspace(ROOT);
-  let sources;
+  let sources: RunResult;
   try {
     sources = await lint(assembled, APIS, extra, true);
   } finally {
@@ -52,7 +54,7 @@ await runCli('lint', USAGE, async () => {
   console.log('\nRedocly (redocly.yaml) on the workflows ...');
   const workflows = await redocly(['lint', ...workflowSources(ROOT), ...extra], ROOT, true);
   const { dir } = await buildToTemp(ROOT);
-  let bundles, spectral;
+  let bundles: RunResult, spectral: RunResult;
   try {
     console.log('\nRedocly (redocly.yaml) on the bundles ...');
     bundles = await lintBundles(ROOT, dir, APIS, [], true);
@@ -62,5 +64,7 @@ await runCli('lint', USAGE, async () => {
     fs.rmSync(dir, { recursive: true, force: true });
   }
   if (spectral.code === 0) console.log('Spectral: no problems.');
-  return [sources, workflows, bundles, spectral].some((r) => r.code !== 0) ? 1 : 0;
+  console.log('\nBiome (biome.jsonc) on the code: format check and lint ...');
+  const biome = await biomeCi(ROOT, true);
+  return [sources, workflows, bundles, spectral, biome].some((r) => r.code !== 0) ? 1 : 0;
 });

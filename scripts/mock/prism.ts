@@ -33,6 +33,7 @@ export interface PrismServer {
   stop(graceMs?: number): Promise<void>;
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ESC starts the ANSI colour codes Prism prints, which this removes.
 const ANSI = /\u001b\[[0-9;]*m/g;
 
 /**

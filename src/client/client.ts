@@ -61,6 +61,7 @@ type UpperMethod = Uppercase<HttpMethod>;
 const lower = (method: UpperMethod) => method.toLowerCase() as 'get';
 type Media = `${string}/${string}`;
 
+// biome-ignore lint/complexity/noBannedTypes: `{}` is the empty object type, which extends Pick<T, K> only when K is optional.
 type RequiredKeysOf<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }[keyof T];
 type InitParam<Init> =
   RequiredKeysOf<Init> extends never ? [(Init & { [key: string]: unknown })?] : [Init & { [key: string]: unknown }];
@@ -76,7 +77,7 @@ export type DataMethod<M extends HttpMethod, Paths extends {} = paths> = <
   url: P,
   ...init: InitParam<Init>
 ) => Promise<
-  Paths[P][M & keyof Paths[P]] extends infer Op extends Record<string | number, any>
+  Paths[P][M & keyof Paths[P]] extends infer Op extends Record<string | number, unknown>
     ? Exclude<FetchResponse<Op, Init, Media>['data'], undefined>
     : never
 >;
@@ -232,7 +233,8 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     const transport = (request: Request): Promise<Response> => {
       sentRequest = request;
       const resend = sentBody === undefined ? undefined : () => new Request(request, { body: sentBody as RequestInit['body'] });
-      return (sent = sendWithRetries(fetch, retry, request, fetchInit, resend, retryable));
+      sent = sendWithRetries(fetch, retry, request, fetchInit, resend, retryable);
+      return sent;
     };
     const callInit: Record<string, unknown> = { ...options, fetch: transport };
     // A GET, or a POST with a key, may be sent again; undefined: let the Request say (a middleware's key).

@@ -13,10 +13,11 @@ export type HttpMethod = (typeof HTTP_METHODS)[number];
 export const isObject = (value: unknown): value is JsonObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-export const escape = (segment: string | number): string =>
+/** Escapes one reference token of a JSON Pointer (RFC 6901): `~` as `~0`, `/` as `~1`. */
+export const escapeToken = (segment: string | number): string =>
   String(segment).replaceAll('~', '~0').replaceAll('/', '~1');
 
-export const pointer = (...segments: (string | number)[]): string => segments.map((s) => `/${escape(s)}`).join('');
+export const pointer = (...segments: (string | number)[]): string => segments.map((s) => `/${escapeToken(s)}`).join('');
 
 /** Reads the node at a JSON Pointer (`/paths/~1cards/get`), or undefined. */
 export function get(doc: unknown, ptr: string): Json | undefined {

@@ -22,7 +22,7 @@ async function main(): Promise<number> {
     import('./docs.js'),
     import('./target.js'),
   ]);
-  let docs;
+  let docs: ReturnType<typeof loadDocs>;
   try {
     docs = loadDocs(args.docs);
   } catch (error) {

@@ -32,7 +32,7 @@ export interface SetupDriver {
   /** Adjusts a request body before it is sent (a fresh `external_reference`, the url of your receiver ...). */
   prepare?(key: ResourceKey, body: Body): void;
   /** Each record created, with the create answer's data: may give the code to use from then on (the seed renames it). */
-  made?(key: ResourceKey, code: string, record: Body): string | void | Promise<string | void>;
+  made?(key: ResourceKey, code: string, record: Body): string | undefined | Promise<string | undefined>;
   /** Notes that do not stop the set-up (a card still pending after the wait). */
   log?(line: string): void;
 }

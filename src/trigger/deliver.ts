@@ -83,7 +83,8 @@ export function oneLine(text: string): string {
 export function formatDelivery(d: Delivery, width = 0): string {
   const name = d.type.padEnd(width);
   if (d.status === undefined) return `${name}  FAILED  ${d.ms} ms  ${oneLine(d.error ?? '')}`.trimEnd();
-  const line = `${name}  ${d.status} ${oneLine(d.statusText ?? '')}`.trimEnd() + `  ${d.ms} ms`;
+  const status = `${d.status} ${oneLine(d.statusText ?? '')}`.trimEnd();
+  const line = `${name}  ${status}  ${d.ms} ms`;
   if (d.ok) return line;
   const answer = oneLine(d.answer ?? '');
   return `${line}  (not acknowledged: the service would retry)${answer ? ` answered: ${JSON.stringify(answer)}` : ''}`;

@@ -22,7 +22,7 @@ function labelsAndBrokenWords(page: Page): Promise<{ text: string; broken: strin
     const found: { text: string; broken: string[] }[] = [];
     for (const label of document.querySelectorAll('.menu-content [data-testid=menu-item-label] span[data-text]')) {
       const node = label.firstChild;
-      if (!node || node.nodeType !== 3 || label.offsetParent === null) continue;
+      if (node?.nodeType !== 3 || label.offsetParent === null) continue;
       const text: string = node.textContent ?? '';
       const range = document.createRange();
       const tops: number[] = [];

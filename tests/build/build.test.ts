@@ -12,7 +12,9 @@ import { workflowOutputs } from '../../scripts/build/workflows.ts';
 import { copyWorkspace, edit } from '../contract/helpers.ts';
 
 const temps: string[] = [];
-afterAll(() => temps.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+afterAll(() => {
+  for (const dir of temps) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 /** A copy of the workspace with generated/ too, so that a build can (fail to) replace it. */
 function workspace(): string {

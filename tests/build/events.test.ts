@@ -12,8 +12,13 @@ import { ROOT } from '../../scripts/lib/paths.ts';
 import { copyWorkspace, edit } from '../contract/helpers.ts';
 
 const temps: string[] = [];
-afterAll(() => temps.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
-const temp = (dir: string) => (temps.push(dir), dir);
+afterAll(() => {
+  for (const dir of temps) fs.rmSync(dir, { recursive: true, force: true });
+});
+const temp = (dir: string) => {
+  temps.push(dir);
+  return dir;
+};
 const lines = (file: string) => fs.readFileSync(file, 'utf8').split('\n');
 const lineOf = (file: string, text: string) => lines(file).findIndex((l) => l.includes(text)) + 1;
 

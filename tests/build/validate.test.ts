@@ -13,7 +13,9 @@ import { ROOT } from '../../scripts/lib/paths.ts';
 const generated = (file: string) => path.join(ROOT, 'generated', file);
 const read = (file: string) => JSON.parse(fs.readFileSync(generated(file), 'utf8')) as Record<string, any>;
 const temps: string[] = [];
-afterAll(() => temps.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+afterAll(() => {
+  for (const dir of temps) fs.rmSync(dir, { recursive: true, force: true });
+});
 function writeTemp(name: string, doc: unknown): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'build-validate-'));
   temps.push(dir);

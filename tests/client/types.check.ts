@@ -8,7 +8,7 @@ import {
   createPartnerClient,
   isPartnerApiError,
   type ErrorCode,
-  PartnerApiError,
+  type PartnerApiError,
   type OperationErrorCode,
   type PageItem,
   type PaginatedPath,

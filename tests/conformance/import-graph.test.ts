@@ -33,7 +33,7 @@ function importGraph(roots: string[]): Map<string, string[]> {
 }
 
 /** The cycles of a graph, each as the chain of files that closes it (depth-first search, one per back edge). */
-export function cycles(graph: Map<string, string[]>): string[][] {
+function cycles(graph: Map<string, string[]>): string[][] {
   const found: string[][] = [];
   const state = new Map<string, 'open' | 'done'>();
   const stack: string[] = [];

@@ -1,7 +1,7 @@
 // Bounds on every schema (docs/structure.md, Conventions): every string has maxLength (or enum/const),
 // every array maxItems, every integer a format and minimum/maximum, every money amount minimum, maximum and
 // x-decimal-places. Finds the schemas of a bundle that miss one, by JSON Pointer.
-import { escape, isObject, type Json } from '../../scripts/lib/pointer.ts';
+import { escapeToken, isObject, type Json } from '../../scripts/lib/pointer.ts';
 
 export interface Unbounded {
   strings: string[];
@@ -18,7 +18,10 @@ export function unboundedSchemas(doc: Json): Unbounded {
   const out: Unbounded = { strings: [], arrays: [], integers: [], numbers: [] };
   const has = (node: { [key: string]: Json }, ...keys: string[]) => keys.some((k) => k in node);
   const walk = (node: Json | undefined, at: string): void => {
-    if (Array.isArray(node)) return node.forEach((item, i) => walk(item, `${at}/${i}`));
+    if (Array.isArray(node)) {
+      for (const [i, item] of node.entries()) walk(item, `${at}/${i}`);
+      return;
+    }
     if (!isObject(node)) return;
     const types = typesOf(node);
     if (types.includes('string') && !has(node, 'maxLength', 'enum', 'const')) out.strings.push(at);
@@ -31,7 +34,7 @@ export function unboundedSchemas(doc: Json): Unbounded {
     }
     for (const [key, value] of Object.entries(node)) {
       if (key === 'examples' || key === 'example' || key === 'value') continue;
-      walk(value, `${at}/${escape(key)}`);
+      walk(value, `${at}/${escapeToken(key)}`);
     }
   };
   walk(doc, '');

@@ -28,7 +28,9 @@ const build = async (ws: string) => {
   temps.push(dir);
   return { openapi: readBundle(dir, 'openapi') as JsonObject, asyncapi: readBundle(dir, 'asyncapi') as JsonObject };
 };
-afterAll(() => temps.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+afterAll(() => {
+  for (const dir of temps) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 describe.concurrent('a broken spec is reported', { timeout: 180_000 }, () => {
   it('an invalid example: the example check and the lint name it', async () => {
@@ -177,7 +179,7 @@ describe.concurrent('a broken spec is reported', { timeout: 180_000 }, () => {
   it('an unbounded string and a money amount without precision: Spectral and the bounds check name them', async () => {
     const ws = workspace();
     edit(ws, 'spec/components/schemas/CardWithdrawal.yaml', (t) =>
-      t.replace(/(\n  withdrawal_id:\n    type: string\n)    maxLength: \d+\n/, '$1').replace(/(\n  fee:\n(?:    .*\n)*?)    x-decimal-places: 2\n/, '$1'),
+      t.replace(/(\n {2}withdrawal_id:\n {4}type: string\n) {4}maxLength: \d+\n/, '$1').replace(/(\n {2}fee:\n(?: {4}.*\n)*?) {4}x-decimal-places: 2\n/, '$1'),
     );
     const { dir } = await buildToTemp(ws);
     temps.push(dir);

@@ -2,7 +2,7 @@
 // (tests/fixtures/seed-checklist.yaml). Each check returns one readable message per problem.
 import fs from 'node:fs';
 import { parse } from 'yaml';
-import { escape, get, isObject, pointer, type Json, type JsonObject } from '../../scripts/lib/pointer.ts';
+import { escapeToken, get, isObject, pointer, type Json, type JsonObject } from '../../scripts/lib/pointer.ts';
 import { allowedValues, itemsOrSelf, propertiesAt, propertyPointers, resolvePointer, SchemaValidator } from '../../scripts/lib/schema.ts';
 import { HTTP_METHODS } from '../../src/contract/bundle.ts';
 
@@ -96,7 +96,7 @@ export function responseCodes(doc: JsonObject, responsePtr: string): { schema: S
   const response = get(doc, resolvePointer(doc, responsePtr));
   const media = isObject(response) && isObject(response['content']) ? response['content']['application/json'] : undefined;
   if (!isObject(media)) return { schema, examples };
-  const mediaPtr = `${resolvePointer(doc, responsePtr)}/content/${escape('application/json')}`;
+  const mediaPtr = `${resolvePointer(doc, responsePtr)}/content/${escapeToken('application/json')}`;
   const branches = (ptr: string): string[] => {
     const at = resolvePointer(doc, ptr);
     const node = get(doc, at);
@@ -113,7 +113,7 @@ export function responseCodes(doc: JsonObject, responsePtr: string): { schema: S
   }
   if (isObject(media['examples'])) {
     for (const name of Object.keys(media['examples'])) {
-      const example = get(doc, resolvePointer(doc, `${mediaPtr}/examples/${escape(name)}`));
+      const example = get(doc, resolvePointer(doc, `${mediaPtr}/examples/${escapeToken(name)}`));
       const value = isObject(example) ? example['value'] : undefined;
       const code = isObject(value) && isObject(value['error']) ? value['error']['code'] : undefined;
       if (typeof code === 'string') examples.add(code);
@@ -128,7 +128,7 @@ function errorProblem(doc: JsonObject, o: Operation, e: DocumentedError, why: st
   if (!isObject(responses) || !(e.status in responses)) {
     return `${label(o.method, o.path)}: missing response ${e.status} ${e.code} (${why})`;
   }
-  const codes = responseCodes(doc, `${o.ptr}/responses/${escape(e.status)}`);
+  const codes = responseCodes(doc, `${o.ptr}/responses/${escapeToken(e.status)}`);
   if (!codes.schema.has(e.code)) return `${label(o.method, o.path)}: response ${e.status} does not include ${e.code} in its schema (${why})`;
   if (!codes.examples.has(e.code)) return `${label(o.method, o.path)}: response ${e.status} has no example of ${e.code} (${why})`;
   return undefined;
@@ -180,7 +180,7 @@ export function checkEndpoints(doc: JsonObject, checklist: Checklist): string[] 
       else checkValues(`${where}: ${p.in} parameter '${p.name}'`, [`${at}/schema`], p);
     }
     if (e.body) {
-      const bodyPtr = `${resolvePointer(doc, `${o.ptr}/requestBody`)}/content/${escape('application/json')}/schema`;
+      const bodyPtr = `${resolvePointer(doc, `${o.ptr}/requestBody`)}/content/${escapeToken('application/json')}/schema`;
       const fields = get(doc, bodyPtr) === undefined ? new Map<string, string[]>() : propertiesAt(doc, bodyPtr);
       for (const field of e.body) if (!fields.has(field)) problems.push(`${where}: request body has no field '${field}'`);
       for (const [field, values] of Object.entries(e.body_values ?? {})) {
@@ -188,11 +188,11 @@ export function checkEndpoints(doc: JsonObject, checklist: Checklist): string[] 
       }
     }
     if (e.success) {
-      const responsePtr = `${o.ptr}/responses/${escape(e.success)}`;
+      const responsePtr = `${o.ptr}/responses/${escapeToken(e.success)}`;
       if (get(doc, responsePtr) === undefined) {
         problems.push(`${where}: missing success response ${e.success}`);
       } else if (e.data || e.absent) {
-        const schemaPtr = `${resolvePointer(doc, responsePtr)}/content/${escape('application/json')}/schema`;
+        const schemaPtr = `${resolvePointer(doc, responsePtr)}/content/${escapeToken('application/json')}/schema`;
         const dataPtrs = propertyPointers(doc, schemaPtr, 'data');
         const fields = new Set<string>();
         for (const d of dataPtrs) for (const name of propertiesAt(doc, itemsOrSelf(doc, d)).keys()) fields.add(name);
@@ -234,7 +234,7 @@ export function checkErrors(doc: JsonObject, checklist: Checklist): string[] {
     const responses = o.op['responses'];
     if (!isObject(responses)) continue;
     for (const status of Object.keys(responses)) {
-      const codes = responseCodes(doc, `${o.ptr}/responses/${escape(status)}`);
+      const codes = responseCodes(doc, `${o.ptr}/responses/${escapeToken(status)}`);
       for (const code of new Set([...codes.schema, ...codes.examples])) {
         seen.add(code);
         const documented = checklist.errors[code];
@@ -254,7 +254,7 @@ export function checkErrors(doc: JsonObject, checklist: Checklist): string[] {
       const responses = o.op['responses'];
       if (!isObject(responses)) return [];
       return Object.keys(responses).flatMap((status) => {
-        const schemaPtr = `${resolvePointer(doc, `${o.ptr}/responses/${escape(status)}`)}/content/${escape('application/json')}/schema`;
+        const schemaPtr = `${resolvePointer(doc, `${o.ptr}/responses/${escapeToken(status)}`)}/content/${escapeToken('application/json')}/schema`;
         const node = get(doc, resolvePointer(doc, schemaPtr));
         const branches = isObject(node) && Array.isArray(node['oneOf']) ? node['oneOf'].map((_, i) => `${resolvePointer(doc, schemaPtr)}/oneOf/${i}`) : [schemaPtr];
         return branches.filter((b) => allowedValues(doc, propertyPointers(doc, b, 'error.code'))?.includes(code));
@@ -370,7 +370,7 @@ export function checkEvents(openapi: JsonObject, asyncapi: JsonObject, checklist
   // An event the document does not list is designed here: marked provisional as a whole.
   for (const extra of webhooks.filter((w) => !names.includes(w))) {
     const body = `${resolvePointer(openapi, pointer('webhooks', extra))}/post/requestBody`;
-    const schema = get(openapi, resolvePointer(openapi, `${resolvePointer(openapi, body)}/content/${escape('application/json')}/schema`));
+    const schema = get(openapi, resolvePointer(openapi, `${resolvePointer(openapi, body)}/content/${escapeToken('application/json')}/schema`));
     if (!isObject(schema) || schema['x-provisional'] !== true) problems.push(`openapi: webhook ${extra} is not an event of the document (an event designed here is marked x-provisional: true)`);
   }
 
@@ -381,7 +381,7 @@ export function checkEvents(openapi: JsonObject, asyncapi: JsonObject, checklist
       problems.push(`openapi: event ${event} is missing from webhooks`);
     } else {
       const bodyPtr = `${resolvePointer(openapi, pointer('webhooks', event))}/post/requestBody`;
-      const schemaPtr = `${resolvePointer(openapi, bodyPtr)}/content/${escape('application/json')}/schema`;
+      const schemaPtr = `${resolvePointer(openapi, bodyPtr)}/content/${escapeToken('application/json')}/schema`;
       if (get(openapi, schemaPtr) === undefined) problems.push(`openapi: webhook ${event} has no POST application/json body schema`);
       else schemas.openapi = schemaPtr;
     }

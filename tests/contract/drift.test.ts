@@ -1,6 +1,6 @@
 // generated/ is committed; it must be byte for byte what spec/ builds.
 import path from 'node:path';
-import { expect, it } from 'vitest';
+import { it } from 'vitest';
 import { compareOutputs } from '../../scripts/build/drift.ts';
 import { GENERATED_DIR, ROOT } from '../../scripts/lib/paths.ts';
 import { built, expectNoProblems } from './helpers.ts';

@@ -8,7 +8,7 @@
 // - parameter / header `examples.*.value`, `example` -> its `schema` (OpenAPI)
 // - message `examples[].payload` / `.headers`   -> the message's `payload` / `headers` (AsyncAPI)
 import { SchemaValidator, undocumentedFields } from '../../scripts/lib/schema.ts';
-import { deref, escape, isObject, type Json, type JsonObject } from '../../scripts/lib/pointer.ts';
+import { deref, escapeToken, isObject, type Json, type JsonObject } from '../../scripts/lib/pointer.ts';
 
 /** Keywords whose value is a schema, a list of schemas or a map of schemas. */
 const SUBSCHEMA = ['additionalProperties', 'unevaluatedProperties', 'items', 'contains', 'not', 'if', 'then', 'else', 'propertyNames', 'unevaluatedItems'];
@@ -30,17 +30,17 @@ export function collectExamples(doc: JsonObject): ExampleCase[] {
   const inSchema = (node: Json | undefined, at: string): void => {
     if (!isObject(node)) return;
     if (Array.isArray(node['examples'])) {
-      node['examples'].forEach((value, i) => cases.push({ where: `${at}/examples/${i}`, schema: at, value }));
+      for (const [i, value] of node['examples'].entries()) cases.push({ where: `${at}/examples/${i}`, schema: at, value });
     }
     if ('example' in node) cases.push({ where: `${at}/example`, schema: at, value: node['example'] });
     for (const key of SUBSCHEMA) if (isObject(node[key])) inSchema(node[key], `${at}/${key}`);
     for (const key of SUBSCHEMA_LIST) {
       const list = node[key];
-      if (Array.isArray(list)) list.forEach((item, i) => inSchema(item, `${at}/${key}/${i}`));
+      if (Array.isArray(list)) for (const [i, item] of list.entries()) inSchema(item, `${at}/${key}/${i}`);
     }
     for (const key of SUBSCHEMA_MAP) {
       const map = node[key];
-      if (isObject(map)) for (const [name, sub] of Object.entries(map)) inSchema(sub, `${at}/${key}/${escape(name)}`);
+      if (isObject(map)) for (const [name, sub] of Object.entries(map)) inSchema(sub, `${at}/${key}/${escapeToken(name)}`);
     }
   };
 
@@ -53,7 +53,7 @@ export function collectExamples(doc: JsonObject): ExampleCase[] {
       for (const [name, example] of Object.entries(node['examples'])) {
         const resolved = deref(doc, example);
         if (isObject(resolved) && 'value' in resolved) {
-          cases.push({ where: `${at}/examples/${escape(name)}`, schema: schemaAt, value: resolved['value'] });
+          cases.push({ where: `${at}/examples/${escapeToken(name)}`, schema: schemaAt, value: resolved['value'] });
         }
       }
     }
@@ -79,18 +79,18 @@ export function collectExamples(doc: JsonObject): ExampleCase[] {
 
   const walk = (node: Json | undefined, at: string): void => {
     if (Array.isArray(node)) {
-      node.forEach((item, i) => walk(item, `${at}/${i}`));
+      for (const [i, item] of node.entries()) walk(item, `${at}/${i}`);
       return;
     }
     if (!isObject(node) || '$ref' in node) return;
     // Schemas collected by name: OpenAPI and AsyncAPI `components/schemas`.
     if (at === '/components/schemas') {
-      for (const [name, schema] of Object.entries(node)) inSchema(schema, `${at}/${escape(name)}`);
+      for (const [name, schema] of Object.entries(node)) inSchema(schema, `${at}/${escapeToken(name)}`);
       return;
     }
     if (doc['asyncapi'] && (at === '/components/messages' || /\/messages$/.test(at))) {
       for (const [name, msg] of Object.entries(node)) {
-        if (isObject(msg) && !('$ref' in msg)) message(msg, `${at}/${escape(name)}`);
+        if (isObject(msg) && !('$ref' in msg)) message(msg, `${at}/${escapeToken(name)}`);
       }
       return;
     }
@@ -98,7 +98,7 @@ export function collectExamples(doc: JsonObject): ExampleCase[] {
     if ('schema' in node && isObject(node['schema'])) withSchema(node, at);
     for (const [key, value] of Object.entries(node)) {
       if (['schema', 'examples', 'example', 'value'].includes(key)) continue;
-      walk(value, `${at}/${escape(key)}`);
+      walk(value, `${at}/${escapeToken(key)}`);
     }
   };
 

@@ -7,7 +7,7 @@ import { ROOT } from '../../scripts/lib/paths.ts';
 import { expectNoProblems } from './helpers.ts';
 
 function extensionsIn(node: unknown, found: Set<string>): Set<string> {
-  if (Array.isArray(node)) node.forEach((item) => extensionsIn(item, found));
+  if (Array.isArray(node)) for (const item of node) extensionsIn(item, found);
   else if (node && typeof node === 'object') {
     for (const [key, value] of Object.entries(node)) {
       if (key.startsWith('x-')) found.add(key);

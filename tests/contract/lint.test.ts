@@ -14,7 +14,9 @@ import { built } from './helpers.ts';
 
 const workspace = process.env['CONTRACT_WORKSPACE'] ?? ROOT;
 const temps: string[] = [];
-afterAll(() => temps.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+afterAll(() => {
+  for (const dir of temps) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 it('spec/openapi.yaml and spec/asyncapi.yaml lint with zero problems (npm run lint, Redocly)', async () => {
   const assembled = assembleWorkspace(workspace);

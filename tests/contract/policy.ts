@@ -5,7 +5,7 @@
 // - no field the interface document does not list is required in a resource or payload it shows (the
 //   fields come from the checklist: `detailed[].data`, `events.*.data`, `objects`, `error_details`).
 import { propertiesAt, propertyPointers, itemsOrSelf, resolvePointer, SchemaValidator } from '../../scripts/lib/schema.ts';
-import { escape, get, isObject, pointer, type Json, type JsonObject } from '../../scripts/lib/pointer.ts';
+import { escapeToken, get, isObject, pointer, type Json, type JsonObject } from '../../scripts/lib/pointer.ts';
 import { collectExamples } from './examples.ts';
 import type { Checklist } from './checklist.ts';
 
@@ -15,10 +15,11 @@ export const UNKNOWN_FIELD = 'x_unknown_field_for_the_policy_check';
 export function withUnknownField(value: unknown): { at: string; value: unknown }[] {
   const out: { at: string; value: unknown }[] = [];
   const visit = (node: unknown, at: string, set: (copy: unknown) => unknown): void => {
-    if (Array.isArray(node)) node.forEach((item, i) => visit(item, `${at}/${i}`, (c) => set(node.map((x, j) => (j === i ? c : x)))));
-    else if (isObject(node)) {
+    if (Array.isArray(node)) {
+      for (const [i, item] of node.entries()) visit(item, `${at}/${i}`, (c) => set(node.map((x, j) => (j === i ? c : x))));
+    } else if (isObject(node)) {
       out.push({ at: at || '/', value: set({ ...node, [UNKNOWN_FIELD]: 'x' }) });
-      for (const [k, v] of Object.entries(node)) visit(v, `${at}/${escape(k)}`, (c) => set({ ...node, [k]: c }));
+      for (const [k, v] of Object.entries(node)) visit(v, `${at}/${escapeToken(k)}`, (c) => set({ ...node, [k]: c }));
     }
   };
   visit(value, '', (c) => c);
@@ -33,7 +34,7 @@ function eventSchemas(doc: JsonObject): Set<string> {
   return new Set(
     webhooks.map((w) => {
       const body = resolvePointer(doc, `${resolvePointer(doc, pointer('webhooks', w))}/post/requestBody`);
-      return resolvePointer(doc, `${body}/content/${escape('application/json')}/schema`);
+      return resolvePointer(doc, `${body}/content/${escapeToken('application/json')}/schema`);
     }),
   );
 }
@@ -79,7 +80,7 @@ export function requiredAt(doc: JsonObject, ptr: string, depth = 0): Set<string>
   if (Array.isArray(node['required'])) for (const r of node['required']) out.add(String(r));
   for (const key of ['allOf', 'oneOf', 'anyOf']) {
     const list = node[key];
-    if (Array.isArray(list)) list.forEach((_, i) => requiredAt(doc, `${at}/${key}/${i}`, depth + 1).forEach((r) => out.add(r)));
+    if (Array.isArray(list)) for (const i of list.keys()) for (const r of requiredAt(doc, `${at}/${key}/${i}`, depth + 1)) out.add(r);
   }
   return out;
 }
@@ -97,13 +98,13 @@ export function checkRequiredDocumented(doc: JsonObject, checklist: Checklist): 
   for (const e of checklist.detailed) {
     if (!e.success || !e.data) continue;
     const responsePtr = resolvePointer(doc, pointer('paths', e.path, e.method, 'responses', e.success));
-    const dataPtrs = propertyPointers(doc, `${responsePtr}/content/${escape('application/json')}/schema`, 'data').map((d) => itemsOrSelf(doc, d));
+    const dataPtrs = propertyPointers(doc, `${responsePtr}/content/${escapeToken('application/json')}/schema`, 'data').map((d) => itemsOrSelf(doc, d));
     over(`${e.method.toUpperCase()} ${e.path} ${e.success} data`, doc, dataPtrs, e.data, problems);
   }
   for (const [event, facts] of Object.entries(checklist.events)) {
     if (facts.data.length === 0 || facts.payload_shown === false) continue;
     const body = resolvePointer(doc, pointer('webhooks', event, 'post', 'requestBody'));
-    const dataPtrs = propertyPointers(doc, `${body}/content/${escape('application/json')}/schema`, 'data');
+    const dataPtrs = propertyPointers(doc, `${body}/content/${escapeToken('application/json')}/schema`, 'data');
     over(`event ${event} data`, doc, dataPtrs, facts.data, problems);
   }
   for (const o of checklist.objects ?? []) {

@@ -44,7 +44,10 @@ const encode = (token: string) => token.replace(/~/g, '~0').replace(/\//g, '~1')
 export function texts(doc: JsonObject): { pointer: string; key: string; text: string; node: JsonObject }[] {
   const found: { pointer: string; key: string; text: string; node: JsonObject }[] = [];
   const walk = (node: Json, pointer: string) => {
-    if (Array.isArray(node)) return node.forEach((item, i) => walk(item, `${pointer}/${i}`));
+    if (Array.isArray(node)) {
+      for (const [i, item] of node.entries()) walk(item, `${pointer}/${i}`);
+      return;
+    }
     if (node === null || typeof node !== 'object') return;
     for (const [key, value] of Object.entries(node)) {
       if ((key === 'description' || key === 'summary') && typeof value === 'string') {
@@ -88,7 +91,10 @@ export function checkWording(doc: JsonObject): WordingProblem[] {
     }
   }
   const walk = (node: Json, pointer: string) => {
-    if (Array.isArray(node)) return node.forEach((item, i) => walk(item, `${pointer}/${i}`));
+    if (Array.isArray(node)) {
+      for (const [i, item] of node.entries()) walk(item, `${pointer}/${i}`);
+      return;
+    }
     if (node === null || typeof node !== 'object') return;
     const note = (node as JsonObject)['x-provisional-note'];
     if ((node as JsonObject)['x-provisional'] === true && (typeof note !== 'string' || note.trim() === '')) {

@@ -57,7 +57,7 @@ describe('npm run diff (CLI)', () => {
   });
 
   it('passes the same change once info.version has a major bump, and drafts a changelog entry', () => {
-    edit('spec/components/schemas/Card.yaml', /  balance:\n    type: number\n/, '');
+    edit('spec/components/schemas/Card.yaml', / {2}balance:\n {4}type: number\n/, '');
     edit('spec/components/schemas/Card.yaml', 'required: [card_code, status, balance]', 'required: [card_code, status]');
     edit('spec/openapi.yaml', 'version: 1.0.0', 'version: 2.0.0');
     const r = run('HEAD', '--changelog');
@@ -124,7 +124,7 @@ describe('npm run diff (CLI)', () => {
 
   it('compares with the merge base of main by default', () => {
     git('checkout', '-q', '-b', 'feature');
-    edit('spec/paths/cards_{code}.yaml', /    - name: code/, '    - name: expand\n      in: query\n      required: true\n      schema:\n        type: string\n    - name: code');
+    edit('spec/paths/cards_{code}.yaml', / {4}- name: code/, '    - name: expand\n      in: query\n      required: true\n      schema:\n        type: string\n    - name: code');
     commitAll('require expand');
     // HEAD itself has the change: only the merge base with main shows it.
     expect(run('HEAD').code).toBe(0);

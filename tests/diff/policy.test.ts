@@ -10,7 +10,9 @@ import { ROOT } from '../../scripts/lib/paths.ts';
 import { copyWorkspace, edit } from '../contract/helpers.ts';
 
 const temps: string[] = [];
-afterAll(() => temps.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+afterAll(() => {
+  for (const dir of temps) fs.rmSync(dir, { recursive: true, force: true });
+});
 let base: Promise<LoadedContract> | undefined;
 
 /** The contract against a copy of it changed by `change`: the rules that fire, and the bump they require. */

@@ -8,7 +8,9 @@ import { commandLines, compareOutput, extractSteps, installSteps, runSteps, subs
 
 const fence = '```';
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+});
 
 /** Whether a process runs (a zombie, killed but not yet reaped, does not). */
 function running(pid: number): boolean {

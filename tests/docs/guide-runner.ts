@@ -156,7 +156,7 @@ export function script(steps: Step[]): string {
     }
     parts.push(`printf '\\n${MARK} ${i} end@@\\n'`);
   });
-  return parts.join('\n') + '\n';
+  return `${parts.join('\n')}\n`;
 }
 
 export interface StepResult {

@@ -88,7 +88,12 @@ export function background(command: string, options: { cwd: string; env?: NodeJS
   const child = spawn('bash', ['-c', command], { cwd: options.cwd, env: options.env ?? userEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
   let exitCode: number | null | undefined;
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve((exitCode = code))));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      exitCode = code;
+      resolve(code);
+    }),
+  );
   const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
   child.stdout.on('data', (c: Buffer) => (output += c));
   child.stderr.on('data', (c: Buffer) => (output += c));
@@ -125,7 +130,10 @@ export function liveProcesses(pgid: number): string[] {
 export function listening(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
     socket.once('error', () => resolve(false));
   });
 }

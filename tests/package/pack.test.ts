@@ -345,7 +345,10 @@ describe('the trigger bin', () => {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         verifyWebhook(Buffer.concat(chunks), req.headers, secret).then(
-          (event) => (verified.push(event.type), res.writeHead(204).end()),
+          (event) => {
+            verified.push(event.type);
+            res.writeHead(204).end();
+          },
           () => res.writeHead(400).end(),
         );
       });

@@ -65,8 +65,14 @@ describe('the plan of every list query', () => {
     const db = sandbox.core.db;
     const seen: Statement[] = [];
     const { all, get } = db;
-    db.all = (sql, ...params) => (seen.push({ sql, params }), all.call(db, sql, ...params)) as never;
-    db.get = (sql, ...params) => (seen.push({ sql, params }), get.call(db, sql, ...params)) as never;
+    db.all = ((sql: string, ...params: Statement['params']) => {
+      seen.push({ sql, params });
+      return all.call(db, sql, ...params);
+    }) as never;
+    db.get = ((sql: string, ...params: Statement['params']) => {
+      seen.push({ sql, params });
+      return get.call(db, sql, ...params);
+    }) as never;
     try {
       const answer = await sandbox.request('GET', path, { key: KEY });
       expect(answer.status, `${path}: ${JSON.stringify(answer.body)}`).toBe(200);

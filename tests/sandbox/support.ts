@@ -273,7 +273,10 @@ export async function startReceiver(): Promise<Receiver> {
  */
 export function setupFor(sandbox: TestSandbox, key = KEY): Setup {
   let byKey = setups.get(sandbox);
-  if (!byKey) setups.set(sandbox, (byKey = new Map()));
+  if (!byKey) {
+    byKey = new Map();
+    setups.set(sandbox, byKey);
+  }
   let setup = byKey.get(key);
   if (!setup) {
     setup = new Setup(SETUP_GRAPH, {

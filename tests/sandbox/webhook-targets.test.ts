@@ -2,6 +2,7 @@
 // a target that is not a public address is refused without a connection, the caller of a ping learns only
 // whether a 2xx came (the reason is kept in the delivery history of the endpoint's events), and under either
 // policy a receiver's answer is read up to 64 KiB, then the connection is closed.
+import type { components } from '../../generated/openapi.js';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,7 +15,7 @@ import { DatabaseSync } from '../../src/sandbox/core/sqlite.ts';
 import { SqliteDb } from '../../src/sandbox/core/store.ts';
 import { defaultPolicy, isPublicAddress, WebhookTargets } from '../../src/sandbox/core/webhook-targets.ts';
 import type { WebhookEventType } from '../../src/webhooks/events.ts';
-import { failure, startReceiver, startTestSandbox, until, type Receiver, type TestSandbox } from './support.ts';
+import { failure, startReceiver, startTestSandbox, until, type TestSandbox } from './support.ts';
 
 /** A loopback server that counts the connections made to it, and answers 200. */
 async function startCounter(): Promise<{ url: string; connections: () => number; close(): Promise<void> }> {
@@ -201,13 +202,13 @@ describe('why a ping or a delivery failed: told under `local`; under `public`, k
     receiver.status = 200;
     await hosted.advance(120, key);
     await until(() => receiver.events.length === 2);
-    let retried;
+    let retried: Awaited<ReturnType<typeof latest>>;
     do retried = await latest();
     while (retried.attempt === 1);
     expect(retried).toMatchObject({ status: 'delivered', response_code: 200, failure_reason: null, attempt: 2 });
     await receiver.close();
     emit(hosted, key);
-    let refused;
+    let refused: Awaited<ReturnType<typeof latest>>;
     do refused = await latest();
     while (refused.code === retried.code);
     expect(refused).toMatchObject({ status: 'pending', response_code: null, failure_reason: 'no answer (ECONNREFUSED)', attempt: 1 });
@@ -261,7 +262,7 @@ describe("a receiver's answer is read up to 64 KiB, then the connection is close
       const client = sandbox.client(key);
       const { code } = (await client.call.POST('/webhooks', { body: { url, events: ['*'] } })).data;
       emit(sandbox, key);
-      let delivery;
+      let delivery: components['schemas']['WebhookDelivery'] | undefined;
       do delivery = (await client.call.GET('/webhooks/{code}/deliveries', { params: { path: { code } } })).data[0];
       while (!delivery || delivery.status === 'pending');
       expect(delivery).toMatchObject({ status: 'delivered', response_code: 200, failure_reason: null });

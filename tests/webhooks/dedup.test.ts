@@ -9,7 +9,12 @@ import {
 /** A settable clock in seconds. */
 function clock(start = 1_000_000) {
   let now = start;
-  return { now: () => now, advance: (s: number) => void (now += s) };
+  return {
+    now: () => now,
+    advance: (s: number) => {
+      now += s;
+    },
+  };
 }
 
 describe('MemoryDedupStore', () => {

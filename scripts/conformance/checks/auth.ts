@@ -5,7 +5,7 @@
 import type { CheckContext } from './context.ts';
 import { expectRefusal } from './refusal.ts';
 import { copyRequest, requestOrSkip, type RequestSpec } from './request.ts';
-import { readsFor } from './state.ts';
+import { readsFor, type Snapshot } from './state.ts';
 
 export const AUTH = 'authentication';
 
@@ -13,8 +13,20 @@ export async function checkAuth(ctx: CheckContext): Promise<void> {
   const { apiKey, unknownKey, mode } = ctx.config;
   const variants: { what: string; codes?: string[]; change(req: RequestSpec): void }[] = [
     { what: 'no key', codes: ['AUTHENTICATION_REQUIRED'], change: (req) => (req.key = null) },
-    { what: 'Basic instead of Bearer', change: (req) => ((req.key = null), (req.headers.Authorization = `Basic ${Buffer.from(`${apiKey}:`).toString('base64')}`)) },
-    { what: 'the key in the query string, none in the header', change: (req) => ((req.key = null), req.query.set('api_key', apiKey)) },
+    {
+      what: 'Basic instead of Bearer',
+      change: (req) => {
+        req.key = null;
+        req.headers.Authorization = `Basic ${Buffer.from(`${apiKey}:`).toString('base64')}`;
+      },
+    },
+    {
+      what: 'the key in the query string, none in the header',
+      change: (req) => {
+        req.key = null;
+        req.query.set('api_key', apiKey);
+      },
+    },
   ];
   if (mode === 'real') {
     variants.push({ what: 'a malformed key (Bearer not-a-key)', change: (req) => (req.key = 'not-a-key') });
@@ -26,7 +38,7 @@ export async function checkAuth(ctx: CheckContext): Promise<void> {
     if (!valid) continue;
     const documented = ctx.validator.errorCodes(op.method, op.path, 401);
     const reads = mode === 'real' ? readsFor(ctx, valid) : [];
-    let before;
+    let before: Snapshot | undefined;
     for (const variant of variants) {
       const request = copyRequest(valid);
       variant.change(request);

@@ -4,7 +4,7 @@
 import { record, type CheckContext } from './context.ts';
 import { expectRefusal } from './refusal.ts';
 import { requestOrSkip } from './request.ts';
-import { readsFor } from './state.ts';
+import { readsFor, type Snapshot } from './state.ts';
 import { violations } from './violations.ts';
 
 export const INPUT = 'invalid input';
@@ -15,7 +15,7 @@ export async function checkInput(ctx: CheckContext): Promise<void> {
     const valid = requestOrSkip(ctx, INPUT, op.method, op.path);
     if (!valid) continue;
     const reads = ctx.config.mode === 'real' ? readsFor(ctx, valid) : [];
-    let before;
+    let before: Snapshot | undefined;
     for (const v of violations(ctx, valid)) {
       if (v.skip) {
         record(ctx, { group: INPUT, name: `${subject} ${v.what}`, outcome: 'skipped', message: v.skip });

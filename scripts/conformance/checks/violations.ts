@@ -6,7 +6,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import fc from 'fast-check';
 import { decimalPlacesKeyword } from '../../../src/contract/decimal-places.ts';
-import { escape, get, isObject, type Json, type JsonObject } from '../../lib/pointer.ts';
+import { escapeToken, get, isObject, type Json, type JsonObject } from '../../lib/pointer.ts';
 import { propertiesAt, resolvePointer } from '../../lib/schema.ts';
 import type { CheckContext } from './context.ts';
 import { copyRequest, type RequestSpec } from './request.ts';
@@ -50,7 +50,10 @@ function validators(bundle: JsonObject) {
   const cache = new Map<string, ValidateFunction>();
   const compile = (ajv: Ajv2020, key: string, schema: object) => {
     let fn = cache.get(key);
-    if (!fn) cache.set(key, (fn = ajv.compile(schema)));
+    if (!fn) {
+      fn = ajv.compile(schema);
+      cache.set(key, fn);
+    }
     return fn;
   };
   const ref = (pointer: string) => ({ $ref: `${ID}#${pointer.split('/').map((s) => encodeURIComponent(s).replace(/%7E/g, '~')).join('/')}` });
@@ -65,7 +68,10 @@ function validators(bundle: JsonObject) {
 const cached = new WeakMap<object, ReturnType<typeof validators>>();
 const validatorsOf = (bundle: JsonObject) => {
   let v = cached.get(bundle);
-  if (!v) cached.set(bundle, (v = validators(bundle)));
+  if (!v) {
+    v = validators(bundle);
+    cached.set(bundle, v);
+  }
   return v;
 };
 
@@ -192,10 +198,10 @@ function targets(ctx: CheckContext, valid: RequestSpec): Target[] {
   const draws = 30;
 
   // Parameters: path, query and header, each as the string a URL or a header carries.
-  const opPointer = `/paths/${escape(template)}/${method.toLowerCase()}`;
-  const item = get(bundle, `/paths/${escape(template)}`);
+  const opPointer = `/paths/${escapeToken(template)}/${method.toLowerCase()}`;
+  const item = get(bundle, `/paths/${escapeToken(template)}`);
   const pointers = [
-    ...(isObject(item) && Array.isArray(item.parameters) ? item.parameters.map((_, i) => `/paths/${escape(template)}/parameters/${i}`) : []),
+    ...(isObject(item) && Array.isArray(item.parameters) ? item.parameters.map((_, i) => `/paths/${escapeToken(template)}/parameters/${i}`) : []),
     ...(() => {
       const op = get(bundle, opPointer);
       return isObject(op) && Array.isArray(op.parameters) ? op.parameters.map((_, i) => `${opPointer}/parameters/${i}`) : [];
@@ -240,7 +246,7 @@ function targets(ctx: CheckContext, valid: RequestSpec): Target[] {
   const content = op && isObject(op.requestBody) ? schemaAt(bundle, `${opPointer}/requestBody`) : undefined;
   const media = content && isObject(content.content) ? Object.keys(content.content).find((m) => m.includes('json')) : undefined;
   if (media === undefined || valid.body === undefined) return out;
-  const bodyPointer = `${resolvePointer(bundle, `${opPointer}/requestBody`)}/content/${escape(media)}/schema`;
+  const bodyPointer = `${resolvePointer(bundle, `${opPointer}/requestBody`)}/content/${escapeToken(media)}/schema`;
   const body = JSON.parse(valid.body) as Json;
   const withBody = (value: Json) => {
     const req = copyRequest(valid);

@@ -188,7 +188,7 @@ export class CardLifecycle {
 
   /** Outcome of a pending top-up: `completed` (card.topup.completed) or `failed` (refund, card.topup.failed). */
   completeTopUp(topUp: TopUpRow, choice: { outcome: 'completed' | 'failed'; reason?: string }): TopUpRow {
-    const { db, ledger, outbox } = this.core;
+    const { db, outbox } = this.core;
     return db.transaction(() => {
       const current = this.repo.topUp(topUp.id)!;
       if (current.status !== 'pending') {

@@ -46,8 +46,13 @@ export function cardSimulation(core: SandboxCore): Handlers<operations> {
         let type: components['schemas']['CardTransactionType'] = body.type;
         let failure: string | null = body.type === 'decline' ? (body.failure_reason ?? 'declined_by_issuer') : null;
         const payment = type === 'auth' || type === 'settle';
-        if (payment && card.status === 'frozen') (type = 'decline'), (failure = 'card_frozen');
-        else if (payment && amount > card.balance_minor) (type = 'decline'), (failure = 'insufficient_funds');
+        if (payment && card.status === 'frozen') {
+          type = 'decline';
+          failure = 'card_frozen';
+        } else if (payment && amount > card.balance_minor) {
+          type = 'decline';
+          failure = 'insufficient_funds';
+        }
         const delta = type === 'auth' || type === 'settle' ? -amount : type === 'refund' ? amount : 0;
         const after = card.balance_minor + delta;
         const merchant = body.merchant_name ?? 'SANDBOX MERCHANT';

@@ -197,7 +197,7 @@ export class Delivery {
       ? this.db.get<{ url: string; secret: string; is_active: number }>('SELECT url, secret, is_active FROM webhook_endpoints WHERE code = ?', delivery.endpoint_code)
       : undefined;
     const event = delivery ? this.db.get<{ body: string }>('SELECT body FROM events WHERE id = ?', delivery.event_id) : undefined;
-    if (!delivery || delivery.status !== 'pending' || !endpoint || !event) {
+    if (delivery?.status !== 'pending' || !endpoint || !event) {
       this.scheduler.complete(jobId);
       return;
     }

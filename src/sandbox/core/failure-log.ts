@@ -7,6 +7,7 @@
 import { TOOL } from '../cli-args.js';
 
 /** Control characters (a message may quote what a request sent) become spaces: one line, whatever the error. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it replaces
 const oneLine = (text: string): string => text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
 
 /** `Name: message (at the first frame of its stack)`, on one line. */

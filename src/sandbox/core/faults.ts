@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { components as simulation } from '../../../generated/sandbox.js';
 import { faultStatusValues } from '../../../generated/sandbox-values.js';
-import { ApiError, apiError, codeOfStatus } from './errors.js';
+import { type ApiError, apiError, codeOfStatus } from './errors.js';
 
 /** The statuses a fault answers (the simulation API's `Fault.status`). */
 export const FAULT_STATUSES = faultStatusValues;

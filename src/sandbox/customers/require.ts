@@ -3,7 +3,7 @@
 // `POST /customers/{customerCode}/deactivate`): the customer must exist (404), not be restricted (403
 // ACCOUNT_RESTRICTED, `customer_restricted`) and not be inactive (422 `customer_not_active`).
 import { pageWindow, type SandboxCore } from '../core/context.js';
-import { ApiError, apiError, notFound, stateError } from '../core/errors.js';
+import { type ApiError, apiError, notFound, stateError } from '../core/errors.js';
 import type { SqlValue } from '../core/store.js';
 import { findCustomer, type CustomerRow } from './repository.js';
 

@@ -21,7 +21,10 @@ export function findEvent(core: SandboxCore, accountId: number, id: string, sinc
 export function eventPage(core: SandboxCore, accountId: number, filter: { from: number; to: number; type?: string }, limit: number, offset: number): { rows: EventRow[]; total: number } {
   const where = ['account_id = ?', 'created_at >= ?', 'created_at < ?'];
   const args = [accountId, filter.from, filter.to] as (string | number)[];
-  if (filter.type !== undefined) where.push('type = ?'), args.push(filter.type);
+  if (filter.type !== undefined) {
+    where.push('type = ?');
+    args.push(filter.type);
+  }
   const rows = core.db.all<EventRow>(`SELECT id, type, body, created_at FROM events WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, ...args, limit, offset);
   const total = core.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM events WHERE ${where.join(' AND ')}`, ...args)!.n;
   return { rows, total };

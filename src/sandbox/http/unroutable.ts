@@ -59,7 +59,7 @@ export function clientErrorHandler(core: SandboxCore) {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     // The response under way on this socket (Node's own field: the socket's current ServerResponse).
     const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
-    if (inFlight && inFlight.req.complete) {
+    if (inFlight?.req.complete) {
       // Its request arrived whole: what follows it (bytes after `Connection: close`, a garbage request pipelined
       // behind it) is what is wrong. That request gets its own answer, then the connection closes.
       const close = () => socket.destroy();

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Account } from '../core/accounts.js';
 import type { SandboxCore } from '../core/context.js';
 import type { PostResult } from '../core/delivery.js';
-import { ApiError, apiError, planLimitReached } from '../core/errors.js';
+import { type ApiError, apiError, planLimitReached } from '../core/errors.js';
 import { contractLimits, forPlan } from '../core/limits.js';
 import type { EndpointRepository } from './repository.js';
 

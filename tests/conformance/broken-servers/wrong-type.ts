@@ -6,7 +6,7 @@ export const problem = { operation: 'GET /cards/{code}', pointer: '/data/balance
 export const mutate: Mutation = ({ method, path, answer }) => {
   if (method !== 'GET' || path !== '/cards/{code}' || answer.status !== 200) return answer;
   const body = copy(answer.body) as { data: { balance: unknown } };
-  body.data.balance = String(body.data.balance) + '.00';
+  body.data.balance = `${body.data.balance}.00`;
   return { ...answer, body };
 };
 
