@@ -5,7 +5,9 @@
 // A workflow is skipped, with the reason, when the run lacks what it needs: the simulation API (`x-simulation`,
 // the reason it gives), or one of its required inputs. Against the stateless mock every workflow is reported as
 // not applicable. The result of each workflow lists its steps (the last attempt of a retried step, a called
-// workflow's steps under its step id) as passed, failed (the checks that failed) or not run.
+// workflow's steps under its step id) as passed, failed (the checks that failed, the request, the body answered
+// and a curl command that replays it) or not run. The run's id goes to the workflows as the input `run_id`, and
+// the records their requests created are handed to the run's clean-up (cleanup.ts).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,7 +15,11 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { REDOCLY_BIN, ROOT } from '../lib/paths.ts';
 import type { JsonObject } from '../lib/pointer.ts';
+import { madeRecord } from './cleanup.ts';
+import { newRunId } from './resources.ts';
+import { bodyText, curlOf } from './http.ts';
 import { EventChecker, type EventCheck, type Receiver } from './receiver.ts';
+import type { MadeRecord } from './types.ts';
 import { createResponseValidator, formatErrors, matchPathTemplate, type ResponseValidator } from './validate-response.ts';
 
 export const WORKFLOWS_DIR = path.join(ROOT, 'spec', 'workflows');
@@ -60,6 +66,10 @@ export interface WorkflowRunOptions {
   /** Only these workflowIds (and what they call). */
   only?: string[];
   verbose?: boolean;
+  /** The run's id, given to the workflows as the input `run_id` (the references of the records they create); a new one by default. */
+  runId?: string;
+  /** Where the records the workflows' requests created are added, for the run's clean-up. */
+  made?: MadeRecord[];
 }
 
 interface ArazzoStep {
@@ -139,7 +149,7 @@ interface ReportStep {
   stepId?: string;
   workflowId?: string;
   status: string;
-  request?: { method: string; url: string };
+  request?: { method: string; url: string; headers?: Record<string, string>; body?: unknown };
   response?: { statusCode: number; body?: unknown; headers?: Record<string, string> };
   checks?: { name: string; passed: boolean; message?: string; condition?: string; severity?: string }[];
   executedSteps?: ReportStep[];
@@ -199,9 +209,38 @@ export function stepResults(executed: readonly ReportStep[], check: ResponseChec
     }
     last.delete(id); // a retried step: keep only its last attempt, in its last place
     const problems = [...(step.status === 'success' ? [] : [failedChecks(step) || step.status]), ...check(step)];
+    if (problems.length) problems.push(...exchange(step));
     last.set(id, problems.length === 0 ? { step: id, outcome: 'passed' } : { step: id, outcome: 'failed', message: problems.join('\n') });
   }
   return [...last.values()];
+}
+
+/** A failed step's request, the body answered and the curl command that replays it (none when it sent nothing). */
+function exchange(step: ReportStep): string[] {
+  if (!step.request) return [];
+  const method = step.request.method.toUpperCase();
+  const body = step.request.body === undefined || step.request.body === '' ? undefined : typeof step.request.body === 'string' ? step.request.body : JSON.stringify(step.request.body);
+  const headers = Object.fromEntries(Object.entries(step.request.headers ?? {}).filter(([k]) => /^(authorization|content-type|idempotency-key)$/i.test(k)));
+  return [
+    `request: ${method} ${step.request.url}${body ? ` ${body}` : ''}`,
+    ...(step.response ? [`answered ${step.response.statusCode}: ${bodyText(step.response.body)}`] : []),
+    curlOf(method, step.request.url, headers, body),
+  ];
+}
+
+/** The records the workflows' requests to the partner API at `server` created, each with the key it was made with. */
+export function madeByWorkflows(executed: readonly ReportStep[], bundle: JsonObject, server: string, validator: ResponseValidator): MadeRecord[] {
+  const base = new URL(server).pathname.replace(/\/$/, '');
+  const made: MadeRecord[] = [];
+  for (const step of executed) {
+    if (step.type === 'workflow') made.push(...madeByWorkflows(step.executedSteps ?? [], bundle, server, validator));
+    if (!step.request || !step.response || !step.request.url.startsWith(server)) continue;
+    const key = Object.entries(step.request.headers ?? {}).find(([k]) => k.toLowerCase() === 'authorization')?.[1]?.replace(/^Bearer /, '');
+    const template = matchPathTemplate(bundle, step.request.method, new URL(step.request.url).pathname.slice(base.length));
+    const record = key && template ? madeRecord(validator, step.request.method, template, step.response.statusCode, step.response.body, key) : undefined;
+    if (record) made.push(record);
+  }
+  return made;
 }
 
 /**
@@ -251,11 +290,11 @@ function runRespect(args: string[], verbose: boolean): Promise<{ code: number; o
 }
 
 /** The endpoint the run registers for its receiver: every event, at `<webhookUrl>/workflows`. */
-async function registerEndpoint(server: string, apiKey: string, url: string): Promise<{ code: string; secret: string }> {
+async function registerEndpoint(server: string, apiKey: string, url: string, runId?: string): Promise<{ code: string; secret: string }> {
   const res = await fetch(`${server.replace(/\/$/, '')}/webhooks`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ url, events: ['*'], description: 'Conformance workflows receiver' }),
+    body: JSON.stringify({ url, events: ['*'], description: `Conformance workflows receiver${runId ? ` (run ${runId})` : ''}` }),
     signal: AbortSignal.timeout(20_000),
   });
   const body = (await res.json().catch(() => null)) as { data?: { code?: string; secret?: string } } | null;
@@ -298,7 +337,8 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Workflo
   let endpoint: { code: string; secret: string } | undefined;
   /** Why the receiver could not be registered: the workflows that need it fail with it. */
   let registration: string | undefined;
-  const inputs: Record<string, string> = { api_key: options.apiKey };
+  // A workflow that looks its customers up by reference needs an id of its own run (on a server that keeps every run's).
+  const inputs: Record<string, string> = { api_key: options.apiKey, run_id: options.runId ?? newRunId() };
   if (options.freshApiKey) inputs.fresh_api_key = options.freshApiKey;
   if (options.webhookUrl && options.receiver) {
     const hook = `${options.webhookUrl.replace(/\/$/, '')}/workflows`;
@@ -306,7 +346,7 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Workflo
     pathPrefix = new URL(hook).pathname;
     Object.assign(inputs, { webhook_url: `${hook}/extra`, refusing_webhook_url: `${hook}/refuse`, failing_webhook_url: `${hook}/flaky` });
     try {
-      endpoint = await registerEndpoint(options.server, options.apiKey, hook);
+      endpoint = await registerEndpoint(options.server, options.apiKey, hook, options.runId);
       inputs.endpoint_code = endpoint.code;
     } catch (error) {
       registration = (error as Error).message;
@@ -344,6 +384,10 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Workflo
       for (const w of executedWorkflows) reported.set(`${path.resolve(ROOT, file)}#${w.workflowId}`, w);
     }
     const all = [...reported.values()];
+    if (options.made) {
+      const validator = createResponseValidator(options.bundle);
+      options.made.push(...all.flatMap((w) => madeByWorkflows(w.executedSteps, options.bundle, options.server, validator)));
+    }
     const eventsOf = new Map(all.map((w) => [w.workflowId, eventsFound(w.executedSteps)]));
     if (options.receiver) await eventsArrived(options.receiver, [...eventsOf.values()].flat().map((e) => e.id), 10_000);
     const secrets = [...(endpoint ? [endpoint.secret] : []), ...all.flatMap((w) => secretsSeen(w.executedSteps))];
