@@ -7,7 +7,8 @@
 // not applicable. The result of each workflow lists its steps (the last attempt of a retried step, a called
 // workflow's steps under its step id) as passed, failed (the checks that failed, the request, the body answered
 // and a curl command that replays it) or not run. The run's id goes to the workflows as the input `run_id`, and
-// the records their requests created are handed to the run's clean-up (cleanup.ts).
+// the records their requests created (seen by a recording proxy, recorder.ts) are handed to the run's clean-up
+// (cleanup.ts).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,6 +20,7 @@ import { madeRecord } from './cleanup.ts';
 import { newRunId } from './resources.ts';
 import { bodyText, curlOf } from './http.ts';
 import { EventChecker, type EventCheck, type Receiver } from './receiver.ts';
+import { startRecorder, type Exchange } from './recorder.ts';
 import type { MadeRecord } from './types.ts';
 import { createResponseValidator, formatErrors, matchPathTemplate, type ResponseValidator } from './validate-response.ts';
 
@@ -228,19 +230,24 @@ function exchange(step: ReportStep): string[] {
   ];
 }
 
-/** The records the workflows' requests to the partner API at `server` created, each with the key it was made with. */
-export function madeByWorkflows(executed: readonly ReportStep[], bundle: JsonObject, server: string, validator: ResponseValidator): MadeRecord[] {
-  const base = new URL(server).pathname.replace(/\/$/, '');
+/** The records the requests that went through the recorder made, each with the key it was made with. */
+export function madeThrough(exchanges: readonly Exchange[], bundle: JsonObject, validator: ResponseValidator): MadeRecord[] {
   const made: MadeRecord[] = [];
-  for (const step of executed) {
-    if (step.type === 'workflow') made.push(...madeByWorkflows(step.executedSteps ?? [], bundle, server, validator));
-    if (!step.request || !step.response || !step.request.url.startsWith(server)) continue;
-    const key = Object.entries(step.request.headers ?? {}).find(([k]) => k.toLowerCase() === 'authorization')?.[1]?.replace(/^Bearer /, '');
-    const template = matchPathTemplate(bundle, step.request.method, new URL(step.request.url).pathname.slice(base.length));
-    const record = key && template ? madeRecord(validator, step.request.method, template, step.response.statusCode, step.response.body, key) : undefined;
+  for (const exchange of exchanges) {
+    const key = exchange.authorization?.replace(/^Bearer /, '');
+    const template = matchPathTemplate(bundle, exchange.method, exchange.path);
+    const record = key && template ? madeRecord(validator, exchange.method, template, exchange.status, exchange.body, key) : undefined;
     if (record) made.push(record);
   }
   return made;
+}
+
+/** Points the report's requests back at the server: they were sent to the recorder in front of it. */
+function throughServer(steps: ReportStep[], recorder: string, server: string): void {
+  for (const step of steps) {
+    if (step.request?.url.startsWith(recorder)) step.request.url = server.replace(/\/$/, '') + step.request.url.slice(recorder.length);
+    throughServer(step.executedSteps ?? [], recorder, server);
+  }
 }
 
 /**
@@ -355,6 +362,8 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Workflo
   const simulation = options.simulationUrl !== undefined;
   const plans = docs.map(({ file, doc }) => ({ file, doc, plan: planWorkflows(doc, inputs, simulation) }));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'workflows-'));
+  // Every request to the partner API goes through the recorder, which sees what the report leaves out.
+  const recorder = await startRecorder(options.server);
   try {
     const runnable = plans.filter(({ doc, plan }) => doc.workflows.some((w) => selected(w) && !plan.get(w.workflowId)));
     let report: RespectReport = { files: {} };
@@ -364,7 +373,7 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Workflo
       const skip = runnable.flatMap(({ doc, plan }) => doc.workflows.filter((w) => !selected(w) || plan.get(w.workflowId)).flatMap((w) => ['--skip', w.workflowId]));
       const args = [
         ...runnable.map((r) => r.file),
-        '--server', `partner=${options.server}`,
+        '--server', `partner=${recorder.url}`,
         ...(options.simulationUrl ? ['--server', `sandbox=${options.simulationUrl}`] : []),
         ...Object.entries(inputs).flatMap(([k, v]) => ['--input', `${k}=${v}`]),
         ...skip,
@@ -381,13 +390,13 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Workflo
     }
     const reported = new Map<string, ReportWorkflow>();
     for (const [file, { executedWorkflows }] of Object.entries(report.files)) {
-      for (const w of executedWorkflows) reported.set(`${path.resolve(ROOT, file)}#${w.workflowId}`, w);
+      for (const w of executedWorkflows) {
+        throughServer(w.executedSteps, recorder.url, options.server);
+        reported.set(`${path.resolve(ROOT, file)}#${w.workflowId}`, w);
+      }
     }
     const all = [...reported.values()];
-    if (options.made) {
-      const validator = createResponseValidator(options.bundle);
-      options.made.push(...all.flatMap((w) => madeByWorkflows(w.executedSteps, options.bundle, options.server, validator)));
-    }
+    options.made?.push(...madeThrough(recorder.exchanges, options.bundle, createResponseValidator(options.bundle)));
     const eventsOf = new Map(all.map((w) => [w.workflowId, eventsFound(w.executedSteps)]));
     if (options.receiver) await eventsArrived(options.receiver, [...eventsOf.values()].flat().map((e) => e.id), 10_000);
     const secrets = [...(endpoint ? [endpoint.secret] : []), ...all.flatMap((w) => secretsSeen(w.executedSteps))];
@@ -424,6 +433,7 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Workflo
     return results;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
+    await recorder.close();
     if (endpoint) await deleteEndpoint(options.server, options.apiKey, endpoint.code);
   }
 }
