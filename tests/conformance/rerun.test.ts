@@ -10,8 +10,10 @@
 // 500/502 through armed faults; webhook endpoints created, deleted and left active (10 at most per account) and
 // beneficiaries; the checks before Dredd (the second key's records included); and the workflows that set balances
 // low (cardWithdrawal), suspend the account with a negative balance and look customers up by reference
-// (negativeBalanceSuspension), use one --fresh-api-key run after run (customerNeedsActiveEndpoint), and manage
-// endpoints (endpointRules). The set-up itself makes the whole graph's records each run.
+// (negativeBalanceSuspension), use one --fresh-api-key run after run (customerNeedsActiveEndpoint), manage
+// endpoints (endpointRules), and make beneficiaries in a workflow that two others call (payoutConfirmed, from
+// payoutCompleted and payoutFailed: Respect's report shows only its last run's). The set-up itself makes the
+// whole graph's records each run.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,7 +38,7 @@ const KEYS = {
 const WEBHOOK_URL = 'https://receiver.rerun.test';
 
 const ONLY = 'createCard,topUpCard,freezeCard,unfreezeCard,withdrawFromCard,terminateCard,createWebhookEndpoint,deleteWebhookEndpoint,createBeneficiary,deleteBeneficiary';
-const WORKFLOWS = 'cardWithdrawal,negativeBalanceSuspension,customerNeedsActiveEndpoint,endpointRules';
+const WORKFLOWS = 'cardWithdrawal,negativeBalanceSuspension,customerNeedsActiveEndpoint,endpointRules,payoutCompleted,payoutFailed';
 
 function run(args: string[]): Promise<{ code: number; output: string; seconds: number }> {
   const started = Date.now();
