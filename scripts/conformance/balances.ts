@@ -72,7 +72,11 @@ export async function fundRun(config: ConformanceConfig, validator: ResponseVali
   const unfunded: Record<string, string> = {};
   const lines: string[] = [];
   const start = await readBalances(config);
-  if (!fund) return typeof start === 'string' ? { unfunded, lines: [`balances: ${start}; they will not be set back`] } : { start, unfunded, lines };
+  if (!fund) {
+    if (typeof start === 'string') return { unfunded, lines: [`balances: ${start}; they will not be set back`] };
+    for (const [type, balance] of start) if (balance < 0) lines.push(`balances: ${type} is ${usd(balance)}: while an ops balance is negative the server refuses every write`);
+    return { start, unfunded, lines };
+  }
   if (typeof start === 'string') {
     for (const op of operations) unfunded[op] = `the ops balances could not be read, so the money it spends cannot be brought into place: ${start}`;
     return { unfunded, lines: [`balances: ${start}`] };
