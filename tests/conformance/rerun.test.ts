@@ -4,16 +4,16 @@
 // theirs, and the balances as the first run found them. Last, a run whose simulation API answers 404 skips the
 // transactions whose fault it could not arm, unsent (a 500 terminate sent without its fault terminates the card).
 //
-// Three full runs take about 3 minutes here, so each run is a slice (about 30 s) of what a full run exercises
-// and of what broke the second run before: the card operations on the run's own card (a card taken from
-// `GET /cards` may be frozen or terminated by an earlier run), their 400s through drained balances and their
-// 500/502 through armed faults; webhook endpoints created, deleted and left active (10 at most per account) and
-// beneficiaries; the checks before Dredd (the second key's records included); and the workflows that set balances
-// low (cardWithdrawal), suspend the account with a negative balance and look customers up by reference
-// (negativeBalanceSuspension), use one --fresh-api-key run after run (customerNeedsActiveEndpoint), manage
-// endpoints (endpointRules), and make beneficiaries in a workflow that two others call (payoutConfirmed, from
-// payoutCompleted and payoutFailed: Respect's report shows only its last run's). The set-up itself makes the
-// whole graph's records each run.
+// Three full runs take 1.5 to 4 minutes here, with the load, so each run is a slice (about 20 s) of what a full
+// run exercises, chosen for what a second run meets on a server that keeps state: the card operations on the
+// run's own card (a card taken from `GET /cards` may be frozen or terminated by an earlier run), their 400s
+// through drained balances and their 500/502 through armed faults; webhook endpoints created, deleted and left
+// active (10 at most per account) and beneficiaries; the checks before Dredd (the second key's records included);
+// and the workflows that set balances low (cardWithdrawal), suspend the account with a negative balance and look
+// customers up by reference (negativeBalanceSuspension), use one --fresh-api-key run after run
+// (customerNeedsActiveEndpoint), manage endpoints (endpointRules), and make beneficiaries in a workflow that two
+// others call (payoutConfirmed, from payoutCompleted and payoutFailed: Respect's report shows only its last
+// run's). The set-up itself makes the whole graph's records each run.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
