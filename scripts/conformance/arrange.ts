@@ -6,13 +6,14 @@
 //   - `drain`: sets every ops balance of the account to 0 through the simulation API (`PUT /balances/{type}`),
 //     so that an operation that debits one gets 400 INSUFFICIENT_BALANCE, and sets them back afterwards;
 //   - `card-balance`: a withdrawal of the card's whole balance (5 USD must remain), for 400 card_balance_too_low.
+// When the state cannot be brought about, `arrange` says why, and the hooks skip the transaction unsent.
 import { call, dataOf, join, simulate, sleep } from './http.ts';
 import type { Arrangement, ConformanceConfig, DreddTransaction } from './types.ts';
 
 /** What `restore` must undo, by transaction id. */
 const undo = new Map<string, () => Promise<void>>();
 
-/** Brings about the state the transaction needs; returns a problem (reported with the transaction) or undefined. */
+/** Brings about the state the transaction needs; returns why it could not (the transaction is then skipped) or undefined. */
 export async function arrange(config: ConformanceConfig, t: DreddTransaction, arrangement: Arrangement): Promise<string | undefined> {
   switch (arrangement.kind) {
     case 'exhaust': {

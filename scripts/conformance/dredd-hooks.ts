@@ -11,17 +11,19 @@
 // and on its own checks only the status, the headers and the required properties of the first example.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { arrange, restore } from './arrange.ts';
+import { madeRecord } from './cleanup.ts';
+import { bodyText, curlOf } from './http.ts';
 import { planMock } from './plan-mock.ts';
 import { planReal } from './plan-real.ts';
-import { setUp } from './setup.ts';
-import { parseBody } from './transaction.ts';
+import { emptyState, setUp } from './setup.ts';
+import { parseBody, skip } from './transaction.ts';
 import type { ConformanceConfig, DreddTransaction, HookState, TransactionRecord } from './types.ts';
 import { createResponseValidator, formatErrors, normaliseContentType } from './validate-response.ts';
 
 export function createState(configFile: string): HookState {
   const config = JSON.parse(readFileSync(configFile, 'utf8')) as ConformanceConfig;
   const bundle = JSON.parse(readFileSync(config.spec, 'utf8'));
-  return { config, validator: createResponseValidator(bundle), records: [], resources: new Map(), missing: new Map(), setupLog: [] };
+  return emptyState(config, createResponseValidator(bundle));
 }
 
 export async function beforeAll(state: HookState, transactions: DreddTransaction[]): Promise<void> {
@@ -29,7 +31,14 @@ export async function beforeAll(state: HookState, transactions: DreddTransaction
     planMock(state, transactions);
     return;
   }
-  await setUp(state);
+  // The run sets up once, for the checks and for Dredd (run.ts); run by hand, the hooks set up themselves.
+  const prepared = state.config.setup;
+  if (prepared) {
+    for (const [key, code] of Object.entries(prepared.resources)) state.resources.set(key, code);
+    for (const [key, reason] of Object.entries(prepared.missing)) state.missing.set(key, reason);
+  } else {
+    await setUp(state);
+  }
   planReal(state, transactions);
 }
 
@@ -37,10 +46,15 @@ export async function beforeAll(state: HookState, transactions: DreddTransaction
 export async function beforeEach(state: HookState, t: DreddTransaction): Promise<void> {
   const c = t.conformance;
   if (t.skip || !c?.arrange) return;
+  let problem: string | undefined;
   try {
-    c.arrangeProblem = await arrange(state.config, t, c.arrange);
+    problem = await arrange(state.config, t, c.arrange);
   } catch (error) {
-    c.arrangeProblem = `set-up for this transaction failed: ${(error as Error).message}`;
+    problem = `set-up for this transaction failed: ${(error as Error).message}`;
+  }
+  if (problem) {
+    skip(t, `its precondition could not be brought about, so it was not sent: ${problem}`);
+    await restore(t).catch(() => undefined);
   }
 }
 
@@ -93,6 +107,9 @@ export function afterEach(state: HookState, t: DreddTransaction): void {
     return;
   }
   record.actualStatus = t.real.statusCode;
+  const key = Object.entries(t.request.headers).find(([k]) => k.toLowerCase() === 'authorization')?.[1]?.replace(/^Bearer /, '');
+  const made = key ? madeRecord(state.validator, t.request.method, c.path, t.real.statusCode, parseBody(t.real.body), key) : undefined;
+  if (made) state.made.push(made);
   const problems: string[] = [];
   if (String(t.real.statusCode) !== c.status) problems.push(`status: expected ${c.status}, got ${t.real.statusCode}`);
   const contentType = Object.entries(t.real.headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1];
@@ -111,10 +128,14 @@ export function afterEach(state: HookState, t: DreddTransaction): void {
     if (got !== c.expectCode) problems.push(`/error/code: expected '${c.expectCode}' for this request, got '${got}'`);
   }
   if (problems.length === 0 && t.test && t.test.valid === false && t.test.message) problems.push(t.test.message.trim());
-  if (problems.length && c.arrangeProblem) problems.push(c.arrangeProblem);
   if (problems.length) {
     record.outcome = 'failed';
     record.message = problems.join('\n');
+    const url = `${t.protocol}//${t.host}:${t.port}${t.fullPath}`;
+    const headers = Object.fromEntries(Object.entries(t.request.headers).filter(([k]) => !/^(user-agent|content-length|accept)$/i.test(k)));
+    record.request = `${t.request.method} ${url}${t.request.body ? ` ${t.request.body}` : ''}`;
+    record.response = `${t.real.statusCode} ${bodyText(parseBody(t.real.body) ?? t.real.body)}`;
+    record.reproducer = curlOf(t.request.method, url, headers, t.request.body || undefined);
     t.fail = record.message;
     if (t.test) t.test.message = `${t.test.message ? `${t.test.message}\n` : ''}${record.message}`;
   }
@@ -123,6 +144,6 @@ export function afterEach(state: HookState, t: DreddTransaction): void {
 export function afterAll(state: HookState): void {
   writeFileSync(
     state.config.results,
-    JSON.stringify({ mode: state.config.mode, setup: state.setupLog, records: state.records }, null, 1),
+    JSON.stringify({ mode: state.config.mode, setup: state.setupLog, setupFailures: state.setupFailures, records: state.records, made: state.made }, null, 1),
   );
 }

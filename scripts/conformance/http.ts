@@ -1,5 +1,6 @@
 // The suite's own requests (set-up, arrangements, checks), outside Dredd: one call with a key, the simulation
-// API of a sandbox, and the partner API at --server or --alt-server for the suite's key.
+// API of a sandbox, the partner API at --server or --alt-server for the suite's key, and the one-line curl
+// command that replays a request (every failure of the report ends with one).
 import type { Json } from '../lib/pointer.ts';
 import type { ConformanceConfig } from './types.ts';
 
@@ -49,4 +50,21 @@ export function api(config: ConformanceConfig, key = config.apiKey): Api {
       return { status: answer.status, body: typeof answer.body === 'string' ? undefined : (answer.body as Json | undefined) };
     },
   };
+}
+
+const quote = (s: string) => (/^[A-Za-z0-9_\-./:=@,+]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+/** The one-line curl command that replays a request. */
+export function curlOf(method: string, url: string, headers: Record<string, string>, body?: string): string {
+  const parts = ['curl', '-sS', '-X', method, quote(url)];
+  for (const [name, value] of Object.entries(headers)) if (name.toLowerCase() !== 'accept') parts.push('-H', quote(`${name}: ${value}`));
+  if (body !== undefined && body !== '') parts.push('--data-raw', quote(body));
+  return parts.join(' ');
+}
+
+/** A response body for the report: its JSON on one line (or its text), cut at `max` characters. */
+export function bodyText(body: unknown, max = 1000): string {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  if (text === undefined || text === '') return '(empty)';
+  return text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text;
 }

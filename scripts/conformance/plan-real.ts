@@ -132,6 +132,12 @@ export function planReal(state: HookState, transactions: DreddTransaction[]): vo
       continue;
     }
     if (status.startsWith('2')) {
+      // The money it spends could not be brought into place (balances.ts): refused for it, it would fail for the account's state.
+      const unfunded = config.unfunded?.[`${method} ${path}`];
+      if (unfunded) {
+        skip(t, unfunded);
+        continue;
+      }
       const needs = NEEDS_STATE[`${method} ${path}`];
       const code = needs ? state.resources.get(needs.key) : undefined;
       if (needs && !code) skip(t, state.missing.get(needs.key) ?? needs.reason);

@@ -1,6 +1,6 @@
 // The report printed after a conformance run, one for the whole run: Dredd's per-operation checks (one line per
-// operation, the outcome per documented status, then the failures with their messages, the warnings and the
-// skip reasons), then each other section (the negative, security and isolation checks per check; the
+// operation, the outcome per documented status, then the failures with their messages, the request, the body
+// answered and a curl reproducer, the warnings and the skip reasons), then each other section (the negative, security and isolation checks per check; the
 // workflows per workflow), each with its failures and their one-line reproducers, and a last line
 // `N passed, N failed, N skipped` over all of them.
 import type { CheckResult, ReportSection, TransactionRecord } from './types.ts';
@@ -85,6 +85,9 @@ export function summarise(records: TransactionRecord[], validator?: ResponseVali
     for (const r of failed) {
       lines.push(`  ${r.method} ${r.path} ${r.status}${r.example ? ` (${r.example})` : ''}: ${r.name}`);
       for (const m of (r.message ?? '').split('\n')) lines.push(`      ${m}`);
+      if (r.request) lines.push(`      request: ${r.request}`);
+      if (r.response) lines.push(`      answered ${r.response}`);
+      if (r.reproducer) lines.push(`      ${r.reproducer}`);
     }
   }
   const warned = records.filter((r) => r.undocumented?.length);

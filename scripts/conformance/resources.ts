@@ -1,8 +1,9 @@
 // Real mode: which resource a path parameter or a body field refers to, the resources' names in the report,
-// and putting the codes set up into a request body. The resources are those of the set-up graph
+// and the request body a real server gets: the codes set up put in, and the run's id in the fields that name a
+// record. The resources are those of the set-up graph
 // (src/setup/graph.ts), plus a few records of the suite's own in the states some operations need.
 import { SETUP_GRAPH, type ResourceKey } from '../../src/setup/graph.ts';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { isObject, type Json, type JsonObject } from '../lib/pointer.ts';
 import type { ConformanceConfig, HookState } from './types.ts';
 
@@ -60,11 +61,26 @@ export function substituteBody(state: HookState, body: Json | undefined): Resour
   return missing;
 }
 
-/** What a request body of the examples needs beside the codes: a fresh `external_reference`, the receiver's url. */
+/** An id for a run, carried by the records it creates: `conformance-20261128T041233-a1f3`. */
+export function newRunId(now = new Date()): string {
+  return `conformance-${now.toISOString().replace(/[-:]/g, '').slice(0, 15)}-${randomBytes(2).toString('hex')}`;
+}
+
+/** A reference unique to this request within the run: the run's id and a short random part. */
+const runReference = (config: ConformanceConfig) => `${config.runId ?? 'conformance'}-${randomUUID().slice(0, 8)}`;
+
+/**
+ * What a request body of the examples needs beside the codes: the run's id in the fields that name a record
+ * (a customer's `external_reference`, an endpoint's `description`, a card's or a payout's `reference`), so that
+ * the run's records are its own and can be told apart on a server that keeps every run's; and the receiver's
+ * url for an endpoint.
+ */
 export function adjustBody(config: ConformanceConfig, method: string, template: string, body: JsonObject): void {
-  if (method === 'POST' && template === '/customers' && typeof body.external_reference === 'string') {
-    body.external_reference = `conformance-${randomUUID().slice(0, 8)}`;
+  if (method === 'POST' && template === '/customers' && typeof body.external_reference === 'string') body.external_reference = runReference(config);
+  if (method === 'POST' && (template === '/cards' || template === '/payouts/quotes') && typeof body.reference === 'string') body.reference = runReference(config);
+  if (/^\/webhooks(\/\{code\})?$/.test(template)) {
+    if (typeof body.description === 'string' || (method === 'POST' && config.runId)) body.description = `Conformance run ${config.runId ?? ''}`.trim();
+    // The url of an endpoint (created or changed) must answer the server's ping: use --webhook-url.
+    if (config.webhookUrl && typeof body.url === 'string') body.url = config.webhookUrl;
   }
-  // The url of an endpoint (created or changed) must answer the server's ping: use --webhook-url.
-  if (/^\/webhooks(\/\{code\})?$/.test(template) && config.webhookUrl && typeof body.url === 'string') body.url = config.webhookUrl;
 }

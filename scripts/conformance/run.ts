@@ -7,19 +7,28 @@
 //                          [--checks <list>] [--seed <n>] [--checks-per-operation <n>] [--receiver-port <port>]
 //                          [--fresh-api-key <key>] [--workflow <workflowId>,...] [--no-workflows] [--verbose]
 //
-// Runs the negative, security and isolation checks (checks/), then Dredd over the contract with the hooks of
-// hooks.cjs (strict Ajv validation of every response, set-up of the state a real server needs, errors provoked
-// or requested from the mock), then the Arazzo workflows of spec/workflows (workflows.ts) with a webhook
-// receiver (receiver.ts), and prints one report (report.ts): per operation, per check, per workflow, and a
-// last line `N passed, N failed, N skipped`. Exits 1 on any failure. See docs/conformance.md.
+// Against a real server: brings the ops balances the run spends from into place (balances.ts) and sets up the
+// records the requests need, its own, named with the run's id (setup.ts). Then runs the negative, security and
+// isolation checks (checks/), then Dredd over the contract with the hooks of hooks.cjs (strict Ajv validation of
+// every response, errors provoked or requested from the mock), then the Arazzo workflows of spec/workflows
+// (workflows.ts) with a webhook receiver (receiver.ts); afterwards removes what the run made and can be removed,
+// and sets the balances and the account's settings back (cleanup.ts, balances.ts, settings.ts), so that the next
+// run finds the server as this one did.
+// Prints one report (report.ts): per operation, per check, per workflow, the clean-up, and a last line
+// `N passed, N failed, N skipped`. Exits 1 on any failure. See docs/conformance.md.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CliError, closest, parseCli, runCli, UsageError } from '../lib/cli-args.ts';
 import { ROOT } from '../lib/paths.ts';
-import type { ConformanceConfig, ReportSection, TransactionRecord } from './types.ts';
+import type { CheckResult, ConformanceConfig, HookState, MadeRecord, ReportSection, TransactionRecord } from './types.ts';
+import { fundRun, restoreBalances } from './balances.ts';
 import { CHECKS, runChecks, type CheckName } from './checks/index.ts';
+import { cleanUp } from './cleanup.ts';
+import { automaticOutcomes, readSettings, restoreSettings, type Settings } from './settings.ts';
+import { newRunId } from './resources.ts';
+import { emptyState, setUp } from './setup.ts';
 import { finalLine, runTotals, sectionLines, summarise, warningCount } from './report.ts';
 import { listValues, selectOperations } from './select.ts';
 import { createResponseValidator, type OpenApiBundle } from './validate-response.ts';
@@ -44,7 +53,8 @@ const USAGE = `Usage: npm run conformance -- --server <url> --api-key <key> [opt
   --only <ids|paths>    check only these operations: operationIds (listCards) or paths (/cards/{code}),
                         comma-separated or repeated
   --alt-server <url>    base URL of the gift card operations ({alt_base_url})
-  --webhook-url <url>   https URL at which the server reaches the run's webhook receiver (--receiver-port),
+  --webhook-url <url>   https URL at which the server reaches the run's webhook receiver (--receiver-port):
+                        its public URL (a tunnel to 127.0.0.1:<receiver-port>, or a route),
                         used to create the webhook endpoint that customer creation needs and the
                         workflows' endpoints; real mode only (without it the workflows that need events
                         are skipped)
@@ -64,7 +74,7 @@ const USAGE = `Usage: npm run conformance -- --server <url> --api-key <key> [opt
   --receiver-port <port>  the port of the webhook receiver the run hosts on 127.0.0.1 (default: a free one);
                         --webhook-url must reach it: the workflows' endpoints are <webhook-url>/workflows...
   --fresh-api-key <key>  a key of an account with no active webhook endpoint (the workflow that checks that
-                        customers need one)
+                        customers need one); the same key serves run after run
   --workflow <ids>      run only these workflows (workflowIds, comma-separated or repeated); with --only
                         and without --workflow no workflow runs, with --workflow and without --only no
                         operation is checked
@@ -166,9 +176,16 @@ function integerOption(name: string, value: string | undefined, fallback: number
 }
 
 /** The checks' section; a failure of the checks themselves (their set-up threw) is one failed result. */
-async function checksSection(config: ConformanceConfig, full: OpenApiBundle, selected: OpenApiBundle, checks: CheckName[], options: Parameters<typeof runChecks>[4]): Promise<ReportSection> {
+async function checksSection(
+  config: ConformanceConfig,
+  full: OpenApiBundle,
+  selected: OpenApiBundle,
+  checks: CheckName[],
+  options: Parameters<typeof runChecks>[4],
+  prepared: Parameters<typeof runChecks>[5],
+): Promise<ReportSection> {
   try {
-    return await runChecks(config, full, selected, checks, options);
+    return await runChecks(config, full, selected, checks, options, prepared);
   } catch (error) {
     return { title: 'Negative, security and isolation checks', results: [{ group: 'checks', name: 'the run', outcome: 'failed', message: (error as Error).stack ?? String(error) }] };
   }
@@ -240,61 +257,121 @@ export async function main(argv: string[]): Promise<number> {
   if (!Number.isInteger(receiverPort) || receiverPort < 0 || receiverPort > 65535) throw new UsageError(`--receiver-port ${values['receiver-port']} is not a port number`);
   const receiver = mode === 'real' ? await startReceiver(receiverPort) : undefined;
   const dir = mkdtempSync(path.join(tmpdir(), 'conformance-'));
+  const validator = createResponseValidator(full);
+  const config: ConformanceConfig = {
+    spec,
+    server,
+    apiKey,
+    mode,
+    altServer: values['alt-server'],
+    webhookUrl: values['webhook-url'],
+    unknownKey: values['unknown-key'],
+    ipBlockedKey: values['ip-blocked-key'],
+    rateLimitedKey: values['rate-limited-key'],
+    noProductKey: values['no-product-key'],
+    simulationUrl,
+    results: path.join(dir, 'results.json'),
+    ...(mode === 'real' ? { runId: newRunId() } : {}),
+  };
+  /** Every record the run made (the set-up, the checks, Dredd's transactions, the workflows), for the clean-up. */
+  const made: MadeRecord[] = [];
+  let start: Map<string, number> | undefined;
+  let settings: Settings | undefined;
+  /** Removes what the run made and can be removed, sets the balances back; once, even when the run stops on an error. */
+  let tidied: string[] | undefined;
+  const tidy = async (): Promise<string[]> => {
+    if (tidied || mode !== 'real') return (tidied ??= []);
+    tidied = [];
+    const removal = await cleanUp(config, validator, made);
+    const none = { lines: [], problems: [] };
+    const account = settings ? await restoreSettings(config, settings) : none;
+    const balances = start ? await restoreBalances(config, start) : none;
+    const problems = [...account.problems, ...balances.problems].map((p) => `  could not set back: ${p}`);
+    tidied.push('', ...removal.lines, ...account.lines, ...balances.lines, ...problems);
+    return tidied;
+  };
   try {
-    const config: ConformanceConfig = {
-      spec,
-      server,
-      apiKey,
-      mode,
-      altServer: values['alt-server'],
-      webhookUrl: values['webhook-url'],
-      unknownKey: values['unknown-key'],
-      ipBlockedKey: values['ip-blocked-key'],
-      rateLimitedKey: values['rate-limited-key'],
-      noProductKey: values['no-product-key'],
-      simulationUrl,
-      results: path.join(dir, 'results.json'),
-    };
     const configFile = path.join(dir, 'config.json');
-    writeFileSync(configFile, JSON.stringify(config));
     const logFile = path.join(dir, 'dredd.log');
     // Dredd reads the selected operations only; the hooks keep the whole contract for their set-up.
     const dreddSpec = only.length ? path.join(dir, 'selected.json') : spec;
     if (only.length) writeFileSync(dreddSpec, JSON.stringify(bundle));
     const started = Date.now();
-    console.log(`Conformance of ${server} (${mode} mode) against ${path.relative(ROOT, spec) || spec}${only.length ? `, only ${selected.join(', ')}` : ''} ...`);
+    console.log(`Conformance of ${server} (${mode} mode) against ${path.relative(ROOT, spec) || spec}${only.length ? `, only ${selected.join(', ')}` : ''}${config.runId ? `, run ${config.runId}` : ''} ...`);
+    const setupLines: string[] = [];
+    let prepared: { state: HookState; setup: Awaited<ReturnType<typeof setUp>> } | undefined;
+    let setupState: HookState | undefined;
+    if (mode === 'real') {
+      // Read before anything moves them: they are set back to these values afterwards.
+      const read = await readSettings(config);
+      if (typeof read === 'string') setupLines.push(`account settings: ${read}; they will not be set back`);
+      else settings = read;
+      if (settings?.manual === true && runOperations) {
+        // The set-up waits for cards and top-ups to complete, which an account whose outcomes wait to be chosen never does.
+        const automatic = await automaticOutcomes(config);
+        setupLines.push(automatic ?? 'account settings: manual outcomes turned off for the run (PATCH /account); set back afterwards');
+      }
+      const funding = await fundRun(config, validator, runOperations);
+      start = funding.start;
+      config.unfunded = funding.unfunded;
+      setupLines.push(...funding.lines);
+      if (runOperations) {
+        // One set-up for the checks and for Dredd: one set of records, and each failure reported once.
+        const state = (setupState = emptyState(config, validator));
+        state.made = made;
+        try {
+          prepared = { state, setup: await setUp(state) };
+        } catch (error) {
+          // A fault of the set-up itself (not a refusal, which it records): what needs its records is skipped.
+          state.setupFailures.push({ group: 'set-up', name: 'the set-up', outcome: 'failed', message: (error as Error).stack ?? String(error) });
+        }
+        config.setup = { resources: Object.fromEntries(state.resources), missing: Object.fromEntries(state.missing) };
+        setupLines.push(...state.setupLog);
+      }
+    }
+    writeFileSync(configFile, JSON.stringify(config));
     const sections: ReportSection[] = [];
-    if (runOperations && checks.length) sections.push(await checksSection(config, full, bundle, checks, { secondKey: values['second-key'], seed, perOperation }));
+    const setupFailures: CheckResult[] = [...(setupState?.setupFailures ?? [])];
+    if (runOperations && checks.length) sections.push(await checksSection(config, full, bundle, checks, { secondKey: values['second-key'], seed, perOperation }, prepared));
     const checksSeconds = (Date.now() - started) / 1000;
     const dreddExit = runOperations ? await runDredd(dreddSpec, server, configFile, logFile, values.verbose ?? false) : 0;
     if (!runOperations) writeFileSync(logFile, '');
     const dreddSeconds = (Date.now() - started) / 1000 - checksSeconds;
     const workflows = runFlows
       ? await runWorkflows({
-          server, apiKey, mode, bundle: full as JsonObject, receiver, simulationUrl,
+          server, apiKey, mode, bundle: full as JsonObject, receiver, simulationUrl, made,
+          ...(config.runId ? { runId: config.runId } : {}),
           ...(values['webhook-url'] ? { webhookUrl: values['webhook-url'] } : {}),
           ...(values['fresh-api-key'] ? { freshApiKey: values['fresh-api-key'] } : {}),
           ...(workflowIds.length ? { only: workflowIds } : {}),
           verbose: values.verbose ?? false,
         })
       : [];
+    const results = runOperations && existsSync(config.results)
+      ? (JSON.parse(readFileSync(config.results, 'utf8')) as { records: TransactionRecord[]; setup: string[]; setupFailures?: CheckResult[]; made?: MadeRecord[] })
+      : undefined;
+    made.push(...(results?.made ?? []));
+    setupFailures.push(...(results?.setupFailures ?? []));
+    const cleanup = await tidy();
     const seconds = (Date.now() - started) / 1000;
-    if (runOperations && !existsSync(config.results)) {
+    const setupSection: ReportSection[] = setupFailures.length ? [{ title: 'Set-up (the records the requests need)', results: setupFailures }] : [];
+    if (runOperations && !results) {
       console.error(readFileSync(logFile, 'utf8').split('\n').slice(-40).join('\n'));
       console.error(`Dredd exited with ${dreddExit} before the hooks wrote their results (see its output above).`);
-      for (const section of sections) for (const line of sectionLines(section)) console.log(line);
-      const t = runTotals([], sections);
+      for (const section of [...setupSection, ...sections]) for (const line of sectionLines(section)) console.log(line);
+      for (const line of cleanup) console.log(line);
+      const t = runTotals([], [...setupSection, ...sections]);
       console.log(finalLine({ ...t, failed: t.failed + 1 }));
       return 1;
     }
-    const { records, setup } = runOperations
-      ? (JSON.parse(readFileSync(config.results, 'utf8')) as { records: TransactionRecord[]; setup: string[] })
-      : { records: [], setup: [] };
-    for (const line of setup) console.log(line);
+    const records = results?.records ?? [];
+    for (const line of [...setupLines, ...(results?.setup ?? [])]) console.log(line);
+    for (const section of setupSection) for (const line of sectionLines(section)) console.log(line);
     if (runOperations) for (const line of summarise(records, createResponseValidator(bundle))) console.log(line);
     for (const section of sections) for (const line of sectionLines(section)) console.log(line);
     for (const line of workflowLines(workflows)) console.log(line);
-    const t = runTotals(records, sections);
+    for (const line of cleanup) console.log(line);
+    const t = runTotals(records, [...setupSection, ...sections]);
     const w = workflowTotals(workflows);
     t.passed += w.passed;
     t.failed += w.failed;
@@ -318,6 +395,7 @@ export async function main(argv: string[]): Promise<number> {
     console.log(finalLine(t));
     return t.failed > 0 ? 1 : 0;
   } finally {
+    if (!tidied) for (const line of await tidy().catch((error: Error) => [`clean-up failed: ${error.message}`])) console.log(line);
     rmSync(dir, { recursive: true, force: true });
     await receiver?.close();
   }

@@ -1,6 +1,7 @@
 // The shapes the conformance suite passes between its modules: the run's settings (written by run.ts, read by
 // the Dredd hooks), a transaction as Dredd gives it to the hooks, the per-transaction record the report reads,
-// the state the hooks keep over a run, and the per-transaction arrangements of arrange.ts.
+// the state the hooks keep over a run, the per-transaction arrangements of arrange.ts, and the records a run
+// made (cleanup.ts).
 import type { ResponseValidator } from './validate-response.ts';
 
 export interface ConformanceConfig {
@@ -26,6 +27,16 @@ export interface ConformanceConfig {
    */
   simulationUrl?: string;
   results: string;
+  /**
+   * The run's id (`conformance-20261128T041233-a1f3`), carried by every record the run creates (a customer's
+   * `external_reference`, an endpoint's `description`, a card's or a quote's `reference`), so that each run uses
+   * its own records and they can be told apart on a server that keeps them.
+   */
+  runId?: string;
+  /** Real mode: what the run's set-up brought about (run.ts sets up once for the checks and Dredd); without it the hooks set up. */
+  setup?: { resources: Record<string, string>; missing: Record<string, string> };
+  /** Real mode: operations (`POST /cards`) whose balance the run could not bring into place, with the reason (balances.ts). */
+  unfunded?: Record<string, string>;
 }
 
 export interface TransactionRecord {
@@ -40,6 +51,10 @@ export interface TransactionRecord {
   message?: string;
   /** Fields of the response body the contract does not document (JSON Pointers): warnings, not failures. */
   undocumented?: string[];
+  /** A failure's request (`POST http://.../cards {"amount":100,...}`), the body answered, and the curl command that replays it. */
+  request?: string;
+  response?: string;
+  reproducer?: string;
 }
 
 /** The parts of a Dredd transaction the hooks use. */
@@ -65,10 +80,8 @@ export interface DreddTransaction {
     example?: string;
     expectCode?: string;
     skipReason?: string;
-    /** State brought about just before the transaction and undone just after (arrange.ts). */
+    /** State brought about just before the transaction and undone just after (arrange.ts); when it cannot be, the transaction is skipped. */
     arrange?: Arrangement;
-    /** What went wrong bringing it about (reported with the transaction). */
-    arrangeProblem?: string;
   };
 }
 
@@ -83,6 +96,21 @@ export interface HookState {
   missing: Map<string, string>;
   /** Real mode: what the set-up did, for the report. */
   setupLog: string[];
+  /** Real mode: the set-up's requests the server refused (each with its answer and curl), for the report. */
+  setupFailures: CheckResult[];
+  /** Real mode: every record the run created, for the clean-up (cleanup.ts). */
+  made: MadeRecord[];
+}
+
+/** A record the run created: where it is read (its path), and the key that made it. */
+export interface MadeRecord {
+  /** The create operation's path template (`/webhooks`). */
+  collection: string;
+  /** The record's own path template and concrete path (`/webhooks/{code}`, `/webhooks/8c27…`). */
+  template: string;
+  path: string;
+  code: string;
+  key: string;
 }
 
 /** State brought about just before one transaction and undone just after (arrange.ts). */

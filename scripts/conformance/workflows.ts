@@ -5,7 +5,10 @@
 // A workflow is skipped, with the reason, when the run lacks what it needs: the simulation API (`x-simulation`,
 // the reason it gives), or one of its required inputs. Against the stateless mock every workflow is reported as
 // not applicable. The result of each workflow lists its steps (the last attempt of a retried step, a called
-// workflow's steps under its step id) as passed, failed (the checks that failed) or not run.
+// workflow's steps under its step id) as passed, failed (the checks that failed, the request, the body answered
+// and a curl command that replays it) or not run. The run's id goes to the workflows as the input `run_id`, and
+// the records their requests created (seen by a recording proxy, recorder.ts) are handed to the run's clean-up
+// (cleanup.ts).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,7 +16,12 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { REDOCLY_BIN, ROOT } from '../lib/paths.ts';
 import type { JsonObject } from '../lib/pointer.ts';
+import { madeRecord } from './cleanup.ts';
+import { newRunId } from './resources.ts';
+import { bodyText, curlOf } from './http.ts';
 import { EventChecker, type EventCheck, type Receiver } from './receiver.ts';
+import { startRecorder, type Exchange } from './recorder.ts';
+import type { MadeRecord } from './types.ts';
 import { createResponseValidator, formatErrors, matchPathTemplate, type ResponseValidator } from './validate-response.ts';
 
 export const WORKFLOWS_DIR = path.join(ROOT, 'spec', 'workflows');
@@ -60,6 +68,10 @@ export interface WorkflowRunOptions {
   /** Only these workflowIds (and what they call). */
   only?: string[];
   verbose?: boolean;
+  /** The run's id, given to the workflows as the input `run_id` (the references of the records they create); a new one by default. */
+  runId?: string;
+  /** Where the records the workflows' requests created are added, for the run's clean-up. */
+  made?: MadeRecord[];
 }
 
 interface ArazzoStep {
@@ -139,7 +151,7 @@ interface ReportStep {
   stepId?: string;
   workflowId?: string;
   status: string;
-  request?: { method: string; url: string };
+  request?: { method: string; url: string; headers?: Record<string, string>; body?: unknown };
   response?: { statusCode: number; body?: unknown; headers?: Record<string, string> };
   checks?: { name: string; passed: boolean; message?: string; condition?: string; severity?: string }[];
   executedSteps?: ReportStep[];
@@ -199,9 +211,43 @@ export function stepResults(executed: readonly ReportStep[], check: ResponseChec
     }
     last.delete(id); // a retried step: keep only its last attempt, in its last place
     const problems = [...(step.status === 'success' ? [] : [failedChecks(step) || step.status]), ...check(step)];
+    if (problems.length) problems.push(...exchange(step));
     last.set(id, problems.length === 0 ? { step: id, outcome: 'passed' } : { step: id, outcome: 'failed', message: problems.join('\n') });
   }
   return [...last.values()];
+}
+
+/** A failed step's request, the body answered and the curl command that replays it (none when it sent nothing). */
+function exchange(step: ReportStep): string[] {
+  if (!step.request) return [];
+  const method = step.request.method.toUpperCase();
+  const body = step.request.body === undefined || step.request.body === '' ? undefined : typeof step.request.body === 'string' ? step.request.body : JSON.stringify(step.request.body);
+  const headers = Object.fromEntries(Object.entries(step.request.headers ?? {}).filter(([k]) => /^(authorization|content-type|idempotency-key)$/i.test(k)));
+  return [
+    `request: ${method} ${step.request.url}${body ? ` ${body}` : ''}`,
+    ...(step.response ? [`answered ${step.response.statusCode}: ${bodyText(step.response.body)}`] : []),
+    curlOf(method, step.request.url, headers, body),
+  ];
+}
+
+/** The records the requests that went through the recorder made, each with the key it was made with. */
+export function madeThrough(exchanges: readonly Exchange[], bundle: JsonObject, validator: ResponseValidator): MadeRecord[] {
+  const made: MadeRecord[] = [];
+  for (const exchange of exchanges) {
+    const key = exchange.authorization?.replace(/^Bearer /, '');
+    const template = matchPathTemplate(bundle, exchange.method, exchange.path);
+    const record = key && template ? madeRecord(validator, exchange.method, template, exchange.status, exchange.body, key) : undefined;
+    if (record) made.push(record);
+  }
+  return made;
+}
+
+/** Points the report's requests back at the server: they were sent to the recorder in front of it. */
+function throughServer(steps: ReportStep[], recorder: string, server: string): void {
+  for (const step of steps) {
+    if (step.request?.url.startsWith(recorder)) step.request.url = server.replace(/\/$/, '') + step.request.url.slice(recorder.length);
+    throughServer(step.executedSteps ?? [], recorder, server);
+  }
 }
 
 /**
@@ -251,11 +297,11 @@ function runRespect(args: string[], verbose: boolean): Promise<{ code: number; o
 }
 
 /** The endpoint the run registers for its receiver: every event, at `<webhookUrl>/workflows`. */
-async function registerEndpoint(server: string, apiKey: string, url: string): Promise<{ code: string; secret: string }> {
+async function registerEndpoint(server: string, apiKey: string, url: string, runId?: string): Promise<{ code: string; secret: string }> {
   const res = await fetch(`${server.replace(/\/$/, '')}/webhooks`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ url, events: ['*'], description: 'Conformance workflows receiver' }),
+    body: JSON.stringify({ url, events: ['*'], description: `Conformance workflows receiver${runId ? ` (run ${runId})` : ''}` }),
     signal: AbortSignal.timeout(20_000),
   });
   const body = (await res.json().catch(() => null)) as { data?: { code?: string; secret?: string } } | null;
@@ -298,7 +344,8 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Workflo
   let endpoint: { code: string; secret: string } | undefined;
   /** Why the receiver could not be registered: the workflows that need it fail with it. */
   let registration: string | undefined;
-  const inputs: Record<string, string> = { api_key: options.apiKey };
+  // A workflow that looks its customers up by reference needs an id of its own run (on a server that keeps every run's).
+  const inputs: Record<string, string> = { api_key: options.apiKey, run_id: options.runId ?? newRunId() };
   if (options.freshApiKey) inputs.fresh_api_key = options.freshApiKey;
   if (options.webhookUrl && options.receiver) {
     const hook = `${options.webhookUrl.replace(/\/$/, '')}/workflows`;
@@ -306,7 +353,7 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Workflo
     pathPrefix = new URL(hook).pathname;
     Object.assign(inputs, { webhook_url: `${hook}/extra`, refusing_webhook_url: `${hook}/refuse`, failing_webhook_url: `${hook}/flaky` });
     try {
-      endpoint = await registerEndpoint(options.server, options.apiKey, hook);
+      endpoint = await registerEndpoint(options.server, options.apiKey, hook, options.runId);
       inputs.endpoint_code = endpoint.code;
     } catch (error) {
       registration = (error as Error).message;
@@ -315,6 +362,8 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Workflo
   const simulation = options.simulationUrl !== undefined;
   const plans = docs.map(({ file, doc }) => ({ file, doc, plan: planWorkflows(doc, inputs, simulation) }));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'workflows-'));
+  // Every request to the partner API goes through the recorder, which sees what the report leaves out.
+  const recorder = await startRecorder(options.server);
   try {
     const runnable = plans.filter(({ doc, plan }) => doc.workflows.some((w) => selected(w) && !plan.get(w.workflowId)));
     let report: RespectReport = { files: {} };
@@ -324,7 +373,7 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Workflo
       const skip = runnable.flatMap(({ doc, plan }) => doc.workflows.filter((w) => !selected(w) || plan.get(w.workflowId)).flatMap((w) => ['--skip', w.workflowId]));
       const args = [
         ...runnable.map((r) => r.file),
-        '--server', `partner=${options.server}`,
+        '--server', `partner=${recorder.url}`,
         ...(options.simulationUrl ? ['--server', `sandbox=${options.simulationUrl}`] : []),
         ...Object.entries(inputs).flatMap(([k, v]) => ['--input', `${k}=${v}`]),
         ...skip,
@@ -341,9 +390,13 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Workflo
     }
     const reported = new Map<string, ReportWorkflow>();
     for (const [file, { executedWorkflows }] of Object.entries(report.files)) {
-      for (const w of executedWorkflows) reported.set(`${path.resolve(ROOT, file)}#${w.workflowId}`, w);
+      for (const w of executedWorkflows) {
+        throughServer(w.executedSteps, recorder.url, options.server);
+        reported.set(`${path.resolve(ROOT, file)}#${w.workflowId}`, w);
+      }
     }
     const all = [...reported.values()];
+    options.made?.push(...madeThrough(recorder.exchanges, options.bundle, createResponseValidator(options.bundle)));
     const eventsOf = new Map(all.map((w) => [w.workflowId, eventsFound(w.executedSteps)]));
     if (options.receiver) await eventsArrived(options.receiver, [...eventsOf.values()].flat().map((e) => e.id), 10_000);
     const secrets = [...(endpoint ? [endpoint.secret] : []), ...all.flatMap((w) => secretsSeen(w.executedSteps))];
@@ -380,6 +433,7 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Workflo
     return results;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
+    await recorder.close();
     if (endpoint) await deleteEndpoint(options.server, options.apiKey, endpoint.code);
   }
 }

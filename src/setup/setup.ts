@@ -35,10 +35,41 @@ export interface SetupDriver {
   made?(key: ResourceKey, code: string, record: Body): string | undefined | Promise<string | undefined>;
   /** Notes that do not stop the set-up (a card still pending after the wait). */
   log?(line: string): void;
+  /**
+   * Whether a precondition may be met by any record that exists (true by default: one webhook endpoint is as good
+   * as another). False for a caller that must use only what it made itself (a suite run on a shared server).
+   */
+  reuseExisting?: boolean;
+  /**
+   * Whether a record made asynchronously must reach its usable state (`ready`) to count as made (false by default:
+   * the wait is noted and the record used as it is). True for a caller whose later requests need it usable.
+   */
+  requireReady?: boolean;
 }
 
-/** A resource that could not be brought about; the message names the step and the answer. */
-export class SetupError extends Error {}
+/** The request that a server refused during the set-up, and its answer. */
+export interface RefusedCall {
+  /** `partner` for the partner API (`call`), `simulation` for the simulation API (`simulate`). */
+  api: 'partner' | 'simulation';
+  method: string;
+  /** The concrete path, as sent (`/cards/7c9e…/topup`). */
+  path: string;
+  body?: Body;
+  status: number;
+  answer: unknown;
+}
+
+/** A resource that could not be brought about; the message names the step and the answer, `call` the request refused. */
+export class SetupError extends Error {
+  readonly call?: RefusedCall;
+  constructor(message: string, call?: RefusedCall) {
+    super(message);
+    this.call = call;
+  }
+}
+
+/** The refused call behind an error, if any (a SetupError's, through the wrappers that name what needed it). */
+const callOf = (error: unknown): RefusedCall | undefined => (error instanceof SetupError ? error.call : undefined);
 
 const POLL_MS = 250;
 const WAIT_LIMIT_MS = 15_000;
@@ -111,6 +142,7 @@ export class Setup {
   readonly graph: SetupGraph;
   private readonly driver: SetupDriver;
   private readonly failures = new Map<ResourceKey, string>();
+  private readonly failedCalls = new Map<ResourceKey, RefusedCall | undefined>();
 
   constructor(graph: SetupGraph, driver: SetupDriver) {
     this.graph = graph;
@@ -129,7 +161,7 @@ export class Setup {
     const known = this.codes.get(key);
     if (known) return known;
     const failed = this.failures.get(key);
-    if (failed) throw new SetupError(failed);
+    if (failed) throw new SetupError(failed, this.failedCalls.get(key));
     try {
       const code = await this.make(key, false);
       this.codes.set(key, code);
@@ -137,6 +169,7 @@ export class Setup {
     } catch (error) {
       const reason = (error as Error).message;
       this.failures.set(key, reason);
+      this.failedCalls.set(key, callOf(error));
       throw error instanceof SetupError ? error : new SetupError(reason);
     }
   }
@@ -173,10 +206,10 @@ export class Setup {
     return found;
   }
 
-  /** A precondition: the one known, else any existing one, else one made. */
+  /** A precondition: the one known, else any existing one (unless the driver refuses to reuse), else one made. */
   private async precondition(key: ResourceKey): Promise<void> {
     if (this.codes.has(key)) return;
-    const found = await this.find(key).catch(() => undefined);
+    const found = this.driver.reuseExisting === false ? undefined : await this.find(key).catch(() => undefined);
     if (found) this.codes.set(key, found);
     else await this.ensure(key);
   }
@@ -186,7 +219,7 @@ export class Setup {
     try {
       return await this.ensure(dependency);
     } catch (error) {
-      throw new SetupError(`creating a ${this.label(key)} needs a ${this.label(dependency)}: ${(error as Error).message}`);
+      throw new SetupError(`creating a ${this.label(key)} needs a ${this.label(dependency)}: ${(error as Error).message}`, callOf(error));
     }
   }
 
@@ -196,7 +229,7 @@ export class Setup {
       try {
         await this.precondition(dep);
       } catch (error) {
-        throw new SetupError(`creating a ${node.label} needs a ${this.label(dep)}: ${(error as Error).message}`);
+        throw new SetupError(`creating a ${node.label} needs a ${this.label(dep)}: ${(error as Error).message}`, callOf(error));
       }
     }
     const refs = node.refs ?? {};
@@ -206,14 +239,19 @@ export class Setup {
     await this.fillReferences(body, async (field) => (refs[field] ? this.needed(key, refs[field]) : undefined));
     this.driver.prepare?.(key, body);
     Object.assign(body, override);
-    const answer = await this.driver.call(method, fill(path, params), body);
+    const sent = fill(path, params);
+    const answer = await this.driver.call(method, sent, body);
     const record = dataOf(answer);
     const code = ok(answer) ? codeOf(record, id) : undefined;
-    if (!code) throw new SetupError(`${method} ${path} answered ${answer.status}${errorOf(answer)}`);
+    if (!code) throw new SetupError(`${method} ${path} answered ${answer.status}${errorOf(answer)}`, { api: 'partner', method, path: sent, body, status: answer.status, answer: answer.body });
     const renamed = (await this.driver.made?.(key, code, isRecord(record) ? record : {})) || code;
     this.created.set(renamed, isRecord(record) ? record : {});
     if (node.ready) {
       const reached = await this.waitFor(key, renamed, node.ready);
+      if (!reached && this.driver.requireReady) {
+        const still = 'equals' in node.ready ? `not ${describe(node.ready)}` : `still ${node.ready.field} ${node.ready.not}`;
+        throw new SetupError(`${method} ${path} made ${node.label} ${renamed}, ${still} after ${WAIT_LIMIT_MS / 1000} s`);
+      }
       if (!reached) this.driver.log?.(`set-up: ${node.label} ${renamed} is still pending after ${WAIT_LIMIT_MS / 1000} s`);
     }
     return renamed;
@@ -239,8 +277,9 @@ export class Setup {
       for (const name of templateParams(path)) params.set(name, (await codeFor(name)) ?? code);
       const body = this.driver.requestExample(method, path) ?? {};
       await this.fillReferences(body, codeFor);
-      const answer = await this.driver.call(method, fill(path, params), body);
-      if (!ok(answer)) throw new SetupError(`${label}: ${method} ${path} answered ${answer.status}${errorOf(answer)}`);
+      const sent = fill(path, params);
+      const answer = await this.driver.call(method, sent, body);
+      if (!ok(answer)) throw new SetupError(`${label}: ${method} ${path} answered ${answer.status}${errorOf(answer)}`, { api: 'partner', method, path: sent, body, status: answer.status, answer: answer.body });
       return;
     }
     await this.outcome(key, code, step.outcome);
@@ -253,7 +292,9 @@ export class Setup {
     if (this.driver.simulate) {
       const path = fill(outcome.path, new Map(templateParams(outcome.path).map((name) => [name, code])));
       const answer = await this.driver.simulate('POST', path, outcome.body as Body);
-      if (answer.status !== 200) throw new SetupError(`${label}: the outcome ${chosen} (simulation POST ${outcome.path}) answered ${answer.status}${errorOf(answer)}`);
+      if (answer.status !== 200) {
+        throw new SetupError(`${label}: the outcome ${chosen} (simulation POST ${outcome.path}) answered ${answer.status}${errorOf(answer)}`, { api: 'simulation', method: 'POST', path, body: outcome.body as Body, status: answer.status, answer: answer.body });
+      }
     } else if (outcome.simulationOnly) {
       throw new SetupError(`${label}: the outcome ${chosen} is the provider's, and only a sandbox's simulation API can choose it`);
     }

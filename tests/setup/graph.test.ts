@@ -124,7 +124,7 @@ describe('the set-up graph and the contract', () => {
 });
 
 /** An in-memory server for the runner: records every request; POSTs make records, GETs read them. */
-function fakeServer(options: { simulate?: boolean; refuse?: string; endpoints?: string[] } = {}) {
+function fakeServer(options: { simulate?: boolean; refuse?: string; endpoints?: string[]; stuck?: boolean } = {}) {
   const log: string[] = [];
   const records = new Map<string, Body>();
   const lists = new Map<string, string[]>([['/webhooks', options.endpoints ?? []]]);
@@ -151,7 +151,7 @@ function fakeServer(options: { simulate?: boolean; refuse?: string; endpoints?: 
     requestExample: (method, p) => structuredClone(requestExample(method, p)) as Body | undefined,
     async settle() {
       log.push('settle');
-      for (const record of records.values()) if (record.status === 'pending') record.status = 'active';
+      if (!options.stuck) for (const record of records.values()) if (record.status === 'pending') record.status = 'active';
     },
   };
   if (options.simulate !== false) {
@@ -204,11 +204,31 @@ describe('the set-up runner', () => {
     ]);
   });
 
-  it('names the step and the answer when a resource cannot be brought about', async () => {
+  it('names the step and the answer when a resource cannot be brought about, and keeps the request refused', async () => {
     const { driver } = fakeServer({ refuse: '/customers' });
-    await expect(new Setup(SETUP_GRAPH, driver).ensure('card')).rejects.toThrow(
-      new SetupError('creating a card needs a customer: POST /customers answered 422 VALIDATION_ERROR: refused'),
+    const error = await new Setup(SETUP_GRAPH, driver).ensure('card').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SetupError);
+    expect((error as SetupError).message).toBe('creating a card needs a customer: POST /customers answered 422 VALIDATION_ERROR: refused');
+    expect((error as SetupError).call).toMatchObject({ api: 'partner', method: 'POST', path: '/customers', status: 422, body: { first_name: 'Amina' } });
+  });
+
+  it('makes its own precondition instead of taking an existing record, when the driver reuses none', async () => {
+    const { driver, log } = fakeServer({ endpoints: ['existing'] });
+    const setup = new Setup(SETUP_GRAPH, { ...driver, reuseExisting: false });
+    await setup.ensure('customer');
+    expect(setup.codes.get('webhookEndpoint')).toBe('webhookEndpoint-1');
+    expect(log.map((l) => l.replace(/ \{.*$/, ''))).toEqual(['POST /webhooks', 'POST /customers']);
+  });
+
+  it('refuses a record that never becomes usable when the driver requires it, and uses it as it is otherwise', async () => {
+    const stuck = fakeServer({ stuck: true });
+    await expect(new Setup(SETUP_GRAPH, { ...stuck.driver, requireReady: true }).ensure('card')).rejects.toThrow(
+      /^POST \/cards made card card-3, still status pending after 15 s$/,
     );
+    const lines: string[] = [];
+    const lenient = fakeServer({ stuck: true });
+    expect(await new Setup(SETUP_GRAPH, { ...lenient.driver, log: (line) => lines.push(line) }).ensure('card')).toBe('card-3');
+    expect(lines).toEqual(['set-up: card card-3 is still pending after 15 s']);
   });
 
   it('does not wait for an outcome only the provider chooses when there is no simulation API', async () => {

@@ -3,6 +3,7 @@
 import type { ValidateFunction } from 'ajv';
 import { bundleAjv } from '../../lib/schema.ts';
 import type { JsonObject } from '../../lib/pointer.ts';
+import { emptyState } from '../setup.ts';
 import type { CheckResult, ConformanceConfig, HookState, Reply } from '../types.ts';
 import { createResponseValidator, type OperationInfo, type ResponseValidator } from '../validate-response.ts';
 
@@ -29,12 +30,13 @@ export interface CheckContext extends CheckOptions {
 
 const BUNDLE_ID = 'https://conformance.checks/openapi.json';
 
-export function createContext(config: ConformanceConfig, bundle: JsonObject, selected: JsonObject, options: CheckOptions): CheckContext {
-  const validator = createResponseValidator(bundle);
+/** The checks' context; `state` is the run's set-up when it was done already (run.ts), else a new one to set up. */
+export function createContext(config: ConformanceConfig, bundle: JsonObject, selected: JsonObject, options: CheckOptions, prepared?: HookState): CheckContext {
+  const validator = prepared?.validator ?? createResponseValidator(bundle);
   const chosen = createResponseValidator(selected).operations();
   const operations = validator.operations().filter((o) => chosen.some((c) => c.method === o.method && c.path === o.path));
   const isErrorEnvelope = bundleAjv(bundle, BUNDLE_ID).getSchema(`${BUNDLE_ID}#/components/schemas/ErrorEnvelope`)!;
-  const state: HookState = { config, validator, records: [], resources: new Map(), missing: new Map(), setupLog: [] };
+  const state: HookState = prepared ?? emptyState(config, validator);
   return { ...options, config, validator, operations, state, results: [], isErrorEnvelope };
 }
 

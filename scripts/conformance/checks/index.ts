@@ -2,10 +2,12 @@
 // transactions set off later cannot be taken for a change a refused request made): the suite's records set up
 // as for Dredd, then the deleted-resource checks (which make and delete records of their own), invalid input,
 // authentication, wrong methods and, with --second-key, isolation. Against a mock, which keeps no state, only
-// the answers are checked.
+// the answers are checked. The run sets up once for the checks and Dredd (run.ts passes its set-up); on their
+// own the checks set up for themselves.
+import type { Setup } from '../../../src/setup/setup.ts';
 import type { JsonObject } from '../../lib/pointer.ts';
 import { setUp } from '../setup.ts';
-import type { ConformanceConfig, ReportSection } from '../types.ts';
+import type { ConformanceConfig, HookState, ReportSection } from '../types.ts';
 import { checkAuth } from './auth.ts';
 import { createContext, record, type CheckOptions } from './context.ts';
 import { checkDeleted } from './deleted.ts';
@@ -19,8 +21,15 @@ const STATEFUL: CheckName[] = ['isolation', 'deleted'];
 
 export const TITLE = 'Negative, security and isolation checks (per check)';
 
-export async function runChecks(config: ConformanceConfig, bundle: JsonObject, selected: JsonObject, chosen: CheckName[], options: CheckOptions): Promise<ReportSection> {
-  const ctx = createContext(config, bundle, selected, options);
+export async function runChecks(
+  config: ConformanceConfig,
+  bundle: JsonObject,
+  selected: JsonObject,
+  chosen: CheckName[],
+  options: CheckOptions,
+  prepared?: { state: HookState; setup: Setup },
+): Promise<ReportSection> {
+  const ctx = createContext(config, bundle, selected, options, prepared?.state);
   const notes: string[] = [];
   const real = config.mode === 'real';
   const run = (name: CheckName) => chosen.includes(name) && (real || !STATEFUL.includes(name));
@@ -29,7 +38,7 @@ export async function runChecks(config: ConformanceConfig, bundle: JsonObject, s
     notes.push(`A mock keeps no state: its answers are checked, not what a refused request changed${skipped.length ? `; not applicable: ${skipped.join(', ')}` : ''}.`);
   }
   if (real) {
-    const setup = await setUp(ctx.state, () => undefined);
+    const setup = prepared?.setup ?? (await setUp(ctx.state, () => undefined));
     if (run('deleted')) await checkDeleted(ctx, setup);
   }
   if (run('input')) {

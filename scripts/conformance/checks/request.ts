@@ -1,9 +1,10 @@
 // A request of the checks, as data that a check changes one part of (a field, a parameter, a header, the key),
-// sent with the checks' own HTTP client, and printed as the curl command that replays it.
+// sent with the checks' own HTTP client, and printed as the curl command that replays it (http.ts).
 import { randomUUID } from 'node:crypto';
 import { isObject, type Json } from '../../lib/pointer.ts';
+import { madeRecord } from '../cleanup.ts';
 import { firstRequestExample, hasHeaderParam, isGiftCards, isReferenceParam, parameters, pathExample } from '../contract.ts';
-import { sleep } from '../http.ts';
+import { curlOf, sleep } from '../http.ts';
 import { adjustBody, label, resourceKey, substituteBody } from '../resources.ts';
 import { fillTemplate } from '../transaction.ts';
 import type { Reply, RequestSpec } from '../types.ts';
@@ -87,6 +88,9 @@ export async function send(ctx: CheckContext, req: RequestSpec): Promise<{ reply
       await sleep(retryAfter * 1000);
       continue;
     }
+    // A request the server should have refused, but took, may have made a record: the run removes it afterwards.
+    const made = req.key && ctx.config.mode === 'real' ? madeRecord(ctx.validator, req.method, req.template, res.status, body, req.key) : undefined;
+    if (made) ctx.state.made.push(made);
     return { reply: { status: res.status, headers: res.headers, body }, curl };
   }
 }
@@ -94,16 +98,6 @@ export async function send(ctx: CheckContext, req: RequestSpec): Promise<{ reply
 /** A GET of the suite's key (read-backs, lists). */
 export async function read(ctx: CheckContext, template: string, params: Map<string, string>, key = ctx.config.apiKey, query = new URLSearchParams()): Promise<Reply> {
   return (await send(ctx, { method: 'GET', template, params, query, headers: {}, key })).reply;
-}
-
-const quote = (s: string) => (/^[A-Za-z0-9_\-./:=@,+]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
-
-/** The one-line curl command that replays a request. */
-export function curlOf(method: string, url: string, headers: Record<string, string>, body?: string): string {
-  const parts = ['curl', '-sS', '-X', method, quote(url)];
-  for (const [name, value] of Object.entries(headers)) if (name !== 'Accept') parts.push('-H', quote(`${name}: ${value}`));
-  if (body !== undefined) parts.push('--data-raw', quote(body));
-  return parts.join(' ');
 }
 
 /** The operation's parameters of one location (`query`, `header`, `path`), $refs resolved. */
