@@ -280,7 +280,11 @@ export async function main(argv: string[]): Promise<number> {
   /** Removes what the run made and can be removed, sets the balances back; once, even when the run stops on an error. */
   let tidied: string[] | undefined;
   const tidy = async (): Promise<string[]> => {
-    if (tidied || mode !== 'real') return (tidied ??= []);
+    if (tidied) return tidied;
+    if (mode !== 'real') {
+      tidied = [];
+      return tidied;
+    }
     tidied = [];
     const removal = await cleanUp(config, validator, made);
     const none = { lines: [], problems: [] };
@@ -317,7 +321,8 @@ export async function main(argv: string[]): Promise<number> {
       setupLines.push(...funding.lines);
       if (runOperations) {
         // One set-up for the checks and for Dredd: one set of records, and each failure reported once.
-        const state = (setupState = emptyState(config, validator));
+        const state = emptyState(config, validator);
+        setupState = state;
         state.made = made;
         try {
           prepared = { state, setup: await setUp(state) };
