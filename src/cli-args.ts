@@ -29,8 +29,12 @@ interface OptionSpec {
 }
 type Options = Record<string, OptionSpec>;
 type Value<S extends OptionSpec> = S['type'] extends 'string'
-  ? S['multiple'] extends true ? string[] : string
-  : S['multiple'] extends true ? boolean[] : boolean;
+  ? S['multiple'] extends true
+    ? string[]
+    : string
+  : S['multiple'] extends true
+    ? boolean[]
+    : boolean;
 export type Values<O extends Options> = { [K in keyof O]?: Value<O[K]> };
 
 export interface CliSpec<O extends Options> {
@@ -66,10 +70,7 @@ export function closest(name: string, known: readonly string[]): string[] {
  */
 export function portProblem(error: unknown, host: string, port: number, hint: string): string | undefined {
   const code = (error as { code?: string } | null)?.code;
-  const why =
-    code === 'EADDRINUSE' ? 'is already in use'
-    : code === 'EACCES' ? 'needs privileges to be bound'
-    : undefined;
+  const why = code === 'EADDRINUSE' ? 'is already in use' : code === 'EACCES' ? 'needs privileges to be bound' : undefined;
   return why === undefined ? undefined : `port ${port} on ${host} ${why}; ${hint}`;
 }
 
@@ -95,10 +96,7 @@ function usageLine(error: { code?: string; message: string }, options: Options):
  * Parses `argv` strictly against `spec.options` (plus `--help`/`-h`). Returns null after printing the usage
  * for --help; throws UsageError naming the unknown option, the missing value or argument.
  */
-export function parseCli<O extends Options>(
-  argv: string[],
-  spec: CliSpec<O>,
-): { values: Values<O>; positionals: string[] } | null {
+export function parseCli<O extends Options>(argv: string[], spec: CliSpec<O>): { values: Values<O>; positionals: string[] } | null {
   const { min = 0, max = 0, name = 'argument' } = spec.positionals ?? {};
   let parsed: { values: Record<string, unknown>; positionals: string[] };
   try {

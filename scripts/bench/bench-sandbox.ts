@@ -89,10 +89,16 @@ export async function startCountingReceiver(): Promise<{ url: string; received: 
 }
 
 /** One autocannon run against a server process; with the CPU time that process spent per request, µs. */
-export async function measure(pid: number, options: Record<string, unknown>): Promise<AutocannonResult & { cpuUsPerRequest: number; status5xx: number }> {
+export async function measure(
+  pid: number,
+  options: Record<string, unknown>,
+): Promise<AutocannonResult & { cpuUsPerRequest: number; status5xx: number }> {
   const cpuBefore = cpuMs(pid);
   const result = await autocannon(options);
-  const status5xx = Object.entries(result.statusCodeStats ?? {}).reduce((n, [code, { count }]) => (code.startsWith('5') ? n + Number(count) : n), 0);
+  const status5xx = Object.entries(result.statusCodeStats ?? {}).reduce(
+    (n, [code, { count }]) => (code.startsWith('5') ? n + Number(count) : n),
+    0,
+  );
   return { ...result, status5xx, cpuUsPerRequest: ((cpuMs(pid) - cpuBefore) * 1000) / Math.max(1, result.requests.total) };
 }
 
@@ -114,11 +120,18 @@ export function partnerCalls(baseUrl: string, key: string) {
 }
 
 /** An account with a webhook endpoint (every event) to `hook`, a customer and an active card loaded with 100,000 USD. */
-export async function cardAccount(baseUrl: string, key: string, hook: string): Promise<{ card: string; customer: string; endpoint: string }> {
+export async function cardAccount(
+  baseUrl: string,
+  key: string,
+  hook: string,
+): Promise<{ card: string; customer: string; endpoint: string }> {
   const api = partnerCalls(baseUrl, key);
   const endpoint = (await api.post('/webhooks', { url: hook, events: ['*'] })).data.code as string;
-  const customer = (await api.post('/customers', { external_reference: key, first_name: 'Bench', last_name: 'Mark', date_of_birth: '1990-01-01' })).data.customer_code as string;
-  const card = (await api.post('/cards', { customer_code: customer, brand: 'VISA', category: 'virtual', amount: 100_000 })).data.code as string;
+  const customer = (
+    await api.post('/customers', { external_reference: key, first_name: 'Bench', last_name: 'Mark', date_of_birth: '1990-01-01' })
+  ).data.customer_code as string;
+  const card = (await api.post('/cards', { customer_code: customer, brand: 'VISA', category: 'virtual', amount: 100_000 })).data
+    .code as string;
   // Issued at once (auto_complete_seconds 0), by the scheduler's next turn.
   for (let i = 0; i < 100 && (await api.get(`/cards/${card}`)).data.status !== 'active'; i++) await new Promise((r) => setTimeout(r, 20));
   return { card, customer, endpoint };

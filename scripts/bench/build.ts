@@ -46,7 +46,8 @@ function time(name: Name): Sample {
     env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1', ...COMMANDS[name].env },
   });
   const wall = (performance.now() - started) / 1000;
-  if (r.status !== 0) throw new Error(`${name} failed (exit ${r.status}):\n${(r.stdout + r.stderr).trim().split('\n').slice(-5).join('\n')}`);
+  if (r.status !== 0)
+    throw new Error(`${name} failed (exit ${r.status}):\n${(r.stdout + r.stderr).trim().split('\n').slice(-5).join('\n')}`);
   return { wall, cpu: childCpu() - cpuBefore };
 }
 
@@ -77,7 +78,9 @@ async function main(): Promise<number> {
     );
   }
   for (const build of ['build, cold', 'build, warm'] as const) {
-    console.log(`${build} / lint: ${(wall(build) / wall('redocly lint')).toFixed(2)}x wall time (target: at most 3x), ${(cpu(build) / cpu('redocly lint')).toFixed(2)}x CPU time`);
+    console.log(
+      `${build} / lint: ${(wall(build) / wall('redocly lint')).toFixed(2)}x wall time (target: at most 3x), ${(cpu(build) / cpu('redocly lint')).toFixed(2)}x CPU time`,
+    );
   }
   return 0;
 }

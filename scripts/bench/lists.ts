@@ -40,11 +40,23 @@ function options(): { rows: number; accounts: number; duration: number; runs: nu
     if (!args) return null;
     const { rows = '100000', accounts = '8', duration = '2', runs = '3', warmup = '1', entry = 'compiled' } = args.values;
     if (entry !== 'compiled' && entry !== 'source') throw new UsageError(`--entry must be compiled or source, got "${entry}"`);
-    for (const [name, value] of [['rows', rows], ['accounts', accounts], ['duration', duration], ['runs', runs]] as const) {
+    for (const [name, value] of [
+      ['rows', rows],
+      ['accounts', accounts],
+      ['duration', duration],
+      ['runs', runs],
+    ] as const) {
       if (!/^[1-9]\d*$/.test(value)) throw new UsageError(`--${name} must be a positive whole number, got "${value}"`);
     }
     if (!/^\d+$/.test(warmup)) throw new UsageError(`--warmup must be a whole number of seconds, got "${warmup}"`);
-    return { rows: Number(rows), accounts: Number(accounts), duration: Number(duration), runs: Number(runs), warmup: Number(warmup), entry };
+    return {
+      rows: Number(rows),
+      accounts: Number(accounts),
+      duration: Number(duration),
+      runs: Number(runs),
+      warmup: Number(warmup),
+      entry,
+    };
   } catch (error) {
     process.exit(reportCliError('bench:lists', USAGE, error));
   }
@@ -56,7 +68,9 @@ const { rows, accounts, duration, runs, warmup, entry } = picked;
 const SMALL = 'sk_test_small_account';
 const SMALL_WITHDRAWALS = 30;
 
-console.log(`load average (1 min) at start: ${load()}; ${os.cpus().length} shared cores; sandbox: ${entry === 'compiled' ? 'compiled (dist/sandbox/cli.js)' : 'source through tsx'}`);
+console.log(
+  `load average (1 min) at start: ${load()}; ${os.cpus().length} shared cores; sandbox: ${entry === 'compiled' ? 'compiled (dist/sandbox/cli.js)' : 'source through tsx'}`,
+);
 const sandbox = await startBenchSandbox(entry);
 const receiver = await startCountingReceiver();
 
@@ -86,7 +100,8 @@ try {
     ['GET /customers', '/customers'],
     ['GET /balance (reference)', '/balance'],
   ] as const;
-  const run = (p: string, seconds: number) => measure(sandbox.pid, { url: `${sandbox.baseUrl}${p}`, headers: api.headers, connections: 10, duration: seconds });
+  const run = (p: string, seconds: number) =>
+    measure(sandbox.pid, { url: `${sandbox.baseUrl}${p}`, headers: api.headers, connections: 10, duration: seconds });
   const phase = async () => {
     const results = [];
     for (const [, p] of lists) {
@@ -107,7 +122,9 @@ try {
   // The other accounts' rows: withdrawals through the partner API, in parallel, each account at 4 connections.
   const started = performance.now();
   const before = receiver.received();
-  const fillers = await Promise.all(Array.from({ length: accounts }, (_, i) => cardAccount(sandbox.baseUrl, `sk_test_filler_${i + 1}`, receiver.url)));
+  const fillers = await Promise.all(
+    Array.from({ length: accounts }, (_, i) => cardAccount(sandbox.baseUrl, `sk_test_filler_${i + 1}`, receiver.url)),
+  );
   const per = Math.ceil(rows / accounts);
   const fills = await Promise.all(
     fillers.map((f, i) =>
@@ -138,7 +155,9 @@ try {
   );
 
   const filled = await phase();
-  console.log(`CPU time of the sandbox per request of the small account's lists (autocannon, 10 connections, lowest of ${runs} runs of ${duration} s), empty database -> filled, same process:`);
+  console.log(
+    `CPU time of the sandbox per request of the small account's lists (autocannon, 10 connections, lowest of ${runs} runs of ${duration} s), empty database -> filled, same process:`,
+  );
   let worst = 0;
   const reference = filled.at(-1)!.cpuUsPerRequest / empty.at(-1)!.cpuUsPerRequest;
   lists.forEach(([name], i) => {

@@ -25,12 +25,19 @@ function options(): { duration: number; warmup: number; entry: 'compiled' | 'sou
   try {
     const args = parseCli(process.argv.slice(2), {
       usage: USAGE,
-      options: { duration: { type: 'string', default: '5' }, warmup: { type: 'string', default: '2' }, entry: { type: 'string', default: 'compiled' } },
+      options: {
+        duration: { type: 'string', default: '5' },
+        warmup: { type: 'string', default: '2' },
+        entry: { type: 'string', default: 'compiled' },
+      },
     });
     if (!args) return null;
     const { duration = '5', warmup = '2', entry = 'compiled' } = args.values;
     if (entry !== 'compiled' && entry !== 'source') throw new UsageError(`--entry must be compiled or source, got "${entry}"`);
-    for (const [name, value] of [['duration', duration], ['warmup', warmup]] as const) {
+    for (const [name, value] of [
+      ['duration', duration],
+      ['warmup', warmup],
+    ] as const) {
       if (!/^\d+$/.test(value)) throw new UsageError(`--${name} must be a whole number of seconds, got "${value}"`);
     }
     return { duration: Number(duration), warmup: Number(warmup), entry };
@@ -46,7 +53,9 @@ const KEY = 'sk_test_bench';
 const MB = 1024 * 1024;
 
 const load = () => os.loadavg()[0]!.toFixed(2);
-console.log(`load average (1 min) at start: ${load()}; sandbox: ${entry === 'compiled' ? 'compiled (dist/sandbox/cli.js)' : 'source through tsx'}`);
+console.log(
+  `load average (1 min) at start: ${load()}; sandbox: ${entry === 'compiled' ? 'compiled (dist/sandbox/cli.js)' : 'source through tsx'}`,
+);
 const sandbox = await startBenchSandbox(entry);
 const prism = await startPrism({ spec: path.join(ROOT, 'generated', 'openapi.json'), port: await findFreePort(), output: 'ignore' });
 const prismPid = prism.child.pid!;
@@ -56,9 +65,13 @@ try {
   // A card with enough balance for every withdrawal of the run, and its customer and endpoint.
   await new Promise((r) => receiver.once('listening', r));
   const hook = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
-  const post = async (p: string, body: unknown) => (await (await fetch(`${sandbox.baseUrl}${p}`, { method: 'POST', headers, body: JSON.stringify(body) })).json()) as { data: Record<string, string> };
+  const post = async (p: string, body: unknown) =>
+    (await (await fetch(`${sandbox.baseUrl}${p}`, { method: 'POST', headers, body: JSON.stringify(body) })).json()) as {
+      data: Record<string, string>;
+    };
   await post('/webhooks', { url: hook, events: ['card.frozen'] });
-  const customer = (await post('/customers', { external_reference: 'bench', first_name: 'B', last_name: 'E', date_of_birth: '1990-01-01' })).data.customer_code;
+  const customer = (await post('/customers', { external_reference: 'bench', first_name: 'B', last_name: 'E', date_of_birth: '1990-01-01' }))
+    .data.customer_code;
   // 100,000 USD is the largest initial load and top-up (CardInitialLoad): 2,100,000 USD in all, 420,000 withdrawals of 5.
   const card = (await post('/cards', { customer_code: customer, brand: 'VISA', category: 'virtual', amount: 100_000 })).data.code;
   await new Promise((r) => setTimeout(r, 200));
@@ -69,7 +82,13 @@ try {
 
   const targets = [
     { name: 'GET /cards', method: 'GET', sandbox: `${sandbox.baseUrl}/cards`, prism: `${prism.url}/cards`, body: undefined },
-    { name: 'POST /cards/{code}/withdraw', method: 'POST', sandbox: `${sandbox.baseUrl}/cards/${card}/withdraw`, prism: `${prism.url}/cards/${card}/withdraw`, body: JSON.stringify({ amount: 5 }) },
+    {
+      name: 'POST /cards/{code}/withdraw',
+      method: 'POST',
+      sandbox: `${sandbox.baseUrl}/cards/${card}/withdraw`,
+      prism: `${prism.url}/cards/${card}/withdraw`,
+      body: JSON.stringify({ amount: 5 }),
+    },
   ];
   let peak = { rss: atRest.rss, heapUsed: atRest.heapUsed, heapTotal: atRest.heapTotal };
   let prismPeak = prismAtRest;
@@ -79,7 +98,11 @@ try {
     sampling = true;
     prismPeak = Math.max(prismPeak, rssMb(prismPid));
     void sandbox.memory().then((m) => {
-      peak = { rss: Math.max(peak.rss, m.rss), heapUsed: Math.max(peak.heapUsed, m.heapUsed), heapTotal: Math.max(peak.heapTotal, m.heapTotal) };
+      peak = {
+        rss: Math.max(peak.rss, m.rss),
+        heapUsed: Math.max(peak.heapUsed, m.heapUsed),
+        heapTotal: Math.max(peak.heapTotal, m.heapTotal),
+      };
       sampling = false;
     });
   }, 250);
@@ -89,7 +112,9 @@ try {
     const result = await autocannon({ url, method, headers, body, connections, duration: seconds });
     return { ...result, cpuUsPerRequest: ((cpuMs(pid) - cpuBefore) * 1000) / Math.max(1, result.requests.total) };
   };
-  console.log(`autocannon, ${duration} s per run after a ${warmup} s warm-up of each server on each target, on this machine (${os.cpus().length} shared cores):`);
+  console.log(
+    `autocannon, ${duration} s per run after a ${warmup} s warm-up of each server on each target, on this machine (${os.cpus().length} shared cores):`,
+  );
   for (const t of targets) {
     if (warmup > 0) {
       await measure(t.sandbox, sandbox.pid, t.method, t.body, 10, warmup);
@@ -98,7 +123,8 @@ try {
     for (const connections of [10, 50]) {
       const s = await measure(t.sandbox, sandbox.pid, t.method, t.body, connections, duration);
       const p = await measure(t.prism, prismPid, t.method, t.body, connections, duration);
-      const side = (r: typeof s) => `${Math.round(r.requests.average)} req/s p99 ${r.latency.p99} ms CPU ${Math.round(r.cpuUsPerRequest)} µs/req (non-2xx ${r.non2xx})`;
+      const side = (r: typeof s) =>
+        `${Math.round(r.requests.average)} req/s p99 ${r.latency.p99} ms CPU ${Math.round(r.cpuUsPerRequest)} µs/req (non-2xx ${r.non2xx})`;
       console.log(
         `${t.name.padEnd(28)} ${String(connections).padStart(2)} conn: sandbox ${side(s)} | prism ${side(p)}` +
           ` | ratio ${(s.requests.average / p.requests.average).toFixed(1)}x | load ${load()}`,
@@ -108,9 +134,11 @@ try {
   clearInterval(timer);
   const after = await sandbox.memory(true);
   const mb = (bytes: number) => Math.round(bytes / MB);
-  console.log(`sandbox memory: at rest RSS ${mb(atRest.rss)} MB, heap ${mb(atRest.heapUsed)} of ${mb(atRest.heapTotal)} MB;` +
-    ` peak under load RSS ${mb(peak.rss)} MB, heap ${mb(peak.heapUsed)} of ${mb(peak.heapTotal)} MB; after the load RSS ${mb(after.rss)} MB, heap ${mb(after.heapUsed)} MB` +
-    ' (at rest and after the load: after a full GC)');
+  console.log(
+    `sandbox memory: at rest RSS ${mb(atRest.rss)} MB, heap ${mb(atRest.heapUsed)} of ${mb(atRest.heapTotal)} MB;` +
+      ` peak under load RSS ${mb(peak.rss)} MB, heap ${mb(peak.heapUsed)} of ${mb(peak.heapTotal)} MB; after the load RSS ${mb(after.rss)} MB, heap ${mb(after.heapUsed)} MB` +
+      ' (at rest and after the load: after a full GC)',
+  );
   console.log(`prism memory: at rest RSS ${prismAtRest} MB, peak under load RSS ${prismPeak} MB`);
   console.log(`load average (1 min) at end: ${load()}`);
 } finally {

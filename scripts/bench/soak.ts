@@ -31,7 +31,11 @@ function options(): { requests: number; accounts: number; connections: number; e
     if (!args) return null;
     const { requests = '100000', accounts = '8', connections = '10', entry = 'compiled' } = args.values;
     if (entry !== 'compiled' && entry !== 'source') throw new UsageError(`--entry must be compiled or source, got "${entry}"`);
-    for (const [name, value] of [['requests', requests], ['accounts', accounts], ['connections', connections]] as const) {
+    for (const [name, value] of [
+      ['requests', requests],
+      ['accounts', accounts],
+      ['connections', connections],
+    ] as const) {
       if (!/^[1-9]\d*$/.test(value)) throw new UsageError(`--${name} must be a positive whole number, got "${value}"`);
     }
     return { requests: Number(requests), accounts: Number(accounts), connections: Number(connections), entry };
@@ -46,7 +50,9 @@ const { requests, accounts, connections, entry } = picked;
 const QUARTERS = 4;
 const key = (i: number) => `sk_test_soak_${i + 1}`;
 
-console.log(`load average (1 min) at start: ${load()}; ${os.cpus().length} shared cores; sandbox: ${entry === 'compiled' ? 'compiled (dist/sandbox/cli.js)' : 'source through tsx'}`);
+console.log(
+  `load average (1 min) at start: ${load()}; ${os.cpus().length} shared cores; sandbox: ${entry === 'compiled' ? 'compiled (dist/sandbox/cli.js)' : 'source through tsx'}`,
+);
 const sandbox = await startBenchSandbox(entry);
 const receiver = await startCountingReceiver();
 let failed = false;
@@ -74,7 +80,9 @@ try {
   const origin = new URL(sandbox.baseUrl).origin;
   const mb = (bytes: number) => Math.round(bytes / MB);
   const rest = await sandbox.memory(true);
-  console.log(`${accounts} accounts, ${round.length / accounts} requests per account in each round (1 withdrawal, 1 new customer, 8 reads), ${connections} connections`);
+  console.log(
+    `${accounts} accounts, ${round.length / accounts} requests per account in each round (1 withdrawal, 1 new customer, 8 reads), ${connections} connections`,
+  );
   console.log(`at rest: heap after GC ${mb(rest.heapUsed)} MB, RSS ${mb(rest.rss)} MB`);
   let total5xx = 0;
   let totalErrors = 0;

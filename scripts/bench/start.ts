@@ -24,7 +24,10 @@ function options(): { starts: number; extra: number } | null {
     });
     if (!args) return null;
     const { starts = '20', extra = '10' } = args.values;
-    for (const [name, value] of [['starts', starts], ['extra', extra]] as const) {
+    for (const [name, value] of [
+      ['starts', starts],
+      ['extra', extra],
+    ] as const) {
       if (!/^[1-9]\d*$/.test(value)) throw new UsageError(`--${name} must be a positive whole number, got "${value}"`);
     }
     return { starts: Number(starts), extra: Number(extra) };
@@ -46,7 +49,8 @@ type SandboxModule = typeof import('../../src/sandbox/index.ts');
 const { startSandbox } = (await import(pathToFileURL(path.join(ROOT, 'dist/sandbox/index.js')).href)) as SandboxModule;
 
 const load = () => os.loadavg()[0]!.toFixed(2);
-const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))]!;
+const quantile = (values: number[], q: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))]!;
 const ms = (n: number) => n.toFixed(1);
 const MB = 1024 * 1024;
 
@@ -92,6 +96,8 @@ for (let i = 0; i < picked.extra; i++) open.push(await sandbox());
 gc();
 const after = process.memoryUsage();
 const per = (key: 'heapUsed' | 'rss' | 'external') => ((after[key] - before[key]) / picked.extra / MB).toFixed(1);
-console.log(`memory of each extra open sandbox (${picked.extra} open, after a full GC): heap ${per('heapUsed')} MB, external ${per('external')} MB, RSS ${per('rss')} MB`);
+console.log(
+  `memory of each extra open sandbox (${picked.extra} open, after a full GC): heap ${per('heapUsed')} MB, external ${per('external')} MB, RSS ${per('rss')} MB`,
+);
 for (const s of open) await s.close();
 console.log(`load average (1 min) at end: ${load()}`);

@@ -52,15 +52,34 @@ export function assembleSpec(specDir: string, outSpecDir: string): EventEntry[] 
   // The templates and the event files are in spec/events/; both documents are in spec/.
   const ref = (file: string) => `./${EVENTS_DIR}/${file}`;
   const fromTemplate = <T extends Json>(part: T) => rebase(part, EVENTS_DIR, '.');
-  const rebased = { webhook: fromTemplate(templates.webhook), operation: fromTemplate(templates.operation), message: fromTemplate(templates.message) };
+  const rebased = {
+    webhook: fromTemplate(templates.webhook),
+    operation: fromTemplate(templates.operation),
+    message: fromTemplate(templates.message),
+  };
 
-  write(outSpecDir, openapi, [{ keys: ['webhooks'], value: Object.fromEntries(events.map((e) => [e.name, webhookItem(rebased, e, secret, ref)])) }]);
-  write(outSpecDir, asyncapi, [
-    { keys: ['channels', names.channel, 'messages'], value: Object.fromEntries(events.map((e) => [e.name, { $ref: `#/components/messages/${e.name}` }])) },
-    { keys: ['operations'], value: Object.fromEntries(events.map((e) => asyncapiOperation(rebased, e, names))) },
-    { keys: ['components', 'messages'], value: Object.fromEntries(events.map((e) => [e.name, asyncapiMessage(rebased, e, names, secret, ref)])) },
+  write(outSpecDir, openapi, [
+    { keys: ['webhooks'], value: Object.fromEntries(events.map((e) => [e.name, webhookItem(rebased, e, secret, ref)])) },
   ]);
-  for (const { file, keyword } of EVENT_NAME_LISTS) appendKeyword(specDir, outSpecDir, file, keyword, events.map((e) => e.name));
+  write(outSpecDir, asyncapi, [
+    {
+      keys: ['channels', names.channel, 'messages'],
+      value: Object.fromEntries(events.map((e) => [e.name, { $ref: `#/components/messages/${e.name}` }])),
+    },
+    { keys: ['operations'], value: Object.fromEntries(events.map((e) => asyncapiOperation(rebased, e, names))) },
+    {
+      keys: ['components', 'messages'],
+      value: Object.fromEntries(events.map((e) => [e.name, asyncapiMessage(rebased, e, names, secret, ref)])),
+    },
+  ]);
+  for (const { file, keyword } of EVENT_NAME_LISTS)
+    appendKeyword(
+      specDir,
+      outSpecDir,
+      file,
+      keyword,
+      events.map((e) => e.name),
+    );
   return events;
 }
 
@@ -101,7 +120,9 @@ function write(outSpecDir: string, source: Source, fills: Fill[]): void {
   const ranges = fills.map((f) => {
     const node = doc.getIn(f.keys, true);
     if (!isMap(node) || !node.flow || node.items.length > 0 || !node.range) {
-      throw new EventsError([`spec/${source.file}: ${f.keys.join('.')} must be \`{}\`: npm run build lists every event of spec/events/index.yaml there`]);
+      throw new EventsError([
+        `spec/${source.file}: ${f.keys.join('.')} must be \`{}\`: npm run build lists every event of spec/events/index.yaml there`,
+      ]);
     }
     return { start: node.range[0], end: node.range[1], text: JSON.stringify(f.value) };
   });
@@ -113,21 +134,31 @@ function write(outSpecDir: string, source: Source, fills: Fill[]): void {
 /** Appends `<keyword>: [...]` to a schema file, which must not list the names itself. */
 function appendKeyword(specDir: string, outSpecDir: string, file: string, keyword: string, values: string[]): void {
   const source = read(specDir, file);
-  if (keyword in source.value) throw new EventsError([`spec/${file}: remove \`${keyword}\`: npm run build writes it from spec/events/index.yaml`]);
+  if (keyword in source.value)
+    throw new EventsError([`spec/${file}: remove \`${keyword}\`: npm run build writes it from spec/events/index.yaml`]);
   fs.writeFileSync(path.join(outSpecDir, file), `${source.text.replace(/\n*$/, '\n')}${keyword}: ${JSON.stringify(values)}\n`);
 }
 
 /** The AsyncAPI document's one channel, and the key of each category's tag; every category must be a tag of both documents. */
-function asyncapiNames(openapi: JsonObject, asyncapi: JsonObject, events: EventEntry[]): { channel: string; tagKey: (category: string) => string } {
+function asyncapiNames(
+  openapi: JsonObject,
+  asyncapi: JsonObject,
+  events: EventEntry[],
+): { channel: string; tagKey: (category: string) => string } {
   const channels = Object.keys(isObject(asyncapi['channels']) ? asyncapi['channels'] : {});
-  if (channels.length !== 1) throw new EventsError([`spec/asyncapi.yaml: expected one channel, the partner's endpoint, that every event is sent to; found ${channels.length}`]);
+  if (channels.length !== 1)
+    throw new EventsError([
+      `spec/asyncapi.yaml: expected one channel, the partner's endpoint, that every event is sent to; found ${channels.length}`,
+    ]);
   const components = isObject(asyncapi['components']) ? asyncapi['components'] : {};
   const tags = Object.entries(isObject(components['tags']) ? components['tags'] : {});
   const openapiTags = new Set((Array.isArray(openapi['tags']) ? openapi['tags'] : []).map((t) => (isObject(t) ? t['name'] : undefined)));
   const problems: string[] = [];
   for (const category of new Set(events.map((e) => e.category))) {
-    if (!openapiTags.has(category)) problems.push(`spec/events/index.yaml: ${category}: not a tag of spec/openapi.yaml (declare it in \`tags\`)`);
-    if (!tags.some(([, t]) => isObject(t) && t['name'] === category)) problems.push(`spec/events/index.yaml: ${category}: not a tag of spec/asyncapi.yaml (declare it in \`components.tags\`)`);
+    if (!openapiTags.has(category))
+      problems.push(`spec/events/index.yaml: ${category}: not a tag of spec/openapi.yaml (declare it in \`tags\`)`);
+    if (!tags.some(([, t]) => isObject(t) && t['name'] === category))
+      problems.push(`spec/events/index.yaml: ${category}: not a tag of spec/asyncapi.yaml (declare it in \`components.tags\`)`);
   }
   if (problems.length > 0) throw new EventsError(problems);
   return { channel: channels[0]!, tagKey: (category) => tags.find(([, t]) => isObject(t) && t['name'] === category)![0] };

@@ -65,7 +65,7 @@ async function buildAssembled(options: BuildOptions, source: string, echo: boole
   const { workspace, outDir } = options;
   const log = (message: string) => echo && console.log(message);
   // Lint and bundle run side by side, one Redocly process each (the bundle writes both APIs).
-  log(options.lint ?? true ? 'Linting and bundling spec/openapi.yaml, spec/asyncapi.yaml and spec/sandbox.yaml ...' : 'Bundling ...');
+  log((options.lint ?? true) ? 'Linting and bundling spec/openapi.yaml, spec/asyncapi.yaml and spec/sandbox.yaml ...' : 'Bundling ...');
   const [linted, bundled] = await Promise.all([(options.lint ?? true) ? lint(workspace, APIS) : null, bundleAll(workspace, APIS, outDir)]);
   if ((linted && linted.code !== 0) || bundled.code !== 0) {
     const syntax = yamlSyntaxErrors(source);
@@ -81,11 +81,17 @@ async function buildAssembled(options: BuildOptions, source: string, echo: boole
     // Read with js-yaml, the YAML library Redocly writes it with (core schema: no dates), ~4x faster than `yaml`.
     const doc: unknown = load(fs.readFileSync(yamlFile, 'utf8'), { schema: CORE_SCHEMA });
     const unresolved = [...externalRefs(doc), ...danglingRefs(doc)];
-    if (unresolved.length > 0) throw new BuildError(`redocly bundle ${api}`, unresolved.map((p) => `${api}: ${p}`));
+    if (unresolved.length > 0)
+      throw new BuildError(
+        `redocly bundle ${api}`,
+        unresolved.map((p) => `${api}: ${p}`),
+      );
     fs.writeFileSync(path.join(outDir, `${api}.json`), `${JSON.stringify(doc, null, 2)}\n`);
     written.push(`${api}.json`, `${api}.yaml`);
   }
-  written.push(...(await buildWorkflows(workspace, outDir, { lint: options.lint ?? true, fail: (step, problems) => new BuildError(step, problems) })));
+  written.push(
+    ...(await buildWorkflows(workspace, outDir, { lint: options.lint ?? true, fail: (step, problems) => new BuildError(step, problems) })),
+  );
 
   // The slow steps run only on a bundle they have not already passed (cache.ts), side by side: the
   // AsyncAPI validator in a worker thread, the OpenAPI validator and the type generator here.
@@ -105,9 +111,15 @@ async function buildAssembled(options: BuildOptions, source: string, echo: boole
   try {
     const dts = path.basename(typesOutput(workspace));
     const cachedTypes = recall(keys.types);
-    const types = cachedTypes !== undefined ? Promise.resolve(JSON.parse(cachedTypes) as GeneratedTypes) : generateTypesAndValues(openapiFile, dts.replace(/\.d\.ts$/, '.js'));
+    const types =
+      cachedTypes !== undefined
+        ? Promise.resolve(JSON.parse(cachedTypes) as GeneratedTypes)
+        : generateTypesAndValues(openapiFile, dts.replace(/\.d\.ts$/, '.js'));
     const cachedSandboxTypes = recall(keys.sandboxTypes);
-    const sandboxTypes = cachedSandboxTypes !== undefined ? Promise.resolve(JSON.parse(cachedSandboxTypes) as GeneratedTypes) : generateTypesAndValues(sandboxFile, 'sandbox.js');
+    const sandboxTypes =
+      cachedSandboxTypes !== undefined
+        ? Promise.resolve(JSON.parse(cachedSandboxTypes) as GeneratedTypes)
+        : generateTypesAndValues(sandboxFile, 'sandbox.js');
     if (validate) {
       log('Validating the bundles ...');
       const [openapi, asyncapi, sandbox] = await Promise.all([
@@ -146,7 +158,11 @@ async function buildAssembled(options: BuildOptions, source: string, echo: boole
 /** Writes `<name>.d.ts` and its enum value lists, `<name>-values.js` and `<name>-values.d.ts`; returns the files. */
 function writeTypes(outDir: string, dts: string, generated: GeneratedTypes): string[] {
   const stem = dts.replace(/\.d\.ts$/, '');
-  const files: [string, string][] = [[dts, generated.types], [`${stem}-values.js`, generated.values.js], [`${stem}-values.d.ts`, generated.values.dts]];
+  const files: [string, string][] = [
+    [dts, generated.types],
+    [`${stem}-values.js`, generated.values.js],
+    [`${stem}-values.d.ts`, generated.values.dts],
+  ];
   for (const [file, text] of files) fs.writeFileSync(path.join(outDir, file), text);
   return files.map(([file]) => file);
 }
@@ -190,7 +206,9 @@ export async function buildAndInstall(workspace: string, echo = false): Promise<
 /** Replaces the files of `dir` with those of `from`, once every file is ready: copies, then renames each. */
 export function installOutputs(from: string, dir: string, files: readonly string[]): void {
   fs.mkdirSync(dir, { recursive: true });
-  const staged = files.map((f) => [path.join(dir, path.dirname(f), `.${path.basename(f)}.${process.pid}.tmp`), path.join(dir, f), path.join(from, f)] as const);
+  const staged = files.map(
+    (f) => [path.join(dir, path.dirname(f), `.${path.basename(f)}.${process.pid}.tmp`), path.join(dir, f), path.join(from, f)] as const,
+  );
   try {
     for (const [tmp, , source] of staged) {
       fs.mkdirSync(path.dirname(tmp), { recursive: true });
@@ -204,10 +222,7 @@ export function installOutputs(from: string, dir: string, files: readonly string
 }
 
 /** Builds a workspace into a fresh temporary directory (bundles and types only, by default). */
-export async function buildToTemp(
-  workspace: string,
-  options: Partial<BuildOptions> = {},
-): Promise<{ dir: string; files: string[] }> {
+export async function buildToTemp(workspace: string, options: Partial<BuildOptions> = {}): Promise<{ dir: string; files: string[] }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'contract-build-'));
   try {
     const files = await build({ lint: false, validate: false, ...options, workspace, outDir: dir });

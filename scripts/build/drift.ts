@@ -3,12 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /** Compares the files of `expectedDir` with the same names in `actualDir`; returns one message per drifting file. */
-export function compareOutputs(
-  expectedDir: string,
-  actualDir: string,
-  files: readonly string[],
-  label = 'generated',
-): string[] {
+export function compareOutputs(expectedDir: string, actualDir: string, files: readonly string[], label = 'generated'): string[] {
   const drift: string[] = [];
   for (const file of files) {
     const expected = path.join(expectedDir, file);

@@ -51,7 +51,10 @@ const readYaml = (file: string): unknown => parse(fs.readFileSync(file, 'utf8'))
 
 /** `cardFrozen`, `card3dsRequest`, `virtualAccountDepositReceived` */
 export function camelName(name: string): string {
-  return name.split(/[._]/).map((w, i) => (i === 0 ? w : w.charAt(0).toUpperCase() + w.slice(1))).join('');
+  return name
+    .split(/[._]/)
+    .map((w, i) => (i === 0 ? w : w.charAt(0).toUpperCase() + w.slice(1)))
+    .join('');
 }
 const pascalName = (name: string) => camelName(name).replace(/^./, (c) => c.toUpperCase());
 
@@ -88,7 +91,9 @@ export function readEvents(specDir: string): EventEntry[] {
   for (const file of fs.readdirSync(path.join(specDir, EVENTS_DIR)).sort()) {
     const name = file.replace(/\.yaml$/, '');
     if (EVENT_NAME.test(name) && !listed.has(file) && !problems.some((p) => p.includes(`: ${name}:`))) {
-      problems.push(`${at(`${EVENTS_DIR}/${file}`)}: not listed in ${at(EVENTS_INDEX)} (add a line \`${name}: <summary>\` under its category)`);
+      problems.push(
+        `${at(`${EVENTS_DIR}/${file}`)}: not listed in ${at(EVENTS_INDEX)} (add a line \`${name}: <summary>\` under its category)`,
+      );
     }
   }
   if (problems.length > 0) throw new EventsError(problems);
@@ -103,8 +108,10 @@ function eventFile(specDir: string, file: string, name: string, problems: string
   const example = isObject(doc) && Array.isArray(doc['examples']) ? doc['examples'][0] : undefined;
   if (!description.trim()) problems.push(`${where}: needs a description (when the event is sent and what it means)`);
   if (!isObject(example) || example['type'] !== name) problems.push(`${where}: needs an example whose type is ${name}`);
-  else if (typeof example['id'] !== 'string' || !/^evt_[0-9a-f-]{16,}/.test(example['id'])) problems.push(`${where}: the example needs an id evt_<uuid>`);
-  else if (typeof example['created_at'] !== 'string' || Number.isNaN(Date.parse(example['created_at']))) problems.push(`${where}: the example needs a created_at date-time`);
+  else if (typeof example['id'] !== 'string' || !/^evt_[0-9a-f-]{16,}/.test(example['id']))
+    problems.push(`${where}: the example needs an id evt_<uuid>`);
+  else if (typeof example['created_at'] !== 'string' || Number.isNaN(Date.parse(example['created_at'])))
+    problems.push(`${where}: the example needs a created_at date-time`);
   return { description, example: isObject(example) ? example : {} };
 }
 
@@ -120,7 +127,10 @@ export function readTemplates(specDir: string): Templates {
 export function exampleSecret(asyncapi: JsonObject): string {
   const info = asyncapi['info'];
   const secret = EXAMPLE_SECRET.exec(isObject(info) ? String(info['description'] ?? '') : '')?.[1];
-  if (!secret) throw new EventsError(['spec/asyncapi.yaml: info.description must name the example secret (`whsec_example_...`) that the example deliveries are signed with']);
+  if (!secret)
+    throw new EventsError([
+      'spec/asyncapi.yaml: info.description must name the example secret (`whsec_example_...`) that the example deliveries are signed with',
+    ]);
   return secret;
 }
 
@@ -199,7 +209,13 @@ export function asyncapiOperation(templates: Templates, event: EventEntry, names
 }
 
 /** The AsyncAPI message of an event, with its signed example. */
-export function asyncapiMessage(templates: Templates, event: EventEntry, names: AsyncApiNames, secret: string, ref: (file: string) => string): JsonObject {
+export function asyncapiMessage(
+  templates: Templates,
+  event: EventEntry,
+  names: AsyncApiNames,
+  secret: string,
+  ref: (file: string) => string,
+): JsonObject {
   const { contentType, ...rest } = copy(templates.message);
   return {
     name: event.name,

@@ -85,7 +85,8 @@ export async function generateTypesAndValues(bundleFile: string, typesModule: st
     resolve: ($ref: string) => resolveRef(schema, $ref, { silent: true }),
   } satisfies Parameters<typeof transformSchema>[1];
   const nodes = transformSchema(schema, ctx);
-  const helper = (n: (typeof nodes)[number]) => ts.isTypeAliasDeclaration(n) && ['FlattenedDeepRequired', 'ReadonlyArray'].includes(n.name.text);
+  const helper = (n: (typeof nodes)[number]) =>
+    ts.isTypeAliasDeclaration(n) && ['FlattenedDeepRequired', 'ReadonlyArray'].includes(n.name.text);
   const arrays = nodes.filter((n): n is import('typescript').VariableStatement => ts.isVariableStatement(n));
   const types = `${COMMENT_HEADER}${astToString(nodes.filter((n) => !helper(n) && !ts.isVariableStatement(n)))}`;
 

@@ -19,7 +19,11 @@ const SOURCES: Record<string, string> = { partner: 'openapi.json', sandbox: 'san
 export function workflowSources(workspace: string): string[] {
   const dir = path.join(workspace, WORKFLOWS_SOURCE);
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir).filter((f) => f.endsWith('.arazzo.yaml')).sort().map((f) => `${WORKFLOWS_SOURCE}/${f}`);
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.arazzo.yaml'))
+    .sort()
+    .map((f) => `${WORKFLOWS_SOURCE}/${f}`);
 }
 
 /** The files the step writes for a workspace, relative to the output directory. */
@@ -40,23 +44,31 @@ export function workflowProblems(file: string, doc: Doc, bundles: Record<string,
   const names = new Set((doc.sourceDescriptions ?? []).map((s) => s.name));
   for (const [name, bundle] of Object.entries(SOURCES)) {
     const declared = doc.sourceDescriptions?.find((s) => s.name === name);
-    if (declared && path.basename(declared.url) !== bundle) problems.push(`${file}: source ${name} must be the generated ${bundle}, not ${declared.url}`);
+    if (declared && path.basename(declared.url) !== bundle)
+      problems.push(`${file}: source ${name} must be the generated ${bundle}, not ${declared.url}`);
   }
   const byId = new Map(doc.workflows.map((w) => [w.workflowId, w]));
   const callsSimulation = (id: string, seen = new Set<string>()): boolean => {
     const w = byId.get(id);
     if (!w || seen.has(id)) return false;
     seen.add(id);
-    return w.steps.some((s) => s.operationId?.startsWith('$sourceDescriptions.sandbox.') || (s.workflowId !== undefined && callsSimulation(s.workflowId, seen)));
+    return w.steps.some(
+      (s) =>
+        s.operationId?.startsWith('$sourceDescriptions.sandbox.') || (s.workflowId !== undefined && callsSimulation(s.workflowId, seen)),
+    );
   };
   for (const w of doc.workflows) {
-    if (callsSimulation(w.workflowId) && !w['x-simulation']) problems.push(`${file}: ${w.workflowId}: calls the simulation API but has no x-simulation (why it needs it)`);
+    if (callsSimulation(w.workflowId) && !w['x-simulation'])
+      problems.push(`${file}: ${w.workflowId}: calls the simulation API but has no x-simulation (why it needs it)`);
     for (const s of w.steps) {
-      if (s.workflowId !== undefined && !byId.has(s.workflowId)) problems.push(`${file}: ${w.workflowId} › ${s.stepId}: runs unknown workflow ${s.workflowId}`);
+      if (s.workflowId !== undefined && !byId.has(s.workflowId))
+        problems.push(`${file}: ${w.workflowId} › ${s.stepId}: runs unknown workflow ${s.workflowId}`);
       if (s.operationId === undefined) continue;
       const [, source, operationId] = s.operationId.match(/^\$sourceDescriptions\.([^.]+)\.(.+)$/) ?? [];
-      if (!source || !operationId || !names.has(source) || !SOURCES[source]) problems.push(`${file}: ${w.workflowId} › ${s.stepId}: ${s.operationId} names no source (partner or sandbox)`);
-      else if (!operationCall(bundles[source], operationId)) problems.push(`${file}: ${w.workflowId} › ${s.stepId}: ${source} has no operation ${operationId}`);
+      if (!source || !operationId || !names.has(source) || !SOURCES[source])
+        problems.push(`${file}: ${w.workflowId} › ${s.stepId}: ${s.operationId} names no source (partner or sandbox)`);
+      else if (!operationCall(bundles[source], operationId))
+        problems.push(`${file}: ${w.workflowId} › ${s.stepId}: ${source} has no operation ${operationId}`);
     }
   }
   return problems;
@@ -81,7 +93,9 @@ export async function buildWorkflows(workspace: string, outDir: string, options:
     const linted = await redocly(['lint', ...sources], workspace);
     if (linted.code !== 0) throw fail('redocly lint of spec/workflows', [linted.output.trim()]);
   }
-  const bundles = Object.fromEntries(Object.entries(SOURCES).map(([name, file]) => [name, JSON.parse(fs.readFileSync(path.join(outDir, file), 'utf8')) as JsonObject]));
+  const bundles = Object.fromEntries(
+    Object.entries(SOURCES).map(([name, file]) => [name, JSON.parse(fs.readFileSync(path.join(outDir, file), 'utf8')) as JsonObject]),
+  );
   const docs = sources.map((file) => {
     const text = fs.readFileSync(path.join(workspace, file), 'utf8');
     let doc: Doc;

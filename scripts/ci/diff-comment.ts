@@ -30,7 +30,11 @@ function githubTarget(env: NodeJS.ProcessEnv): CommentTarget | undefined {
 }
 
 await runCli('diff:comment', USAGE, async () => {
-  const args = parseCli(process.argv.slice(2), { usage: USAGE, options: { out: { type: 'string' } }, positionals: { max: 1, name: 'base-ref' } });
+  const args = parseCli(process.argv.slice(2), {
+    usage: USAGE,
+    options: { out: { type: 'string' } },
+    positionals: { max: 1, name: 'base-ref' },
+  });
   if (!args) return 0;
   const diff = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'diff', 'cli.ts'), ...args.positionals, '--format', 'markdown'], {
     cwd: process.cwd(),
@@ -46,7 +50,10 @@ await runCli('diff:comment', USAGE, async () => {
   const target = githubTarget(process.env);
   if (target) {
     const result = await upsertComment(target, MARKER, body);
-    if (result.action === 'refused') console.error(`diff:comment: GitHub refused the comment (HTTP ${result.status}: a pull request from a fork gets a read-only token); the report is in the job summary`);
+    if (result.action === 'refused')
+      console.error(
+        `diff:comment: GitHub refused the comment (HTTP ${result.status}: a pull request from a fork gets a read-only token); the report is in the job summary`,
+      );
     else console.error(`diff:comment: ${result.action} ${result.url}`);
   }
   return diff.status;

@@ -12,7 +12,9 @@ export interface CommentTarget {
   token: string;
 }
 
-export type CommentResult = { action: 'created' | 'updated'; id: number; url: string } | { action: 'refused'; status: number; message: string };
+export type CommentResult =
+  | { action: 'created' | 'updated'; id: number; url: string }
+  | { action: 'refused'; status: number; message: string };
 
 interface IssueComment {
   id: number;
@@ -55,7 +57,8 @@ export async function upsertComment(target: CommentTarget, marker: string, body:
   const response = existing
     ? await call(target, 'PATCH', `/repos/${target.repository}/issues/comments/${existing.id}`, { body })
     : await call(target, 'POST', `/repos/${target.repository}/issues/${target.pullRequest}/comments`, { body });
-  if (response.status === 403 || response.status === 404) return { action: 'refused', status: response.status, message: await response.text() };
+  if (response.status === 403 || response.status === 404)
+    return { action: 'refused', status: response.status, message: await response.text() };
   if (!response.ok) throw new Error(`${existing ? 'PATCH' : 'POST'} comment: HTTP ${response.status} ${await response.text()}`);
   const saved = (await response.json()) as IssueComment;
   return { action: existing ? 'updated' : 'created', id: saved.id, url: saved.html_url };

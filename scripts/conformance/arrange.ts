@@ -33,13 +33,17 @@ export async function arrange(config: ConformanceConfig, t: DreddTransaction, ar
       undo.set(t.id, async () => {
         await simulate(config, 'DELETE', '/faults');
       });
-      return armed.status === 200 ? undefined : `set-up: POST ${config.simulationUrl}/faults answered ${armed.status}: ${JSON.stringify(armed.body)}`;
+      return armed.status === 200
+        ? undefined
+        : `set-up: POST ${config.simulationUrl}/faults answered ${armed.status}: ${JSON.stringify(armed.body)}`;
     }
     case 'drain': {
       const listed = await call(join(config.server, '/balance'), config.apiKey);
       const balances = dataOf(listed);
       if (!Array.isArray(balances)) return `set-up: GET /balance answered ${listed.status}`;
-      const held = balances.filter((b): b is { type: string; balance: number } => typeof b?.type === 'string' && typeof b?.balance === 'number');
+      const held = balances.filter(
+        (b): b is { type: string; balance: number } => typeof b?.type === 'string' && typeof b?.balance === 'number',
+      );
       const set = (type: string, balance: number) => simulate(config, 'PUT', `/balances/${encodeURIComponent(type)}`, { balance });
       undo.set(t.id, async () => {
         for (const b of held) await set(b.type, b.balance);

@@ -36,7 +36,8 @@ async function readBalances(config: ConformanceConfig): Promise<Map<string, numb
     const data = dataOf(answer);
     if (answer.status !== 200 || !Array.isArray(data)) return `GET /balance answered ${answer.status}: ${bodyText(answer.body, 300)}`;
     const held = new Map<string, number>();
-    for (const b of data as { type?: unknown; balance?: unknown }[]) if (typeof b?.type === 'string' && typeof b.balance === 'number') held.set(b.type, b.balance);
+    for (const b of data as { type?: unknown; balance?: unknown }[])
+      if (typeof b?.type === 'string' && typeof b.balance === 'number') held.set(b.type, b.balance);
     return held;
   } catch (error) {
     return `GET /balance: ${(error as Error).message}`;
@@ -46,7 +47,9 @@ async function readBalances(config: ConformanceConfig): Promise<Map<string, numb
 async function setBalance(config: ConformanceConfig, type: string, balance: number): Promise<string | undefined> {
   try {
     const answer = await simulate(config, 'PUT', `/balances/${encodeURIComponent(type)}`, { balance });
-    return answer.status === 200 ? undefined : `PUT ${config.simulationUrl}/balances/${type} answered ${answer.status}: ${bodyText(answer.body, 300)}`;
+    return answer.status === 200
+      ? undefined
+      : `PUT ${config.simulationUrl}/balances/${type} answered ${answer.status}: ${bodyText(answer.body, 300)}`;
   } catch (error) {
     return `PUT ${config.simulationUrl}/balances/${type}: ${(error as Error).message}`;
   }
@@ -74,11 +77,13 @@ export async function fundRun(config: ConformanceConfig, validator: ResponseVali
   const start = await readBalances(config);
   if (!fund) {
     if (typeof start === 'string') return { unfunded, lines: [`balances: ${start}; they will not be set back`] };
-    for (const [type, balance] of start) if (balance < 0) lines.push(`balances: ${type} is ${usd(balance)}: while an ops balance is negative the server refuses every write`);
+    for (const [type, balance] of start)
+      if (balance < 0) lines.push(`balances: ${type} is ${usd(balance)}: while an ops balance is negative the server refuses every write`);
     return { start, unfunded, lines };
   }
   if (typeof start === 'string') {
-    for (const op of operations) unfunded[op] = `the ops balances could not be read, so the money it spends cannot be brought into place: ${start}`;
+    for (const op of operations)
+      unfunded[op] = `the ops balances could not be read, so the money it spends cannot be brought into place: ${start}`;
     return { unfunded, lines: [`balances: ${start}`] };
   }
   const needed = new Map<string, number>();
@@ -87,27 +92,35 @@ export async function fundRun(config: ConformanceConfig, validator: ResponseVali
   for (const [type, need] of needed) {
     const balance = start.get(type);
     if (balance === undefined) {
-      for (const op of operations.filter((o) => DEBITS[o] === type)) unfunded[op] = `GET /balance lists no ${type} balance, which it debits`;
+      for (const op of operations.filter((o) => DEBITS[o] === type))
+        unfunded[op] = `GET /balance lists no ${type} balance, which it debits`;
       continue;
     }
     if (balance >= need) continue;
     let problem: string | undefined;
     if (config.simulationUrl) {
       problem = await setBalance(config, type, need);
-      if (!problem) lines.push(`balances: ${type} set from ${usd(balance)} to ${usd(need)} for the run (PUT ${config.simulationUrl}/balances/${type}); set back afterwards`);
+      if (!problem)
+        lines.push(
+          `balances: ${type} set from ${usd(balance)} to ${usd(need)} for the run (PUT ${config.simulationUrl}/balances/${type}); set back afterwards`,
+        );
     } else {
       problem = `it holds ${usd(balance)}: fund the test account, or pass --simulation-url to let the suite set it`;
     }
     if (!problem) continue;
     const reason = `needs ${type} of at least ${usd(need)}: ${problem}`;
     for (const op of operations.filter((o) => DEBITS[o] === type)) unfunded[op] = reason;
-    if (balance < 0) lines.push(`balances: ${type} is ${usd(balance)}: while an ops balance is negative the server refuses every write (${problem})`);
+    if (balance < 0)
+      lines.push(`balances: ${type} is ${usd(balance)}: while an ops balance is negative the server refuses every write (${problem})`);
   }
   return { start, unfunded, lines };
 }
 
 /** Sets every balance that moved back to what was read before the run (with the simulation API), or says how it moved. */
-export async function restoreBalances(config: ConformanceConfig, start: Map<string, number>): Promise<{ lines: string[]; problems: string[] }> {
+export async function restoreBalances(
+  config: ConformanceConfig,
+  start: Map<string, number>,
+): Promise<{ lines: string[]; problems: string[] }> {
   const now = await readBalances(config);
   if (typeof now === 'string') return { lines: [], problems: [`the balances could not be read to set them back: ${now}`] };
   const lines: string[] = [];

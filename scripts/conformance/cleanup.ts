@@ -23,7 +23,14 @@ function itemTemplate(validator: ResponseValidator, collection: string): string 
  * The record a request made, when it made one: a 2xx answer to a POST on a list the contract also reads
  * (`POST /webhooks` beside `GET /webhooks`), whose data holds the new record's code.
  */
-export function madeRecord(validator: ResponseValidator, method: string, collection: string, status: number, body: unknown, key: string): MadeRecord | undefined {
+export function madeRecord(
+  validator: ResponseValidator,
+  method: string,
+  collection: string,
+  status: number,
+  body: unknown,
+  key: string,
+): MadeRecord | undefined {
   if (method.toUpperCase() !== 'POST' || status < 200 || status > 299 || collection.includes('{')) return undefined;
   if (!validator.operation('GET', collection)) return undefined;
   const data = isRecord(body) ? body.data : undefined;
@@ -64,7 +71,11 @@ export interface CleanupReport {
  * key that made it; a 404 means the run removed it already (a deletion check, a DELETE transaction). Returns
  * the report: removed, left behind, and what could not be removed.
  */
-export async function cleanUp(config: ConformanceConfig, validator: ResponseValidator, made: readonly MadeRecord[]): Promise<CleanupReport> {
+export async function cleanUp(
+  config: ConformanceConfig,
+  validator: ResponseValidator,
+  made: readonly MadeRecord[],
+): Promise<CleanupReport> {
   const seen = new Set<string>();
   const records = made.filter((r) => !seen.has(`${r.key} ${r.path}`) && seen.add(`${r.key} ${r.path}`));
   const removable = records.filter((r) => validator.operation('DELETE', r.template));

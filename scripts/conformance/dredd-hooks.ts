@@ -107,7 +107,9 @@ export function afterEach(state: HookState, t: DreddTransaction): void {
     return;
   }
   record.actualStatus = t.real.statusCode;
-  const key = Object.entries(t.request.headers).find(([k]) => k.toLowerCase() === 'authorization')?.[1]?.replace(/^Bearer /, '');
+  const key = Object.entries(t.request.headers)
+    .find(([k]) => k.toLowerCase() === 'authorization')?.[1]
+    ?.replace(/^Bearer /, '');
   const made = key ? madeRecord(state.validator, t.request.method, c.path, t.real.statusCode, parseBody(t.real.body), key) : undefined;
   if (made) state.made.push(made);
   const problems: string[] = [];
@@ -144,6 +146,10 @@ export function afterEach(state: HookState, t: DreddTransaction): void {
 export function afterAll(state: HookState): void {
   writeFileSync(
     state.config.results,
-    JSON.stringify({ mode: state.config.mode, setup: state.setupLog, setupFailures: state.setupFailures, records: state.records, made: state.made }, null, 1),
+    JSON.stringify(
+      { mode: state.config.mode, setup: state.setupLog, setupFailures: state.setupFailures, records: state.records, made: state.made },
+      null,
+      1,
+    ),
   );
 }

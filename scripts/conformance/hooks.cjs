@@ -19,12 +19,18 @@ hooks.beforeAll((transactions, done) => {
   );
 });
 hooks.beforeEach((transaction, done) => {
-  impl.beforeEach(state, transaction).then(() => done(), () => done());
+  impl.beforeEach(state, transaction).then(
+    () => done(),
+    () => done(),
+  );
 });
 hooks.beforeEachValidation((transaction) => impl.beforeEachValidation(state, transaction));
 hooks.afterEach((transaction) => impl.afterEach(state, transaction));
 hooks.afterEach((transaction, done) => {
-  impl.afterEachRestore(transaction).then(() => done(), () => done());
+  impl.afterEachRestore(transaction).then(
+    () => done(),
+    () => done(),
+  );
 });
 hooks.afterAll((_transactions, done) => {
   impl.afterAll(state);

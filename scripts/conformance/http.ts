@@ -14,7 +14,11 @@ export interface Answer {
 export async function call(url: string, key: string, method = 'GET', body?: unknown): Promise<Answer> {
   const res = await fetch(url, {
     method,
-    headers: { Authorization: `Bearer ${key}`, Accept: 'application/json', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    headers: {
+      Authorization: `Bearer ${key}`,
+      Accept: 'application/json',
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
     signal: AbortSignal.timeout(15_000),
   });

@@ -26,7 +26,16 @@ await runCli('conformance:mock', USAGE, async () => {
   console.log(`Mock of ${path.relative(ROOT, spec) || spec} at ${mock.baseUrl} (gift cards at ${mock.giftCardBaseUrl})`);
   try {
     return await main([
-      '--server', mock.baseUrl, '--alt-server', mock.giftCardBaseUrl, '--api-key', 'sk_test_conformance', '--mock', '--spec', spec, ...passed,
+      '--server',
+      mock.baseUrl,
+      '--alt-server',
+      mock.giftCardBaseUrl,
+      '--api-key',
+      'sk_test_conformance',
+      '--mock',
+      '--spec',
+      spec,
+      ...passed,
     ]);
   } finally {
     await mock.stop();

@@ -6,7 +6,18 @@ import { randomUUID } from 'node:crypto';
 import { codeOfStatus, errorStatuses, isObject, type Json, type JsonObject } from '../lib/pointer.ts';
 import { hasHeaderParam, isGiftCards, isReferenceParam, parameters, requestBodySchema, resolveRef, unknownReference } from './contract.ts';
 import { adjustBody, BODY_REFERENCES, label, resourceKey, substituteBody } from './resources.ts';
-import { clone, fillTemplate, parseBody, pathParams, sendToAltServer, setHeader, setPathParam, setUri, skip, splitUri } from './transaction.ts';
+import {
+  clone,
+  fillTemplate,
+  parseBody,
+  pathParams,
+  sendToAltServer,
+  setHeader,
+  setPathParam,
+  setUri,
+  skip,
+  splitUri,
+} from './transaction.ts';
 import type { DreddTransaction, HookState } from './types.ts';
 
 /** Statuses a real server cannot be made to answer from outside, with the reason. */
@@ -30,7 +41,8 @@ const NEEDS_STATE: Record<string, { param: string; key: string; reason: string }
   'POST /kyc/{customerCode}/synchronize': {
     param: 'customerCode',
     key: 'identity-mismatched customer',
-    reason: 'needs a customer restricted for an identity mismatch, an outcome of the verification provider that the partner API cannot bring about',
+    reason:
+      'needs a customer restricted for an identity mismatch, an outcome of the verification provider that the partner API cannot bring about',
   },
 };
 
@@ -66,7 +78,10 @@ function substituteResources(
   if (body !== undefined) {
     const missing = substituteBody(state, body);
     if (missing.length && !lenient) {
-      skip(t, `the request body needs a ${missing.map(label).join(', ')}: ${missing.map((k) => state.missing.get(k) ?? 'not set up').join('; ')}`);
+      skip(
+        t,
+        `the request body needs a ${missing.map(label).join(', ')}: ${missing.map((k) => state.missing.get(k) ?? 'not set up').join('; ')}`,
+      );
       return false;
     }
     if (isObject(body)) adjustBody(state.config, t.request.method, path, body);
@@ -91,7 +106,6 @@ function invalidBody(state: HookState, method: string, path: string): Json | und
   }
   return Object.keys(out).length ? out : undefined;
 }
-
 
 /** Two base URLs that are the same address (then no gift card request can be sent to the wrong one). */
 function sameBase(a: string, b: string): boolean {
@@ -150,7 +164,13 @@ export function planReal(state: HookState, transactions: DreddTransaction[]): vo
       if (codes.includes('AUTHENTICATION_REQUIRED')) t.conformance.expectCode = 'AUTHENTICATION_REQUIRED';
       if (codes.includes('AUTHENTICATION_FAILED')) {
         const wrongKey = clone(t, 'AUTHENTICATION_FAILED');
-        wrongKey.conformance = { path, status, example: 'AUTHENTICATION_FAILED', expectCode: 'AUTHENTICATION_FAILED', skipReason: t.conformance.skipReason };
+        wrongKey.conformance = {
+          path,
+          status,
+          example: 'AUTHENTICATION_FAILED',
+          expectCode: 'AUTHENTICATION_FAILED',
+          skipReason: t.conformance.skipReason,
+        };
         setHeader(wrongKey, 'Authorization', `Bearer ${config.unknownKey ?? `sk_test_conformance_${randomUUID().replace(/-/g, '')}`}`);
         out.push(wrongKey);
       }
@@ -188,7 +208,11 @@ export function planReal(state: HookState, transactions: DreddTransaction[]): vo
         setHeader(t, 'Authorization', `Bearer ${config.noProductKey}`);
         continue;
       }
-      if (params.length) skip(t, 'the only path parameter is a closed set: an unknown value is a 422, and which documented value the account lacks cannot be known');
+      if (params.length)
+        skip(
+          t,
+          'the only path parameter is a closed set: an unknown value is a 422, and which documented value the account lacks cannot be known',
+        );
       else skip(t, 'nothing in the request refers to a resource, so no unknown one can be named');
     } else if (status === '422') {
       t.conformance.expectCode = 'VALIDATION_ERROR';
@@ -259,16 +283,19 @@ export function planReal(state: HookState, transactions: DreddTransaction[]): vo
         t.request.body = JSON.stringify(body);
       }
       // A withdrawal is refused for the card's own balance; the other operations for an ops balance.
-      t.conformance.arrange = path === '/cards/{code}/withdraw'
-        ? { kind: 'card-balance', cardPath: splitUri(t.request.uri).pathname.replace(/\/withdraw$/, '') }
-        : { kind: 'drain' };
+      t.conformance.arrange =
+        path === '/cards/{code}/withdraw'
+          ? { kind: 'card-balance', cardPath: splitUri(t.request.uri).pathname.replace(/\/withdraw$/, '') }
+          : { kind: 'drain' };
     } else {
       skip(t, UNPROVOKABLE[status] ?? `status ${status} cannot be provoked from outside`);
     }
   }
   // Destructive operations last, so the customer, the card and the beneficiary stay usable for the others.
   const last = (t: DreddTransaction) =>
-    t.conformance?.status.startsWith('2') && (/\/(terminate|deactivate)$/.test(t.conformance.path) || t.request.method === 'DELETE') ? 1 : 0;
+    t.conformance?.status.startsWith('2') && (/\/(terminate|deactivate)$/.test(t.conformance.path) || t.request.method === 'DELETE')
+      ? 1
+      : 0;
   out.sort((a, b) => last(a) - last(b));
   transactions.splice(0, transactions.length, ...out);
 }

@@ -100,10 +100,16 @@ export class EventChecker {
    * endpoint secrets known to the run. An event arrives at each endpoint subscribed to it; every delivery of it
    * must pass.
    */
-  async check(events: { id: string; type: string }[], deliveries: readonly ReceivedDelivery[], secrets: readonly string[], pathPrefix: string): Promise<EventCheck[]> {
+  async check(
+    events: { id: string; type: string }[],
+    deliveries: readonly ReceivedDelivery[],
+    secrets: readonly string[],
+    pathPrefix: string,
+  ): Promise<EventCheck[]> {
     const ours = deliveries.filter((d) => d.path.startsWith(pathPrefix)).map((d) => ({ d, id: eventId(d.body) }));
     const keys = new Map<string, Set<string>>();
-    for (const { d, id } of ours) if (id) (keys.get(id) ?? keys.set(id, new Set()).get(id)!).add(d.headers['x-service-idempotency-key'] ?? '');
+    for (const { d, id } of ours)
+      if (id) (keys.get(id) ?? keys.set(id, new Set()).get(id)!).add(d.headers['x-service-idempotency-key'] ?? '');
     const results: EventCheck[] = [];
     for (const event of events) {
       const problems: string[] = [];

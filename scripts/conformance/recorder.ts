@@ -25,7 +25,15 @@ export interface Recorder {
 }
 
 /** Hop-by-hop headers, and those fetch sets itself (a body it decompressed has another length). */
-const NOT_FORWARDED = new Set(['host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'accept-encoding', 'content-encoding']);
+const NOT_FORWARDED = new Set([
+  'host',
+  'connection',
+  'keep-alive',
+  'content-length',
+  'transfer-encoding',
+  'accept-encoding',
+  'content-encoding',
+]);
 
 /** Starts a proxy on a free loopback port that forwards to `target` (the server's base URL, `https://host/v1`). */
 export async function startRecorder(target: string): Promise<Recorder> {
@@ -60,10 +68,18 @@ export async function startRecorder(target: string): Promise<Recorder> {
           } catch {
             // not JSON: kept as text
           }
-          exchanges.push({ method, path: new URL(req.url ?? '/', 'http://recorder').pathname, status: answer.status, body: parsed, authorization: req.headers.authorization });
+          exchanges.push({
+            method,
+            path: new URL(req.url ?? '/', 'http://recorder').pathname,
+            status: answer.status,
+            body: parsed,
+            authorization: req.headers.authorization,
+          });
           res.writeHead(answer.status, out).end(body);
         } catch (error) {
-          res.writeHead(502, { 'content-type': 'text/plain' }).end(`conformance recorder: ${target} did not answer: ${(error as Error).message}`);
+          res
+            .writeHead(502, { 'content-type': 'text/plain' })
+            .end(`conformance recorder: ${target} did not answer: ${(error as Error).message}`);
         }
       })();
     });

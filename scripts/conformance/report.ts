@@ -94,7 +94,8 @@ export function summarise(records: TransactionRecord[], validator?: ResponseVali
   if (warned.length) {
     lines.push('', 'Warnings (fields the contract does not document; responses are open, so these do not fail the run):');
     for (const r of warned) {
-      for (const field of r.undocumented ?? []) lines.push(`  WARNING ${r.method} ${r.path} ${r.actualStatus ?? r.status}: undocumented field ${field}`);
+      for (const field of r.undocumented ?? [])
+        lines.push(`  WARNING ${r.method} ${r.path} ${r.actualStatus ?? r.status}: undocumented field ${field}`);
     }
   }
   const skipped = records.filter((r) => r.outcome === 'skipped');
@@ -151,5 +152,9 @@ export function sectionLines(section: ReportSection): string[] {
 /** The totals of the whole run: Dredd's records and every section's results. */
 export function runTotals(records: TransactionRecord[], sections: ReportSection[]): Totals {
   const all = [records, ...sections.map((s) => s.results)].map((rs) => totals(rs));
-  return all.reduce((a, b) => ({ passed: a.passed + b.passed, failed: a.failed + b.failed, skipped: a.skipped + b.skipped }), { passed: 0, failed: 0, skipped: 0 });
+  return all.reduce((a, b) => ({ passed: a.passed + b.passed, failed: a.failed + b.failed, skipped: a.skipped + b.skipped }), {
+    passed: 0,
+    failed: 0,
+    skipped: 0,
+  });
 }

@@ -20,7 +20,9 @@ export const SUITE_RECORDS = {
 export type ResourceName = ResourceKey | keyof typeof SUITE_RECORDS | (string & {});
 
 export const label = (key: ResourceName): string =>
-  (SUITE_RECORDS as Record<string, string>)[key] ?? (SETUP_GRAPH.resources as Record<string, { label: string } | undefined>)[key]?.label ?? key;
+  (SUITE_RECORDS as Record<string, string>)[key] ??
+  (SETUP_GRAPH.resources as Record<string, { label: string } | undefined>)[key]?.label ??
+  key;
 
 /** The graph's resource read at a path template (`/cards/{code}` -> `card`), if any. */
 export function resourceAt(template: string): ResourceKey | undefined {
@@ -32,7 +34,8 @@ export function resourceKey(template: string, param: string): ResourceName {
   // KYC and proof of address need a customer whose verification is still open (not the fully verified
   // example customer of a seeded sandbox): the suite creates one for them.
   // Proof of address needs one whose KYC is approved and whose proof of address is still open.
-  if (param === 'customerCode') return template.startsWith('/kyc/') ? 'unverified customer' : template.startsWith('/poa/') ? 'KYC-verified customer' : 'customer';
+  if (param === 'customerCode')
+    return template.startsWith('/kyc/') ? 'unverified customer' : template.startsWith('/poa/') ? 'KYC-verified customer' : 'customer';
   const segments = template.split('/');
   const prefix = segments.slice(0, segments.indexOf(`{${param}}`) + 1).join('/');
   return resourceAt(prefix) ?? prefix;
@@ -76,10 +79,13 @@ const runReference = (config: ConformanceConfig) => `${config.runId ?? 'conforma
  * url for an endpoint.
  */
 export function adjustBody(config: ConformanceConfig, method: string, template: string, body: JsonObject): void {
-  if (method === 'POST' && template === '/customers' && typeof body.external_reference === 'string') body.external_reference = runReference(config);
-  if (method === 'POST' && (template === '/cards' || template === '/payouts/quotes') && typeof body.reference === 'string') body.reference = runReference(config);
+  if (method === 'POST' && template === '/customers' && typeof body.external_reference === 'string')
+    body.external_reference = runReference(config);
+  if (method === 'POST' && (template === '/cards' || template === '/payouts/quotes') && typeof body.reference === 'string')
+    body.reference = runReference(config);
   if (/^\/webhooks(\/\{code\})?$/.test(template)) {
-    if (typeof body.description === 'string' || (method === 'POST' && config.runId)) body.description = `Conformance run ${config.runId ?? ''}`.trim();
+    if (typeof body.description === 'string' || (method === 'POST' && config.runId))
+      body.description = `Conformance run ${config.runId ?? ''}`.trim();
     // The url of an endpoint (created or changed) must answer the server's ping: use --webhook-url.
     if (config.webhookUrl && typeof body.url === 'string') body.url = config.webhookUrl;
   }

@@ -110,7 +110,8 @@ export async function assertReachable(server: string): Promise<void> {
     await res.body?.cancel();
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    const reason = (error as Error).name === 'TimeoutError' ? 'no answer within 10 s' : (cause?.code ?? cause?.message ?? (error as Error).message);
+    const reason =
+      (error as Error).name === 'TimeoutError' ? 'no answer within 10 s' : (cause?.code ?? cause?.message ?? (error as Error).message);
     throw new CliError(`cannot reach ${server} (${reason}): is the server running?`, 2);
   }
 }
@@ -163,7 +164,9 @@ function checksOf(values: string[] | undefined): CheckName[] {
   for (const name of names) {
     if (!(CHECKS as readonly string[]).includes(name)) {
       const near = closest(name, [...CHECKS, 'none']);
-      throw new UsageError(`--checks: unknown check ${name}${near.length ? ` (did you mean ${near.join(', ')}?)` : ''}; give ${CHECKS.join(', ')} or none`);
+      throw new UsageError(
+        `--checks: unknown check ${name}${near.length ? ` (did you mean ${near.join(', ')}?)` : ''}; give ${CHECKS.join(', ')} or none`,
+      );
     }
   }
   return names as CheckName[];
@@ -187,7 +190,10 @@ async function checksSection(
   try {
     return await runChecks(config, full, selected, checks, options, prepared);
   } catch (error) {
-    return { title: 'Negative, security and isolation checks', results: [{ group: 'checks', name: 'the run', outcome: 'failed', message: (error as Error).stack ?? String(error) }] };
+    return {
+      title: 'Negative, security and isolation checks',
+      results: [{ group: 'checks', name: 'the run', outcome: 'failed', message: (error as Error).stack ?? String(error) }],
+    };
   }
 }
 
@@ -224,7 +230,8 @@ export async function main(argv: string[]): Promise<number> {
   const { values } = args;
   if (values.mock && values.real) throw new UsageError('give --mock or --real, not both');
   const server = values.server!;
-  if (!URL.canParse(server) || !/^https?:$/.test(new URL(server).protocol)) throw new UsageError(`--server ${server} is not an http:// or https:// URL`);
+  if (!URL.canParse(server) || !/^https?:$/.test(new URL(server).protocol))
+    throw new UsageError(`--server ${server} is not an http:// or https:// URL`);
   const simulationUrl = values['simulation-url'];
   if (simulationUrl !== undefined && (!URL.canParse(simulationUrl) || !/^https?:$/.test(new URL(simulationUrl).protocol))) {
     throw new UsageError(`--simulation-url ${simulationUrl} is not an http:// or https:// URL`);
@@ -250,11 +257,14 @@ export async function main(argv: string[]): Promise<number> {
   else if (values.real) mode = 'real';
   else {
     mode = (await looksLikeMock(full, server, apiKey)) ? 'mock' : 'real';
-    console.log(`Server ${server} ${mode === 'mock' ? 'honours Prefer: code=... -> mock mode' : 'ignores Prefer: code=... -> real mode'} (force with --mock or --real).`);
+    console.log(
+      `Server ${server} ${mode === 'mock' ? 'honours Prefer: code=... -> mock mode' : 'ignores Prefer: code=... -> real mode'} (force with --mock or --real).`,
+    );
   }
 
   const receiverPort = values['receiver-port'] === undefined ? 0 : Number(values['receiver-port']);
-  if (!Number.isInteger(receiverPort) || receiverPort < 0 || receiverPort > 65535) throw new UsageError(`--receiver-port ${values['receiver-port']} is not a port number`);
+  if (!Number.isInteger(receiverPort) || receiverPort < 0 || receiverPort > 65535)
+    throw new UsageError(`--receiver-port ${values['receiver-port']} is not a port number`);
   const receiver = mode === 'real' ? await startReceiver(receiverPort) : undefined;
   const dir = mkdtempSync(path.join(tmpdir(), 'conformance-'));
   const validator = createResponseValidator(full);
@@ -301,7 +311,9 @@ export async function main(argv: string[]): Promise<number> {
     const dreddSpec = only.length ? path.join(dir, 'selected.json') : spec;
     if (only.length) writeFileSync(dreddSpec, JSON.stringify(bundle));
     const started = Date.now();
-    console.log(`Conformance of ${server} (${mode} mode) against ${path.relative(ROOT, spec) || spec}${only.length ? `, only ${selected.join(', ')}` : ''}${config.runId ? `, run ${config.runId}` : ''} ...`);
+    console.log(
+      `Conformance of ${server} (${mode} mode) against ${path.relative(ROOT, spec) || spec}${only.length ? `, only ${selected.join(', ')}` : ''}${config.runId ? `, run ${config.runId}` : ''} ...`,
+    );
     const setupLines: string[] = [];
     let prepared: { state: HookState; setup: Awaited<ReturnType<typeof setUp>> } | undefined;
     let setupState: HookState | undefined;
@@ -328,7 +340,12 @@ export async function main(argv: string[]): Promise<number> {
           prepared = { state, setup: await setUp(state) };
         } catch (error) {
           // A fault of the set-up itself (not a refusal, which it records): what needs its records is skipped.
-          state.setupFailures.push({ group: 'set-up', name: 'the set-up', outcome: 'failed', message: (error as Error).stack ?? String(error) });
+          state.setupFailures.push({
+            group: 'set-up',
+            name: 'the set-up',
+            outcome: 'failed',
+            message: (error as Error).stack ?? String(error),
+          });
         }
         config.setup = { resources: Object.fromEntries(state.resources), missing: Object.fromEntries(state.missing) };
         setupLines.push(...state.setupLog);
@@ -337,14 +354,21 @@ export async function main(argv: string[]): Promise<number> {
     writeFileSync(configFile, JSON.stringify(config));
     const sections: ReportSection[] = [];
     const setupFailures: CheckResult[] = [...(setupState?.setupFailures ?? [])];
-    if (runOperations && checks.length) sections.push(await checksSection(config, full, bundle, checks, { secondKey: values['second-key'], seed, perOperation }, prepared));
+    if (runOperations && checks.length)
+      sections.push(await checksSection(config, full, bundle, checks, { secondKey: values['second-key'], seed, perOperation }, prepared));
     const checksSeconds = (Date.now() - started) / 1000;
     const dreddExit = runOperations ? await runDredd(dreddSpec, server, configFile, logFile, values.verbose ?? false) : 0;
     if (!runOperations) writeFileSync(logFile, '');
     const dreddSeconds = (Date.now() - started) / 1000 - checksSeconds;
     const workflows = runFlows
       ? await runWorkflows({
-          server, apiKey, mode, bundle: full as JsonObject, receiver, simulationUrl, made,
+          server,
+          apiKey,
+          mode,
+          bundle: full as JsonObject,
+          receiver,
+          simulationUrl,
+          made,
           ...(config.runId ? { runId: config.runId } : {}),
           ...(values['webhook-url'] ? { webhookUrl: values['webhook-url'] } : {}),
           ...(values['fresh-api-key'] ? { freshApiKey: values['fresh-api-key'] } : {}),
@@ -352,14 +376,22 @@ export async function main(argv: string[]): Promise<number> {
           verbose: values.verbose ?? false,
         })
       : [];
-    const results = runOperations && existsSync(config.results)
-      ? (JSON.parse(readFileSync(config.results, 'utf8')) as { records: TransactionRecord[]; setup: string[]; setupFailures?: CheckResult[]; made?: MadeRecord[] })
-      : undefined;
+    const results =
+      runOperations && existsSync(config.results)
+        ? (JSON.parse(readFileSync(config.results, 'utf8')) as {
+            records: TransactionRecord[];
+            setup: string[];
+            setupFailures?: CheckResult[];
+            made?: MadeRecord[];
+          })
+        : undefined;
     made.push(...(results?.made ?? []));
     setupFailures.push(...(results?.setupFailures ?? []));
     const cleanup = await tidy();
     const seconds = (Date.now() - started) / 1000;
-    const setupSection: ReportSection[] = setupFailures.length ? [{ title: 'Set-up (the records the requests need)', results: setupFailures }] : [];
+    const setupSection: ReportSection[] = setupFailures.length
+      ? [{ title: 'Set-up (the records the requests need)', results: setupFailures }]
+      : [];
     if (runOperations && !results) {
       console.error(readFileSync(logFile, 'utf8').split('\n').slice(-40).join('\n'));
       console.error(`Dredd exited with ${dreddExit} before the hooks wrote their results (see its output above).`);

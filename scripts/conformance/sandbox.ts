@@ -64,11 +64,33 @@ await runCli('conformance:sandbox', USAGE, async () => {
   console.log(`Sandbox at ${sandbox.baseUrl} (gift cards at ${sandbox.giftCardBaseUrl})`);
   try {
     return await main([
-      '--server', sandbox.baseUrl, '--alt-server', sandbox.giftCardBaseUrl, '--api-key', API_KEY, '--real',
-      '--webhook-url', `${WEBHOOK_URL}/webhooks`, '--unknown-key', REVOKED_KEY,
-      '--ip-blocked-key', IP_BLOCKED_KEY, '--rate-limited-key', RATE_LIMITED_KEY, '--no-product-key', NO_PRODUCT_KEY, '--second-key', SECOND_KEY,
+      '--server',
+      sandbox.baseUrl,
+      '--alt-server',
+      sandbox.giftCardBaseUrl,
+      '--api-key',
+      API_KEY,
+      '--real',
+      '--webhook-url',
+      `${WEBHOOK_URL}/webhooks`,
+      '--unknown-key',
+      REVOKED_KEY,
+      '--ip-blocked-key',
+      IP_BLOCKED_KEY,
+      '--rate-limited-key',
+      RATE_LIMITED_KEY,
+      '--no-product-key',
+      NO_PRODUCT_KEY,
+      '--second-key',
+      SECOND_KEY,
       // 500/502 faults, drained balances (400) and the KYC identity mismatch (synchronize 200).
-      '--simulation-url', sandbox.simulationUrl, '--receiver-port', String(receiverPort), '--fresh-api-key', freshKey, ...passed,
+      '--simulation-url',
+      sandbox.simulationUrl,
+      '--receiver-port',
+      String(receiverPort),
+      '--fresh-api-key',
+      freshKey,
+      ...passed,
     ]);
   } finally {
     await sandbox.close();

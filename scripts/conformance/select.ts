@@ -6,7 +6,10 @@ import type { OpenApiBundle } from './validate-response.ts';
 
 /** Splits repeated and comma-separated values: ['a,b', 'c'] → ['a', 'b', 'c']. */
 export function listValues(values: readonly string[]): string[] {
-  return values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  return values
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
 }
 
 /**

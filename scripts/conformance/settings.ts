@@ -17,7 +17,8 @@ async function patchAccount(config: ConformanceConfig, body: Record<string, unkn
   try {
     const answer = await simulate(config, 'PATCH', '/account', body);
     const data = dataOf(answer);
-    if (answer.status !== 200 || typeof data !== 'object' || data === null) return `PATCH ${config.simulationUrl}/account answered ${answer.status}: ${bodyText(answer.body, 300)}`;
+    if (answer.status !== 200 || typeof data !== 'object' || data === null)
+      return `PATCH ${config.simulationUrl}/account answered ${answer.status}: ${bodyText(answer.body, 300)}`;
     return Object.fromEntries(RESTORED.filter((k) => k in data).map((k) => [k, (data as Record<string, unknown>)[k]]));
   } catch (error) {
     return `PATCH ${config.simulationUrl}/account: ${(error as Error).message}`;
@@ -33,16 +34,25 @@ export async function readSettings(config: ConformanceConfig): Promise<Settings 
 /** Sets back the settings that differ from `before`; the report's lines. */
 export async function restoreSettings(config: ConformanceConfig, before: Settings): Promise<{ lines: string[]; problems: string[] }> {
   const now = await readSettings(config);
-  if (typeof now !== 'object') return { lines: [], problems: [`the account's settings could not be read to set them back: ${now ?? 'no simulation API'}`] };
-  const changed = Object.fromEntries(RESTORED.filter((k) => k in before && JSON.stringify(now[k]) !== JSON.stringify(before[k])).map((k) => [k, before[k]]));
+  if (typeof now !== 'object')
+    return { lines: [], problems: [`the account's settings could not be read to set them back: ${now ?? 'no simulation API'}`] };
+  const changed = Object.fromEntries(
+    RESTORED.filter((k) => k in before && JSON.stringify(now[k]) !== JSON.stringify(before[k])).map((k) => [k, before[k]]),
+  );
   if (Object.keys(changed).length === 0) return { lines: [], problems: [] };
   const result = await patchAccount(config, changed);
-  const what = Object.entries(changed).map(([k, v]) => `${k} ${JSON.stringify(now[k as keyof Settings])} -> ${JSON.stringify(v)}`).join(', ');
-  return typeof result === 'string' ? { lines: [], problems: [`the account's ${what}: ${result}`] } : { lines: [`  account settings set back: ${what}`], problems: [] };
+  const what = Object.entries(changed)
+    .map(([k, v]) => `${k} ${JSON.stringify(now[k as keyof Settings])} -> ${JSON.stringify(v)}`)
+    .join(', ');
+  return typeof result === 'string'
+    ? { lines: [], problems: [`the account's ${what}: ${result}`] }
+    : { lines: [`  account settings set back: ${what}`], problems: [] };
 }
 
 /** Lets the server decide asynchronous outcomes by itself for the run; the reason when it could not. */
 export async function automaticOutcomes(config: ConformanceConfig): Promise<string | undefined> {
   const result = await patchAccount(config, { manual: false });
-  return typeof result === 'string' ? `account settings: outcomes wait to be chosen, and could not be made automatic: ${result}` : undefined;
+  return typeof result === 'string'
+    ? `account settings: outcomes wait to be chosen, and could not be made automatic: ${result}`
+    : undefined;
 }

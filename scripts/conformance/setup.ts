@@ -80,7 +80,12 @@ function setupFailure(state: HookState, key: ResourceName, refused: RefusedCall)
     name: `${refused.method} ${url}${body ? ` ${body}` : ''} (for a ${label(key)})`,
     outcome: 'failed',
     message: `answered ${refused.status}: ${bodyText(refused.answer)}`,
-    reproducer: curlOf(refused.method, url, { Authorization: `Bearer ${config.apiKey}`, ...(body ? { 'Content-Type': 'application/json' } : {}) }, body),
+    reproducer: curlOf(
+      refused.method,
+      url,
+      { Authorization: `Bearer ${config.apiKey}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+      body,
+    ),
   };
 }
 
@@ -112,7 +117,13 @@ export async function setUp(state: HookState, log: (line: string) => void = (lin
   /** The operations that bring `key` about (its own create, or its earlier state's and its steps). */
   const operationsOf = (key: ResourceKey): string[] => {
     const node = RESOURCES[key];
-    if (node.from) return [...operationsOf(node.from), ...stateChain(SETUP_GRAPH, key).flatMap((s) => (RESOURCES[s].steps ?? []).flatMap((step) => ('call' in step ? [`${step.call.method} ${step.call.path}`] : [])))];
+    if (node.from)
+      return [
+        ...operationsOf(node.from),
+        ...stateChain(SETUP_GRAPH, key).flatMap((s) =>
+          (RESOURCES[s].steps ?? []).flatMap((step) => ('call' in step ? [`${step.call.method} ${step.call.path}`] : [])),
+        ),
+      ];
     return node.create ? [`${node.create.method} ${node.create.path}`] : [];
   };
   /** The operations that bring `key` about are in the contract. */
@@ -123,7 +134,9 @@ export async function setUp(state: HookState, log: (line: string) => void = (lin
   };
   /** Why the money `key` (or a resource it needs) spends is not in place (balances.ts), if it is not. */
   const moneyProblem = (key: ResourceKey): string | undefined => {
-    const op = dependencyOrder(SETUP_GRAPH, [key]).flatMap(operationsOf).find((o) => unfunded[o]);
+    const op = dependencyOrder(SETUP_GRAPH, [key])
+      .flatMap(operationsOf)
+      .find((o) => unfunded[o]);
     return op ? `${op}: ${unfunded[op]}` : undefined;
   };
 
@@ -177,7 +190,8 @@ export async function setUp(state: HookState, log: (line: string) => void = (lin
       const named = events.filter((e) => ours.some((code) => JSON.stringify(e.data ?? {}).includes(code)));
       const event = named.find((e) => wanted(e.type)) ?? named[0];
       const id = event && list.id.map((f) => event[f]).find((v): v is string => typeof v === 'string');
-      if (id) remember('event', id, `set-up: GET ${list.path} -> ${label('event')} ${id} (${String(event!.type)}, set off by the run's records)`);
+      if (id)
+        remember('event', id, `set-up: GET ${list.path} -> ${label('event')} ${id} (${String(event!.type)}, set off by the run's records)`);
       else fail('event', `GET ${list.path} answered ${answer.status} with no event that names a record of this run`);
     } catch (e) {
       fail('event', `GET ${list.path} failed: ${(e as Error).message}`);
@@ -202,7 +216,12 @@ export async function setUp(state: HookState, log: (line: string) => void = (lin
     const held = listed && Array.isArray(dataOf(listed)) ? (dataOf(listed) as { type?: unknown }[]).map((b) => b.type) : undefined;
     const type = held ? documented.find((t) => typeof t === 'string' && !held.includes(t)) : undefined;
     if (typeof type !== 'string') {
-      fail(key, held ? 'the account of --no-product-key holds every documented balance type' : `GET /balance with --no-product-key answered ${listed?.status ?? 'nothing'}`);
+      fail(
+        key,
+        held
+          ? 'the account of --no-product-key holds every documented balance type'
+          : `GET /balance with --no-product-key answered ${listed?.status ?? 'nothing'}`,
+      );
       return;
     }
     remember(key, type, `set-up: GET /balance with --no-product-key -> ${label(key)} ${type}`);
@@ -214,18 +233,30 @@ export async function setUp(state: HookState, log: (line: string) => void = (lin
     else await find(key);
     if (key === 'customer') {
       // KYC and proof of address need customers whose verification is still open.
-      if (creatable('customer')) await own('unverified customer', 'customer', (code) => `set-up: POST /customers -> ${label('unverified customer')} ${code}`);
-      if (creatable('verifiedCustomer')) await own('KYC-verified customer', 'verifiedCustomer', (code) => `set-up: POST /kyc/{customerCode}/link -> ${label('KYC-verified customer')} ${code} (verified)`);
+      if (creatable('customer'))
+        await own('unverified customer', 'customer', (code) => `set-up: POST /customers -> ${label('unverified customer')} ${code}`);
+      if (creatable('verifiedCustomer'))
+        await own(
+          'KYC-verified customer',
+          'verifiedCustomer',
+          (code) => `set-up: POST /kyc/{customerCode}/link -> ${label('KYC-verified customer')} ${code} (verified)`,
+        );
     }
   }
   await ownEvent();
   if (config.noProductKey) await unheldBalanceType();
   if (config.simulationUrl) {
     if (creatable('restrictedCustomer')) {
-      await own('identity-mismatched customer', 'restrictedCustomer', (code) => `set-up: POST ${config.simulationUrl}/kyc/{customerCode}/outcome approved_identity_mismatch -> ${label('identity-mismatched customer')} ${code}`);
+      await own(
+        'identity-mismatched customer',
+        'restrictedCustomer',
+        (code) =>
+          `set-up: POST ${config.simulationUrl}/kyc/{customerCode}/outcome approved_identity_mismatch -> ${label('identity-mismatched customer')} ${code}`,
+      );
     }
     // 400 INSUFFICIENT_BALANCE of POST /payouts confirms a quote of its own (the 200 confirms the first one).
-    if (state.resources.has('beneficiary') && creatable('payoutQuote')) await own('spare quote', 'payoutQuote', (code) => `set-up: POST /payouts/quotes -> ${label('spare quote')} ${code}`);
+    if (state.resources.has('beneficiary') && creatable('payoutQuote'))
+      await own('spare quote', 'payoutQuote', (code) => `set-up: POST /payouts/quotes -> ${label('spare quote')} ${code}`);
   }
   for (const [key, reason] of state.missing) log(`set-up: no ${label(key)}: ${reason}`);
   return setup;

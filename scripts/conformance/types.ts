@@ -164,4 +164,3 @@ export interface Reply {
   /** The JSON body, or the text when it is not JSON. */
   body: unknown;
 }
-

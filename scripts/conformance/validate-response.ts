@@ -24,7 +24,6 @@ export interface NamedExample {
   value: Json;
 }
 
-
 const BUNDLE_ID = 'https://conformance.local/openapi.json';
 
 /** Follows `$ref`s of an object (response, schema, example) until a concrete one; returns it and its pointer. */
@@ -129,20 +128,19 @@ export interface ResponseValidator {
   errorCodes(method: string, pathTemplate: string, status: number | string): string[];
   /** Named examples of the response for this status and media type. */
   examples(method: string, pathTemplate: string, status: number | string, mediaType?: string): NamedExample[];
-  validate(
-    method: string,
-    pathTemplate: string,
-    status: number | string,
-    body: unknown,
-    contentType?: string,
-  ): ResponseError[];
+  validate(method: string, pathTemplate: string, status: number | string, body: unknown, contentType?: string): ResponseError[];
   /**
    * The fields of a response body that the contract does not document for this status (JSON Pointers into
    * the body: '/data/internal_id'). Empty when the status or the body is not documented.
    */
   undocumented(method: string, pathTemplate: string, status: number | string, body: unknown, contentType?: string): string[];
   /** Response headers: required ones present, present ones matching their schema. */
-  validateHeaders(method: string, pathTemplate: string, status: number | string, headers: Record<string, string | string[] | undefined>): ResponseError[];
+  validateHeaders(
+    method: string,
+    pathTemplate: string,
+    status: number | string,
+    headers: Record<string, string | string[] | undefined>,
+  ): ResponseError[];
   /** Documented response headers for this status: name -> required. */
   documentedHeaders(method: string, pathTemplate: string, status: number | string): Map<string, boolean>;
 }
@@ -234,12 +232,7 @@ export function createResponseValidator(bundle: OpenApiBundle): ResponseValidato
     return [...new Set(codes)];
   };
 
-  const examples = (
-    method: string,
-    pathTemplate: string,
-    status: number | string,
-    mediaType = 'application/json',
-  ): NamedExample[] => {
+  const examples = (method: string, pathTemplate: string, status: number | string, mediaType = 'application/json'): NamedExample[] => {
     const key = responseKey(method, pathTemplate, status);
     if (!key) return [];
     const { node } = response(method, pathTemplate, key);
@@ -255,9 +248,10 @@ export function createResponseValidator(bundle: OpenApiBundle): ResponseValidato
     return 'example' in media ? [{ name: 'example', value: media.example as Json }] : [];
   };
 
-  const envelopePointer = isObject(bundle.components) && isObject(bundle.components.schemas) && 'ErrorEnvelope' in bundle.components.schemas
-    ? '#/components/schemas/ErrorEnvelope'
-    : undefined;
+  const envelopePointer =
+    isObject(bundle.components) && isObject(bundle.components.schemas) && 'ErrorEnvelope' in bundle.components.schemas
+      ? '#/components/schemas/ErrorEnvelope'
+      : undefined;
 
   const validate = (
     method: string,
@@ -395,8 +389,14 @@ export function createResponseValidator(bundle: OpenApiBundle): ResponseValidato
       if (!h.schemaPointer) continue;
       const { node: schema } = deref(bundle, get(bundle, h.schemaPointer), h.schemaPointer);
       const type = isObject(schema) ? schema.type : undefined;
-      const numeric = type === 'integer' || type === 'number' || (Array.isArray(type) && (type.includes('integer') || type.includes('number')));
-      const value: unknown = numeric && /^-?\d+(\.\d+)?$/.test(raw.trim()) ? Number(raw) : type === 'boolean' && /^(true|false)$/.test(raw) ? raw === 'true' : raw;
+      const numeric =
+        type === 'integer' || type === 'number' || (Array.isArray(type) && (type.includes('integer') || type.includes('number')));
+      const value: unknown =
+        numeric && /^-?\d+(\.\d+)?$/.test(raw.trim())
+          ? Number(raw)
+          : type === 'boolean' && /^(true|false)$/.test(raw)
+            ? raw === 'true'
+            : raw;
       const fn = compile(h.schemaPointer);
       if (!fn(value)) {
         for (const e of formatAjvErrors(fn.errors, value)) errors.push({ pointer: `header ${h.name}`, message: e.message });
@@ -406,9 +406,7 @@ export function createResponseValidator(bundle: OpenApiBundle): ResponseValidato
   };
 
   const operations = (): OperationInfo[] =>
-    Object.keys(paths).flatMap((p) =>
-      HTTP_METHODS.map((m) => operation(m, p)).filter((o): o is OperationInfo => o !== undefined),
-    );
+    Object.keys(paths).flatMap((p) => HTTP_METHODS.map((m) => operation(m, p)).filter((o): o is OperationInfo => o !== undefined));
 
   return { bundle, operations, operation, responseKey, errorCodes, examples, validate, undocumented, validateHeaders, documentedHeaders };
 }
@@ -440,7 +438,12 @@ export function matchPathTemplate(bundle: OpenApiBundle, method: string, concret
   const candidates = paths.filter((template) => {
     const item = (bundle.paths as JsonObject)[template];
     if (!isObject(item) || !isObject(item[m])) return false;
-    const re = new RegExp(`^${template.split(/\{[^}]+\}/).map((s) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('[^/]+')}$`);
+    const re = new RegExp(
+      `^${template
+        .split(/\{[^}]+\}/)
+        .map((s) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
+        .join('[^/]+')}$`,
+    );
     return re.test(path);
   });
   // Literal segments win over parameters: /payouts/quotes before /payouts/{code}.

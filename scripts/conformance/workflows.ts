@@ -122,7 +122,12 @@ export function requiredInputs(doc: ArazzoDocument, workflow: ArazzoWorkflow): s
 }
 
 /** Why a workflow cannot run with these inputs and this simulation API (undefined when it can). */
-function skipReason(doc: ArazzoDocument, workflow: ArazzoWorkflow, inputs: Record<string, string>, simulation: boolean): string | undefined {
+function skipReason(
+  doc: ArazzoDocument,
+  workflow: ArazzoWorkflow,
+  inputs: Record<string, string>,
+  simulation: boolean,
+): string | undefined {
   if (workflow['x-simulation'] && !simulation) return `needs the simulation API (--simulation-url): ${workflow['x-simulation']}`;
   const missing = requiredInputs(doc, workflow).filter((name) => inputs[name] === undefined);
   if (missing.length) return `needs ${missing.map((m) => `${m} (${INPUT_SOURCES[m] ?? `input ${m}`})`).join(', ')}`;
@@ -170,7 +175,8 @@ function failedChecks(step: ReportStep): string {
     .filter((c) => !c.passed && c.severity !== 'off' && c.severity !== 'warn')
     .map((c) => {
       const what = c.condition ? `${c.name}: ${c.condition}` : c.name;
-      const detail = c.message && !c.message.startsWith('Checking ') ? ` (${c.message.split('\n').filter(Boolean).slice(0, 3).join(' ')})` : '';
+      const detail =
+        c.message && !c.message.startsWith('Checking ') ? ` (${c.message.split('\n').filter(Boolean).slice(0, 3).join(' ')})` : '';
       return what + detail;
     })
     .join('\n');
@@ -192,8 +198,16 @@ export function contractResponseCheck(bundle: JsonObject, server: string): Respo
     const concrete = new URL(step.request.url).pathname.slice(base.length);
     const template = matchPathTemplate(bundle, step.request.method, concrete);
     if (!template) return [`${step.request.method.toUpperCase()} ${concrete}: no operation of the contract`];
-    const errors = validator.validate(step.request.method, template, step.response.statusCode, step.response.body, step.response.headers?.['content-type']);
-    return errors.length ? [`response ${step.response.statusCode} of ${step.request.method.toUpperCase()} ${template}:\n${formatErrors(errors)}`] : [];
+    const errors = validator.validate(
+      step.request.method,
+      template,
+      step.response.statusCode,
+      step.response.body,
+      step.response.headers?.['content-type'],
+    );
+    return errors.length
+      ? [`response ${step.response.statusCode} of ${step.request.method.toUpperCase()} ${template}:\n${formatErrors(errors)}`]
+      : [];
   };
 }
 
@@ -221,8 +235,15 @@ export function stepResults(executed: readonly ReportStep[], check: ResponseChec
 function exchange(step: ReportStep): string[] {
   if (!step.request) return [];
   const method = step.request.method.toUpperCase();
-  const body = step.request.body === undefined || step.request.body === '' ? undefined : typeof step.request.body === 'string' ? step.request.body : JSON.stringify(step.request.body);
-  const headers = Object.fromEntries(Object.entries(step.request.headers ?? {}).filter(([k]) => /^(authorization|content-type|idempotency-key)$/i.test(k)));
+  const body =
+    step.request.body === undefined || step.request.body === ''
+      ? undefined
+      : typeof step.request.body === 'string'
+        ? step.request.body
+        : JSON.stringify(step.request.body);
+  const headers = Object.fromEntries(
+    Object.entries(step.request.headers ?? {}).filter(([k]) => /^(authorization|content-type|idempotency-key)$/i.test(k)),
+  );
   return [
     `request: ${method} ${step.request.url}${body ? ` ${body}` : ''}`,
     ...(step.response ? [`answered ${step.response.statusCode}: ${bodyText(step.response.body)}`] : []),
@@ -305,12 +326,17 @@ async function registerEndpoint(server: string, apiKey: string, url: string, run
     signal: AbortSignal.timeout(20_000),
   });
   const body = (await res.json().catch(() => null)) as { data?: { code?: string; secret?: string } } | null;
-  if (res.status !== 200 || !body?.data?.code || !body.data.secret) throw new Error(`registering the receiver (POST /webhooks ${url}) answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
+  if (res.status !== 200 || !body?.data?.code || !body.data.secret)
+    throw new Error(`registering the receiver (POST /webhooks ${url}) answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
   return { code: body.data.code, secret: body.data.secret };
 }
 
 async function deleteEndpoint(server: string, apiKey: string, code: string): Promise<void> {
-  await fetch(`${server.replace(/\/$/, '')}/webhooks/${code}`, { method: 'DELETE', headers: { Authorization: `Bearer ${apiKey}` }, signal: AbortSignal.timeout(20_000) })
+  await fetch(`${server.replace(/\/$/, '')}/webhooks/${code}`, {
+    method: 'DELETE',
+    headers: { Authorization: `Bearer ${apiKey}` },
+    signal: AbortSignal.timeout(20_000),
+  })
     .then((r) => r.body?.cancel())
     .catch(() => undefined);
 }
@@ -337,7 +363,9 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Workflo
   const selected = (w: ArazzoWorkflow) => !options.only?.length || options.only.includes(w.workflowId);
   if (options.mode === 'mock') {
     const reason = 'a stateless server: the mock answers each request with an example and keeps no state';
-    return docs.flatMap(({ file, doc }) => doc.workflows.filter(selected).map((w) => ({ ...base(file, w), outcome: 'not applicable' as const, reason })));
+    return docs.flatMap(({ file, doc }) =>
+      doc.workflows.filter(selected).map((w) => ({ ...base(file, w), outcome: 'not applicable' as const, reason })),
+    );
   }
 
   let pathPrefix = '/workflows';
@@ -370,23 +398,30 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Workflo
     let respectFailure: string | undefined;
     if (runnable.length > 0) {
       const reportFile = path.join(dir, 'report.json');
-      const skip = runnable.flatMap(({ doc, plan }) => doc.workflows.filter((w) => !selected(w) || plan.get(w.workflowId)).flatMap((w) => ['--skip', w.workflowId]));
+      const skip = runnable.flatMap(({ doc, plan }) =>
+        doc.workflows.filter((w) => !selected(w) || plan.get(w.workflowId)).flatMap((w) => ['--skip', w.workflowId]),
+      );
       const args = [
         ...runnable.map((r) => r.file),
-        '--server', `partner=${recorder.url}`,
+        '--server',
+        `partner=${recorder.url}`,
         ...(options.simulationUrl ? ['--server', `sandbox=${options.simulationUrl}`] : []),
         ...Object.entries(inputs).flatMap(([k, v]) => ['--input', `${k}=${v}`]),
         ...skip,
-        '--json-output', reportFile,
+        '--json-output',
+        reportFile,
         '--no-secrets-masking',
-        '--max-fetch-timeout', '20000',
+        '--max-fetch-timeout',
+        '20000',
         // Respect closes every object of a response schema; the contract's responses are open, so the
         // contract's own validator checks each response instead (contractResponseCheck).
-        '--severity', 'SCHEMA_CHECK=off',
+        '--severity',
+        'SCHEMA_CHECK=off',
       ];
       const run = await runRespect(args, options.verbose ?? false);
       if (fs.existsSync(reportFile)) report = JSON.parse(fs.readFileSync(reportFile, 'utf8')) as RespectReport;
-      else respectFailure = `redocly respect exited with ${run.code} without a report: ${run.output.split('\n').filter(Boolean).slice(-5).join(' / ')}`;
+      else
+        respectFailure = `redocly respect exited with ${run.code} without a report: ${run.output.split('\n').filter(Boolean).slice(-5).join(' / ')}`;
     }
     const reported = new Map<string, ReportWorkflow>();
     for (const [file, { executedWorkflows }] of Object.entries(report.files)) {
@@ -398,7 +433,12 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Workflo
     const all = [...reported.values()];
     options.made?.push(...madeThrough(recorder.exchanges, options.bundle, createResponseValidator(options.bundle)));
     const eventsOf = new Map(all.map((w) => [w.workflowId, eventsFound(w.executedSteps)]));
-    if (options.receiver) await eventsArrived(options.receiver, [...eventsOf.values()].flat().map((e) => e.id), 10_000);
+    if (options.receiver)
+      await eventsArrived(
+        options.receiver,
+        [...eventsOf.values()].flat().map((e) => e.id),
+        10_000,
+      );
     const secrets = [...(endpoint ? [endpoint.secret] : []), ...all.flatMap((w) => secretsSeen(w.executedSteps))];
     const checker = new EventChecker(options.bundle);
     const check = contractResponseCheck(options.bundle, options.server);
@@ -421,12 +461,23 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Workflo
           continue;
         }
         const steps = stepResults(ran.executedSteps, check);
-        for (const s of w.steps) if (!steps.some((r) => r.step === s.stepId || r.step.startsWith(`${s.stepId} › `))) steps.push({ step: s.stepId, outcome: 'not run' });
-        const events = options.receiver ? await checker.check(eventsOf.get(w.workflowId) ?? [], options.receiver.deliveries, secrets, pathPrefix) : [];
+        for (const s of w.steps)
+          if (!steps.some((r) => r.step === s.stepId || r.step.startsWith(`${s.stepId} › `)))
+            steps.push({ step: s.stepId, outcome: 'not run' });
+        const events = options.receiver
+          ? await checker.check(eventsOf.get(w.workflowId) ?? [], options.receiver.deliveries, secrets, pathPrefix)
+          : [];
         const failedStep = steps.find((s) => s.outcome === 'failed');
         const failedEvent = events.find((e) => e.outcome === 'failed');
-        const outcome = !failedStep && !failedEvent && (ran.status === 'success' || steps.every((x) => x.outcome === 'passed')) ? 'passed' : 'failed';
-        const reason = failedStep ? `step ${failedStep.step} failed` : failedEvent ? `event ${failedEvent.type} ${failedEvent.id}: ${failedEvent.problems[0]}` : ran.status === 'success' ? undefined : `respect status ${ran.status}`;
+        const outcome =
+          !failedStep && !failedEvent && (ran.status === 'success' || steps.every((x) => x.outcome === 'passed')) ? 'passed' : 'failed';
+        const reason = failedStep
+          ? `step ${failedStep.step} failed`
+          : failedEvent
+            ? `event ${failedEvent.type} ${failedEvent.id}: ${failedEvent.problems[0]}`
+            : ran.status === 'success'
+              ? undefined
+              : `respect status ${ran.status}`;
         results.push({ ...base(file, w), outcome, ...(reason ? { reason } : {}), steps, events });
       }
     }
@@ -439,7 +490,12 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Workflo
 }
 
 /** Totals over the workflows (not applicable ones are counted apart). */
-export function workflowTotals(results: readonly WorkflowResult[]): { passed: number; failed: number; skipped: number; notApplicable: number } {
+export function workflowTotals(results: readonly WorkflowResult[]): {
+  passed: number;
+  failed: number;
+  skipped: number;
+  notApplicable: number;
+} {
   const n = (o: Outcome) => results.filter((r) => r.outcome === o).length;
   return { passed: n('passed'), failed: n('failed'), skipped: n('skipped'), notApplicable: n('not applicable') };
 }
@@ -456,8 +512,12 @@ export function workflowLines(results: readonly WorkflowResult[]): string[] {
   }
   const width = Math.max(...results.map((r) => r.workflowId.length));
   for (const r of results) {
-    const steps = r.steps.length ? ` (${r.steps.filter((s) => s.outcome === 'passed').length}/${r.steps.length} steps, ${r.events.length} events)` : '';
-    lines.push(`  ${r.outcome === 'failed' ? 'FAILED ' : ''}${r.workflowId.padEnd(width)}  ${r.outcome}${steps}${r.outcome !== 'passed' && r.reason ? `: ${r.reason}` : ''}`);
+    const steps = r.steps.length
+      ? ` (${r.steps.filter((s) => s.outcome === 'passed').length}/${r.steps.length} steps, ${r.events.length} events)`
+      : '';
+    lines.push(
+      `  ${r.outcome === 'failed' ? 'FAILED ' : ''}${r.workflowId.padEnd(width)}  ${r.outcome}${steps}${r.outcome !== 'passed' && r.reason ? `: ${r.reason}` : ''}`,
+    );
   }
   const failed = results.filter((r) => r.outcome === 'failed');
   if (failed.length) {
@@ -472,6 +532,8 @@ export function workflowLines(results: readonly WorkflowResult[]): string[] {
       if (!r.steps.length && r.reason) lines.push(`    ${r.reason}`);
     }
   }
-  lines.push(`Workflows: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped${t.notApplicable ? `, ${t.notApplicable} not applicable` : ''}.`);
+  lines.push(
+    `Workflows: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped${t.notApplicable ? `, ${t.notApplicable} not applicable` : ''}.`,
+  );
   return lines;
 }

@@ -8,7 +8,9 @@ export interface Change extends RawChange {
 }
 
 type Rule = Severity | Record<Direction, Severity>;
-const B = 'breaking', N = 'non-breaking', D = 'docs';
+const B = 'breaking',
+  N = 'non-breaking',
+  D = 'docs';
 /** Narrowing breaks senders (request); widening breaks receivers (response). */
 const narrows: Rule = { request: B, response: N };
 const widens: Rule = { request: N, response: B };
@@ -106,7 +108,8 @@ const parse = (v: string): [number, number, number] | null => {
 
 /** The bump from one info.version to another, or null when either is not semver. */
 export function versionBump(from: string, to: string): Bump | null {
-  const a = parse(from), b = parse(to);
+  const a = parse(from),
+    b = parse(to);
   if (!a || !b) return null;
   if (b[0] > a[0]) return 'major';
   if (b[0] === a[0] && b[1] > a[1]) return 'minor';

@@ -27,12 +27,19 @@ async function main(argv: string[]): Promise<number> {
   const repo = repoRoot(process.cwd());
   const baseRef = positionals[0] ?? defaultBaseRef(repo);
   const report = await buildReport(repo, baseRef);
-  const draftVersion = atLeast(report.bump, report.required) && report.bump !== 'none' ? report.head.version : nextVersion(report.base.version, report.required);
+  const draftVersion =
+    atLeast(report.bump, report.required) && report.bump !== 'none'
+      ? report.head.version
+      : nextVersion(report.base.version, report.required);
   const out =
-    format === 'markdown' ? formatMarkdown(report)
-    : format === 'json' ? formatJson(report)
-    : format === 'changelog' ? formatChangelog(report, draftVersion)
-    : formatText(report, process.stdout.isTTY) + (values.changelog ? `\nDraft changelog entry:\n\n${formatChangelog(report, draftVersion)}` : '');
+    format === 'markdown'
+      ? formatMarkdown(report)
+      : format === 'json'
+        ? formatJson(report)
+        : format === 'changelog'
+          ? formatChangelog(report, draftVersion)
+          : formatText(report, process.stdout.isTTY) +
+            (values.changelog ? `\nDraft changelog entry:\n\n${formatChangelog(report, draftVersion)}` : '');
   process.stdout.write(out);
   return report.ok ? 0 : 1;
 }

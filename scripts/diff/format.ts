@@ -17,7 +17,11 @@ export interface Report {
   warnings: string[];
 }
 
-const TITLES: Record<Severity, string> = { breaking: 'Breaking changes', 'non-breaking': 'Non-breaking changes', docs: 'Documentation changes' };
+const TITLES: Record<Severity, string> = {
+  breaking: 'Breaking changes',
+  'non-breaking': 'Non-breaking changes',
+  docs: 'Documentation changes',
+};
 const SEVERITIES: Severity[] = ['breaking', 'non-breaking', 'docs'];
 
 const by = (groups: ChangeGroup[], s: Severity) => groups.filter((g) => g.severity === s);
@@ -30,10 +34,10 @@ export function verdict(r: Report): string {
   if (!r.changes.length) return `No contract changes. ${version}.`;
   if (b && r.ok) return `${b} breaking change(s), allowed by the major version bump. ${version}.`;
   if (b) return `${b} breaking change(s) without a major version bump. ${version}; required: major.`;
-  const enough = r.bump !== null && ['none', 'patch', 'minor', 'major'].indexOf(r.bump) >= ['none', 'patch', 'minor', 'major'].indexOf(r.required);
+  const enough =
+    r.bump !== null && ['none', 'patch', 'minor', 'major'].indexOf(r.bump) >= ['none', 'patch', 'minor', 'major'].indexOf(r.required);
   return `No breaking change. ${version}; suggested bump: ${r.required}${enough ? '' : ' (not yet applied)'}.`;
 }
-
 
 export function formatText(r: Report, color = false): string {
   const paint = (code: number, s: string) => (color ? `\x1b[${code}m${s}\x1b[0m` : s);
@@ -90,8 +94,15 @@ export function formatMarkdown(r: Report): string {
   for (const s of SEVERITIES) {
     const list = by(r.groups, s);
     if (!list.length) continue;
-    const reached = (g: ChangeGroup) => reachSummary(g.reaches, (x) => `\`${x}\``).map(cell).join('<br>');
-    const body = [`| change | reaches | rule |`, `|---|---|---|`, ...list.map((g) => `| ${cell(g.message)} | ${reached(g)} | \`${cell(g.rule)}\` |`)];
+    const reached = (g: ChangeGroup) =>
+      reachSummary(g.reaches, (x) => `\`${x}\``)
+        .map(cell)
+        .join('<br>');
+    const body = [
+      `| change | reaches | rule |`,
+      `|---|---|---|`,
+      ...list.map((g) => `| ${cell(g.message)} | ${reached(g)} | \`${cell(g.rule)}\` |`),
+    ];
     if (s === 'breaking') out.push(`### ${TITLES[s]} (${list.length})`, '', ...body, '');
     else out.push(`<details><summary>${TITLES[s]} (${list.length})</summary>`, '', ...body, '', '</details>', '');
   }
@@ -108,13 +119,18 @@ export function formatChangelog(r: Report, version: string, date = new Date().to
   const sections = { Added: [] as string[], Changed: [] as string[], Deprecated: [] as string[], Removed: [] as string[] };
   for (const g of r.groups) {
     if (g.severity === 'docs') continue;
-    const section: keyof typeof sections =
-      g.rename ? 'Changed'
-      : g.rule === 'deprecated' ? 'Deprecated'
-      : /-removed$/.test(g.rule) ? 'Removed'
-      : g.severity === 'non-breaking' && /-added(-optional)?$/.test(g.rule) ? 'Added'
-      : 'Changed';
-    sections[section].push(`- ${g.severity === 'breaking' ? '**Breaking:** ' : ''}${markdownText(g.message)} (${markdownText(reachSummary(g.reaches, (x) => `\`${x}\``).join('; '))})`);
+    const section: keyof typeof sections = g.rename
+      ? 'Changed'
+      : g.rule === 'deprecated'
+        ? 'Deprecated'
+        : /-removed$/.test(g.rule)
+          ? 'Removed'
+          : g.severity === 'non-breaking' && /-added(-optional)?$/.test(g.rule)
+            ? 'Added'
+            : 'Changed';
+    sections[section].push(
+      `- ${g.severity === 'breaking' ? '**Breaking:** ' : ''}${markdownText(g.message)} (${markdownText(reachSummary(g.reaches, (x) => `\`${x}\``).join('; '))})`,
+    );
   }
   const docs = count(r, 'docs');
   if (docs) sections.Changed.push(`- Documentation: ${docs} description/example change(s).`);

@@ -49,7 +49,14 @@ export function groupChanges(changes: readonly Change[]): ChangeGroup[] {
     const key = JSON.stringify([c.severity, c.rule, message, c.shape ?? '']);
     let g = groups.get(key);
     if (!g) {
-      g = { severity: c.severity, rule: c.rule, message, reaches: [], shape: c.shape, path: c.path === undefined ? undefined : relativePath(c.path) };
+      g = {
+        severity: c.severity,
+        rule: c.rule,
+        message,
+        reaches: [],
+        shape: c.shape,
+        path: c.path === undefined ? undefined : relativePath(c.path),
+      };
       groups.set(key, g);
     }
     g.reaches.push({ location: c.location, ...(c.where ? { where: c.where } : {}), ...(c.path ? { path: c.path } : {}) });
@@ -86,7 +93,8 @@ function pairRenames(list: (ChangeGroup & { shape?: string; path?: string })[]):
       continue;
     }
     used.add(added);
-    const from = lastOf(removed.path), to = lastOf(added.path!);
+    const from = lastOf(removed.path),
+      to = lastOf(added.path!);
     const parent = parentOf(removed.path);
     out.push({
       severity: SEVERITY_ORDER[Math.min(SEVERITY_ORDER.indexOf(removed.severity), SEVERITY_ORDER.indexOf(added.severity))]!,

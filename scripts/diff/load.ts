@@ -21,8 +21,7 @@ export interface LoadedContract {
 
 export class DiffError extends Error {}
 
-const git = (cwd: string, args: string[]) =>
-  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+const git = (cwd: string, args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 
 /** The default base: the merge base of HEAD with `main` (or `origin/main` in a CI checkout). */
 export function defaultBaseRef(repo: string): string {

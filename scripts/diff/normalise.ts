@@ -62,8 +62,10 @@ function mergeTwo(a: Schema, b: Schema): Schema {
     const prev = out[k];
     if (prev === undefined) out[k] = v;
     else if (k === 'type') {
-      const ta = typesOf(a) ?? [], tb: string[] = [v].flat();
-      const meet = (t: string) => (tb.includes(t) ? [t] : (t === 'number' && tb.includes('integer')) || (t === 'integer' && tb.includes('number')) ? ['integer'] : []);
+      const ta = typesOf(a) ?? [],
+        tb: string[] = [v].flat();
+      const meet = (t: string) =>
+        tb.includes(t) ? [t] : (t === 'number' && tb.includes('integer')) || (t === 'integer' && tb.includes('number')) ? ['integer'] : [];
       const both = [...new Set(ta.flatMap(meet))];
       out.type = both.length === 1 ? both[0] : both;
     } else if (k === 'enum') out.enum = prev.filter((x: unknown) => v.some((y: unknown) => JSON.stringify(x) === JSON.stringify(y)));
@@ -73,10 +75,12 @@ function mergeTwo(a: Schema, b: Schema): Schema {
       for (const [p, s] of Object.entries(v as Schema)) m[p] = m[p] === undefined ? s : mergeTwo(m[p], s);
       out[k] = m;
     } else if (k === 'items' && isObj(prev) && isObj(v)) out.items = mergeTwo(prev, v);
-    else if (k === 'additionalProperties' || k === 'unevaluatedProperties') out[k] = prev === false || v === false ? false : isObj(prev) && isObj(v) ? mergeTwo(prev, v) : v;
+    else if (k === 'additionalProperties' || k === 'unevaluatedProperties')
+      out[k] = prev === false || v === false ? false : isObj(prev) && isObj(v) ? mergeTwo(prev, v) : v;
     else if (NUM_MAX.includes(k)) out[k] = Math.min(prev, v);
     else if (NUM_MIN.includes(k)) out[k] = Math.max(prev, v);
-    else if (k === 'description' || k === 'title' || k === 'examples' || k === 'example') out[k] = prev; // the outer one wins
+    else if (k === 'description' || k === 'title' || k === 'examples' || k === 'example')
+      out[k] = prev; // the outer one wins
     else out[k] = v;
   }
   // A const narrows an enum to itself.
@@ -99,9 +103,15 @@ export function normaliseSchema(schema: unknown, seen = new Map<object, Schema>(
   const { allOf, ...own } = schema;
   let merged: Schema = {};
   for (const [k, v] of Object.entries(own)) {
-    if (SUBSCHEMA_MAPS.includes(k) && isObj(v)) merged[k] = Object.fromEntries(Object.entries(v).map(([p, s]) => [p, normaliseSchema(s, seen)]));
-    else if ((k === 'items' || k === 'additionalProperties' || k === 'unevaluatedProperties' || k === 'not' || k === 'contains') && isObj(v)) merged[k] = normaliseSchema(v, seen);
-    else if ((k === 'oneOf' || k === 'anyOf' || k === 'prefixItems') && Array.isArray(v)) merged[k] = v.map((s) => normaliseSchema(s, seen));
+    if (SUBSCHEMA_MAPS.includes(k) && isObj(v))
+      merged[k] = Object.fromEntries(Object.entries(v).map(([p, s]) => [p, normaliseSchema(s, seen)]));
+    else if (
+      (k === 'items' || k === 'additionalProperties' || k === 'unevaluatedProperties' || k === 'not' || k === 'contains') &&
+      isObj(v)
+    )
+      merged[k] = normaliseSchema(v, seen);
+    else if ((k === 'oneOf' || k === 'anyOf' || k === 'prefixItems') && Array.isArray(v))
+      merged[k] = v.map((s) => normaliseSchema(s, seen));
     else merged[k] = v;
   }
   if (Array.isArray(allOf)) {
@@ -120,10 +130,12 @@ export function normaliseSchema(schema: unknown, seen = new Map<object, Schema>(
 function securityAlternatives(req: unknown): string[] | null {
   if (!Array.isArray(req)) return null;
   if (req.length === 0) return ['(none)'];
-  return req.map((r) => {
-    const keys = Object.keys(r ?? {}).sort();
-    return keys.length === 0 ? '(none)' : keys.map((k) => (r[k]?.length ? `${k}[${[...r[k]].sort().join(',')}]` : k)).join('+');
-  }).sort();
+  return req
+    .map((r) => {
+      const keys = Object.keys(r ?? {}).sort();
+      return keys.length === 0 ? '(none)' : keys.map((k) => (r[k]?.length ? `${k}[${[...r[k]].sort().join(',')}]` : k)).join('+');
+    })
+    .sort();
 }
 
 function serverUrls(servers: unknown): Map<string, Record<string, string>> {
@@ -153,7 +165,10 @@ function parameters(list: unknown[], seen: Map<object, Schema>): Map<string, Par
 }
 
 function headers(map: unknown, seen: Map<object, Schema>): Map<string, Parameter> {
-  return parameters(Object.entries(isObj(map) ? map : {}).map(([name, h]) => ({ ...h, name, in: 'header' })), seen);
+  return parameters(
+    Object.entries(isObj(map) ? map : {}).map(([name, h]) => ({ ...h, name, in: 'header' })),
+    seen,
+  );
 }
 
 const firstSchema = (content: unknown) => (isObj(content) ? Object.values<Schema>(content)[0]?.schema : undefined);
@@ -175,11 +190,16 @@ function operation(key: string, op: Schema, pathParams: unknown[], globalSecurit
     servers: op.servers ? [...serverUrls(op.servers).keys()] : null,
     parameters: params,
     requestBody: isObj(rb) ? { required: rb.required === true, description: rb.description, content: contentMap(rb.content, seen) } : null,
-    responses: new Map(Object.entries<Schema>(op.responses ?? {}).map(([status, r]) => [status, {
-      description: r?.description,
-      content: contentMap(r?.content, seen),
-      headers: headers(r?.headers, seen),
-    }])),
+    responses: new Map(
+      Object.entries<Schema>(op.responses ?? {}).map(([status, r]) => [
+        status,
+        {
+          description: r?.description,
+          content: contentMap(r?.content, seen),
+          headers: headers(r?.headers, seen),
+        },
+      ]),
+    ),
   };
 }
 
@@ -195,7 +215,8 @@ export function normalise(openapi: Schema, asyncapi: Schema | null): Model {
   const operations = new Map<string, Operation>();
   for (const [p, item] of Object.entries<Schema>(openapi.paths ?? {})) {
     for (const m of HTTP_METHODS) {
-      if (item?.[m]) operations.set(`${m.toUpperCase()} ${p}`, operation(`${m.toUpperCase()} ${p}`, item[m], item.parameters, globalSecurity, seen));
+      if (item?.[m])
+        operations.set(`${m.toUpperCase()} ${p}`, operation(`${m.toUpperCase()} ${p}`, item[m], item.parameters, globalSecurity, seen));
     }
   }
   const events = new Map<string, EventDef>();
@@ -211,7 +232,10 @@ export function normalise(openapi: Schema, asyncapi: Schema | null): Model {
         description: op.description ?? payload.description,
         deprecated: op.deprecated === true,
         payload,
-        headers: parameters([...(item.parameters ?? []), ...(op.parameters ?? [])].filter((p: Schema) => p?.in === 'header'), seen),
+        headers: parameters(
+          [...(item.parameters ?? []), ...(op.parameters ?? [])].filter((p: Schema) => p?.in === 'header'),
+          seen,
+        ),
       });
     }
   }
@@ -235,9 +259,19 @@ export function normalise(openapi: Schema, asyncapi: Schema | null): Model {
         description: msg?.description ?? payload.description,
         deprecated: msg?.deprecated === true,
         payload,
-        headers: new Map(Object.entries<Schema>(hs.properties ?? {}).map(([h, s]) => [`header:${h}`, {
-          name: h, in: 'header', required: required.includes(h), deprecated: s.deprecated === true, description: s.description, schema: s,
-        }])),
+        headers: new Map(
+          Object.entries<Schema>(hs.properties ?? {}).map(([h, s]) => [
+            `header:${h}`,
+            {
+              name: h,
+              in: 'header',
+              required: required.includes(h),
+              deprecated: s.deprecated === true,
+              description: s.description,
+              schema: s,
+            },
+          ]),
+        ),
       });
     }
   }

@@ -22,11 +22,21 @@ export function diffContracts(base: LoadedContract, head: LoadedContract): Repor
   const required = requiredBump(changes);
   const bump = versionBump(a.version, b.version);
   const warnings: string[] = [];
-  for (const [c, side] of [[base, 'base'], [head, 'working tree']] as const) {
-    if (c.unresolved.length) warnings.push(`${side}: ${c.unresolved.length} $ref target(s) missing, read as empty: ${c.unresolved.slice(0, 5).join(", ")}${c.unresolved.length > 5 ? ", ..." : ""}`);
+  for (const [c, side] of [
+    [base, 'base'],
+    [head, 'working tree'],
+  ] as const) {
+    if (c.unresolved.length)
+      warnings.push(
+        `${side}: ${c.unresolved.length} $ref target(s) missing, read as empty: ${c.unresolved.slice(0, 5).join(', ')}${c.unresolved.length > 5 ? ', ...' : ''}`,
+      );
   }
-  if (a.hasAsyncapi !== b.hasAsyncapi) warnings.push(`spec/asyncapi.yaml exists only in the ${a.hasAsyncapi ? 'base' : 'working tree'}; AsyncAPI messages were not compared (webhooks were).`);
-  if (b.asyncapiVersion !== null && b.asyncapiVersion !== b.version) warnings.push(`info.version differs between openapi.yaml (${b.version}) and asyncapi.yaml (${b.asyncapiVersion}).`);
+  if (a.hasAsyncapi !== b.hasAsyncapi)
+    warnings.push(
+      `spec/asyncapi.yaml exists only in the ${a.hasAsyncapi ? 'base' : 'working tree'}; AsyncAPI messages were not compared (webhooks were).`,
+    );
+  if (b.asyncapiVersion !== null && b.asyncapiVersion !== b.version)
+    warnings.push(`info.version differs between openapi.yaml (${b.version}) and asyncapi.yaml (${b.asyncapiVersion}).`);
   if (bump === null) warnings.push(`info.version is not semver (${a.version} → ${b.version}).`);
   const breaking = changes.some((c) => c.severity === 'breaking');
   return {
@@ -40,4 +50,3 @@ export function diffContracts(base: LoadedContract, head: LoadedContract): Repor
     warnings,
   };
 }
-

@@ -55,12 +55,17 @@ function row(m: Measured): string {
   const ready = median(m.runs.map((r) => r.ready));
   const range = (values: number[]) => `${Math.min(...values)}-${Math.max(...values)}`;
   const bytes = m.runs[0]!.bytes;
-  return `| ${m.site} | ${m.target} | ${fcp} | ${lcp} (${range(m.runs.map((r) => r.lcp))}) | ${ready} | ` +
-    `${(bytes / 1024).toFixed(0)} KiB in ${m.runs[0]!.requests} |`;
+  return (
+    `| ${m.site} | ${m.target} | ${fcp} | ${lcp} (${range(m.runs.map((r) => r.lcp))}) | ${ready} | ` +
+    `${(bytes / 1024).toFixed(0)} KiB in ${m.runs[0]!.requests} |`
+  );
 }
 
 async function main(argv: string[]): Promise<number> {
-  const args = parseCli(argv, { usage: USAGE, options: { site: { type: 'string' }, before: { type: 'string' }, runs: { type: 'string' } } });
+  const args = parseCli(argv, {
+    usage: USAGE,
+    options: { site: { type: 'string' }, before: { type: 'string' }, runs: { type: 'string' } },
+  });
   if (!args) return 0;
   const runs = Number(args.values.runs ?? 5);
   if (!Number.isInteger(runs) || runs < 1) throw new UsageError(`--runs must be a whole number of at least 1, got ${args.values.runs}`);
@@ -72,12 +77,14 @@ async function main(argv: string[]): Promise<number> {
   const servers: Server[] = [];
   const browser = await launchChromium();
   try {
-    const bases = await Promise.all(sites.map(async ({ dir }) => {
-      const server = await serveStatic(dir, '127.0.0.1', 0);
-      servers.push(server);
-      const address = server.address();
-      return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-    }));
+    const bases = await Promise.all(
+      sites.map(async ({ dir }) => {
+        const server = await serveStatic(dir, '127.0.0.1', 0);
+        servers.push(server);
+        const address = server.address();
+        return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+      }),
+    );
     const measured: Measured[] = sites.flatMap((s) => TARGETS.map((t) => ({ site: s.label, target: t.name, runs: [] as Paint[] })));
     const load = [os.loadavg()[0]!];
     // One warm-up load of each page (the server's and the disk's caches), then the runs, alternating sites.
@@ -92,7 +99,9 @@ async function main(argv: string[]): Promise<number> {
       load.push(os.loadavg()[0]!);
     }
     console.log(`Docs site paint times, ms from the navigation's start (median of ${runs}, Chromium headless, 1280 x 900, nothing cached)`);
-    console.log(`load average (1 min) during the run: ${Math.min(...load).toFixed(1)} to ${Math.max(...load).toFixed(1)}, ${os.cpus().length} cores\n`);
+    console.log(
+      `load average (1 min) during the run: ${Math.min(...load).toFixed(1)} to ${Math.max(...load).toFixed(1)}, ${os.cpus().length} cores\n`,
+    );
     console.log('| site | page | first paint | largest paint (range) | heading in view | weight |');
     console.log('|---|---|---:|---:|---:|---:|');
     for (const m of measured) console.log(row(m));
@@ -101,8 +110,10 @@ async function main(argv: string[]): Promise<number> {
       for (const target of TARGETS) {
         const [before, after] = sites.map((s) => measured.find((m) => m.site === s.label && m.target === target.name)!);
         const lcp = (m: Measured) => median(m.runs.map((r) => r.lcp));
-        console.log(`${target.name}: largest paint after/before ${(lcp(after!) / lcp(before!)).toFixed(2)}, ` +
-          `weight after/before ${(after!.runs[0]!.bytes / before!.runs[0]!.bytes).toFixed(2)}`);
+        console.log(
+          `${target.name}: largest paint after/before ${(lcp(after!) / lcp(before!)).toFixed(2)}, ` +
+            `weight after/before ${(after!.runs[0]!.bytes / before!.runs[0]!.bytes).toFixed(2)}`,
+        );
       }
     }
   } finally {

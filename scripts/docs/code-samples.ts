@@ -136,7 +136,8 @@ interface SampleContext {
 /** The curl command: method, URL with the examples, the headers the contract defines, the JSON body. */
 export function curlSample({ op, base, authorized }: SampleContext): string {
   const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
-    encodeURIComponent(String(op.parameters.find((p) => p.in === 'path' && p.name === name)?.example ?? name)));
+    encodeURIComponent(String(op.parameters.find((p) => p.in === 'path' && p.name === name)?.example ?? name)),
+  );
   const lines = [`curl ${op.method === 'GET' ? '' : `-X ${op.method} `}${shellQuote(`${SANDBOX_ORIGIN}${base}${path}${queryString(op)}`)}`];
   if (authorized) lines.push(`-H ${shellQuote(`Authorization: Bearer ${SAMPLE_API_KEY}`)}`);
   for (const header of op.parameters.filter((p) => p.in === 'header')) {
@@ -150,7 +151,14 @@ export function curlSample({ op, base, authorized }: SampleContext): string {
   return lines.join(' \\\n  ');
 }
 
-const INSPECT = { depth: Infinity, maxArrayLength: Infinity, maxStringLength: Infinity, breakLength: 76, compact: 3, sorted: false } as const;
+const INSPECT = {
+  depth: Infinity,
+  maxArrayLength: Infinity,
+  maxStringLength: Infinity,
+  breakLength: 76,
+  compact: 3,
+  sorted: false,
+} as const;
 
 /**
  * The call's options as a TypeScript literal (single quotes, bare keys): on the call's line when the line stays
@@ -196,11 +204,15 @@ export function typescriptSample({ op, rootBase, base, ownServer }: SampleContex
 /** The operation's request with its examples, as HAR (httpsnippet's input): the same request as the curl sample. */
 export function harRequest({ op, base, authorized }: SampleContext): HarRequest {
   const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
-    encodeURIComponent(String(op.parameters.find((p) => p.in === 'path' && p.name === name)?.example ?? name)));
+    encodeURIComponent(String(op.parameters.find((p) => p.in === 'path' && p.name === name)?.example ?? name)),
+  );
   const headers: { name: string; value: string }[] = [];
   if (authorized) headers.push({ name: 'Authorization', value: `Bearer ${SAMPLE_API_KEY}` });
   for (const header of op.parameters.filter((p) => p.in === 'header')) {
-    headers.push({ name: header.name, value: header.name.toLowerCase() === 'idempotency-key' ? sampleIdempotencyKey(op.operationId) : String(header.example) });
+    headers.push({
+      name: header.name,
+      value: header.name.toLowerCase() === 'idempotency-key' ? sampleIdempotencyKey(op.operationId) : String(header.example),
+    });
   }
   if (op.body !== undefined) headers.push({ name: 'Content-Type', value: 'application/json' });
   return {
@@ -234,9 +246,12 @@ export function codeSamples(doc: JsonObject): OperationSamples[] {
     const context: SampleContext = { op, ...serverPaths(doc, op.path, method), authorized: needsKey(doc, op.path, method) };
     const har = harRequest(context);
     const samples = SAMPLE_LANGUAGES.map((language): CodeSample => {
-      const source = language.label === 'curl' ? curlSample(context)
-        : language.label === 'TypeScript' ? typescriptSample(context)
-        : snippet(har, language.target, language.client);
+      const source =
+        language.label === 'curl'
+          ? curlSample(context)
+          : language.label === 'TypeScript'
+            ? typescriptSample(context)
+            : snippet(har, language.target, language.client);
       return { lang: language.lang, label: language.label, source };
     });
     return { operationId: op.operationId, method: op.method, path: op.path, samples };

@@ -16,7 +16,6 @@ type JsonObject = { [key: string]: any };
 
 export const COLLECTION_FILE = 'partner-api.postman_collection.json';
 
-
 /** The copy the converter reads: the partner API only (no webhooks), served by the sandbox. */
 function sandboxDocument(openapi: JsonObject): JsonObject {
   const copy = structuredClone(openapi);
@@ -71,14 +70,21 @@ function freshIdempotencyKeys(collection: JsonObject): void {
  * path that has servers of its own (`{{gift-cards-orders-Url}}`, ...), which a user would otherwise edit one by one.
  */
 function oneGiftCardBaseUrl(collection: JsonObject, document: JsonObject): JsonObject {
-  const urls = new Set(Object.values<JsonObject>(document.paths ?? {}).flatMap((item) => (item.servers ?? []).map((s: JsonObject) => s.url)));
+  const urls = new Set(
+    Object.values<JsonObject>(document.paths ?? {}).flatMap((item) => (item.servers ?? []).map((s: JsonObject) => s.url)),
+  );
   if (urls.size !== 1) return collection;
   const [url] = urls;
-  const own: string[] = (collection.variable ?? []).filter((v: JsonObject) => v.key !== 'baseUrl' && v.value === url).map((v: JsonObject) => v.key);
+  const own: string[] = (collection.variable ?? [])
+    .filter((v: JsonObject) => v.key !== 'baseUrl' && v.value === url)
+    .map((v: JsonObject) => v.key);
   let text = JSON.stringify(collection);
   for (const key of own) text = text.replaceAll(`{{${key}}}`, '{{giftCardBaseUrl}}');
   const renamed = JSON.parse(text) as JsonObject;
-  renamed.variable = [...(renamed.variable ?? []).filter((v: JsonObject) => !own.includes(v.key)), { key: 'giftCardBaseUrl', value: url, type: 'string' }];
+  renamed.variable = [
+    ...(renamed.variable ?? []).filter((v: JsonObject) => !own.includes(v.key)),
+    { key: 'giftCardBaseUrl', value: url, type: 'string' },
+  ];
   return renamed;
 }
 
@@ -136,8 +142,15 @@ function folderOrder(items: JsonObject[]): JsonObject[] {
 function runOrder(folders: JsonObject[]): JsonObject[] {
   // The tags of the webhook events name no operation: their folders would be empty.
   const pending = folders.filter((f) => (f.item ?? []).length > 0).map((f) => ({ ...f, item: folderOrder(f.item) }));
-  const ended = (f: JsonObject) => new Set<string>(f.item.filter(ends).map(record).filter((r: string | undefined) => r !== undefined));
-  const namesAny = (f: JsonObject, records: Set<string>) => f.item.some((i: JsonObject) => !ends(i) && [...names(i)].some((n) => records.has(n)));
+  const ended = (f: JsonObject) =>
+    new Set<string>(
+      f.item
+        .filter(ends)
+        .map(record)
+        .filter((r: string | undefined) => r !== undefined),
+    );
+  const namesAny = (f: JsonObject, records: Set<string>) =>
+    f.item.some((i: JsonObject) => !ends(i) && [...names(i)].some((n) => records.has(n)));
   const ordered: JsonObject[] = [];
   while (pending.length > 0) {
     // The first folder in tag order that ends no record another waiting folder names (on a cycle, the first one).
@@ -156,8 +169,16 @@ export async function postmanCollection(openapi: JsonObject): Promise<JsonObject
   freshIdempotencyKeys(collection);
   collection.auth = { type: 'bearer', bearer: [{ key: 'token', value: '{{apiKey}}', type: 'string' }] };
   const variables: JsonObject[] = (collection.variable ?? []).filter((v: JsonObject) => v.key !== 'apiKey');
-  variables.push({ key: 'apiKey', value: SAMPLE_API_KEY, type: 'string', description: 'A test key of the local sandbox (its example records with --seed examples).' });
+  variables.push({
+    key: 'apiKey',
+    value: SAMPLE_API_KEY,
+    type: 'string',
+    description: 'A test key of the local sandbox (its example records with --seed examples).',
+  });
   collection.variable = variables;
-  collection.info = { ...collection.info, description: `${openapi.info?.title ?? 'API'} ${openapi.info?.version ?? ''}, for the local sandbox: http://127.0.0.1:4020/v1 (gift cards at /api/v1), key ${SAMPLE_API_KEY}.` };
+  collection.info = {
+    ...collection.info,
+    description: `${openapi.info?.title ?? 'API'} ${openapi.info?.version ?? ''}, for the local sandbox: http://127.0.0.1:4020/v1 (gift cards at /api/v1), key ${SAMPLE_API_KEY}.`,
+  };
   return collection;
 }

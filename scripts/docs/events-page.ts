@@ -139,8 +139,8 @@ export function fieldRows(doc: JsonObject, schema: Json | undefined, prefix = ''
   const rows: FieldRow[] = [];
   for (const [name, { schemas, definedBy }] of defined) {
     const list = schemas.flatMap((s) => layers(doc, s));
-    const description = [...list].reverse().find((l) => l.own && typeof l.node.description === 'string')?.node.description
-      ?? last(list, 'description');
+    const description =
+      [...list].reverse().find((l) => l.own && typeof l.node.description === 'string')?.node.description ?? last(list, 'description');
     const path = `${prefix}${name}`;
     const provisional = list.some((l) => l.own && l.node['x-provisional'] === true) || definedBy.every((n) => n['x-provisional'] === true);
     rows.push({
@@ -206,7 +206,9 @@ export function readEvents(doc: JsonObject): EventGroup[] {
       const message = deref(doc, ref);
       if (!isObject(message)) continue;
       const payload = deref(doc, message.payload);
-      const data = layers(doc, payload).flatMap(({ node }) => (isObject(node.properties) && node.properties.data !== undefined ? layers(doc, node.properties.data) : []));
+      const data = layers(doc, payload).flatMap(({ node }) =>
+        isObject(node.properties) && node.properties.data !== undefined ? layers(doc, node.properties.data) : [],
+      );
       const example = Array.isArray(message.examples) && isObject(message.examples[0]) ? message.examples[0] : undefined;
       const exampleHeaders = example && isObject(example.headers) ? example.headers : {};
       group.events.push({
@@ -238,7 +240,10 @@ export function escapeHtml(value: string): string {
 }
 
 export function slug(value: string): string {
-  return value.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return value
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 }
 
 /**
@@ -273,15 +278,20 @@ const fieldName = (name: string) => escapeHtml(name).replace(/\./g, '.<wbr>');
  * cannot hold), on lines without a blank one, so that markdown reads it as one HTML block.
  */
 export function fieldTable(rows: FieldRow[], caption: string): string {
-  const body = rows.map((row) => {
-    const depth = row.name.split('.').length - 1;
-    const values = row.values.length > 0
-      ? `<p class="values">${row.values.length === 1 ? 'Value' : 'One of'}: ${row.values.map((v) => `<code>${escapeHtml(v)}</code>`).join(', ')}</p>`
-      : '';
-    return `<tr${depth > 0 ? ' class="nested"' : ''}><td class="field"><code>${fieldName(row.name)}</code>` +
-      `<span class="meta">${escapeHtml(row.type)} · ${row.required ? '<strong>required</strong>' : 'optional'}</span></td>` +
-      `<td class="desc">${row.provisional ? badge : ''}${renderMarkdown(row.description)}${values}</td></tr>`;
-  }).join('\n');
+  const body = rows
+    .map((row) => {
+      const depth = row.name.split('.').length - 1;
+      const values =
+        row.values.length > 0
+          ? `<p class="values">${row.values.length === 1 ? 'Value' : 'One of'}: ${row.values.map((v) => `<code>${escapeHtml(v)}</code>`).join(', ')}</p>`
+          : '';
+      return (
+        `<tr${depth > 0 ? ' class="nested"' : ''}><td class="field"><code>${fieldName(row.name)}</code>` +
+        `<span class="meta">${escapeHtml(row.type)} · ${row.required ? '<strong>required</strong>' : 'optional'}</span></td>` +
+        `<td class="desc">${row.provisional ? badge : ''}${renderMarkdown(row.description)}${values}</td></tr>`
+      );
+    })
+    .join('\n');
   const html = `<table class="fields"><caption class="sr-only">${escapeHtml(caption)}</caption>
 <thead><tr><th>Field</th><th>Description</th></tr></thead>
 <tbody>
@@ -297,14 +307,17 @@ ${body}
  */
 export function fieldList(rows: FieldRow[]): string {
   if (rows.length === 0) return 'None.';
-  return rows.map((row) => {
-    const meta = [row.type, row.required ? 'required' : 'optional', ...(row.provisional ? ['provisional'] : [])].join(', ');
-    const values = row.values.length > 0 ? `${row.values.length === 1 ? 'Value' : 'One of'}: ${row.values.map((v) => `\`${v}\``).join(', ')}.` : '';
-    const text = [row.description.trim(), values].filter(Boolean).join('\n\n');
-    const [first = '', ...rest] = text.split('\n');
-    const more = rest.map((line) => (line.trim() === '' ? '' : `  ${line}`)).join('\n');
-    return `- \`${row.name}\` (${meta})${first ? `: ${first}` : ''}${more ? `\n${more}` : ''}`;
-  }).join('\n');
+  return rows
+    .map((row) => {
+      const meta = [row.type, row.required ? 'required' : 'optional', ...(row.provisional ? ['provisional'] : [])].join(', ');
+      const values =
+        row.values.length > 0 ? `${row.values.length === 1 ? 'Value' : 'One of'}: ${row.values.map((v) => `\`${v}\``).join(', ')}.` : '';
+      const text = [row.description.trim(), values].filter(Boolean).join('\n\n');
+      const [first = '', ...rest] = text.split('\n');
+      const more = rest.map((line) => (line.trim() === '' ? '' : `  ${line}`)).join('\n');
+      return `- \`${row.name}\` (${meta})${first ? `: ${first}` : ''}${more ? `\n${more}` : ''}`;
+    })
+    .join('\n');
 }
 
 /** The body of an example delivery, as the service sends it and signs it: the compact JSON of the payload. */
@@ -356,7 +369,9 @@ function eventSection(event: EventDoc, secret: string | undefined): string {
     `<p class="delivery">${escapeHtml(event.method)} <code>${escapeHtml(event.address)}</code> · <code>${escapeHtml(event.contentType)}</code> · ` +
       `operation <code>${escapeHtml(event.operationId)}</code> (${escapeHtml(event.action)})</p>`,
     '',
-    `<div class="event-description">${renderMarkdown(event.description).trim().replace(/\n\s*\n/g, '\n')}</div>`,
+    `<div class="event-description">${renderMarkdown(event.description)
+      .trim()
+      .replace(/\n\s*\n/g, '\n')}</div>`,
     '',
     '**Payload**',
     '',
@@ -432,7 +447,10 @@ export function eventsPages(bundle: Record<string, unknown>): EventsPage[] {
   const groups = readEvents(doc);
   const secret = exampleSecret(doc);
   const count = groups.reduce((n, g) => n + g.events.length, 0);
-  const list = groups.map((g) => `- [${g.name}](/events/${slug(g.name)}/): ${g.events.map((e) => `[\`${e.name}\`](/events/${slug(g.name)}/#${e.name})`).join(', ')}`);
+  const list = groups.map(
+    (g) =>
+      `- [${g.name}](/events/${slug(g.name)}/): ${g.events.map((e) => `[\`${e.name}\`](/events/${slug(g.name)}/#${e.name})`).join(', ')}`,
+  );
   // The overview has no HTML: its twin is the page itself.
   const overviewBody = [
     `The API sends ${count} kinds of signed events to your webhook endpoints. Each is described here from the ` +
@@ -452,14 +470,17 @@ export function eventsPages(bundle: Record<string, unknown>): EventsPage[] {
     markdown: overviewBody,
     events: [],
   };
-  return [overview, ...groups.map((g) => ({
-    id: `events/${slug(g.name)}`,
-    title: g.name,
-    description: g.description.replace(/\s+/g, ' ').trim(),
-    body: [g.description.trim(), '', ...g.events.map((e) => eventSection(e, secret))].join('\n\n'),
-    markdown: [g.description.trim(), ...g.events.map((e) => eventMarkdown(e, secret))].join('\n\n'),
-    events: g.events.map((e) => e.name),
-  }))];
+  return [
+    overview,
+    ...groups.map((g) => ({
+      id: `events/${slug(g.name)}`,
+      title: g.name,
+      description: g.description.replace(/\s+/g, ' ').trim(),
+      body: [g.description.trim(), '', ...g.events.map((e) => eventSection(e, secret))].join('\n\n'),
+      markdown: [g.description.trim(), ...g.events.map((e) => eventMarkdown(e, secret))].join('\n\n'),
+      events: g.events.map((e) => e.name),
+    })),
+  ];
 }
 
 /**

@@ -49,10 +49,18 @@ export const WORKFLOW_PAGES_DIR = path.join(ROOT, 'generated', 'workflows');
 /** The workflow pages as published pages: `generated/workflows/cards.md` at `workflows/cards/`, its index at `workflows/`. */
 export function workflowSources(dir = WORKFLOW_PAGES_DIR): GuideSource[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir).filter((f) => f.endsWith('.md')).sort().map((f) => {
-    const name = path.basename(f, '.md');
-    return { file: path.relative(ROOT, path.join(dir, f)).split(path.sep).join('/'), route: name === 'index' ? 'workflows/' : `workflows/${name}/`, group: 'Reference' };
-  });
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => {
+      const name = path.basename(f, '.md');
+      return {
+        file: path.relative(ROOT, path.join(dir, f)).split(path.sep).join('/'),
+        route: name === 'index' ? 'workflows/' : `workflows/${name}/`,
+        group: 'Reference',
+      };
+    });
 }
 
 export interface Guide extends GuideSource {
@@ -105,16 +113,22 @@ export function adaptLinks(markdown: string, fromFile: string, pages: readonly G
       if (bang) return whole;
       const href = siteHref(target, fromFile, pages);
       return href === undefined ? label : `[${label}](${href})`;
-    }));
+    }),
+  );
 }
 
 /** Applies `change` to the parts of `markdown` outside fenced code blocks and inline code spans. */
 export function outsideCode(markdown: string, change: (text: string) => string): string {
   const parts = markdown.split(/(^(?:```|~~~)[^\n]*\n[\s\S]*?^(?:```|~~~)[ \t]*$)/m);
-  return parts.map((part, i) => {
-    if (i % 2 === 1) return part;
-    return part.split(/(`+[^`\n]*?`+)/).map((piece, j) => (j % 2 === 1 ? piece : change(piece))).join('');
-  }).join('');
+  return parts
+    .map((part, i) => {
+      if (i % 2 === 1) return part;
+      return part
+        .split(/(`+[^`\n]*?`+)/)
+        .map((piece, j) => (j % 2 === 1 ? piece : change(piece)))
+        .join('');
+    })
+    .join('');
 }
 
 /**

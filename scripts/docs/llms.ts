@@ -46,16 +46,20 @@ export function twinUrl(url: string): string {
 export function readStarlightPage(markdown: string): { frontMatter: Record<string, unknown>; body: string } {
   const match = /^---\n([\s\S]*?)\n---\n/.exec(markdown);
   if (!match) return { frontMatter: {}, body: markdown };
-  const frontMatter = Object.fromEntries(match[1]!.split('\n').map((line) => {
-    const at = line.indexOf(': ');
-    return [line.slice(0, at), JSON.parse(line.slice(at + 2)) as unknown];
-  }));
+  const frontMatter = Object.fromEntries(
+    match[1]!.split('\n').map((line) => {
+      const at = line.indexOf(': ');
+      return [line.slice(0, at), JSON.parse(line.slice(at + 2)) as unknown];
+    }),
+  );
   return { frontMatter, body: markdown.slice(match[0].length).replace(/^\s*\n/, '') };
 }
 
 /** The first sentence of a page's prose (not a heading, list, table, quote, HTML or code), links as their text. */
 export function firstSentence(markdown: string): string {
-  const prose = outsideCode(markdown, (t) => t).split(/\n\s*\n/).map((p) => p.trim())
+  const prose = outsideCode(markdown, (t) => t)
+    .split(/\n\s*\n/)
+    .map((p) => p.trim())
     .find((p) => p !== '' && !/^(#|[-*] |\d+\. |\||>|<|```|~~~)/.test(p));
   if (!prose) return '';
   const plain = prose.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/\s+/g, ' ');
@@ -72,7 +76,8 @@ export function linkToTwins(markdown: string, twins: ReadonlyMap<string, string>
     t.replace(/(\]\()(\/[^)\s#]*)(#[^)\s]*)?\)/g, (whole, open: string, target: string, hash = '') => {
       const twin = twins.get(target) ?? twins.get(`${target}/`);
       return twin ? `${open}${twin}${hash})` : whole;
-    }));
+    }),
+  );
 }
 
 /** The markdown pages of the site's Starlight pages; `bodies` replaces a page's body by id (the events pages' HTML-free version). */
@@ -82,7 +87,13 @@ export function markdownPages(pages: Page[], bodies: ReadonlyMap<string, string>
     const url = pageUrl(page.id);
     const markdown = (bodies.get(page.id) ?? body).trim();
     const title = String(frontMatter.title ?? page.id);
-    return { url, twin: twinUrl(url), title, description: String(frontMatter.description ?? '') || firstSentence(markdown), body: markdown };
+    return {
+      url,
+      twin: twinUrl(url),
+      title,
+      description: String(frontMatter.description ?? '') || firstSentence(markdown),
+      body: markdown,
+    };
   });
 }
 
@@ -129,11 +140,11 @@ function preamble(site: SiteSummary): string {
     `Version ${site.version} of the contract. Every page of the docs site has a markdown twin at its address with ` +
       '`.md` in place of the final slash (`/guides/errors/` -> `/guides/errors.md`, the home page `/index.md`, the ' +
       'API reference `/reference.md`); `/llms-full.txt` holds them all in one file. The contract itself: ' +
-      '`/openapi.json` (the API), `/asyncapi.json` (the webhook events), `/sandbox.json` (the local sandbox\'s ' +
+      "`/openapi.json` (the API), `/asyncapi.json` (the webhook events), `/sandbox.json` (the local sandbox's " +
       'simulation API).',
     '',
     'To try the API, run the local sandbox (`npx partner-api-sandbox`, from the npm package `@partner-api/contract`), ' +
-      'or let an assistant drive it through the package\'s MCP server (`npx -y -p @partner-api/contract partner-api-mcp`): ' +
+      "or let an assistant drive it through the package's MCP server (`npx -y -p @partner-api/contract partner-api-mcp`): " +
       'see [the guide for assistants](/guides/assistants.md).',
   ].join('\n');
 }
@@ -154,7 +165,7 @@ export function llmsTxt(site: SiteSummary, groups: { label: string; pages: Markd
     '- [llms-full.txt](/llms-full.txt): every page above in one file',
     '- [openapi.json](/openapi.json): the OpenAPI 3.1 document of the API',
     '- [asyncapi.json](/asyncapi.json): the AsyncAPI 3.0 document of the webhook events',
-    '- [sandbox.json](/sandbox.json): the OpenAPI document of the sandbox\'s simulation API',
+    "- [sandbox.json](/sandbox.json): the OpenAPI document of the sandbox's simulation API",
     '',
   ].join('\n');
 }
@@ -214,7 +225,11 @@ export interface AssistantDocs {
 export function assistantDocs(content: SiteContent, bundle: Record<string, unknown>): AssistantDocs {
   const openapi = bundle as JsonObject;
   const info = isObject(openapi.info) ? openapi.info : {};
-  const site: SiteSummary = { title: String(info.title ?? 'API'), version: String(info.version ?? ''), summary: String(info.summary ?? '') };
+  const site: SiteSummary = {
+    title: String(info.title ?? 'API'),
+    version: String(info.version ?? ''),
+    summary: String(info.summary ?? ''),
+  };
   const eventPage = new Map(content.events.flatMap((page) => page.events.map((name) => [name, twinUrl(pageUrl(page.id))] as const)));
   const reference = referenceMarkdown(openapi, (name) => eventPage.get(name));
   const pages = linkedPages([

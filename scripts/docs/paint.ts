@@ -9,7 +9,9 @@ import { keepLocal } from './chromium.ts';
 // The function given to page.evaluate runs in the page: its globals, which the Node typings do not declare.
 // biome-ignore lint/suspicious/noExplicitAny: the page's DOM, whose types this Node program does not load (tsconfig's lib has no DOM).
 declare const performance: any, document: any, window: any, requestAnimationFrame: any;
-declare const PerformanceObserver: new (callback: (list: { getEntries(): { startTime: number }[] }) => void) => { observe(options: object): void };
+declare const PerformanceObserver: new (
+  callback: (list: { getEntries(): { startTime: number }[] }) => void,
+) => { observe(options: object): void };
 
 export interface Paint {
   url: string;
@@ -59,35 +61,54 @@ export async function measurePaint(browser: Browser, url: string, awaited?: Awai
     await keepLocal(page, (blocked) => outside.push(blocked));
     const responses: Promise<number>[] = [];
     page.on('requestfinished', (request) => {
-      responses.push(request.sizes().then((s) => s.responseBodySize, () => 0));
+      responses.push(
+        request.sizes().then(
+          (s) => s.responseBodySize,
+          () => 0,
+        ),
+      );
     });
     await page.goto(url, { waitUntil: 'load', timeout: 60_000 });
-    const paint = await page.evaluate((quietMs) => new Promise<{ fcp: number; lcp: number }>((resolve) => {
-      let lcp = 0;
-      let timer: unknown;
-      const done = () => {
-        const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? 0;
-        resolve({ fcp, lcp });
-      };
-      const wait = () => {
-        clearTimeout(timer as number);
-        timer = setTimeout(done, quietMs);
-      };
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) lcp = Math.max(lcp, entry.startTime);
-        wait();
-      }).observe({ type: 'largest-contentful-paint', buffered: true });
-      wait();
-    }), QUIET_MS);
+    const paint = await page.evaluate(
+      (quietMs) =>
+        new Promise<{ fcp: number; lcp: number }>((resolve) => {
+          let lcp = 0;
+          let timer: unknown;
+          const done = () => {
+            const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? 0;
+            resolve({ fcp, lcp });
+          };
+          const wait = () => {
+            clearTimeout(timer as number);
+            timer = setTimeout(done, quietMs);
+          };
+          new PerformanceObserver((list) => {
+            for (const entry of list.getEntries()) lcp = Math.max(lcp, entry.startTime);
+            wait();
+          }).observe({ type: 'largest-contentful-paint', buffered: true });
+          wait();
+        }),
+      QUIET_MS,
+    );
     if (outside.length > 0) throw new Error(`${url} sent requests outside 127.0.0.1: ${outside.slice(0, 3).join(', ')}`);
     let ready = 0;
     if (awaited) {
-      await page.waitForFunction(() => window.__docsReady !== undefined, undefined, { timeout: 30_000 })
-        .catch(() => { throw new Error(`${url}: no ${awaited.selector} with "${awaited.text}" in the window`); });
+      await page
+        .waitForFunction(() => window.__docsReady !== undefined, undefined, { timeout: 30_000 })
+        .catch(() => {
+          throw new Error(`${url}: no ${awaited.selector} with "${awaited.text}" in the window`);
+        });
       ready = await page.evaluate(() => window.__docsReady as number);
     }
     const sizes = await Promise.all(responses);
-    return { url, fcp: Math.round(paint.fcp), lcp: Math.round(paint.lcp), ready: Math.round(ready), bytes: sizes.reduce((a, b) => a + b, 0), requests: sizes.length };
+    return {
+      url,
+      fcp: Math.round(paint.fcp),
+      lcp: Math.round(paint.lcp),
+      ready: Math.round(ready),
+      bytes: sizes.reduce((a, b) => a + b, 0),
+      requests: sizes.length,
+    };
   } finally {
     await context.close();
   }

@@ -59,7 +59,9 @@ function tail(tokens: string[]): string {
     const t = tokens[i] ?? '';
     const next = tokens[i + 1];
     if (next !== undefined && (t === 'responses' || t === 'examples' || t === 'properties' || t === 'parameters')) {
-      words.push(`${t === 'responses' ? 'response' : t === 'examples' ? 'example' : t === 'properties' ? 'property' : 'parameter'} \`${next}\``);
+      words.push(
+        `${t === 'responses' ? 'response' : t === 'examples' ? 'example' : t === 'properties' ? 'property' : 'parameter'} \`${next}\``,
+      );
       i++;
     } else if (t === 'requestBody') words.push('request body');
     else if (t === 'content' || t === 'schema' || t === 'application/json' || t === 'allOf' || t === 'oneOf' || /^\d+$/.test(t)) continue;
@@ -87,15 +89,17 @@ function describe(doc: JsonObject, node: JsonObject, pointerTokens: string[]): P
     const kind = name;
     const rest = tokens.slice(3);
     if (kind === 'parameters') {
-      const param = isObject(doc.components) && isObject((doc.components as JsonObject).parameters)
-        ? ((doc.components as JsonObject).parameters as JsonObject)[third]
-        : undefined;
+      const param =
+        isObject(doc.components) && isObject((doc.components as JsonObject).parameters)
+          ? ((doc.components as JsonObject).parameters as JsonObject)[third]
+          : undefined;
       const label = isObject(param) && typeof param.name === 'string' ? `\`${String(param.name)}\` (${String(param.in)})` : `\`${third}\``;
       return { pointer, group: 'Parameters', where: rest.length ? `${label}: ${tail(rest)}` : label, why };
     }
     const group = kind === 'schemas' ? 'Schemas' : kind === 'responses' ? 'Responses' : 'Other';
     const props = rest.filter((_, i) => rest[i - 1] === 'properties');
-    const dotted = props.length > 0 && rest.every((t, i) => t === 'properties' || rest[i - 1] === 'properties' || t === 'allOf' || /^\d+$/.test(t));
+    const dotted =
+      props.length > 0 && rest.every((t, i) => t === 'properties' || rest[i - 1] === 'properties' || t === 'allOf' || /^\d+$/.test(t));
     const where = rest.length === 0 ? `\`${third}\`` : dotted ? `\`${[third, ...props].join('.')}\`` : `\`${third}\`: ${tail(rest)}`;
     return { pointer, group, where, why };
   }
@@ -110,7 +114,11 @@ function describeServer(doc: JsonObject, tokens: string[]): string | undefined {
   let node: Json | undefined = doc;
   for (const token of tokens.slice(0, at + 2)) node = Array.isArray(node) ? node[Number(token)] : isObject(node) ? node[token] : undefined;
   const url = isObject(node) && typeof node.url === 'string' ? node.url : `#${index}`;
-  const owner = tokens.slice(0, at).filter((t) => t !== 'paths').map((t) => (METHOD_KEYS.has(t) ? t.toUpperCase() : t)).join(' ');
+  const owner = tokens
+    .slice(0, at)
+    .filter((t) => t !== 'paths')
+    .map((t) => (METHOD_KEYS.has(t) ? t.toUpperCase() : t))
+    .join(' ');
   const rest = tokens.slice(at + 2);
   const variable = rest[0] === 'variables' && rest[1] !== undefined ? `: variable \`${rest[1]}\`` : rest.length ? `: ${tail(rest)}` : '';
   return `\`${url}\`${owner ? ` of \`${owner}\`` : ''}${variable}`;
@@ -124,7 +132,7 @@ export function provisionalMarkdown(parts: ProvisionalPart[], heading = '# Provi
   const lines = [
     heading,
     '',
-    'Some parts of the contract are designed ahead of the service\'s confirmation and marked `x-provisional: true`;',
+    "Some parts of the contract are designed ahead of the service's confirmation and marked `x-provisional: true`;",
     'their description says what is provisional in a sentence starting "Provisional:", and each such operation',
     'carries a "Provisional" badge. This list is generated from those marks when the docs are built: ' +
       `${parts.length} provisional parts. Treat each as subject to change until the service confirms it. ` +

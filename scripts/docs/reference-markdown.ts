@@ -12,7 +12,17 @@
 import { fieldList, fieldRows, schemaType, schemaValues } from './events-page.ts';
 import { docsDocument } from './reference.ts';
 import { exampleOperations, type ExampleOperation } from '../lib/openapi-examples.ts';
-import { deref, escapeToken, get, isObject, mediaExamples, operationEntries, responseErrorCodes, type Json, type JsonObject } from '../lib/pointer.ts';
+import {
+  deref,
+  escapeToken,
+  get,
+  isObject,
+  mediaExamples,
+  operationEntries,
+  responseErrorCodes,
+  type Json,
+  type JsonObject,
+} from '../lib/pointer.ts';
 import { propertyPointers } from '../lib/schema.ts';
 
 export interface ReferenceOperation {
@@ -53,7 +63,12 @@ function schemaName(node: Json | undefined): string | undefined {
 }
 
 /** A line of text of a (possibly multi-line) description, for a list item. */
-const indented = (markdown: string) => markdown.trim().split('\n').map((line, i) => (i === 0 || line.trim() === '' ? line : `  ${line}`)).join('\n');
+const indented = (markdown: string) =>
+  markdown
+    .trim()
+    .split('\n')
+    .map((line, i) => (i === 0 || line.trim() === '' ? line : `  ${line}`))
+    .join('\n');
 
 /**
  * The fields of a schema as a list; a schema that is one of several shapes (a `oneOf` of objects: a virtual or a
@@ -70,7 +85,9 @@ export function schemaMarkdown(doc: JsonObject, schema: Json | undefined): strin
           const resolved = deref(doc, branch);
           const name = schemaName(branch) ?? (isObject(resolved) ? text(resolved.title) : '') ?? '';
           const about = isObject(resolved) ? text(resolved.description).trim() : '';
-          return [`*Shape ${i + 1}${name ? `: \`${name}\`` : ''}.*${about ? ` ${about}` : ''}`, '', fieldList(fieldRows(doc, branch))].join('\n');
+          return [`*Shape ${i + 1}${name ? `: \`${name}\`` : ''}.*${about ? ` ${about}` : ''}`, '', fieldList(fieldRows(doc, branch))].join(
+            '\n',
+          );
         }),
       ].join('\n\n');
     }
@@ -82,7 +99,8 @@ export function schemaMarkdown(doc: JsonObject, schema: Json | undefined): strin
 function serverTemplate(openapi: JsonObject, path: string, method: string): string {
   const item = deref(openapi, (openapi.paths as JsonObject)[path]);
   const op = isObject(item) ? item[method] : undefined;
-  const own = isObject(op) && Array.isArray(op.servers) ? op.servers : isObject(item) && Array.isArray(item.servers) ? item.servers : undefined;
+  const own =
+    isObject(op) && Array.isArray(op.servers) ? op.servers : isObject(item) && Array.isArray(item.servers) ? item.servers : undefined;
   const server = (own ?? (Array.isArray(openapi.servers) ? openapi.servers : []))[0];
   return isObject(server) ? text(server.url) : '';
 }
@@ -113,21 +131,33 @@ function errorExampleLine(name: string, value: Json): string {
 
 function parametersMarkdown(doc: JsonObject, op: ExampleOperation, raw: JsonObject, item: JsonObject): string {
   const described = new Map<string, JsonObject>();
-  for (const node of [...(Array.isArray(item.parameters) ? item.parameters : []), ...(Array.isArray(raw.parameters) ? raw.parameters : [])]) {
+  for (const node of [
+    ...(Array.isArray(item.parameters) ? item.parameters : []),
+    ...(Array.isArray(raw.parameters) ? raw.parameters : []),
+  ]) {
     const p = deref(doc, node);
     if (isObject(p)) described.set(`${text(p.in)}:${text(p.name)}`, p);
   }
-  return op.parameters.map((p) => {
-    const node = described.get(`${p.in}:${p.name}`) ?? {};
-    const values = schemaValues(doc, p.schema);
-    const meta = [p.in, schemaType(doc, p.schema), p.required ? 'required' : 'optional', ...(node['x-provisional'] === true ? ['provisional'] : [])].join(', ');
-    const extra = [
-      values.length > 0 ? `One of: ${values.map((v) => `\`${v}\``).join(', ')}.` : '',
-      p.schema.default !== undefined ? `Default: \`${JSON.stringify(p.schema.default)}\`.` : '',
-      `Example: \`${typeof p.example === 'string' ? p.example : JSON.stringify(p.example)}\`.`,
-    ].filter(Boolean).join(' ');
-    return `- \`${p.name}\` (${meta}): ${indented([text(node.description).trim(), extra].filter(Boolean).join('\n\n'))}`;
-  }).join('\n');
+  return op.parameters
+    .map((p) => {
+      const node = described.get(`${p.in}:${p.name}`) ?? {};
+      const values = schemaValues(doc, p.schema);
+      const meta = [
+        p.in,
+        schemaType(doc, p.schema),
+        p.required ? 'required' : 'optional',
+        ...(node['x-provisional'] === true ? ['provisional'] : []),
+      ].join(', ');
+      const extra = [
+        values.length > 0 ? `One of: ${values.map((v) => `\`${v}\``).join(', ')}.` : '',
+        p.schema.default !== undefined ? `Default: \`${JSON.stringify(p.schema.default)}\`.` : '',
+        `Example: \`${typeof p.example === 'string' ? p.example : JSON.stringify(p.example)}\`.`,
+      ]
+        .filter(Boolean)
+        .join(' ');
+      return `- \`${p.name}\` (${meta}): ${indented([text(node.description).trim(), extra].filter(Boolean).join('\n\n'))}`;
+    })
+    .join('\n');
 }
 
 interface OperationContext {
@@ -146,7 +176,9 @@ function operationSection(ctx: OperationContext, op: ExampleOperation, raw: Json
     `\`${op.method} ${serverTemplate(ctx.openapi, op.path, method)}${op.path}\`, operationId \`${op.operationId}\`.`,
     raw['x-provisional'] === true ? 'Provisional.' : '',
     events.length > 0 ? `Emits ${events.join(', ')}.` : '',
-  ].filter(Boolean).join(' ');
+  ]
+    .filter(Boolean)
+    .join(' ');
   const parts: string[] = [`### ${op.summary || op.operationId}`, '', head, '', text(raw.description).trim()];
 
   if (op.parameters.length > 0) parts.push('', '**Parameters**', '', parametersMarkdown(doc, op, raw, item));
@@ -155,7 +187,11 @@ function operationSection(ctx: OperationContext, op: ExampleOperation, raw: Json
   const media = isObject(requestBody) && isObject(requestBody.content) ? requestBody.content['application/json'] : undefined;
   if (isObject(media)) {
     const name = schemaName(media.schema);
-    parts.push('', `**Request body** (\`application/json\`, ${op.bodyRequired ? 'required' : 'optional'}${name ? `, \`${name}\`` : ''})`, '');
+    parts.push(
+      '',
+      `**Request body** (\`application/json\`, ${op.bodyRequired ? 'required' : 'optional'}${name ? `, \`${name}\`` : ''})`,
+      '',
+    );
     const about = deref(doc, media.schema);
     if (isObject(about) && Array.isArray(about.oneOf) && text(about.description)) parts.push(text(about.description).trim(), '');
     parts.push(schemaMarkdown(doc, media.schema));
@@ -170,7 +206,9 @@ function operationSection(ctx: OperationContext, op: ExampleOperation, raw: Json
       const schemaPointer = `${pathPointer}/responses/${status}/content/application~1json/schema`;
       const data = dataOf(doc, schemaPointer);
       if (data.name) ctx.schemas.add(data.name);
-      const what = data.name ? `\`data\` is ${data.array ? 'an array of ' : 'a '}[\`${data.name}\`](#${data.name.toLowerCase()}) (see Schemas).` : '';
+      const what = data.name
+        ? `\`data\` is ${data.array ? 'an array of ' : 'a '}[\`${data.name}\`](#${data.name.toLowerCase()}) (see Schemas).`
+        : '';
       parts.push('', `**Response ${status}**: ${indented([description, what].filter(Boolean).join(' '))}`);
       if (!data.name && data.schema !== undefined) parts.push('', 'Fields of `data`:', '', schemaMarkdown(doc, data.schema));
       continue;
@@ -186,7 +224,9 @@ function operationSection(ctx: OperationContext, op: ExampleOperation, raw: Json
     const content = isObject(response) && isObject(response.content) ? response.content : {};
     errors.push(
       `- \`${status}\` ${codes.join(', ')}: ${indented(description)}` +
-        mediaExamples(doc, content['application/json']).map((e) => `\n  - ${errorExampleLine(e.name, e.value)}`).join(''),
+        mediaExamples(doc, content['application/json'])
+          .map((e) => `\n  - ${errorExampleLine(e.name, e.value)}`)
+          .join(''),
     );
   }
   if (errors.length > 0) parts.push('', '**Errors**', '', ...errors);
@@ -196,20 +236,26 @@ function operationSection(ctx: OperationContext, op: ExampleOperation, raw: Json
     for (const example of mediaExamples(doc, media)) examples.push(`Request \`${example.name}\`:`, '', json(example.value), '');
   }
   for (const response of op.responses.filter((r) => /^2/.test(r.status))) {
-    for (const example of response.examples) examples.push(`Response \`${response.status}\` \`${example.name}\`:`, '', json(example.value), '');
+    for (const example of response.examples)
+      examples.push(`Response \`${response.status}\` \`${example.name}\`:`, '', json(example.value), '');
   }
   const samples = Array.isArray(raw['x-codeSamples']) ? raw['x-codeSamples'].filter(isObject) : [];
   for (const sample of samples.filter((s) => ['curl', 'TypeScript'].includes(text(s.label)))) {
     const label = text(sample.label);
     examples.push(
-      label === 'curl' ? 'curl, to the local sandbox (`npx partner-api-sandbox --seed examples`):' : 'TypeScript, with the package\'s client:',
+      label === 'curl'
+        ? 'curl, to the local sandbox (`npx partner-api-sandbox --seed examples`):'
+        : "TypeScript, with the package's client:",
       '',
       fence(text(sample.source), label === 'curl' ? 'sh' : 'ts'),
       '',
     );
   }
   if (examples.length > 0) parts.push('', '**Examples**', '', ...examples);
-  return parts.join('\n').replace(/\n{3,}/g, '\n\n').trim();
+  return parts
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 /**
@@ -234,26 +280,35 @@ function webhookSection(name: string, op: JsonObject, shared: string, eventsPage
       (eventsPage ? ` Its fields, signed headers and an example delivery: [${name}](${eventsPage}#${name}).` : ''),
     '',
     own,
-  ].join('\n').trim();
+  ]
+    .join('\n')
+    .trim();
 }
 
 /**
  * The reference as one markdown page. `eventsPageOf` gives the address of the events page that describes an
  * event (its markdown twin), for the webhooks' links.
  */
-export function referenceMarkdown(openapi: JsonObject, eventsPageOf: (event: string) => string | undefined = () => undefined): ReferencePage {
+export function referenceMarkdown(
+  openapi: JsonObject,
+  eventsPageOf: (event: string) => string | undefined = () => undefined,
+): ReferencePage {
   const docs = docsDocument(openapi as Record<string, unknown>) as JsonObject;
   const info = isObject(docs.info) ? docs.info : {};
   const ctx: OperationContext = { openapi, docs, schemas: new Set() };
   const examples = new Map(exampleOperations(docs).map((op) => [`${op.method} ${op.path}`, op]));
   const entries = operationEntries(docs);
-  const tagDescriptions = new Map((Array.isArray(docs.tags) ? docs.tags : []).filter(isObject).map((t) => [text(t.name), text(t.description)]));
+  const tagDescriptions = new Map(
+    (Array.isArray(docs.tags) ? docs.tags : []).filter(isObject).map((t) => [text(t.name), text(t.description)]),
+  );
   const grouped = Array.isArray(docs['x-tagGroups'])
     ? docs['x-tagGroups'].filter(isObject).flatMap((g) => (Array.isArray(g.tags) ? g.tags.map(text) : []))
     : [...tagDescriptions.keys()];
   const tagOf = (op: JsonObject) => (Array.isArray(op.tags) ? text(op.tags[0]) : '');
 
-  const webhookOps = Object.values(isObject(docs.webhooks) ? docs.webhooks : {}).map((node) => deref(docs, node)).flatMap((item) => (isObject(item) && isObject(item.post) ? [item.post] : []));
+  const webhookOps = Object.values(isObject(docs.webhooks) ? docs.webhooks : {})
+    .map((node) => deref(docs, node))
+    .flatMap((item) => (isObject(item) && isObject(item.post) ? [item.post] : []));
   const shared = sharedWebhookText(webhookOps.map((op) => text(op.description)));
   const operations: ReferenceOperation[] = [];
   const webhooks: string[] = [];
@@ -282,17 +337,26 @@ export function referenceMarkdown(openapi: JsonObject, eventsPageOf: (event: str
   const schemas = [...ctx.schemas].sort().map((name) => {
     const node = deref(docs, { $ref: `#/components/schemas/${name}` });
     const description = isObject(node) ? text(node.description).trim() : '';
-    return [`### \`${name}\``, '', ...(description ? [description, ''] : []), schemaMarkdown(docs, { $ref: `#/components/schemas/${name}` })].join('\n');
+    return [
+      `### \`${name}\``,
+      '',
+      ...(description ? [description, ''] : []),
+      schemaMarkdown(docs, { $ref: `#/components/schemas/${name}` }),
+    ].join('\n');
   });
 
-  const sharedResponses = Object.entries(isObject(get(docs, '/components/responses')) ? (get(docs, '/components/responses') as JsonObject) : {}).flatMap(
-    ([name, node]) => {
-      const response = deref(docs, node);
-      const codes = responseErrorCodes(docs, node).map((c) => `\`${c}\``).join(', ');
-      return codes ? [`- \`${name}\` (${codes}): ${indented(isObject(response) ? text(response.description) : '')}`] : [];
-    },
-  );
-  const servers = (Array.isArray(docs.servers) ? docs.servers : []).filter(isObject).map((s) => `- \`${text(s.url)}\`: ${text(s.description)}`);
+  const sharedResponses = Object.entries(
+    isObject(get(docs, '/components/responses')) ? (get(docs, '/components/responses') as JsonObject) : {},
+  ).flatMap(([name, node]) => {
+    const response = deref(docs, node);
+    const codes = responseErrorCodes(docs, node)
+      .map((c) => `\`${c}\``)
+      .join(', ');
+    return codes ? [`- \`${name}\` (${codes}): ${indented(isObject(response) ? text(response.description) : '')}`] : [];
+  });
+  const servers = (Array.isArray(docs.servers) ? docs.servers : [])
+    .filter(isObject)
+    .map((s) => `- \`${text(s.url)}\`: ${text(s.description)}`);
   const security = deref(docs, get(docs, '/components/securitySchemes/bearerAuth'));
   const title = `${text(info.title) || 'API'} (${text(info.version)})`;
   const body = [
@@ -321,7 +385,10 @@ export function referenceMarkdown(openapi: JsonObject, eventsPageOf: (event: str
     'The schemas the responses above name as their `data`, each written once.',
     '',
     ...schemas.flatMap((s) => [s, '']),
-  ].join('\n').replace(/\n{3,}/g, '\n\n').trim();
+  ]
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
   return {
     title: 'API reference',
     description: `Every operation of ${text(info.title) || 'the API'} ${text(info.version)} as markdown.`,

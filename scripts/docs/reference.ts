@@ -40,7 +40,6 @@ export function offlineRedoc(text: string): string {
   return text.replace(CDN_LOGOS, LOCAL_LOGO);
 }
 
-
 /** Redoc's badge on an operation (`x-badges`), shown beside its heading. */
 export const PROVISIONAL_BADGE = { name: 'Provisional', color: '#b45309' } as const;
 
@@ -62,9 +61,12 @@ export function addProvisionalBadges(doc: JsonObject): void {
 }
 
 export function countBadges(doc: JsonObject): number {
-  return ['paths', 'webhooks'].flatMap((group) => Object.values((doc[group] ?? {}) as Record<string, JsonObject>))
+  return ['paths', 'webhooks']
+    .flatMap((group) => Object.values((doc[group] ?? {}) as Record<string, JsonObject>))
     .flatMap((item) => HTTP_METHODS.map((m) => item[m] as JsonObject | undefined))
-    .filter((op) => Array.isArray(op?.['x-badges']) && (op['x-badges'] as { name?: string }[]).some((b) => b.name === PROVISIONAL_BADGE.name)).length;
+    .filter(
+      (op) => Array.isArray(op?.['x-badges']) && (op['x-badges'] as { name?: string }[]).some((b) => b.name === PROVISIONAL_BADGE.name),
+    ).length;
 }
 
 /**
@@ -75,7 +77,9 @@ export function countBadges(doc: JsonObject): number {
 export function docsDocument(openapi: JsonObject): JsonObject {
   const copy = structuredClone(openapi);
   const info = (copy.info ?? {}) as JsonObject;
-  const description = String(info.description ?? '').replace(/^## Provisional parts[\s\S]*?(?=^## |(?![\s\S]))/m, '').trim();
+  const description = String(info.description ?? '')
+    .replace(/^## Provisional parts[\s\S]*?(?=^## |(?![\s\S]))/m, '')
+    .trim();
   info.description = [
     'The guides (getting started, authentication, errors, webhooks ...), the events and the changelog are on the ' +
       '[guide pages](/guides/getting-started/); the ' +
@@ -94,8 +98,9 @@ export function docsDocument(openapi: JsonObject): JsonObject {
 
 /** The bar above Redoc: the site's title and links, as in the guide pages' header. */
 function siteHeader(title: string): string {
-  const links = SITE_LINKS.map(({ label, href }) =>
-    `<a href="${href}"${href === '/reference/' ? ' aria-current="page"' : ''}>${label}</a>`).join('');
+  const links = SITE_LINKS.map(
+    ({ label, href }) => `<a href="${href}"${href === '/reference/' ? ' aria-current="page"' : ''}>${label}</a>`,
+  ).join('');
   return `<header class="site-nav"><a class="site-title" href="/">${title}</a><nav aria-label="Site">${links}</nav></header>`;
 }
 
@@ -132,7 +137,8 @@ export function redocScript(): { text: string; integrity: string } {
  * given the site's header and colour-scheme link.
  */
 export function finishReferencePage(html: string, title: string, integrity: string): string {
-  if (!html.match(REDOC_CDN)) throw new Error('the rendered reference does not import Redoc from where it was expected; check redocly build-docs');
+  if (!html.match(REDOC_CDN))
+    throw new Error('the rendered reference does not import Redoc from where it was expected; check redocly build-docs');
   const page = offlineRedoc(html.replace(REDOC_CDN, './redoc.standalone.js'))
     .replace(/(<link rel="modulepreload" href="\.\/redoc\.standalone\.js" integrity=")[^"]*"/, `$1${integrity}"`)
     .replace('<head>', `<head>\n${THEME_SYNC}`)

@@ -19,7 +19,6 @@ interface Server {
   [extension: `x-${string}`]: unknown;
 }
 
-
 /** The sandbox started by `npm start` or `npm run sandbox` with its default port. */
 export const SANDBOX_ORIGIN = `http://${HOST}:${DEFAULT_SANDBOX_PORT}`;
 
@@ -48,9 +47,7 @@ function basePath(server: Server): string {
 export function sandboxServer(production: Server): Server {
   const path = basePath(production);
   const giftCards = path === '/api/v1';
-  const where = giftCards
-    ? `, with the gift card operations at ${path} as the service has them at {alt_base_url}`
-    : '';
+  const where = giftCards ? `, with the gift card operations at ${path} as the service has them at {alt_base_url}` : '';
   const rest = giftCards ? '' : ` The gift card operations are at /api/v1, the simulation API at /sandbox.`;
   return {
     url: `${SANDBOX_ORIGIN}${path}`,
@@ -69,8 +66,12 @@ function plainDescriptions(server: Server): Server {
   const copy: Server = { ...server };
   if (typeof copy.description === 'string') copy.description = plainText(copy.description);
   if (copy.variables) {
-    copy.variables = Object.fromEntries(Object.entries(copy.variables).map(([name, variable]) =>
-      [name, typeof variable.description === 'string' ? { ...variable, description: plainText(variable.description) } : variable]));
+    copy.variables = Object.fromEntries(
+      Object.entries(copy.variables).map(([name, variable]) => [
+        name,
+        typeof variable.description === 'string' ? { ...variable, description: plainText(variable.description) } : variable,
+      ]),
+    );
   }
   return copy;
 }

@@ -17,7 +17,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { postmanCollection, COLLECTION_FILE } from './collection.ts';
 import { eventsPages, legacyEventsRedirect, type EventsPage } from './events-page.ts';
-import { adaptLinks, GUIDES, partnerText, readGuides, splitTitle, starlightPage, WORKFLOW_PAGES_DIR, workflowSources, type Guide, type GuideSource } from './guides.ts';
+import {
+  adaptLinks,
+  GUIDES,
+  partnerText,
+  readGuides,
+  splitTitle,
+  starlightPage,
+  WORKFLOW_PAGES_DIR,
+  workflowSources,
+  type Guide,
+  type GuideSource,
+} from './guides.ts';
 import { assistantDocs, writeAssistantDocs } from './llms.ts';
 import { findProvisional, provisionalMarkdown } from './provisional.ts';
 import { buildReference } from './reference.ts';
@@ -53,16 +64,20 @@ function readBundle(dir: string, file: string): JsonObject {
 export function workflowPages(dir = WORKFLOW_PAGES_DIR): Page[] {
   const sources = workflowSources(dir);
   const id = (source: GuideSource) => source.route.replace(/\/$/, '') + (source.route === 'workflows/' ? '/index' : '');
-  return [...sources].sort((a, b) => Number(b.route === 'workflows/') - Number(a.route === 'workflows/')).map((source) => {
-    const { title, body } = splitTitle(fs.readFileSync(path.join(ROOT, source.file), 'utf8'), path.basename(source.file, '.md'));
-    return { id: id(source), markdown: starlightPage({ title }, adaptLinks(partnerText(body), source.file, [...GUIDES, ...sources])) };
-  });
+  return [...sources]
+    .sort((a, b) => Number(b.route === 'workflows/') - Number(a.route === 'workflows/'))
+    .map((source) => {
+      const { title, body } = splitTitle(fs.readFileSync(path.join(ROOT, source.file), 'utf8'), path.basename(source.file, '.md'));
+      return { id: id(source), markdown: starlightPage({ title }, adaptLinks(partnerText(body), source.file, [...GUIDES, ...sources])) };
+    });
 }
 
 /** The home page: what the API does (the contract's own words), and where to go next. */
 function homePage(openapi: JsonObject, guides: Guide[]): Page {
   const info = (openapi.info ?? {}) as JsonObject;
-  const intro = String(info.description ?? '').split(/^## /m)[0]!.trim();
+  const intro = String(info.description ?? '')
+    .split(/^## /m)[0]!
+    .trim();
   const link = (route: string) => {
     const guide = guides.find((g) => g.route === route);
     return guide ? `[${guide.title}](/${guide.route})` : undefined;
@@ -70,21 +85,24 @@ function homePage(openapi: JsonObject, guides: Guide[]): Page {
   const start = ['guides/getting-started/', 'guides/quickstart/'].map(link).filter(Boolean).join(', then ');
   return {
     id: 'index',
-    markdown: starlightPage({ title: String(info.title ?? 'API'), description: String(info.summary ?? '') }, [
-      `Version ${String(info.version ?? '')} of the contract. ${String(info.summary ?? '')}`,
-      '',
-      intro,
-      '',
-      '## Where to start',
-      '',
-      `- ${start ? `Read ${start}.` : 'Read the guides.'}`,
-      '- The [API reference](/reference/) lists every operation, with its samples in curl, TypeScript, Python, Go, ' +
-        'Java, C#, PHP and Node, and every webhook event.',
-      '- The [events](/events/) pages show each event\'s payload, its signed headers and an example delivery you can verify.',
-      '- Download the contract: [openapi.json](/openapi.json), [openapi.yaml](/openapi.yaml), ' +
-        '[asyncapi.json](/asyncapi.json), [asyncapi.yaml](/asyncapi.yaml); and a ' +
-        `[Postman collection](/${COLLECTION_FILE}) set up for the local sandbox (import it in Postman, Insomnia or Bruno).`,
-    ].join('\n')),
+    markdown: starlightPage(
+      { title: String(info.title ?? 'API'), description: String(info.summary ?? '') },
+      [
+        `Version ${String(info.version ?? '')} of the contract. ${String(info.summary ?? '')}`,
+        '',
+        intro,
+        '',
+        '## Where to start',
+        '',
+        `- ${start ? `Read ${start}.` : 'Read the guides.'}`,
+        '- The [API reference](/reference/) lists every operation, with its samples in curl, TypeScript, Python, Go, ' +
+          'Java, C#, PHP and Node, and every webhook event.',
+        "- The [events](/events/) pages show each event's payload, its signed headers and an example delivery you can verify.",
+        '- Download the contract: [openapi.json](/openapi.json), [openapi.yaml](/openapi.yaml), ' +
+          '[asyncapi.json](/asyncapi.json), [asyncapi.yaml](/asyncapi.yaml); and a ' +
+          `[Postman collection](/${COLLECTION_FILE}) set up for the local sandbox (import it in Postman, Insomnia or Bruno).`,
+      ].join('\n'),
+    ),
   };
 }
 

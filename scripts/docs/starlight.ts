@@ -39,7 +39,7 @@ const THEME = path.join(import.meta.dirname, 'theme');
  */
 export function rehypeEventAnchors() {
   type Node = { type: string; tagName?: string; value?: string; properties?: Record<string, unknown>; children?: Node[] };
-  const text = (node: Node): string => (node.type === 'text' ? node.value ?? '' : (node.children ?? []).map(text).join(''));
+  const text = (node: Node): string => (node.type === 'text' ? (node.value ?? '') : (node.children ?? []).map(text).join(''));
   const visit = (node: Node) => {
     if (node.type === 'element' && /^h[23]$/.test(node.tagName ?? '')) {
       const name = text(node).trim();
@@ -102,4 +102,3 @@ export async function buildStarlight(site: StarlightSite, workDir: string, outDi
   } as never);
   if (!fs.existsSync(path.join(outDir, 'index.html'))) throw new Error(`the guide pages were not built into ${outDir}`);
 }
-

@@ -82,7 +82,9 @@ export function renderWorkflowDocument(doc: WorkflowDocument, file: string, bund
     '|---|---|---|',
   );
   for (const w of doc.workflows) {
-    lines.push(`| [${w.workflowId}](#${anchor(w.workflowId)}) | ${oneLine(w.summary)} | ${w['x-simulation'] ? 'the sandbox (simulation API)' : 'any server'} |`);
+    lines.push(
+      `| [${w.workflowId}](#${anchor(w.workflowId)}) | ${oneLine(w.summary)} | ${w['x-simulation'] ? 'the sandbox (simulation API)' : 'any server'} |`,
+    );
   }
   for (const w of doc.workflows) {
     lines.push('', `<a id="${anchor(w.workflowId)}"></a>`, '', `## ${w.workflowId}: ${oneLine(w.summary)}`, '');
@@ -93,9 +95,18 @@ export function renderWorkflowDocument(doc: WorkflowDocument, file: string, bund
       for (const r of rules) lines.push(`- *${r.section}*: ${oneLine(r.rule)}`);
       lines.push('');
     }
-    lines.push(w['x-simulation'] ? `**Needs the simulation API:** ${oneLine(w['x-simulation'])} Against another server it is skipped.` : '**Runs against any server.**', '');
+    lines.push(
+      w['x-simulation']
+        ? `**Needs the simulation API:** ${oneLine(w['x-simulation'])} Against another server it is skipped.`
+        : '**Runs against any server.**',
+      '',
+    );
     const inputs = inputsOf(doc, w);
-    if (inputs.length) lines.push(`**Inputs:** ${inputs.map((i) => `${code(i.name)}${i.description ? ` (${i.description.replace(/\.$/, '')})` : ''}`).join('; ')}.`, '');
+    if (inputs.length)
+      lines.push(
+        `**Inputs:** ${inputs.map((i) => `${code(i.name)}${i.description ? ` (${i.description.replace(/\.$/, '')})` : ''}`).join('; ')}.`,
+        '',
+      );
     lines.push('**Steps:**', '');
     w.steps.forEach((step, i) => {
       lines.push(`${i + 1}. **${step.stepId}**: ${stepCall(step, bundles)}.`);

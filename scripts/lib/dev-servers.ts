@@ -29,9 +29,7 @@ export function mockBanner(specFile: string, mock: { baseUrl: string; giftCardBa
   ];
   if (sample) {
     lines.push('', 'Try it:', `  ${curlCommand(sample, sample.path.startsWith('/gift-cards') ? mock.giftCardBaseUrl : mock.baseUrl)}`, '');
-    lines.push(
-      `  Documented errors: add -H 'Prefer: code=404', or -H 'Prefer: code=403, example=ACCOUNT_SUSPENDED_NEGATIVE_BALANCE'`,
-    );
+    lines.push(`  Documented errors: add -H 'Prefer: code=404', or -H 'Prefer: code=403, example=ACCOUNT_SUSPENDED_NEGATIVE_BALANCE'`);
   }
   return lines.join('\n');
 }

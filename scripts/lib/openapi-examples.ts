@@ -82,7 +82,10 @@ export function exampleOperations(doc: JsonObject): ExampleOperation[] {
   const operations: ExampleOperation[] = [];
   for (const { path, method, item, operation: op } of operationEntries(doc)) {
     const params = new Map<string, Parameter>();
-    for (const node of [...(Array.isArray(item.parameters) ? item.parameters : []), ...(Array.isArray(op.parameters) ? op.parameters : [])]) {
+    for (const node of [
+      ...(Array.isArray(item.parameters) ? item.parameters : []),
+      ...(Array.isArray(op.parameters) ? op.parameters : []),
+    ]) {
       const p = deref(doc, node);
       if (!isObject(p) || typeof p.name !== 'string' || typeof p.in !== 'string') continue;
       params.set(`${p.in}:${p.name}`, {
@@ -106,7 +109,9 @@ export function exampleOperations(doc: JsonObject): ExampleOperation[] {
     const bodyExamples = mediaExamples(doc, json);
     const bodySchema = isObject(json) ? deref(doc, json.schema) : undefined;
     const bodyRequiredFields =
-      isObject(bodySchema) && Array.isArray(bodySchema.required) ? bodySchema.required.filter((f): f is string => typeof f === 'string') : [];
+      isObject(bodySchema) && Array.isArray(bodySchema.required)
+        ? bodySchema.required.filter((f): f is string => typeof f === 'string')
+        : [];
     const responses: ResponseExamples[] = [];
     for (const [status, responseNode] of Object.entries(isObject(op.responses) ? op.responses : {})) {
       const response = deref(doc, responseNode);

@@ -35,7 +35,8 @@ export function assertPortFree(host: string, port: number, hint: string): Promis
     const probe = net.createServer();
     probe.unref();
     probe.once('error', (error: NodeJS.ErrnoException) => {
-      const message = portProblem(error, host, port, hint) ?? `port ${port} on ${host} cannot be bound (${error.code ?? error.message}); ${hint}`;
+      const message =
+        portProblem(error, host, port, hint) ?? `port ${port} on ${host} cannot be bound (${error.code ?? error.message}); ${hint}`;
       reject(new PortUnavailableError(port, message));
     });
     probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve()));

@@ -35,10 +35,14 @@ export interface SandboxProcessOptions {
 export function startSandboxProcess(options: SandboxProcessOptions): Promise<SandboxProcess> {
   const host = options.host ?? '127.0.0.1';
   const entry = options.entry === 'compiled' ? ['dist/sandbox/cli.js'] : ['--import', 'tsx', 'src/sandbox/cli.ts'];
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...entry, '--port', String(options.port), '--host', host, ...(options.args ?? [])], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe', ...(options.ipc ? (['ipc'] as const) : [])],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(options.nodeArgs ?? []), ...entry, '--port', String(options.port), '--host', host, ...(options.args ?? [])],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe', ...(options.ipc ? (['ipc'] as const) : [])],
+    },
+  );
   // Until it listens, what it prints on stderr is kept for the error that says why it stopped (the bin's one
   // line); once it listens, it goes where `stderr` says.
   let errors = '';

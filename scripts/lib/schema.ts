@@ -150,10 +150,14 @@ export function undocumentedFields(doc: JsonObject, ptr: string, value: unknown,
     }
     if (!isObject(v)) return;
     for (const [name, child] of Object.entries(v)) {
-      const props = schemas.filter((s) => isObject(s.node['properties']) && name in s.node['properties']).map((s) => `${s.p}/properties/${escapeToken(name)}`);
+      const props = schemas
+        .filter((s) => isObject(s.node['properties']) && name in s.node['properties'])
+        .map((s) => `${s.p}/properties/${escapeToken(name)}`);
       const patterns = schemas.flatMap((s) =>
         isObject(s.node['patternProperties'])
-          ? Object.keys(s.node['patternProperties']).filter((re) => new RegExp(re, 'u').test(name)).map((re) => `${s.p}/patternProperties/${escapeToken(re)}`)
+          ? Object.keys(s.node['patternProperties'])
+              .filter((re) => new RegExp(re, 'u').test(name))
+              .map((re) => `${s.p}/patternProperties/${escapeToken(re)}`)
           : [],
       );
       const maps = schemas.filter((s) => isObject(s.node['additionalProperties'])).map((s) => `${s.p}/additionalProperties`);

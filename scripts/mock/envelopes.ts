@@ -90,7 +90,10 @@ export function validationFailure(
 }
 
 /** Every parameter name of an OpenAPI bundle, by its lowercase form (`customercode` -> `customerCode`). */
-export function parameterNames(bundle: { paths?: Record<string, unknown>; components?: { parameters?: Record<string, unknown> } }): Map<string, string> {
+export function parameterNames(bundle: {
+  paths?: Record<string, unknown>;
+  components?: { parameters?: Record<string, unknown> };
+}): Map<string, string> {
   const names = new Map<string, string>();
   const add = (list: unknown) => {
     for (const p of Array.isArray(list) ? list : []) {

@@ -48,8 +48,16 @@ export const PRISM_MODE = ['--multiprocess=false', '--dynamic=false', '--errors=
  * error log line, else its last line. (On a crash it also prints its whole usage, which names no cause.)
  */
 export function prismFailure(output: string): string {
-  const lines = output.split('\n').map((line) => line.trim()).filter(Boolean);
-  return lines.find((line) => /^[A-Z]\w*Error\b/.test(line)) ?? lines.find((line) => /\b(fatal|error)\b/.test(line) && !line.startsWith('-')) ?? lines.at(-1) ?? 'no output';
+  const lines = output
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+  return (
+    lines.find((line) => /^[A-Z]\w*Error\b/.test(line)) ??
+    lines.find((line) => /\b(fatal|error)\b/.test(line) && !line.startsWith('-')) ??
+    lines.at(-1) ??
+    'no output'
+  );
 }
 
 /** Starts Prism and resolves once it listens. Rejects (and kills it) when it exits or times out first. */
@@ -63,9 +71,7 @@ export function startPrism(options: PrismOptions): Promise<PrismServer> {
   });
   let buffer = '';
   let listening = false;
-  const exited = new Promise<number | string>((resolve) =>
-    child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
-  );
+  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')));
   const onOutput = (chunk: Buffer) => {
     const text = chunk.toString().replace(ANSI, '');
     buffer += text;

@@ -11,7 +11,15 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { findFreePort } from '../lib/port-check.ts';
-import { errorEnvelope, malformedJson, noOperation, parameterNames, parseViolations, validationFailure, type ErrorEnvelope } from './envelopes.ts';
+import {
+  errorEnvelope,
+  malformedJson,
+  noOperation,
+  parameterNames,
+  parseViolations,
+  validationFailure,
+  type ErrorEnvelope,
+} from './envelopes.ts';
 import { startPrism, type PrismOptions, type PrismServer } from './prism.ts';
 
 export const BASE_PATH = '/v1';
@@ -45,11 +53,14 @@ export type Route = { prismPath: string; wrongHost: boolean } | { notFound: stri
 
 /** Where a request path goes: the Prism path (and whether it is a gift card call at {base_url}), or nowhere. */
 export function route(pathname: string): Route {
-  const under = (prefix: string) => (pathname === prefix || pathname.startsWith(`${prefix}/`) ? pathname.slice(prefix.length) || '/' : undefined);
+  const under = (prefix: string) =>
+    pathname === prefix || pathname.startsWith(`${prefix}/`) ? pathname.slice(prefix.length) || '/' : undefined;
   const isGiftCards = (p: string) => p === '/gift-cards' || p.startsWith('/gift-cards/');
   const gift = under(GIFT_CARD_BASE_PATH);
   if (gift !== undefined) {
-    return isGiftCards(gift) ? { prismPath: gift, wrongHost: false } : { notFound: `Only the gift card operations are served under ${GIFT_CARD_BASE_PATH}; the others are under ${BASE_PATH}.` };
+    return isGiftCards(gift)
+      ? { prismPath: gift, wrongHost: false }
+      : { notFound: `Only the gift card operations are served under ${GIFT_CARD_BASE_PATH}; the others are under ${BASE_PATH}.` };
   }
   const main = under(BASE_PATH);
   if (main !== undefined) return { prismPath: main, wrongHost: isGiftCards(main) };
@@ -83,11 +94,21 @@ function readBody(req: http.IncomingMessage): Promise<Buffer> {
   });
 }
 
-function askPrism(port: number, host: string, method: string, path: string, headers: http.OutgoingHttpHeaders, body: Buffer): Promise<Answer> {
+function askPrism(
+  port: number,
+  host: string,
+  method: string,
+  path: string,
+  headers: http.OutgoingHttpHeaders,
+  body: Buffer,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const request = http.request({ host, port, method, path, headers: { ...headers, 'content-length': body.length }, timeout: PRISM_ANSWER_MS }, (res) => {
-      readBody(res).then((text) => resolve({ status: res.statusCode ?? 500, headers: copyHeaders(res.headers), body: text }), reject);
-    });
+    const request = http.request(
+      { host, port, method, path, headers: { ...headers, 'content-length': body.length }, timeout: PRISM_ANSWER_MS },
+      (res) => {
+        readBody(res).then((text) => resolve({ status: res.statusCode ?? 500, headers: copyHeaders(res.headers), body: text }), reject);
+      },
+    );
     request.on('timeout', () => request.destroy(new Error(`Prism did not answer within ${PRISM_ANSWER_MS / 1000} s`)));
     request.on('error', reject);
     request.end(body);
@@ -119,7 +140,10 @@ export function rewrite(
       return json(answer.status, validationFailure(violations, undefined, authorization, names), answer.headers);
     }
     const what = [body?.title, body?.detail].filter((s) => typeof s === 'string').join(': ');
-    return json(500, errorEnvelope('INTERNAL_ERROR', `The mock could not answer ${method} ${url}: ${what || 'Prism error'}.`, null, authorization));
+    return json(
+      500,
+      errorEnvelope('INTERNAL_ERROR', `The mock could not answer ${method} ${url}: ${what || 'Prism error'}.`, null, authorization),
+    );
   }
   if ((answer.status === 422 || answer.status === 400) && body?.error?.code === 'VALIDATION_ERROR' && violations.length > 0) {
     return json(answer.status, validationFailure(violations, body as ErrorEnvelope, authorization, names), answer.headers);
@@ -151,7 +175,10 @@ async function answer(req: http.IncomingMessage, prismPort: number, host: string
     return rewrite(prism, method, target.pathname, authorization, names);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    return json(500, errorEnvelope('INTERNAL_ERROR', `The mock could not answer ${method} ${target.pathname}: ${why}.`, null, authorization));
+    return json(
+      500,
+      errorEnvelope('INTERNAL_ERROR', `The mock could not answer ${method} ${target.pathname}: ${why}.`, null, authorization),
+    );
   }
 }
 

@@ -28,7 +28,8 @@ function swap(): void {
 
 await runCli('package readme', USAGE, async () => {
   const [action, ...rest] = process.argv.slice(2);
-  if (rest.length > 0 || (action !== 'swap' && action !== 'restore')) throw new UsageError(`expected swap or restore, got "${process.argv.slice(2).join(' ')}"`);
+  if (rest.length > 0 || (action !== 'swap' && action !== 'restore'))
+    throw new UsageError(`expected swap or restore, got "${process.argv.slice(2).join(' ')}"`);
   if (action === 'swap') swap();
   else restore();
   return 0;

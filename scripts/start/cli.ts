@@ -7,7 +7,16 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import type { Server } from 'node:http';
 import path from 'node:path';
-import { choosePort, DEFAULT_DOCS_PORT, DEFAULT_MOCK_PORT, HOST, MOCK_SPEC, mockBanner, onShutdown, shuttingDown } from '../lib/dev-servers.ts';
+import {
+  choosePort,
+  DEFAULT_DOCS_PORT,
+  DEFAULT_MOCK_PORT,
+  HOST,
+  MOCK_SPEC,
+  mockBanner,
+  onShutdown,
+  shuttingDown,
+} from '../lib/dev-servers.ts';
 import { buildSite, SITE_DIR } from '../docs/site.ts';
 import { ROOT } from '../lib/paths.ts';
 import { parseCli, reportCliError } from '../lib/cli-args.ts';
@@ -41,10 +50,11 @@ async function stopAll(): Promise<void> {
   await Promise.all([
     prism?.stop(),
     sandbox?.stop(),
-    docs && new Promise<void>((resolve) => {
-      docs!.closeAllConnections();
-      docs!.close(() => resolve());
-    }),
+    docs &&
+      new Promise<void>((resolve) => {
+        docs!.closeAllConnections();
+        docs!.close(() => resolve());
+      }),
   ]);
 }
 
@@ -57,7 +67,12 @@ const USAGE = `Usage: npm start [-- --sandbox-port <n>] [--mock-port <n>] [--doc
 try {
   const args = parseCli(process.argv.slice(2), {
     usage: USAGE,
-    options: { 'sandbox-port': { type: 'string' }, 'mock-port': { type: 'string' }, 'docs-port': { type: 'string' }, 'skip-build': { type: 'boolean' } },
+    options: {
+      'sandbox-port': { type: 'string' },
+      'mock-port': { type: 'string' },
+      'docs-port': { type: 'string' },
+      'skip-build': { type: 'boolean' },
+    },
   });
   if (!args) process.exit(0);
   const { values } = args;
@@ -65,7 +80,9 @@ try {
   const docsPort = choosePort(values['docs-port'], 'docs-port', 'DOCS_PORT', DEFAULT_DOCS_PORT);
   const sandboxPort = choosePort(values['sandbox-port'], 'sandbox-port', 'SANDBOX_PORT', DEFAULT_SANDBOX_PORT);
   if (new Set([mockPort, docsPort, sandboxPort]).size < 3) {
-    throw new Error(`the sandbox (${sandboxPort}), the mock (${mockPort}) and the docs (${docsPort}) need three ports; set SANDBOX_PORT, MOCK_PORT or DOCS_PORT`);
+    throw new Error(
+      `the sandbox (${sandboxPort}), the mock (${mockPort}) and the docs (${docsPort}) need three ports; set SANDBOX_PORT, MOCK_PORT or DOCS_PORT`,
+    );
   }
   // Check the ports first: a clash is reported before the build, not after.
   await assertPortFree(HOST, mockPort, 'set MOCK_PORT=<port> or pass --mock-port <port> to use another one');
@@ -111,7 +128,10 @@ try {
       '',
     ].join('\n'),
   );
-  const [name, code] = await Promise.race([prism.exited.then((c) => ['Prism', c] as const), sandbox.exited.then((c) => ['The sandbox', c] as const)]);
+  const [name, code] = await Promise.race([
+    prism.exited.then((c) => ['Prism', c] as const),
+    sandbox.exited.then((c) => ['The sandbox', c] as const),
+  ]);
   if (shuttingDown()) await new Promise(() => {}); // the signal handler exits
   console.error(`${name} exited unexpectedly (${code}); stopping the other servers.`);
   await stopAll();

@@ -63,8 +63,7 @@ type Media = `${string}/${string}`;
 
 // biome-ignore lint/complexity/noBannedTypes: `{}` is the empty object type, which extends Pick<T, K> only when K is optional.
 type RequiredKeysOf<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }[keyof T];
-type InitParam<Init> =
-  RequiredKeysOf<Init> extends never ? [(Init & { [key: string]: unknown })?] : [Init & { [key: string]: unknown }];
+type InitParam<Init> = RequiredKeysOf<Init> extends never ? [(Init & { [key: string]: unknown })?] : [Init & { [key: string]: unknown }];
 
 /**
  * Like openapi-fetch's methods, but resolves to the success body and throws on an error answer. `Paths` is the
@@ -172,7 +171,9 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   // 2^31 - 1 ms (~24.8 days) is the longest delay a timer accepts; beyond, Node fires it after 1 ms.
   if (!Number.isFinite(timeoutMs) || timeoutMs < 0 || timeoutMs > MAX_TIMER_MS) {
-    throw new TypeError(`Partner API client: timeoutMs must be a number of ms from 0 (no timeout) to ${MAX_TIMER_MS}, got ${String(timeoutMs)}.`);
+    throw new TypeError(
+      `Partner API client: timeoutMs must be a number of ms from 0 (no timeout) to ${MAX_TIMER_MS}, got ${String(timeoutMs)}.`,
+    );
   }
   const defaultFetch = options.fetch === undefined;
   const baseFetch: FetchLike = options.fetch ?? ((request, init) => globalThis.fetch(request, init));
@@ -265,7 +266,12 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     } catch (error) {
       if (timedOut && !callerSignal?.aborted) throw new PartnerTimeoutError({ method, path, timeoutMs });
       // fetch itself failed (after its retries), not an abort: the server could not be reached.
-      const fromFetch = sent !== undefined && (await sent.then(() => false, (rejection: unknown) => rejection === error));
+      const fromFetch =
+        sent !== undefined &&
+        (await sent.then(
+          () => false,
+          (rejection: unknown) => rejection === error,
+        ));
       if (fromFetch && !signal?.aborted) throw new PartnerConnectionError({ method, path, url: sentRequest!.url, cause: error });
       throw error;
     } finally {
@@ -288,9 +294,10 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     const query = init?.params?.query ?? {};
     let page = typeof query.page === 'number' ? query.page : 1;
     for (;;) {
-      const body = unwrap(
-        await send('GET', path, { ...init, params: { ...init?.params, query: { ...query, page } } }),
-      ) as { data?: unknown; pagination?: { pages?: unknown } };
+      const body = unwrap(await send('GET', path, { ...init, params: { ...init?.params, query: { ...query, page } } })) as {
+        data?: unknown;
+        pagination?: { pages?: unknown };
+      };
       const pages = body.pagination?.pages;
       if (!Array.isArray(body.data) || typeof pages !== 'number') {
         throw new TypeError(`Partner API client: GET ${path} page ${page} has no data array or no pagination.pages.`);
@@ -357,7 +364,9 @@ function headersObject(headers: HeadersOptions | undefined): Record<string, stri
   const out: Record<string, string> = {};
   if (!headers) return out;
   const entries: [string, unknown][] =
-    headers instanceof Headers || Array.isArray(headers) ? [...new Headers(headers as ConstructorParameters<typeof Headers>[0])] : Object.entries(headers);
+    headers instanceof Headers || Array.isArray(headers)
+      ? [...new Headers(headers as ConstructorParameters<typeof Headers>[0])]
+      : Object.entries(headers);
   for (const [key, value] of entries) {
     // The client owns Authorization: it always carries the key given as apiKey.
     if (value === null || value === undefined || key.toLowerCase() === 'authorization') continue;

@@ -88,7 +88,7 @@ const EXCERPT_LENGTH = 200;
 
 /** The start of a body, on one line and quoted: enough to recognise a proxy page or another API. */
 export function bodyExcerpt(body: unknown): string {
-  const text = (typeof body === 'string' ? body : JSON.stringify(body) ?? String(body)).replace(/\s+/g, ' ').trim();
+  const text = (typeof body === 'string' ? body : (JSON.stringify(body) ?? String(body))).replace(/\s+/g, ' ').trim();
   return JSON.stringify(text.length > EXCERPT_LENGTH ? `${text.slice(0, EXCERPT_LENGTH)}...` : text);
 }
 

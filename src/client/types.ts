@@ -55,9 +55,7 @@ type ErrorResponseBodies<Op> = Op extends { responses: infer R }
   : never;
 
 /** The error codes an operation documents: `OperationErrorCode<'withdrawFromCard'>`. */
-export type OperationErrorCode<OperationId extends keyof operations> = ErrorCodeOfBody<
-  ErrorResponseBodies<operations[OperationId]>
->;
+export type OperationErrorCode<OperationId extends keyof operations> = ErrorCodeOfBody<ErrorResponseBodies<operations[OperationId]>>;
 
 /** The error codes documented by the operation `method` of `path`: `PathErrorCode<'/cards', 'get'>`. */
 export type PathErrorCode<Path extends keyof paths, Method extends HttpMethod> = ErrorCodeOfBody<
@@ -68,9 +66,7 @@ export type PathErrorCode<Path extends keyof paths, Method extends HttpMethod> =
 export type ResultErrorCode<Result> = Result extends { error?: infer E } ? ErrorCodeOfBody<NonNullable<E>> : never;
 
 /** The JSON body of an operation's 200 response. */
-export type SuccessBody<Op> = Op extends { responses: { 200: { content: { 'application/json': infer Body } } } }
-  ? Body
-  : never;
+export type SuccessBody<Op> = Op extends { responses: { 200: { content: { 'application/json': infer Body } } } } ? Body : never;
 
 type GetOperation<P extends keyof paths> = paths[P] extends { get: infer Op } ? Op : never;
 

@@ -10,12 +10,10 @@ export type JsonObject = { [key: string]: Json };
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
-export const isObject = (value: unknown): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Escapes one reference token of a JSON Pointer (RFC 6901): `~` as `~0`, `/` as `~1`. */
-export const escapeToken = (segment: string | number): string =>
-  String(segment).replaceAll('~', '~0').replaceAll('/', '~1');
+export const escapeToken = (segment: string | number): string => String(segment).replaceAll('~', '~0').replaceAll('/', '~1');
 
 export const pointer = (...segments: (string | number)[]): string => segments.map((s) => `/${escapeToken(s)}`).join('');
 
@@ -93,7 +91,8 @@ export function errorStatuses(doc: JsonObject): Map<string, number> {
       if (!/^[45][0-9]{2}$/.test(status)) continue;
       for (const code of responseErrorCodes(doc, response)) {
         const known = statuses.get(code);
-        if (known !== undefined && known !== Number(status)) throw new Error(`the contract answers ${code} with ${known} and ${status} (${method.toUpperCase()} ${path})`);
+        if (known !== undefined && known !== Number(status))
+          throw new Error(`the contract answers ${code} with ${known} and ${status} (${method.toUpperCase()} ${path})`);
         statuses.set(code, Number(status));
       }
     }

@@ -26,17 +26,24 @@ export interface EventActivity {
   type: string;
   created_at: string;
   data: unknown;
-  deliveries: (Pick<Delivery, 'code' | 'endpoint_code' | 'status' | 'attempt' | 'response_code' | 'next_retry_at' | 'last_attempt_at'> & { endpoint_url?: string })[];
+  deliveries: (Pick<Delivery, 'code' | 'endpoint_code' | 'status' | 'attempt' | 'response_code' | 'next_retry_at' | 'last_attempt_at'> & {
+    endpoint_url?: string;
+  })[];
 }
 
 /** The most records read from one list (events, or one endpoint's deliveries): the sandbox keeps them all. */
 const SCAN = 1000;
 
 const matches = (data: unknown, wanted: Record<string, unknown> = {}) =>
-  Object.entries(wanted).every(([key, value]) =>
-    typeof data === 'object' && data !== null && JSON.stringify((data as Record<string, unknown>)[key]) === JSON.stringify(value));
+  Object.entries(wanted).every(
+    ([key, value]) =>
+      typeof data === 'object' && data !== null && JSON.stringify((data as Record<string, unknown>)[key]) === JSON.stringify(value),
+  );
 
-export async function accountActivity(target: Target, query: ActivityQuery): Promise<{ events: EventActivity[]; endpoints: number; scanned: number }> {
+export async function accountActivity(
+  target: Target,
+  query: ActivityQuery,
+): Promise<{ events: EventActivity[]; endpoints: number; scanned: number }> {
   const client = createPartnerClient({ apiKey: target.apiKey, baseUrl: target.baseUrl, retry: false });
   const limit = query.limit ?? 10;
   // The endpoints are one list, not paginated (an account has at most 10).
@@ -46,11 +53,19 @@ export async function accountActivity(target: Target, query: ActivityQuery): Pro
   const deliveries = new Map<string, EventActivity['deliveries']>();
   for (const endpoint of endpoints) {
     let read = 0;
-    for await (const d of client.paginate('/webhooks/{code}/deliveries', { params: { path: { code: endpoint.code }, query: { limit: 100 } } })) {
+    for await (const d of client.paginate('/webhooks/{code}/deliveries', {
+      params: { path: { code: endpoint.code }, query: { limit: 100 } },
+    })) {
       const list = deliveries.get(d.event_id) ?? [];
       list.push({
-        code: d.code, endpoint_code: d.endpoint_code, endpoint_url: endpoint.url, status: d.status, attempt: d.attempt,
-        response_code: d.response_code, last_attempt_at: d.last_attempt_at, next_retry_at: d.next_retry_at,
+        code: d.code,
+        endpoint_code: d.endpoint_code,
+        endpoint_url: endpoint.url,
+        status: d.status,
+        attempt: d.attempt,
+        response_code: d.response_code,
+        last_attempt_at: d.last_attempt_at,
+        next_retry_at: d.next_retry_at,
       });
       deliveries.set(d.event_id, list);
       if (++read >= SCAN) break;

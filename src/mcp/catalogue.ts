@@ -112,7 +112,8 @@ export class Catalogue {
     const check = (part: keyof RequestSchemas, value: unknown) => {
       const schema = schemas[part];
       if (!schema) {
-        if (value !== undefined && !(isObject(value) && Object.keys(value).length === 0)) problems.push(`${part}: ${op.operationId} takes none`);
+        if (value !== undefined && !(isObject(value) && Object.keys(value).length === 0))
+          problems.push(`${part}: ${op.operationId} takes none`);
         return;
       }
       const data = structuredClone(value ?? {});

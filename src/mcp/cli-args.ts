@@ -65,7 +65,8 @@ function httpUrl(flag: string, value: string): string {
   } catch {
     throw new UsageError(`${flag} must be an http:// or https:// url, got "${value}"`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${flag} must be an http:// or https:// url, got "${value}"`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`${flag} must be an http:// or https:// url, got "${value}"`);
   return value.replace(/\/+$/, '');
 }
 
@@ -81,25 +82,38 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
   if (values.version) return { version: true };
   const apiKey = values['api-key'] ?? (env.PARTNER_API_KEY || undefined);
   const keySource = values['api-key'] !== undefined ? '--api-key' : 'PARTNER_API_KEY';
-  if (apiKey !== undefined && apiKeyMode(apiKey) === undefined) throw new UsageError(`${keySource} must be an API key, ${API_KEY_RULE}, got "${apiKey}"`);
+  if (apiKey !== undefined && apiKeyMode(apiKey) === undefined)
+    throw new UsageError(`${keySource} must be an API key, ${API_KEY_RULE}, got "${apiKey}"`);
   const docs = values.docs;
   if (values.server === undefined) {
     for (const flag of ['gift-card-url', 'simulation-url'] as const) {
-      if (values[flag] !== undefined) throw new UsageError(`--${flag} goes with --server (without --server, the tools use a sandbox of their own)`);
+      if (values[flag] !== undefined)
+        throw new UsageError(`--${flag} goes with --server (without --server, the tools use a sandbox of their own)`);
     }
     const port = values.port ?? '0';
     if (!/^\d+$/.test(port) || Number(port) > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, got "${port}"`);
-    return { version: false, apiKey: apiKey ?? DEFAULT_SANDBOX_KEY, docs, target: { kind: 'in-process', port: Number(port), db: values.db, manual: values.manual ?? false } };
+    return {
+      version: false,
+      apiKey: apiKey ?? DEFAULT_SANDBOX_KEY,
+      docs,
+      target: { kind: 'in-process', port: Number(port), db: values.db, manual: values.manual ?? false },
+    };
   }
   for (const flag of ['port', 'db'] as const) {
     if (values[flag] !== undefined) throw new UsageError(`--${flag} is for the in-process sandbox: drop it, or drop --server`);
   }
-  if (values.manual) throw new UsageError('--manual is for the in-process sandbox: drop it, or drop --server (PATCH /sandbox/account sets manual on another sandbox)');
+  if (values.manual)
+    throw new UsageError(
+      '--manual is for the in-process sandbox: drop it, or drop --server (PATCH /sandbox/account sets manual on another sandbox)',
+    );
   if (apiKey === undefined) throw new UsageError('--server needs --api-key <key> (or PARTNER_API_KEY): the key of the account to act on');
   const baseUrl = httpUrl('--server', values.server);
-  const giftCardBaseUrl = values['gift-card-url'] !== undefined
-    ? httpUrl('--gift-card-url', values['gift-card-url'])
-    : /\/v1$/.test(baseUrl) ? baseUrl.replace(/\/v1$/, '/api/v1') : undefined;
+  const giftCardBaseUrl =
+    values['gift-card-url'] !== undefined
+      ? httpUrl('--gift-card-url', values['gift-card-url'])
+      : /\/v1$/.test(baseUrl)
+        ? baseUrl.replace(/\/v1$/, '/api/v1')
+        : undefined;
   const simulationUrl = values['simulation-url'] !== undefined ? httpUrl('--simulation-url', values['simulation-url']) : undefined;
   return { version: false, apiKey, docs, target: { kind: 'remote', baseUrl, giftCardBaseUrl, simulationUrl } };
 }

@@ -29,7 +29,10 @@ async function main(): Promise<number> {
     throw new CliError((error as Error).message);
   }
   const target = await startTarget(args).catch((error: unknown) => {
-    const port = args.target.kind === 'in-process' ? portProblem(error, '127.0.0.1', args.target.port, 'pass --port <port> to use another one (--port 0 picks a free one)') : undefined;
+    const port =
+      args.target.kind === 'in-process'
+        ? portProblem(error, '127.0.0.1', args.target.port, 'pass --port <port> to use another one (--port 0 picks a free one)')
+        : undefined;
     throw port ? new CliError(port) : error;
   });
   const server = createMcpServer({ target, docs });
@@ -37,7 +40,11 @@ async function main(): Promise<number> {
   const stop = () => {
     if (stopping) return;
     stopping = true;
-    void server.close().catch(() => undefined).then(() => target.close()).finally(() => process.exit(0));
+    void server
+      .close()
+      .catch(() => undefined)
+      .then(() => target.close())
+      .finally(() => process.exit(0));
   };
   server.server.onclose = stop;
   process.stdin.once('end', stop);

@@ -86,11 +86,39 @@ export function loadDocs(file?: string): Docs | undefined {
 
 /** The section of the API reference that describes an operation. */
 export function operationSection(docs: Docs, operationId: string): DocSection | undefined {
-  return docs.sections.find((s) => s.url === '/reference/' && s.text.split('\n', 4).some((line) => line.includes(`operationId \`${operationId}\``)));
+  return docs.sections.find(
+    (s) => s.url === '/reference/' && s.text.split('\n', 4).some((line) => line.includes(`operationId \`${operationId}\``)),
+  );
 }
 
 const WORD = /[\p{L}\p{N}_]+(?:[.-][\p{L}\p{N}_]+)*/gu;
-const STOP = new Set(['a', 'an', 'and', 'are', 'as', 'at', 'be', 'by', 'do', 'for', 'from', 'how', 'i', 'if', 'in', 'is', 'it', 'of', 'on', 'or', 'the', 'to', 'what', 'when', 'with']);
+const STOP = new Set([
+  'a',
+  'an',
+  'and',
+  'are',
+  'as',
+  'at',
+  'be',
+  'by',
+  'do',
+  'for',
+  'from',
+  'how',
+  'i',
+  'if',
+  'in',
+  'is',
+  'it',
+  'of',
+  'on',
+  'or',
+  'the',
+  'to',
+  'what',
+  'when',
+  'with',
+]);
 
 /** A word's first five letters: `verify`, `verifying` and `verified` count as one word, as `limit` and `limits`. */
 const stem = (word: string) => (word.length > 5 ? word.slice(0, 5) : word);
@@ -100,11 +128,13 @@ const stem = (word: string) => (word.length > 5 ? word.slice(0, 5) : word);
  * `Idempotency-Key`) is kept whole and also split into its parts.
  */
 export function terms(text: string): string[] {
-  return [...text.toLowerCase().matchAll(WORD)].flatMap((m) => {
-    const word = m[0];
-    const parts = word.split(/[.-]/);
-    return parts.length > 1 ? [word, ...parts.map(stem)] : [stem(word)];
-  }).filter((t) => !STOP.has(t));
+  return [...text.toLowerCase().matchAll(WORD)]
+    .flatMap((m) => {
+      const word = m[0];
+      const parts = word.split(/[.-]/);
+      return parts.length > 1 ? [word, ...parts.map(stem)] : [stem(word)];
+    })
+    .filter((t) => !STOP.has(t));
 }
 
 export interface SearchHit extends DocSection {
@@ -120,27 +150,35 @@ export function searchDocs(docs: Docs, query: string, limit = 5): SearchHit[] {
   if (wanted.length === 0) return [];
   const indexed = docs.sections.map((section) => {
     const counts = new Map<string, number>();
-    const add = (words: string[], weight: number) => { for (const w of words) counts.set(w, (counts.get(w) ?? 0) + weight); };
+    const add = (words: string[], weight: number) => {
+      for (const w of words) counts.set(w, (counts.get(w) ?? 0) + weight);
+    };
     add(terms(section.text), 1);
     add(terms(`${section.heading} ${section.page}`), 2);
     return { section, counts, length: [...counts.values()].reduce((a, b) => a + b, 0) };
   });
   const average = indexed.reduce((a, s) => a + s.length, 0) / Math.max(1, indexed.length);
-  const idf = new Map(wanted.map((t) => {
-    const n = indexed.filter((s) => s.counts.has(t)).length;
-    return [t, Math.log(1 + (indexed.length - n + 0.5) / (n + 0.5))];
-  }));
+  const idf = new Map(
+    wanted.map((t) => {
+      const n = indexed.filter((s) => s.counts.has(t)).length;
+      return [t, Math.log(1 + (indexed.length - n + 0.5) / (n + 0.5))];
+    }),
+  );
   const phrase = query.trim().toLowerCase();
   const k1 = 1.2;
   // Less weight than BM25's usual 0.75 on length: a long section that covers a subject beats a short one that names it.
   const b = 0.5;
-  return indexed.map(({ section, counts, length }) => {
-    let score = 0;
-    for (const t of wanted) {
-      const tf = counts.get(t) ?? 0;
-      if (tf > 0) score += idf.get(t)! * ((tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * length) / average)));
-    }
-    if (score > 0 && phrase.length > 3 && section.text.toLowerCase().includes(phrase)) score *= 1.5;
-    return { ...section, score };
-  }).filter((hit) => hit.score > 0).sort((a, b) => b.score - a.score).slice(0, limit);
+  return indexed
+    .map(({ section, counts, length }) => {
+      let score = 0;
+      for (const t of wanted) {
+        const tf = counts.get(t) ?? 0;
+        if (tf > 0) score += idf.get(t)! * ((tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * length) / average)));
+      }
+      if (score > 0 && phrase.length > 3 && section.text.toLowerCase().includes(phrase)) score *= 1.5;
+      return { ...section, score };
+    })
+    .filter((hit) => hit.score > 0)
+    .sort((a, b) => b.score - a.score)
+    .slice(0, limit);
 }

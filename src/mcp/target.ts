@@ -36,10 +36,11 @@ async function startReceiver(): Promise<{ url: string; close(): Promise<void> }>
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 
@@ -75,7 +76,8 @@ export async function startTarget(args: Extract<McpArgs, { version: false }>): P
       giftCardBaseUrl: sandbox.giftCardBaseUrl,
       simulationUrl: sandbox.simulationUrl,
       receiverUrl: `${RECEIVER_ORIGIN}/webhooks`,
-      description: `a sandbox started for this session${target.db ? ` (state kept in ${target.db})` : ', in memory'}, at ${sandbox.baseUrl} ` +
+      description:
+        `a sandbox started for this session${target.db ? ` (state kept in ${target.db})` : ', in memory'}, at ${sandbox.baseUrl} ` +
         `(simulation API ${sandbox.simulationUrl})`,
       close: async () => {
         await sandbox.close();

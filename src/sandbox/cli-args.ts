@@ -70,7 +70,9 @@ export function parseCli(argv: string[]): SandboxArgs | null {
   if (!/^\d+$/.test(values.port) || port > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, got "${values.port}"`);
   if (values.seed !== undefined && values.seed !== 'examples') throw new UsageError(`--seed accepts only "examples", got "${values.seed}"`);
   const publicUrl = values['public-url'];
-  if (publicUrl !== undefined && !isPublicUrl(publicUrl)) throw new UsageError(`--public-url must be an https:// url (https://host[/path]), got "${publicUrl}"`);
-  if (apiKeyMode(values['seed-key']) === undefined) throw new UsageError(`--seed-key must be an API key, ${API_KEY_RULE}, got "${values['seed-key']}"`);
+  if (publicUrl !== undefined && !isPublicUrl(publicUrl))
+    throw new UsageError(`--public-url must be an https:// url (https://host[/path]), got "${publicUrl}"`);
+  if (apiKeyMode(values['seed-key']) === undefined)
+    throw new UsageError(`--seed-key must be an API key, ${API_KEY_RULE}, got "${values['seed-key']}"`);
   return { ...values, port };
 }

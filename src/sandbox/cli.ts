@@ -40,13 +40,20 @@ async function main(): Promise<number> {
     throw port ? new CliError(port) : error;
   });
   const key = args['seed-key'];
-  console.log(`Sandbox of the partner API on ${sandbox.baseUrl} (gift cards: ${sandbox.giftCardBaseUrl}; simulation: ${sandbox.simulationUrl})`);
+  console.log(
+    `Sandbox of the partner API on ${sandbox.baseUrl} (gift cards: ${sandbox.giftCardBaseUrl}; simulation: ${sandbox.simulationUrl})`,
+  );
   console.log(`Try: curl -H "Authorization: Bearer ${key}" ${sandbox.baseUrl}/balance`);
   if (args['public-url']) console.log(`Links it gives (the KYC page) start with ${sandbox.core.url}`);
   if (sandbox.core.delivery.targets.policy === 'public') {
-    console.log('Webhooks go to public addresses only, and a failed ping does not say why (webhook_targets in --config; docs: Webhook targets)');
+    console.log(
+      'Webhooks go to public addresses only, and a failed ping does not say why (webhook_targets in --config; docs: Webhook targets)',
+    );
   }
-  if (args.seed) console.log(`The contract's example records are seeded for ${key}: curl -H "Authorization: Bearer ${key}" ${sandbox.baseUrl}/cards/${EXAMPLE_CODES.card}`);
+  if (args.seed)
+    console.log(
+      `The contract's example records are seeded for ${key}: curl -H "Authorization: Bearer ${key}" ${sandbox.baseUrl}/cards/${EXAMPLE_CODES.card}`,
+    );
   const stop = () => void sandbox.close().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

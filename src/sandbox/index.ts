@@ -46,7 +46,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   let sandbox: RunningSandbox;
   try {
     // Seeded before it listens: its first answer already has the example records.
-    sandbox = await createSandbox({ ...options, config: { ...options.config, webhook_routes } }, MODULES, simulationRoutes, (built) => seedExamples(built, key));
+    sandbox = await createSandbox({ ...options, config: { ...options.config, webhook_routes } }, MODULES, simulationRoutes, (built) =>
+      seedExamples(built, key),
+    );
   } catch (error) {
     await receiver.close();
     throw error;

@@ -37,9 +37,14 @@ type Doc = { paths: Record<string, Record<string, JsonObject>> };
 /** The request examples of an operation, from the contract (copies). */
 export function requestExamples(method: string, path: string): JsonObject[] {
   const op = (sandboxDocument() as unknown as Doc).paths[path]?.[method.toLowerCase()];
-  const content = ((op?.requestBody as JsonObject | undefined)?.content as JsonObject | undefined)?.['application/json'] as JsonObject | undefined;
+  const content = ((op?.requestBody as JsonObject | undefined)?.content as JsonObject | undefined)?.['application/json'] as
+    | JsonObject
+    | undefined;
   const examples = Object.values((content?.examples ?? {}) as JsonObject) as JsonObject[];
-  return examples.map((e) => e.value).filter((v): v is JsonObject => !!v && typeof v === 'object' && !Array.isArray(v)).map((v) => structuredClone(v));
+  return examples
+    .map((e) => e.value)
+    .filter((v): v is JsonObject => !!v && typeof v === 'object' && !Array.isArray(v))
+    .map((v) => structuredClone(v));
 }
 
 /** The first request example of an operation, from the contract. */
@@ -76,8 +81,15 @@ export async function seedExamples(sandbox: PreparingSandbox, apiKey: string): P
   if (!new EndpointRepository(core.db).find(account.id, EXAMPLE_CODES.webhookEndpoint)) {
     const now = core.clock.now();
     new EndpointRepository(core.db).insert({
-      code: EXAMPLE_CODES.webhookEndpoint, account_id: account.id, url: String(endpoint.url), secret: newSecret(),
-      events: JSON.stringify(endpoint.events), description: (endpoint.description as string | undefined) ?? null, is_active: 1, created_at: now, updated_at: now,
+      code: EXAMPLE_CODES.webhookEndpoint,
+      account_id: account.id,
+      url: String(endpoint.url),
+      secret: newSecret(),
+      events: JSON.stringify(endpoint.events),
+      description: (endpoint.description as string | undefined) ?? null,
+      is_active: 1,
+      created_at: now,
+      updated_at: now,
     });
   } else return; // seeded before (a --db file): nothing to do
 
@@ -116,7 +128,10 @@ export async function seedExamples(sandbox: PreparingSandbox, apiKey: string): P
   setup.codes.set('webhookEndpoint', EXAMPLE_CODES.webhookEndpoint);
   // The example's product is in the sandbox's catalogue; were it not, the order would take one that sells its amount.
   const orderBody = requestExample('POST', '/gift-cards/orders');
-  setup.codes.set('giftCardProduct', productById(String(orderBody.product_id)) ? String(orderBody.product_id) : productFor(Number(orderBody.amount)).product_id);
+  setup.codes.set(
+    'giftCardProduct',
+    productById(String(orderBody.product_id)) ? String(orderBody.product_id) : productFor(Number(orderBody.amount)).product_id,
+  );
   for (const key of ['fullCustomer', 'cardTopup', 'payout', 'virtualAccount', 'giftCardOrder'] as const) {
     await setup.ensure(key).catch((error: Error) => {
       throw new Error(`seed: ${error.message}`);
@@ -137,7 +152,9 @@ export async function seedExamples(sandbox: PreparingSandbox, apiKey: string): P
 }
 
 function productFor(amount: number): GiftCardProduct {
-  const product = CATALOGUE.find((p) => (p.denominations ? p.denominations.includes(amount) : amount >= (p.min_amount ?? 0) && amount <= (p.max_amount ?? Infinity)));
+  const product = CATALOGUE.find((p) =>
+    p.denominations ? p.denominations.includes(amount) : amount >= (p.min_amount ?? 0) && amount <= (p.max_amount ?? Infinity),
+  );
   if (!product) throw new Error(`seed: no gift card product of the catalogue sells ${amount}`);
   return product;
 }
@@ -150,9 +167,13 @@ function rename(sandbox: PreparingSandbox, from: string, to: string): void {
     for (const { name } of db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")) {
       for (const column of db.all<{ name: string; type: string }>(`PRAGMA table_info("${name}")`)) {
         if (column.type.toUpperCase() !== 'TEXT') continue;
-        db.run(`UPDATE "${name}" SET "${column.name}" = REPLACE("${column.name}", ?, ?) WHERE instr("${column.name}", ?) > 0`, from, to, from);
+        db.run(
+          `UPDATE "${name}" SET "${column.name}" = REPLACE("${column.name}", ?, ?) WHERE instr("${column.name}", ?) > 0`,
+          from,
+          to,
+          from,
+        );
       }
     }
   });
 }
-

@@ -38,7 +38,11 @@ export type ResourceKey =
 /** A field of a record and the value it has, or must not have, once the resource is in its state. */
 export type Condition = { field: string; equals: string } | { field: string; not: string };
 
-type OutcomeBody<P extends keyof SimulationPaths> = SimulationPaths[P] extends { post: { requestBody?: { content: { 'application/json': infer B } } } } ? B : never;
+type OutcomeBody<P extends keyof SimulationPaths> = SimulationPaths[P] extends {
+  post: { requestBody?: { content: { 'application/json': infer B } } };
+}
+  ? B
+  : never;
 
 /** One step towards a resource's state, run on its code (`{customerCode}` and the like are that code). */
 export type Step =
@@ -52,7 +56,9 @@ export type Step =
   | { outcome: Outcome };
 
 export type Outcome = {
-  [P in keyof SimulationPaths]: OutcomeBody<P> extends never ? never : { path: P; body: OutcomeBody<P>; until: Condition; simulationOnly?: boolean };
+  [P in keyof SimulationPaths]: OutcomeBody<P> extends never
+    ? never
+    : { path: P; body: OutcomeBody<P>; until: Condition; simulationOnly?: boolean };
 }[keyof SimulationPaths];
 
 export interface ResourceNode {
@@ -94,7 +100,10 @@ export const REFERENCES: Record<string, ResourceKey> = {
 const customerLevel = (equals: Schemas['VerificationLevel']): Condition => ({ field: 'verification_level', equals });
 const customerStatus = (equals: Schemas['CustomerStatus']): Condition => ({ field: 'status', equals });
 /** Out of `pending`: made (or failed) asynchronously, and now settled. */
-const settled = (pending: Schemas['CardTopUpStatus'] & Schemas['GiftCardOrder']['status']): Condition => ({ field: 'status', not: pending });
+const settled = (pending: Schemas['CardTopUpStatus'] & Schemas['GiftCardOrder']['status']): Condition => ({
+  field: 'status',
+  not: pending,
+});
 
 /** The graph: every resource, and what the reference fields of requests name. */
 export interface SetupGraph {

@@ -77,7 +77,8 @@ const WAIT_LIMIT_MS = 15_000;
 const isRecord = (value: unknown): value is Body => typeof value === 'object' && value !== null && !Array.isArray(value);
 const dataOf = (answer: Answer): unknown => (isRecord(answer.body) ? answer.body.data : undefined);
 /** ` CODE: message` of an error answer, for the reason a step failed. */
-const errorOf = (answer: Answer) => (isRecord(answer.body) && isRecord(answer.body.error) ? ` ${String(answer.body.error.code)}: ${String(answer.body.error.message)}` : '');
+const errorOf = (answer: Answer) =>
+  isRecord(answer.body) && isRecord(answer.body.error) ? ` ${String(answer.body.error.code)}: ${String(answer.body.error.message)}` : '';
 const ok = (answer: Answer) => answer.status >= 200 && answer.status < 300;
 
 /** The code of a record, or of the first active item of a list: the first of `fields` it has. */
@@ -93,7 +94,8 @@ const holds = (record: unknown, condition: Condition) => {
   const value = isRecord(record) ? record[condition.field] : undefined;
   return 'equals' in condition ? value === condition.equals : value !== undefined && value !== condition.not;
 };
-const describe = (condition: Condition) => ('equals' in condition ? `${condition.field} ${condition.equals}` : `${condition.field} other than ${condition.not}`);
+const describe = (condition: Condition) =>
+  'equals' in condition ? `${condition.field} ${condition.equals}` : `${condition.field} other than ${condition.not}`;
 
 /** The resources `key` needs, directly: its earlier state, its preconditions and the resources it names. */
 export function dependencies(graph: SetupGraph, key: ResourceKey): ResourceKey[] {
@@ -202,7 +204,10 @@ export class Setup {
     }
     if (node.create) return this.create(key, node, body);
     const found = await this.find(key);
-    if (!found) throw new SetupError(node.list ? `no ${node.label} exists (GET ${node.list.path} lists none)` : `a ${node.label} cannot be made through the API`);
+    if (!found)
+      throw new SetupError(
+        node.list ? `no ${node.label} exists (GET ${node.list.path} lists none)` : `a ${node.label} cannot be made through the API`,
+      );
     return found;
   }
 
@@ -243,7 +248,15 @@ export class Setup {
     const answer = await this.driver.call(method, sent, body);
     const record = dataOf(answer);
     const code = ok(answer) ? codeOf(record, id) : undefined;
-    if (!code) throw new SetupError(`${method} ${path} answered ${answer.status}${errorOf(answer)}`, { api: 'partner', method, path: sent, body, status: answer.status, answer: answer.body });
+    if (!code)
+      throw new SetupError(`${method} ${path} answered ${answer.status}${errorOf(answer)}`, {
+        api: 'partner',
+        method,
+        path: sent,
+        body,
+        status: answer.status,
+        answer: answer.body,
+      });
     const renamed = (await this.driver.made?.(key, code, isRecord(record) ? record : {})) || code;
     this.created.set(renamed, isRecord(record) ? record : {});
     if (node.ready) {
@@ -279,7 +292,15 @@ export class Setup {
       await this.fillReferences(body, codeFor);
       const sent = fill(path, params);
       const answer = await this.driver.call(method, sent, body);
-      if (!ok(answer)) throw new SetupError(`${label}: ${method} ${path} answered ${answer.status}${errorOf(answer)}`, { api: 'partner', method, path: sent, body, status: answer.status, answer: answer.body });
+      if (!ok(answer))
+        throw new SetupError(`${label}: ${method} ${path} answered ${answer.status}${errorOf(answer)}`, {
+          api: 'partner',
+          method,
+          path: sent,
+          body,
+          status: answer.status,
+          answer: answer.body,
+        });
       return;
     }
     await this.outcome(key, code, step.outcome);
@@ -293,7 +314,10 @@ export class Setup {
       const path = fill(outcome.path, new Map(templateParams(outcome.path).map((name) => [name, code])));
       const answer = await this.driver.simulate('POST', path, outcome.body as Body);
       if (answer.status !== 200) {
-        throw new SetupError(`${label}: the outcome ${chosen} (simulation POST ${outcome.path}) answered ${answer.status}${errorOf(answer)}`, { api: 'simulation', method: 'POST', path, body: outcome.body as Body, status: answer.status, answer: answer.body });
+        throw new SetupError(
+          `${label}: the outcome ${chosen} (simulation POST ${outcome.path}) answered ${answer.status}${errorOf(answer)}`,
+          { api: 'simulation', method: 'POST', path, body: outcome.body as Body, status: answer.status, answer: answer.body },
+        );
       }
     } else if (outcome.simulationOnly) {
       throw new SetupError(`${label}: the outcome ${chosen} is the provider's, and only a sandbox's simulation API can choose it`);
@@ -310,7 +334,11 @@ export class Setup {
     if (!read) return true;
     const names = templateParams(read);
     const params = new Map<string, string>();
-    for (const [i, name] of names.entries()) params.set(name, i === names.length - 1 ? code : await this.needed(key, this.graph.resources[key].refs?.[name] ?? this.graph.references[name]!));
+    for (const [i, name] of names.entries())
+      params.set(
+        name,
+        i === names.length - 1 ? code : await this.needed(key, this.graph.resources[key].refs?.[name] ?? this.graph.references[name]!),
+      );
     for (let waited = 0; ; waited += POLL_MS) {
       const answer = await this.driver.call('GET', fill(read, params));
       if (holds(dataOf(answer), condition)) return true;

@@ -27,7 +27,11 @@ export function createSandboxClock(options: SimulationClientOptions): SandboxClo
   return {
     read: async () => (await sim.call.GET('/clock')).data,
     advance: async (by) =>
-      (await sim.call.POST('/clock/advance', { body: typeof by === 'number' ? { seconds: by } : { to: by.to instanceof Date ? by.to.toISOString() : by.to } })).data,
+      (
+        await sim.call.POST('/clock/advance', {
+          body: typeof by === 'number' ? { seconds: by } : { to: by.to instanceof Date ? by.to.toISOString() : by.to },
+        })
+      ).data,
     freeze: async () => (await sim.call.POST('/clock/freeze')).data,
     resume: async () => (await sim.call.POST('/clock/resume')).data,
   };

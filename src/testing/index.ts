@@ -6,6 +6,13 @@
 //   const event = await receiver.waitForEvent('card.frozen', { card_code: code });
 // It loads no part of the sandbox itself (node:sqlite), so it runs on any Node the client runs on.
 // See docs/testing.md.
-export { startWebhookReceiver, type EventMatch, type RejectedDelivery, type WaitOptions, type WebhookReceiver, type WebhookReceiverOptions } from './receiver.js';
+export {
+  startWebhookReceiver,
+  type EventMatch,
+  type RejectedDelivery,
+  type WaitOptions,
+  type WebhookReceiver,
+  type WebhookReceiverOptions,
+} from './receiver.js';
 export { createSandboxClock, type ClockState, type SandboxClock } from './clock.js';
 export { createSimulationClient, type SimulationClient, type SimulationClientOptions, type SimulationPaths } from '../sandbox/client.js';

@@ -114,7 +114,11 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions = {})
       } catch {
         // not JSON: verifyWebhook said so
       }
-      rejected.push({ code: (error as { code?: string }).code ?? 'invalid_body', message: (error as Error).message, ...(type ? { type } : {}) });
+      rejected.push({
+        code: (error as { code?: string }).code ?? 'invalid_body',
+        message: (error as Error).message,
+        ...(type ? { type } : {}),
+      });
       return 400;
     }
     const key = getHeader(headers, WEBHOOK_HEADERS.idempotencyKey) ?? event.id;
@@ -157,7 +161,8 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions = {})
     waitForEvent<T extends WebhookEventType>(type: T, match?: EventMatch<T>, wait: WaitOptions = {}): Promise<WebhookEventOf<T>> {
       const timeout = wait.timeout ?? 5_000;
       const test = (event: WebhookEvent): event is WebhookEventOf<T> =>
-        event.type === type && (match === undefined || (typeof match === 'function' ? match(event as WebhookEventOf<T>) : matches(event.data, match)));
+        event.type === type &&
+        (match === undefined || (typeof match === 'function' ? match(event as WebhookEventOf<T>) : matches(event.data, match)));
       return new Promise((resolve, reject) => {
         const check = () => {
           const found = events.find(test);
@@ -167,10 +172,15 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions = {})
         };
         const timer = setTimeout(() => {
           done();
-          const got = Object.entries(receiver.counts()).map(([t, n]) => `${t} ×${n}`).join(', ') || 'nothing';
+          const got =
+            Object.entries(receiver.counts())
+              .map(([t, n]) => `${t} ×${n}`)
+              .join(', ') || 'nothing';
           const bad = rejected.length ? `; ${rejected.length} delivery(ies) rejected, the first: ${rejected[0]!.message}` : '';
           const hint = receiver.secret === undefined ? ' The receiver has no secret yet: call register() or set receiver.secret.' : '';
-          reject(new Error(`waitForEvent: no ${type} event${describeMatch(match)} arrived within ${timeout} ms; received ${got}${bad}.${hint}`));
+          reject(
+            new Error(`waitForEvent: no ${type} event${describeMatch(match)} arrived within ${timeout} ms; received ${got}${bad}.${hint}`),
+          );
         }, timeout);
         const done = () => {
           clearTimeout(timer);
@@ -182,7 +192,11 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions = {})
     },
     async register(client, registration = {}) {
       const created = await client.call.POST('/webhooks', {
-        body: { url: receiver.url, events: (registration.events ?? ['*']) as never, ...(registration.description ? { description: registration.description } : {}) },
+        body: {
+          url: receiver.url,
+          events: (registration.events ?? ['*']) as never,
+          ...(registration.description ? { description: registration.description } : {}),
+        },
       });
       receiver.secret = created.data.secret;
       return created.data.code;

@@ -23,7 +23,10 @@ function readEvents(file: string, given: boolean): ReturnType<typeof exampleEven
     text = fs.readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as { code?: string }).code;
-    throw new CliError(code === 'ENOENT' ? `${name} does not exist` : `${name} cannot be read (${code ?? oneLine((error as Error).message)})`, 2);
+    throw new CliError(
+      code === 'ENOENT' ? `${name} does not exist` : `${name} cannot be read (${code ?? oneLine((error as Error).message)})`,
+      2,
+    );
   }
   let doc: unknown;
   try {
@@ -66,7 +69,10 @@ async function main(): Promise<number> {
   if (!values.all && positionals.length !== 1) throw new UsageError('missing the event type: give exactly one event type (or --all)');
   const type = positionals[0];
   if (type !== undefined && !events.some((e) => e.type === type)) {
-    const near = closest(type, events.map((e) => e.type));
+    const near = closest(
+      type,
+      events.map((e) => e.type),
+    );
     throw new UsageError(
       `unknown event type ${JSON.stringify(type)}. ${near.length > 0 ? `Did you mean: ${near.join(', ')}? ` : ''}` +
         `List them with: ${TOOL} --list`,

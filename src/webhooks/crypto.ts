@@ -57,9 +57,7 @@ function hmacKey(secret: string): Promise<HmacKey> {
   let key = keys.get(secret);
   if (key === undefined) {
     if (keys.size >= MAX_KEYS) keys.clear();
-    key = globalThis.crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
-      'sign',
-    ]);
+    key = globalThis.crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
     key.catch(() => keys.delete(secret));
     keys.set(secret, key);
   }
@@ -113,8 +111,7 @@ let webCryptoForced = false;
 export type SyncSigner = (secret: string, timestamp: string, body: string | Uint8Array) => string;
 
 const nodeSigner: SyncSigner | undefined =
-  nodeCrypto &&
-  ((secret, timestamp, body) => nodeCrypto.createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest('hex'));
+  nodeCrypto && ((secret, timestamp, body) => nodeCrypto.createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest('hex'));
 
 /** The node:crypto signer, or undefined on a runtime without node:crypto (then use `hmacSha256Hex`). */
 export function syncSigner(): SyncSigner | undefined {

@@ -9,9 +9,7 @@ export const WEBHOOK_HEADERS = {
  * Request headers as frameworks hand them over: a Fetch `Headers` object (Web-standard runtimes, Next.js,
  * Hono), or a plain record with any key casing (Node's `req.headers`, Express, Fastify, Koa).
  */
-export type HeadersLike =
-  | { get(name: string): string | null }
-  | Readonly<Record<string, string | readonly string[] | undefined>>;
+export type HeadersLike = { get(name: string): string | null } | Readonly<Record<string, string | readonly string[] | undefined>>;
 
 /**
  * One header's value, looked up case-insensitively. Repeated values (an array in a record) are joined with

@@ -82,7 +82,13 @@ test('client overhead per POST, against raw openapi-fetch', async ({ bench }) =>
     { time: 1500 },
   );
   report('POST', results.get('raw openapi-fetch POST'), results.get('client.POST (defaults)'));
-  report('POST', results.get('raw openapi-fetch POST + Idempotency-Key'), results.get('client.POST (defaults)'), 'client.POST', 'raw + key');
+  report(
+    'POST',
+    results.get('raw openapi-fetch POST + Idempotency-Key'),
+    results.get('client.POST (defaults)'),
+    'client.POST',
+    'raw + key',
+  );
   // What the key header alone costs openapi-fetch (a UUID, two header merges, one more Request header):
   // the part of client.POST / raw that is the key, not the client.
   report('POST', results.get('raw openapi-fetch POST'), results.get('raw openapi-fetch POST + Idempotency-Key'), 'raw + key', 'raw');

@@ -32,7 +32,10 @@ function eventOfSize(size: number): string {
 type Result = { throughput: { mean: number } };
 const ratio = (ours: Result, reference: Result) => (ours.throughput.mean / reference.throughput.mean).toFixed(2);
 
-for (const [label, size] of [['1 KB', 1024], ['64 KB', 65536]] as const) {
+for (const [label, size] of [
+  ['1 KB', 1024],
+  ['64 KB', 65536],
+] as const) {
   test(`verify a ${label} body, against stripe.webhooks.constructEvent`, async ({ bench }) => {
     const body = eventOfSize(size);
     const bytes = Buffer.from(body, 'utf8');

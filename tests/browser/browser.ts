@@ -66,7 +66,9 @@ export async function openSiteBrowser(dir = SITE): Promise<SiteBrowser> {
     page.setDefaultTimeout(WAIT_MS);
     page.on('close', () => void context.close().catch(() => undefined));
     const errors: string[] = [];
-    page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') errors.push(msg.text());
+    });
     page.on('pageerror', (error) => errors.push(String(error)));
     await keepLocal(page, (url) => outside.push(url));
     await page.goto(`${base}/${file}`, { waitUntil: 'load' });
@@ -84,7 +86,11 @@ export async function openSiteBrowser(dir = SITE): Promise<SiteBrowser> {
 type Json = Record<string, any>;
 
 /** The slug Redoc makes of a tag or heading: `Gift cards` → `gift-cards`. */
-export const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+export const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 /**
  * Redoc renders one route at a time: the route of every operation and every webhook of the bundle

@@ -16,7 +16,12 @@ import { openSiteBrowser, pageLanes, SHOTS, SITE, slug, WAIT_MS, type SiteBrowse
 let site: SiteBrowser;
 
 /** Code as shown: lines without trailing blanks, no empty lines (the comparison ignores layout only). */
-const normalise = (code: string) => code.split('\n').map((l) => l.trimEnd()).filter((l) => l !== '').join('\n');
+const normalise = (code: string) =>
+  code
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .filter((l) => l !== '')
+    .join('\n');
 
 describe('code samples in the reference', () => {
   beforeAll(async () => {
@@ -31,7 +36,10 @@ describe('code samples in the reference', () => {
   /** The language selector of an operation's request samples, and the code it shows. */
   function samplesPanel(section: Locator) {
     const labels = SAMPLE_LANGUAGES.map((l) => l.label.replace(/[()]/g, '\\$&')).join('|');
-    const selector = section.locator('button[aria-haspopup="menu"]').filter({ hasText: new RegExp(`^(${labels})$`) }).first();
+    const selector = section
+      .locator('button[aria-haspopup="menu"]')
+      .filter({ hasText: new RegExp(`^(${labels})$`) })
+      .first();
     const code = section.locator('[data-component-name="CodeBlock/CodeBlock"]').first();
     return { selector, code };
   }
@@ -75,7 +83,10 @@ describe('code samples in the reference', () => {
       await page.goto(route);
       await section.locator('h2').first().waitFor({ timeout: WAIT_MS });
       return choose(page, section, label).catch((error: Error) => {
-        const lines = error.message.split('\n').map((l) => l.trim()).filter(Boolean);
+        const lines = error.message
+          .split('\n')
+          .map((l) => l.trim())
+          .filter(Boolean);
         return `(not shown: ${[lines[0], ...lines.slice(-3)].join(' / ')})`;
       });
     }
@@ -99,13 +110,25 @@ describe('code samples in the reference', () => {
         const route = `${site.base}/reference/#${id}`;
         await page.goto(route);
         const section = page.locator(`[data-section-id="${id}"]`);
-        const found = await section.locator('h2').first().waitFor({ timeout: WAIT_MS }).then(() => true, () => false);
+        const found = await section
+          .locator('h2')
+          .first()
+          .waitFor({ timeout: WAIT_MS })
+          .then(
+            () => true,
+            () => false,
+          );
         if (!found) {
           wrong.push(`${op.operationId}: no section ${id}`);
           continue;
         }
         if (wrong.length >= 5) break; // a site without samples fails in seconds, not after every timeout
-        const hasSelector = await samplesPanel(section).selector.waitFor({ timeout: WAIT_MS }).then(() => true, () => false);
+        const hasSelector = await samplesPanel(section)
+          .selector.waitFor({ timeout: WAIT_MS })
+          .then(
+            () => true,
+            () => false,
+          );
         if (!hasSelector) {
           wrong.push(`${op.operationId}: no curl/TypeScript language selector in the right panel`);
           continue;
@@ -118,27 +141,39 @@ describe('code samples in the reference', () => {
         for (const label of order) {
           const expected = op.samples.find((s) => s.label === label)!.source;
           const text = await chooseOrSayWhy(page, section, route, label);
-          if (normalise(text) !== normalise(expected)) wrong.push(`${op.operationId} ${label}: shows ${JSON.stringify(text.startsWith('(not shown') ? text : text.slice(0, 120))}`);
+          if (normalise(text) !== normalise(expected))
+            wrong.push(`${op.operationId} ${label}: shows ${JSON.stringify(text.startsWith('(not shown') ? text : text.slice(0, 120))}`);
           else shown++;
         }
         if (op.operationId === 'withdrawFromCard') {
           await choose(page, section, 'curl');
           // The copy button is above the code, not over its first line (where it hid the sample's URL).
-          const overlap = await section.locator('[data-component-name="CodeBlock/CodeBlock"]').first().evaluate((block: any) => {
-            const button = block.querySelector('button').getBoundingClientRect();
-            const code = block.querySelector('pre, code');
-            const range = (globalThis as any).document.createRange();
-            range.selectNodeContents(code);
-            const first = range.getClientRects()[0];
-            return button.bottom > first.top && button.top < first.bottom && button.left < first.right && button.right > first.left;
-          });
+          const overlap = await section
+            .locator('[data-component-name="CodeBlock/CodeBlock"]')
+            .first()
+            .evaluate((block: any) => {
+              const button = block.querySelector('button').getBoundingClientRect();
+              const code = block.querySelector('pre, code');
+              const range = (globalThis as any).document.createRange();
+              range.selectNodeContents(code);
+              const first = range.getClientRects()[0];
+              return button.bottom > first.top && button.top < first.bottom && button.left < first.right && button.right > first.left;
+            });
           assert.equal(overlap, false, 'the copy button covers the first line of the sample');
           await page.screenshot({ path: path.join(SHOTS, 'code-samples-curl.png') });
           await samplesPanel(section).selector.click();
           await page.getByRole('menuitem').first().waitFor();
           await page.screenshot({ path: path.join(SHOTS, 'code-samples-menu.png') });
-          await page.getByRole('menuitem').filter({ hasText: /^TypeScript$/ }).first().click();
-          await section.locator('button[aria-haspopup="menu"]').filter({ hasText: /^TypeScript$/ }).first().waitFor();
+          await page
+            .getByRole('menuitem')
+            .filter({ hasText: /^TypeScript$/ })
+            .first()
+            .click();
+          await section
+            .locator('button[aria-haspopup="menu"]')
+            .filter({ hasText: /^TypeScript$/ })
+            .first()
+            .waitFor();
           await page.screenshot({ path: path.join(SHOTS, 'code-samples-typescript.png') });
         }
       }
@@ -146,7 +181,11 @@ describe('code samples in the reference', () => {
       await page.close();
     });
     assert.deepEqual(wrong, [], 'operations whose samples are missing or differ');
-    assert.equal(shown, operations.length * 2 + 3 * (SAMPLE_LANGUAGES.length - 2), 'curl and TypeScript on every operation, every language on three');
+    assert.equal(
+      shown,
+      operations.length * 2 + 3 * (SAMPLE_LANGUAGES.length - 2),
+      'curl and TypeScript on every operation, every language on three',
+    );
     assert.deepEqual(errors, [], 'page errors');
   });
 });

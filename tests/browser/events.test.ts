@@ -14,7 +14,15 @@ import { overflowingText } from './layout.ts';
 type Json = Record<string, any>;
 const readJson = (file: string): Json => JSON.parse(fs.readFileSync(path.join(SITE, file), 'utf8'));
 const deref = (doc: Json, node: Json): Json =>
-  typeof node?.$ref === 'string' ? deref(doc, node.$ref.slice(2).split('/').reduce((n: Json, k: string) => n?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], doc)) : node;
+  typeof node?.$ref === 'string'
+    ? deref(
+        doc,
+        node.$ref
+          .slice(2)
+          .split('/')
+          .reduce((n: Json, k: string) => n?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], doc),
+      )
+    : node;
 
 /** The event names of the AsyncAPI bundle: the messages of its operations. */
 function eventNames(asyncapi: Json): string[] {
@@ -25,7 +33,8 @@ function eventNames(asyncapi: Json): string[] {
 // `globalThis as any`: the project's TypeScript has no DOM types.
 
 /** Horizontal overflow of the page, in px (0 when it fits the viewport). */
-const overflow = (page: Page): Promise<number> => page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth - (globalThis as any).innerWidth);
+const overflow = (page: Page): Promise<number> =>
+  page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth - (globalThis as any).innerWidth);
 
 let site: SiteBrowser;
 
@@ -42,15 +51,17 @@ afterAll(async () => {
 const EVENTS = readEvents(path.join(ROOT, 'spec')).map((e) => e.name);
 
 describe('the events pages', () => {
-  test('every event has its entry in the page\'s contents, which scrolls to its section at 1280 px', async () => {
+  test("every event has its entry in the page's contents, which scrolls to its section at 1280 px", async () => {
     const asyncapi = readJson('asyncapi.json');
     const names = eventNames(asyncapi);
-    assert.deepEqual(names, EVENTS, 'the site\'s AsyncAPI document has every event of spec/events/index.yaml, in its order');
+    assert.deepEqual(names, EVENTS, "the site's AsyncAPI document has every event of spec/events/index.yaml, in its order");
     const problems: string[] = [];
     const pages = new Set<string>();
     const { page, errors } = await site.open('events/', { width: 1280, height: 900 });
     // The overview links every event; each link opens the event's page at its section.
-    const links = await page.locator('.sl-markdown-content a[href*="/events/"][href*="#"]').evaluateAll((as) => as.map((a: any) => a.getAttribute('href')));
+    const links = await page
+      .locator('.sl-markdown-content a[href*="/events/"][href*="#"]')
+      .evaluateAll((as) => as.map((a: any) => a.getAttribute('href')));
     for (const name of names) {
       const href = links.find((l: string) => l.endsWith(`#${name}`));
       if (!href) {
@@ -70,7 +81,10 @@ describe('the events pages', () => {
         }
         await page.locator(`starlight-toc a[href="#${name}"]`).click();
         await page.waitForFunction((id) => (globalThis as any).location.hash === `#${id}`, name);
-        const top = await page.evaluate((id) => Math.round((globalThis as any).document.getElementById(id).getBoundingClientRect().top), name);
+        const top = await page.evaluate(
+          (id) => Math.round((globalThis as any).document.getElementById(id).getBoundingClientRect().top),
+          name,
+        );
         if (top < 0 || top > 150) problems.push(`${name}: section at ${top} px after its entry was clicked`);
         const section = page.locator(`h2[id="${name}"]`);
         if ((await section.count()) !== 1) problems.push(`${name}: no heading anchored #${name}`);
@@ -86,14 +100,24 @@ describe('the events pages', () => {
   test('the example delivery, copied with its copy button, verifies as shown, byte for byte', async () => {
     const asyncapi = readJson('asyncapi.json');
     const secret = /`(whsec_example_[0-9a-f]+)`/.exec(asyncapi.info.description)![1]!;
-    const { page } = await site.open('events/card-events/#card.frozen', { width: 1280, height: 900 }, { permissions: ['clipboard-read', 'clipboard-write'] });
+    const { page } = await site.open(
+      'events/card-events/#card.frozen',
+      { width: 1280, height: 900 },
+      { permissions: ['clipboard-read', 'clipboard-write'] },
+    );
     const block = page.locator('.expressive-code', { has: page.locator('figcaption', { hasText: 'Example delivery of card.frozen' }) });
     await block.scrollIntoViewIfNeeded();
     await block.hover();
     await block.locator('button[data-code]').click();
     const copied: string = await page.evaluate(() => (globalThis as any).navigator.clipboard.readText());
     const blank = copied.indexOf('\n\n');
-    const headers = Object.fromEntries(copied.slice(0, blank).split('\n').slice(1).map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()]));
+    const headers = Object.fromEntries(
+      copied
+        .slice(0, blank)
+        .split('\n')
+        .slice(1)
+        .map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()]),
+    );
     const body = copied.slice(blank + 2);
     const event = await verifyWebhook(body, headers, secret, { now: () => Number(headers['X-Service-Timestamp']) });
     assert.equal(event.type, 'card.frozen');
@@ -107,11 +131,12 @@ describe('the events pages', () => {
       await page.locator('.sl-markdown-content').waitFor({ timeout: WAIT_MS });
       // Code blocks show text as it is (a JSON example may hold one); everything else is rendered markdown.
       const outsideCode = await page.evaluate(() => {
-        const { document, NodeFilter } = (globalThis as any);
+        const { document, NodeFilter } = globalThis as any;
         const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
         const hits: string[] = [];
         for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-          if (node.textContent.includes('`') && !node.parentElement.closest('pre, code, script, style')) hits.push(node.textContent.trim().slice(0, 100));
+          if (node.textContent.includes('`') && !node.parentElement.closest('pre, code, script, style'))
+            hits.push(node.textContent.trim().slice(0, 100));
         }
         return hits;
       });
@@ -141,14 +166,27 @@ describe('the webhooks of the API reference', () => {
     const problems: string[] = [];
     const webhooks = Object.entries<Json>(openapi.webhooks);
     const routes = referenceRoutes(openapi).filter((r) => r.webhook);
-    assert.deepEqual(webhooks.map(([event]) => event), EVENTS, 'a webhook for every event of spec/events/index.yaml, in its order');
-    assert.deepEqual(routes.map((r) => r.heading), webhooks.map(([event]) => event), 'a webhook is shown under its event name');
+    assert.deepEqual(
+      webhooks.map(([event]) => event),
+      EVENTS,
+      'a webhook for every event of spec/events/index.yaml, in its order',
+    );
+    assert.deepEqual(
+      routes.map((r) => r.heading),
+      webhooks.map(([event]) => event),
+      'a webhook is shown under its event name',
+    );
     for (const [index, [event, item]] of webhooks.entries()) {
       const op = item.post;
       const route = routes[index]!.route;
       await page.goto(`${site.base}/reference/${route}`);
       const heading = page.locator('h2', { hasText: event }).first();
-      if (!(await heading.waitFor({ timeout: WAIT_MS }).then(() => true, () => false))) {
+      if (
+        !(await heading.waitFor({ timeout: WAIT_MS }).then(
+          () => true,
+          () => false,
+        ))
+      ) {
         problems.push(`${event}: not rendered`);
         continue;
       }
@@ -165,9 +203,17 @@ describe('the webhooks of the API reference', () => {
       // (Redoc gives each property an id: `<route>/t=request&path=data/card_code`; nested ones render in view).
       const prefix = `${route.slice(2)}/t=request&path=`;
       const property = (field: string) => page.locator(`[id="${prefix}${field}" i]`);
-      await property('data').scrollIntoViewIfNeeded().catch(() => undefined);
+      await property('data')
+        .scrollIntoViewIfNeeded()
+        .catch(() => undefined);
       for (const field of ['id', 'type', 'created_at', 'mode', 'data', ...Object.keys(example?.data ?? {}).map((k) => `data/${k}`)]) {
-        const shown = await property(field).first().waitFor({ state: 'attached', timeout: 5_000 }).then(() => true, () => false);
+        const shown = await property(field)
+          .first()
+          .waitFor({ state: 'attached', timeout: 5_000 })
+          .then(
+            () => true,
+            () => false,
+          );
         if (!shown) problems.push(`${event}: payload field ${field} not shown`);
       }
       // The example: the sample panel shows the example event (its id is unique to it).

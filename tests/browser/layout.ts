@@ -13,30 +13,33 @@ declare const document: any, NodeFilter: any, getComputedStyle: any;
  * "+<px> px: <text>". `within` limits the text checked to tables and code blocks, or takes all of it.
  */
 export function overflowingText(page: Page, selector: string, within = 'table, pre'): Promise<string[]> {
-  return page.evaluate(({ selector, within }) => {
-    const found: string[] = [];
-    for (const column of document.querySelectorAll(selector)) {
-      const box = column.getBoundingClientRect();
-      if (box.width === 0) continue;
-      const edge = box.right;
-      for (const holder of within === '*' ? [column] : column.querySelectorAll(within)) {
-        const walker = document.createTreeWalker(holder, NodeFilter.SHOW_TEXT);
-        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-          if (!(node.textContent ?? '').trim()) continue;
-          const range = document.createRange();
-          range.selectNodeContents(node);
-          const right = range.getBoundingClientRect().right;
-          if (right <= edge + 1) continue;
-          let clipped = false;
-          for (let up = node.parentElement; up && up !== column.parentElement && !clipped; up = up.parentElement) {
-            clipped = getComputedStyle(up).overflowX !== 'visible' && up.getBoundingClientRect().right <= edge + 1;
+  return page.evaluate(
+    ({ selector, within }) => {
+      const found: string[] = [];
+      for (const column of document.querySelectorAll(selector)) {
+        const box = column.getBoundingClientRect();
+        if (box.width === 0) continue;
+        const edge = box.right;
+        for (const holder of within === '*' ? [column] : column.querySelectorAll(within)) {
+          const walker = document.createTreeWalker(holder, NodeFilter.SHOW_TEXT);
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            if (!(node.textContent ?? '').trim()) continue;
+            const range = document.createRange();
+            range.selectNodeContents(node);
+            const right = range.getBoundingClientRect().right;
+            if (right <= edge + 1) continue;
+            let clipped = false;
+            for (let up = node.parentElement; up && up !== column.parentElement && !clipped; up = up.parentElement) {
+              clipped = getComputedStyle(up).overflowX !== 'visible' && up.getBoundingClientRect().right <= edge + 1;
+            }
+            if (!clipped) found.push(`+${Math.round(right - edge)} px: ${(node.textContent ?? '').trim().slice(0, 80)}`);
           }
-          if (!clipped) found.push(`+${Math.round(right - edge)} px: ${(node.textContent ?? '').trim().slice(0, 80)}`);
         }
       }
-    }
-    return found;
-  }, { selector, within });
+      return found;
+    },
+    { selector, within },
+  );
 }
 
 /** Horizontal overflow of the whole page, in px (0 when it fits the window). */

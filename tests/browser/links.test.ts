@@ -18,7 +18,11 @@ function htmlFiles(dir = SITE, prefix = ''): string[] {
   });
 }
 
-const decode = (text: string) => text.replace(/&amp;/g, '&').replace(/&#x27;|&#39;/g, "'").replace(/&quot;/g, '"');
+const decode = (text: string) =>
+  text
+    .replace(/&amp;/g, '&')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&quot;/g, '"');
 
 /** The file a site address is served from (`/guides/errors/` -> guides/errors/index.html), if it exists. */
 function fileOf(pathname: string): string | undefined {
@@ -32,7 +36,8 @@ function fileOf(pathname: string): string | undefined {
 
 const pages = htmlFiles().filter((f) => !f.startsWith('reference/') && f !== 'asyncapi.html' && f !== '404.html');
 const html = new Map(pages.map((f) => [f, fs.readFileSync(path.join(SITE, f), 'utf8')]));
-const idsOf = (file: string) => new Set([...(html.get(file) ?? fs.readFileSync(path.join(SITE, file), 'utf8')).matchAll(/\sid="([^"]+)"/g)].map((m) => decode(m[1]!)));
+const idsOf = (file: string) =>
+  new Set([...(html.get(file) ?? fs.readFileSync(path.join(SITE, file), 'utf8')).matchAll(/\sid="([^"]+)"/g)].map((m) => decode(m[1]!)));
 
 /** The readable text of a page's content (its article), tags removed. */
 function contentText(page: string): string {
@@ -74,7 +79,9 @@ describe('the pages of the site', () => {
 
   test('the links the former site broke land on their headings', () => {
     const link = (file: string, text: RegExp) => {
-      const match = [...html.get(file)!.matchAll(/<a\s[^>]*?href="([^"]+)"[^>]*>([\s\S]*?)<\/a>/g)].find((m) => text.test(m[2]!.replace(/<[^>]+>/g, '')));
+      const match = [...html.get(file)!.matchAll(/<a\s[^>]*?href="([^"]+)"[^>]*>([\s\S]*?)<\/a>/g)].find((m) =>
+        text.test(m[2]!.replace(/<[^>]+>/g, '')),
+      );
       assert.ok(match, `${file} has a link ${text}`);
       return decode(match[1]!);
     };
@@ -88,7 +95,7 @@ describe('the pages of the site', () => {
     const internals: [RegExp, string][] = [
       [/(?<![\w/.-])(?:tests|src|scripts)\/[\w.-]/, 'a path of the repository'],
       [/\bthis repository\b/i, '"this repository"'],
-      [/\bshared 2-core machine\b/, 'the repository\'s machine'],
+      [/\bshared 2-core machine\b/, "the repository's machine"],
       // The conformance suite is the one tool a partner runs from a clone of the contract's repository.
       [/\bnpm (?:start|test|run (?!conformance\b))/, 'an npm script of the repository'],
     ];

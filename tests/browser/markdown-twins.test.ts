@@ -25,7 +25,8 @@ function markdownHeadings(markdown: string): string[] {
   for (const line of markdown.split('\n')) {
     const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
     if (fence === undefined && marker) fence = marker;
-    else if (fence !== undefined && marker && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = undefined;
+    else if (fence !== undefined && marker && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker)
+      fence = undefined;
     else if (fence === undefined) {
       const heading = /^(#{1,6}) (.+)$/.exec(line);
       if (heading) found.push(`${heading[1]!.length} ${plain(heading[2]!)}`);
@@ -39,11 +40,24 @@ function markdownHeadings(markdown: string): string[] {
  * makes of `'`, `"`, `--` and `...` (smartypants) back to what the markdown has, white space collapsed.
  */
 const typed = (text: string) =>
-  text.replace(/[‘’]/g, "'").replace(/[“”]/g, '"').replace(/—/g, '---').replace(/–/g, '--').replace(/…/g, '...').replace(/\s+/g, ' ').trim();
+  text
+    .replace(/[‘’]/g, "'")
+    .replace(/[“”]/g, '"')
+    .replace(/—/g, '---')
+    .replace(/–/g, '--')
+    .replace(/…/g, '...')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /** A heading's text without markdown or HTML: links as their text, no code ticks, emphasis or tags. */
 const plain = (text: string) =>
-  typed(text.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/<[^>]+>/g, '').replace(/[`*]/g, '').replace(/\\(.)/g, '$1'));
+  typed(
+    text
+      .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .replace(/<[^>]+>/g, '')
+      .replace(/[`*]/g, '')
+      .replace(/\\(.)/g, '$1'),
+  );
 
 /** The twin a page's HTML names, and its text as the site serves it. */
 async function twinOf(base: string, html: string, route: string): Promise<{ twin: string; text: string; type: string }> {
@@ -67,32 +81,42 @@ describe('the markdown twins of the pages', () => {
     const pages = guidePages();
     assert.ok(pages.includes('guides/assistants/'), 'the guide for assistants is a page');
     assert.ok(pages.length >= 25, `the pages are found (${pages.length})`);
-    const problems = await pMap(pages, async (route) => {
-      const { page } = await site.open(route, { width: 1280, height: 900 });
-      await page.locator('.sl-markdown-content').first().waitFor({ timeout: WAIT_MS });
-      const rendered = (await page.evaluate(() => [
-        ...[...document.querySelectorAll('main h1')].slice(0, 1),
-        ...document.querySelectorAll('.sl-markdown-content :is(h1, h2, h3, h4, h5, h6)'),
-      ].map((h: any) => `${h.tagName.slice(1)} ${h.textContent ?? ''}`)) as string[]).map(typed);
-      const { twin, text, type } = await twinOf(site.base, await page.content(), route);
-      await page.close();
-      const found: string[] = [];
-      if (!type.startsWith('text/markdown')) found.push(`${twin}: served as ${type}`);
-      const expected = `/${route}`.replace(/\/$/, '') || '/index';
-      if (twin !== `${expected}.md`) found.push(`/${route} names ${twin}, not ${expected}.md`);
-      // The twin's own `Page:` line follows its title; its headings are the page's.
-      const headings = markdownHeadings(text);
-      if (JSON.stringify(headings) !== JSON.stringify(rendered)) {
-        const missing = rendered.filter((h) => !headings.includes(h));
-        const extra = headings.filter((h) => !rendered.includes(h));
-        found.push(`${twin}: headings differ from /${route}'s (missing ${JSON.stringify(missing)}, extra ${JSON.stringify(extra)}${missing.length + extra.length === 0 ? ', order' : ''})`);
-      }
-      return found;
-    }, { concurrency: PAGES_AT_ONCE });
+    const problems = await pMap(
+      pages,
+      async (route) => {
+        const { page } = await site.open(route, { width: 1280, height: 900 });
+        await page.locator('.sl-markdown-content').first().waitFor({ timeout: WAIT_MS });
+        const rendered = (
+          (await page.evaluate(() =>
+            [
+              ...[...document.querySelectorAll('main h1')].slice(0, 1),
+              ...document.querySelectorAll('.sl-markdown-content :is(h1, h2, h3, h4, h5, h6)'),
+            ].map((h: any) => `${h.tagName.slice(1)} ${h.textContent ?? ''}`),
+          )) as string[]
+        ).map(typed);
+        const { twin, text, type } = await twinOf(site.base, await page.content(), route);
+        await page.close();
+        const found: string[] = [];
+        if (!type.startsWith('text/markdown')) found.push(`${twin}: served as ${type}`);
+        const expected = `/${route}`.replace(/\/$/, '') || '/index';
+        if (twin !== `${expected}.md`) found.push(`/${route} names ${twin}, not ${expected}.md`);
+        // The twin's own `Page:` line follows its title; its headings are the page's.
+        const headings = markdownHeadings(text);
+        if (JSON.stringify(headings) !== JSON.stringify(rendered)) {
+          const missing = rendered.filter((h) => !headings.includes(h));
+          const extra = headings.filter((h) => !rendered.includes(h));
+          found.push(
+            `${twin}: headings differ from /${route}'s (missing ${JSON.stringify(missing)}, extra ${JSON.stringify(extra)}${missing.length + extra.length === 0 ? ', order' : ''})`,
+          );
+        }
+        return found;
+      },
+      { concurrency: PAGES_AT_ONCE },
+    );
     assert.deepEqual(problems.flat(), []);
   }, 600_000);
 
-  test('the API reference\'s twin has the landing route\'s sections and every operation and webhook, as the routes render them', async () => {
+  test("the API reference's twin has the landing route's sections and every operation and webhook, as the routes render them", async () => {
     const openapi = JSON.parse(fs.readFileSync(path.join(SITE, 'openapi.json'), 'utf8'));
     const { page } = await site.open('reference/', { width: 1400, height: 1000 });
     await page.locator('a[href*="/section/"]').first().waitFor({ timeout: WAIT_MS });
@@ -102,23 +126,46 @@ describe('the markdown twins of the pages', () => {
     assert.equal(headings[0], '1 API reference');
 
     // The landing route: the title (with the version), then the description's sections.
-    const landing = (await page.evaluate(() =>
-      [...document.querySelectorAll('[data-testid="middle-panel"] :is(h1, h2)')].map((h: any) => `${h.tagName.slice(1)} ${h.textContent ?? ''}`)) as string[]).map(typed);
+    const landing = (
+      (await page.evaluate(() =>
+        [...document.querySelectorAll('[data-testid="middle-panel"] :is(h1, h2)')].map(
+          (h: any) => `${h.tagName.slice(1)} ${h.textContent ?? ''}`,
+        ),
+      )) as string[]
+    ).map(typed);
     const [title, ...sections] = landing;
     assert.match(title ?? '', /^1 .+ \(\d+\.\d+\.\d+\)$/, 'the landing route starts with the title and version');
     assert.ok(text.includes(title!.slice(2)), `the twin names ${title!.slice(2)}`);
     assert.ok(sections.length >= 5, `the description's sections are rendered (${sections.length})`);
-    assert.deepEqual(sections.filter((s) => !headings.includes(s)), [], 'sections of the landing route missing from the twin');
+    assert.deepEqual(
+      sections.filter((s) => !headings.includes(s)),
+      [],
+      'sections of the landing route missing from the twin',
+    );
 
     // Every route's heading, under its tag; each tag's first operation and one webhook as rendered.
     const routes = referenceRoutes(openapi);
     const tagOf = (route: string) => route.split('/')[1]!;
     const underTag = (heading: string, tag: string) => {
       const at = headings.indexOf(`3 ${heading}`);
-      const section = headings.slice(0, at).reverse().find((h) => h.startsWith('2 '));
-      return at >= 0 && section !== undefined && section.slice(2).toLowerCase().replace(/[^a-z0-9]+/g, '-') === tag;
+      const section = headings
+        .slice(0, at)
+        .reverse()
+        .find((h) => h.startsWith('2 '));
+      return (
+        at >= 0 &&
+        section !== undefined &&
+        section
+          .slice(2)
+          .toLowerCase()
+          .replace(/[^a-z0-9]+/g, '-') === tag
+      );
     };
-    assert.deepEqual(routes.filter((r) => !underTag(r.heading, tagOf(r.route))).map((r) => r.route), [], 'routes whose heading is not under its tag in the twin');
+    assert.deepEqual(
+      routes.filter((r) => !underTag(r.heading, tagOf(r.route))).map((r) => r.route),
+      [],
+      'routes whose heading is not under its tag in the twin',
+    );
     const sampled = [...new Map(routes.filter((r) => !r.webhook).map((r) => [tagOf(r.route), r])).values(), routes.find((r) => r.webhook)!];
     for (const { route, heading } of sampled) {
       await page.goto(`${site.base}/reference/${route}`);
@@ -127,12 +174,17 @@ describe('the markdown twins of the pages', () => {
       // The heading's text without Redoc's tags beside it ("Provisional", "Webhook"): the twin says those in
       // the line after the heading.
       const tags = await shown.locator('[data-component-name="Tag/Tag"]').allTextContents();
-      assert.ok(tags.every((t) => ['Webhook', PROVISIONAL_BADGE.name].includes(t.trim())), `${route}: tags ${JSON.stringify(tags)}`);
-      const rendered = typed(await shown.evaluate((h: any) => {
-        const copy = h.cloneNode(true);
-        for (const tag of copy.querySelectorAll('[data-component-name="Tag/Tag"]')) tag.remove();
-        return copy.textContent ?? '';
-      }));
+      assert.ok(
+        tags.every((t) => ['Webhook', PROVISIONAL_BADGE.name].includes(t.trim())),
+        `${route}: tags ${JSON.stringify(tags)}`,
+      );
+      const rendered = typed(
+        await shown.evaluate((h: any) => {
+          const copy = h.cloneNode(true);
+          for (const tag of copy.querySelectorAll('[data-component-name="Tag/Tag"]')) tag.remove();
+          return copy.textContent ?? '';
+        }),
+      );
       assert.ok(headings.includes(`3 ${rendered}`), `${route}: the rendered heading "${rendered}" is a heading of the twin`);
     }
     await page.close();

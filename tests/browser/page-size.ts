@@ -81,7 +81,9 @@ export async function measurePage(site: SiteBrowser, file: string, width: number
 
 /** The sizes as a markdown table. */
 export function sizesTable(sizes: PageSize[]): string {
-  const rows = sizes.map((s) =>
-    `| ${s.file} | ${s.bytes.toLocaleString('en-US')} | ${s.width} | ${s.height.toLocaleString('en-US')} | ${s.screenshots.join(', ')} |`);
+  const rows = sizes.map(
+    (s) =>
+      `| ${s.file} | ${s.bytes.toLocaleString('en-US')} | ${s.width} | ${s.height.toLocaleString('en-US')} | ${s.screenshots.join(', ')} |`,
+  );
   return ['| Page | Bytes | Width (px) | Rendered height (px) | Screenshots |', '|---|---:|---:|---:|---|', ...rows].join('\n');
 }

@@ -112,7 +112,10 @@ describe('API reference', () => {
     assert.match(text, /The production service address[^\n]*sk_test_ and sk_live_ keys/, 'the production server explained');
     assert.match(text, /http:\/\/127\.0\.0\.1:4020\/v1/, 'the local sandbox');
     assert.match(text, /Local sandbox, on your machine: npx partner-api-sandbox[^\n]*sk_test_/, 'the sandbox explained');
-    assert.ok(text.indexOf('https://api.partner-api.test/v1') < text.indexOf('http://127.0.0.1:4020/v1'), 'production first, then the sandbox');
+    assert.ok(
+      text.indexOf('https://api.partner-api.test/v1') < text.indexOf('http://127.0.0.1:4020/v1'),
+      'production first, then the sandbox',
+    );
     assert.doesNotMatch(text, /`|\*\*|\]\(/, 'no markdown syntax in the servers panel');
     assert.doesNotMatch(text, /index\.html|\/reference\//, "no server shown relative to the page's own address");
     // Each server's copy button copies an absolute URL: the address itself, not the page's plus a placeholder.
@@ -131,7 +134,10 @@ describe('API reference', () => {
     // The gift card operations have their own base address: their server menu offers it and its sandbox.
     const { page: order } = await site.open('reference/#/gift-cards/creategiftcardorder', { width: 1280, height: 1000 });
     await order.locator('h2', { hasText: openapi.paths['/gift-cards/orders'].post.summary }).first().waitFor({ timeout: WAIT_MS });
-    await order.locator('button[aria-expanded="false"]', { hasText: /^POST\s*\/gift-cards\/orders$/ }).first().click();
+    await order
+      .locator('button[aria-expanded="false"]', { hasText: /^POST\s*\/gift-cards\/orders$/ })
+      .first()
+      .click();
     const menu = order.locator('[data-testid="dropdown-menu"]:visible').filter({ hasText: '127.0.0.1' }).first();
     await menu.waitFor({ timeout: WAIT_MS });
     const items = await menu.innerText();
@@ -145,7 +151,11 @@ describe('API reference', () => {
   });
 
   test('the page works at 1280 px wide: sidebar, content and right panel side by side, nothing wider than the window', async () => {
-    const routes = [['landing', ''], ['operation', '#/cards/withdrawfromcard'], ['webhook', referenceRoutes(openapi).find((r) => r.webhook)!.route]];
+    const routes = [
+      ['landing', ''],
+      ['operation', '#/cards/withdrawfromcard'],
+      ['webhook', referenceRoutes(openapi).find((r) => r.webhook)!.route],
+    ];
     for (const [name, route] of routes) {
       const { page } = await site.open(`reference/${route}`, { width: 1280, height: 1000 });
       await page.locator('[data-testid="middle-panel"] h1, [data-testid="middle-panel"] h2').first().waitFor({ timeout: WAIT_MS });
@@ -156,7 +166,8 @@ describe('API reference', () => {
           for (const element of document.querySelectorAll(selector)) {
             const r = element.getBoundingClientRect();
             const style = getComputedStyle(element);
-            if (r.width === 0 || r.bottom <= 0 || r.top >= window.innerHeight || style.display === 'none' || style.visibility === 'hidden') continue;
+            if (r.width === 0 || r.bottom <= 0 || r.top >= window.innerHeight || style.display === 'none' || style.visibility === 'hidden')
+              continue;
             return { left: r.left, right: r.right, width: r.width, visible: true };
           }
           return null;
@@ -190,27 +201,50 @@ describe('API reference', () => {
         };
       });
       const where = `${name} (reference/${route}) at 1280 px`;
-      assert.ok(layout.scrollWidth <= layout.clientWidth, `${where}: the page is ${layout.scrollWidth} px wide in a ${layout.clientWidth} px window`);
+      assert.ok(
+        layout.scrollWidth <= layout.clientWidth,
+        `${where}: the page is ${layout.scrollWidth} px wide in a ${layout.clientWidth} px window`,
+      );
       assert.deepEqual(layout.overflowing, [], `${where}: text wider than its column`);
-      assert.ok(layout.sidebar?.visible && layout.sidebar.left >= 0 && layout.sidebar.width >= 200, `${where}: the sidebar is visible (${JSON.stringify(layout.sidebar)})`);
+      assert.ok(
+        layout.sidebar?.visible && layout.sidebar.left >= 0 && layout.sidebar.width >= 200,
+        `${where}: the sidebar is visible (${JSON.stringify(layout.sidebar)})`,
+      );
       assert.match(layout.sidebarText, /Envelopes/, `${where}: the sidebar lists the API's sections`);
       assert.ok(layout.header?.visible && layout.header.width === layout.clientWidth, `${where}: the site's header spans the window`);
-      assert.ok(layout.middle?.visible && layout.middle.width >= 400, `${where}: the content column is at least 400 px (${JSON.stringify(layout.middle)})`);
-      assert.ok(layout.right?.visible && layout.right.width >= 300, `${where}: the right panel is visible (${JSON.stringify(layout.right)})`);
-      assert.ok(layout.sidebar!.right <= layout.middle!.left + 1 && layout.middle!.right <= layout.right!.left + 1 && layout.right!.right <= layout.clientWidth + 1,
-        `${where}: sidebar, content and right panel side by side within the window`);
+      assert.ok(
+        layout.middle?.visible && layout.middle.width >= 400,
+        `${where}: the content column is at least 400 px (${JSON.stringify(layout.middle)})`,
+      );
+      assert.ok(
+        layout.right?.visible && layout.right.width >= 300,
+        `${where}: the right panel is visible (${JSON.stringify(layout.right)})`,
+      );
+      assert.ok(
+        layout.sidebar!.right <= layout.middle!.left + 1 &&
+          layout.middle!.right <= layout.right!.left + 1 &&
+          layout.right!.right <= layout.clientWidth + 1,
+        `${where}: sidebar, content and right panel side by side within the window`,
+      );
       await page.screenshot({ path: path.join(SHOTS, `layout-1280-${name}.png`) });
       await page.close();
     }
   });
 
   test('the page works at 390 px wide: nothing wider than the window, the header on top', async () => {
-    for (const [name, route] of [['landing', ''], ['operation', '#/cards/withdrawfromcard']] as const) {
+    for (const [name, route] of [
+      ['landing', ''],
+      ['operation', '#/cards/withdrawfromcard'],
+    ] as const) {
       const { page } = await site.open(`reference/${route}`, { width: 390, height: 844 });
       await page.locator('[data-testid="middle-panel"] h1, [data-testid="middle-panel"] h2').first().waitFor({ timeout: WAIT_MS });
       await page.waitForTimeout(500);
       assert.equal(await pageOverflow(page), 0, `${name} at 390 px: the page is wider than the window`);
-      assert.deepEqual(await overflowingText(page, '[data-testid="middle-panel"]', '*'), [], `${name} at 390 px: text wider than its column`);
+      assert.deepEqual(
+        await overflowingText(page, '[data-testid="middle-panel"]', '*'),
+        [],
+        `${name} at 390 px: text wider than its column`,
+      );
       const header = await page.locator('header.site-nav').boundingBox();
       assert.ok(header && header.y === 0 && header.width === 390, `${name} at 390 px: the header (${JSON.stringify(header)})`);
       await page.screenshot({ path: path.join(SHOTS, `layout-390-${name}.png`) });

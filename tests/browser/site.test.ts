@@ -31,29 +31,43 @@ describe('docs site pages', () => {
 
   test('every page renders at 1280 and 390 px without a console error, nothing in a table or code block wider than its column', async () => {
     const pages = guidePages();
-    for (const expected of ['', 'guides/getting-started/', 'guides/errors/', 'guides/client/', 'guides/sandbox/', 'guides/conformance/',
-      'changelog/', 'guides/provisional-parts/', 'events/', 'events/card-events/']) {
+    for (const expected of [
+      '',
+      'guides/getting-started/',
+      'guides/errors/',
+      'guides/client/',
+      'guides/sandbox/',
+      'guides/conformance/',
+      'changelog/',
+      'guides/provisional-parts/',
+      'events/',
+      'events/card-events/',
+    ]) {
       assert.ok(pages.includes(expected), `the site has the page /${expected}`);
     }
     const visits = pages.flatMap((route) => [1280, 390].map((width) => ({ route, width })));
-    const found = await pMap(visits, async ({ route, width }) => {
-      const problems: string[] = [];
-      const { page, errors } = await site.open(route, { width, height: 900 });
-      await page.locator('.sl-markdown-content').first().waitFor({ timeout: WAIT_MS });
-      const name = `${route.replace(/\/$/, '').replace(/\//g, '_') || 'home'}-${width}`;
-      const wide = await pageOverflow(page);
-      if (wide > 0) problems.push(`/${route} at ${width} px: the page is ${wide} px wider than the window`);
-      for (const text of await overflowingText(page, '.sl-markdown-content')) problems.push(`/${route} at ${width} px: ${text}`);
-      for (const error of errors) problems.push(`/${route} at ${width} px: console error ${error}`);
-      if (width === 1280) {
-        const height = await page.evaluate(() => document.documentElement.scrollHeight);
-        await fullPageScreenshots(page, PAGES_SHOTS, name, height);
-      } else {
-        await page.screenshot({ path: path.join(PAGES_SHOTS, `${name}.png`) });
-      }
-      await page.close();
-      return problems;
-    }, { concurrency: PAGES_AT_ONCE });
+    const found = await pMap(
+      visits,
+      async ({ route, width }) => {
+        const problems: string[] = [];
+        const { page, errors } = await site.open(route, { width, height: 900 });
+        await page.locator('.sl-markdown-content').first().waitFor({ timeout: WAIT_MS });
+        const name = `${route.replace(/\/$/, '').replace(/\//g, '_') || 'home'}-${width}`;
+        const wide = await pageOverflow(page);
+        if (wide > 0) problems.push(`/${route} at ${width} px: the page is ${wide} px wider than the window`);
+        for (const text of await overflowingText(page, '.sl-markdown-content')) problems.push(`/${route} at ${width} px: ${text}`);
+        for (const error of errors) problems.push(`/${route} at ${width} px: console error ${error}`);
+        if (width === 1280) {
+          const height = await page.evaluate(() => document.documentElement.scrollHeight);
+          await fullPageScreenshots(page, PAGES_SHOTS, name, height);
+        } else {
+          await page.screenshot({ path: path.join(PAGES_SHOTS, `${name}.png`) });
+        }
+        await page.close();
+        return problems;
+      },
+      { concurrency: PAGES_AT_ONCE },
+    );
     const problems = found.flat();
     assert.deepEqual(problems, []);
   }, 900_000);
@@ -81,7 +95,11 @@ describe('docs site pages', () => {
   });
 
   test("a code block's copy button copies its code, as shown", async () => {
-    const { page } = await site.open('guides/getting-started/', { width: 1280, height: 900 }, { permissions: ['clipboard-read', 'clipboard-write'] });
+    const { page } = await site.open(
+      'guides/getting-started/',
+      { width: 1280, height: 900 },
+      { permissions: ['clipboard-read', 'clipboard-write'] },
+    );
     const block = page.locator('.expressive-code').first();
     await block.hover();
     const copy = block.locator('button[data-code]');
@@ -93,7 +111,7 @@ describe('docs site pages', () => {
     await page.close();
   });
 
-  test('the colour scheme chosen on a guide page is the reference\'s too, and back', async () => {
+  test("the colour scheme chosen on a guide page is the reference's too, and back", async () => {
     const { page } = await site.open('guides/errors/', { width: 1280, height: 900 }, { colorScheme: 'light' });
     await page.locator('starlight-theme-select select').first().selectOption('dark');
     assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
@@ -102,7 +120,10 @@ describe('docs site pages', () => {
     assert.ok(await page.evaluate(() => document.documentElement.classList.contains('dark')), 'the reference is dark');
     await page.screenshot({ path: path.join(SHOTS, 'reference-dark.png') });
     await page.evaluate(() => localStorage.setItem('redoc.colorMode', 'light'));
-    await page.evaluate(() => { document.documentElement.classList.remove('dark'); document.documentElement.classList.add('light'); });
+    await page.evaluate(() => {
+      document.documentElement.classList.remove('dark');
+      document.documentElement.classList.add('light');
+    });
     await page.goto(`${site.base}/guides/errors/`);
     assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'light');
     await page.close();

@@ -46,8 +46,15 @@ describe('docs site sizes', () => {
         assert.ok(size.height >= 1000, `${file} at ${width} px renders (${size.height} px high)`);
         // The screenshots cover the page: each as wide as the window, their heights add up to the page's.
         const shots = size.screenshots.map((shot) => pngSize(path.join(SHOTS, shot)));
-        assert.ok(shots.every((s) => s.width === width), `${file} at ${width} px: screenshots ${JSON.stringify(shots)}`);
-        assert.equal(shots.reduce((sum, s) => sum + s.height, 0), size.height, `${file} at ${width} px: screenshots cover the page`);
+        assert.ok(
+          shots.every((s) => s.width === width),
+          `${file} at ${width} px: screenshots ${JSON.stringify(shots)}`,
+        );
+        assert.equal(
+          shots.reduce((sum, s) => sum + s.height, 0),
+          size.height,
+          `${file} at ${width} px: screenshots cover the page`,
+        );
         sizes.push(size);
       }
     }

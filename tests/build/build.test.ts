@@ -31,7 +31,10 @@ const snapshot = (dir: string) =>
       .map((f) => [f, fs.readFileSync(path.join(dir, 'generated', f), 'utf8')]),
   );
 const lineOf = (ws: string, file: string, text: string) =>
-  fs.readFileSync(path.join(ws, file), 'utf8').split('\n').findIndex((l) => l.includes(text)) + 1;
+  fs
+    .readFileSync(path.join(ws, file), 'utf8')
+    .split('\n')
+    .findIndex((l) => l.includes(text)) + 1;
 
 describe.concurrent('npm run build fails well', { timeout: 180_000 }, () => {
   it('a bundle that fails validation leaves generated/ untouched, and names the spec/ file and line', async () => {
@@ -57,7 +60,9 @@ describe.concurrent('npm run build fails well', { timeout: 180_000 }, () => {
     const error = await buildToTemp(ws, { lint: false, validate: true }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BuildError);
     expect((error as BuildError).problems).toEqual([
-      expect.stringMatching(/^spec\/components\/schemas\/VerificationLevel\.yaml:1: "type" property must be equal to one of the allowed values: "array", .* \(in generated\/asyncapi\.json#\/components\/schemas\/VerificationLevel\/type\)$/),
+      expect.stringMatching(
+        /^spec\/components\/schemas\/VerificationLevel\.yaml:1: "type" property must be equal to one of the allowed values: "array", .* \(in generated\/asyncapi\.json#\/components\/schemas\/VerificationLevel\/type\)$/,
+      ),
     ]);
   });
 
@@ -98,7 +103,9 @@ describe('bundle pointers map back to spec/', () => {
     });
   });
   it('a place the source does not have: the nearest enclosing node', () => {
-    expect(sources.locate('spec/openapi.yaml', '#/paths/~1cards~1{code}~1withdraw/post/no-such-key')?.file).toBe('spec/paths/cards_{code}_withdraw.yaml');
+    expect(sources.locate('spec/openapi.yaml', '#/paths/~1cards~1{code}~1withdraw/post/no-such-key')?.file).toBe(
+      'spec/paths/cards_{code}_withdraw.yaml',
+    );
   });
 });
 

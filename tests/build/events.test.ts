@@ -58,14 +58,26 @@ describe('the assembled documents', () => {
       file: 'spec/asyncapi.yaml',
       line: lineOf(asyncapi, 'operations: {}'),
     });
-    expect(sources.locate('spec/openapi.yaml', '#/webhooks/card.frozen/post/requestBody/content/application~1json/schema/allOf/0')).toEqual({
-      file: 'spec/events/card.frozen.yaml',
-      line: lineOf(path.join(ROOT, 'spec/events/card.frozen.yaml'), '- $ref: ./EventEnvelope.yaml'),
-    });
+    expect(sources.locate('spec/openapi.yaml', '#/webhooks/card.frozen/post/requestBody/content/application~1json/schema/allOf/0')).toEqual(
+      {
+        file: 'spec/events/card.frozen.yaml',
+        line: lineOf(path.join(ROOT, 'spec/events/card.frozen.yaml'), '- $ref: ./EventEnvelope.yaml'),
+      },
+    );
   });
 
   it('the template $refs are rebased from spec/events/ to the documents in spec/', () => {
-    expect(rebase({ a: { $ref: './DeliveryHeaders.yaml#/properties/X' }, b: [{ $ref: '../components/responses/R.yaml' }], c: { $ref: '#/components/tags/t' } }, 'events', '.')).toEqual({
+    expect(
+      rebase(
+        {
+          a: { $ref: './DeliveryHeaders.yaml#/properties/X' },
+          b: [{ $ref: '../components/responses/R.yaml' }],
+          c: { $ref: '#/components/tags/t' },
+        },
+        'events',
+        '.',
+      ),
+    ).toEqual({
       a: { $ref: './events/DeliveryHeaders.yaml#/properties/X' },
       b: [{ $ref: './components/responses/R.yaml' }],
       c: { $ref: '#/components/tags/t' },
@@ -76,7 +88,9 @@ describe('the assembled documents', () => {
 describe('a mistake in the events is one line naming the file', () => {
   it('an event file that the index does not list', () => {
     const problems = problemsOf((ws) => edit(ws, 'spec/events/index.yaml', (t) => t.replace(/\n {2}card\.frozen: .*/, '')));
-    expect(problems).toEqual(['spec/events/card.frozen.yaml: not listed in spec/events/index.yaml (add a line `card.frozen: <summary>` under its category)']);
+    expect(problems).toEqual([
+      'spec/events/card.frozen.yaml: not listed in spec/events/index.yaml (add a line `card.frozen: <summary>` under its category)',
+    ]);
   });
 
   it('an index line without its event file', () => {
@@ -87,7 +101,9 @@ describe('a mistake in the events is one line naming the file', () => {
   it('an event without a summary, and an event file without an example of its type', () => {
     const problems = problemsOf((ws) => {
       edit(ws, 'spec/events/index.yaml', (t) => t.replace('card.unfrozen: Card unfrozen.', 'card.unfrozen:'));
-      edit(ws, 'spec/events/card.frozen.yaml', (t) => t.replace('    type: card.frozen\n    created_at', '    type: card.unfrozen\n    created_at'));
+      edit(ws, 'spec/events/card.frozen.yaml', (t) =>
+        t.replace('    type: card.frozen\n    created_at', '    type: card.unfrozen\n    created_at'),
+      );
     });
     expect(problems).toEqual([
       'spec/events/card.frozen.yaml: needs an example whose type is card.frozen',
@@ -96,7 +112,9 @@ describe('a mistake in the events is one line naming the file', () => {
   });
 
   it('a category that is not a tag of the documents', () => {
-    const problems = problemsOf((ws) => edit(ws, 'spec/events/index.yaml', (t) => t.replace('\nPOA events:', '\nProof of address events:')));
+    const problems = problemsOf((ws) =>
+      edit(ws, 'spec/events/index.yaml', (t) => t.replace('\nPOA events:', '\nProof of address events:')),
+    );
     expect(problems).toEqual([
       'spec/events/index.yaml: Proof of address events: not a tag of spec/openapi.yaml (declare it in `tags`)',
       'spec/events/index.yaml: Proof of address events: not a tag of spec/asyncapi.yaml (declare it in `components.tags`)',
@@ -105,18 +123,28 @@ describe('a mistake in the events is one line naming the file', () => {
 
   it('a webhook written by hand in spec/openapi.yaml', () => {
     const problems = problemsOf((ws) =>
-      edit(ws, 'spec/openapi.yaml', (t) => t.replace(/^webhooks: \{\}.*$/m, 'webhooks:\n  card.frozen:\n    $ref: ./webhooks/card.frozen.yaml')),
+      edit(ws, 'spec/openapi.yaml', (t) =>
+        t.replace(/^webhooks: \{\}.*$/m, 'webhooks:\n  card.frozen:\n    $ref: ./webhooks/card.frozen.yaml'),
+      ),
     );
     expect(problems).toEqual(['spec/openapi.yaml: webhooks must be `{}`: npm run build lists every event of spec/events/index.yaml there']);
   });
 
   it('event names written by hand into the schema the build lists them in', () => {
-    const problems = problemsOf((ws) => fs.appendFileSync(path.join(ws, 'spec/components/schemas/WebhookEventNameChoice.yaml'), 'enum: [card.frozen]\n'));
-    expect(problems).toEqual(['spec/components/schemas/WebhookEventNameChoice.yaml: remove `enum`: npm run build writes it from spec/events/index.yaml']);
+    const problems = problemsOf((ws) =>
+      fs.appendFileSync(path.join(ws, 'spec/components/schemas/WebhookEventNameChoice.yaml'), 'enum: [card.frozen]\n'),
+    );
+    expect(problems).toEqual([
+      'spec/components/schemas/WebhookEventNameChoice.yaml: remove `enum`: npm run build writes it from spec/events/index.yaml',
+    ]);
   });
 
   it('an AsyncAPI info that no longer names the example secret', () => {
-    const problems = problemsOf((ws) => edit(ws, 'spec/asyncapi.yaml', (t) => t.replace(/`whsec_example_[0-9a-f]+`/, 'the example secret')));
-    expect(problems).toEqual(['spec/asyncapi.yaml: info.description must name the example secret (`whsec_example_...`) that the example deliveries are signed with']);
+    const problems = problemsOf((ws) =>
+      edit(ws, 'spec/asyncapi.yaml', (t) => t.replace(/`whsec_example_[0-9a-f]+`/, 'the example secret')),
+    );
+    expect(problems).toEqual([
+      'spec/asyncapi.yaml: info.description must name the example secret (`whsec_example_...`) that the example deliveries are signed with',
+    ]);
   });
 });

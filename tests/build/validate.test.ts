@@ -37,7 +37,10 @@ describe('schema validation of the bundles', () => {
     doc.operations[second!].colour = 'blue';
     const problems = await asyncApiProblems(writeTemp('asyncapi.json', doc));
     expect(problems).toEqual([
-      { message: '"action" property must be equal to one of the allowed values: "send", "receive"', pointer: `/operations/${first}/action` },
+      {
+        message: '"action" property must be equal to one of the allowed values: "send", "receive"',
+        pointer: `/operations/${first}/action`,
+      },
       { message: `"${second}" property has the unknown property "colour"`, pointer: `/operations/${second}` },
     ]);
   });

@@ -28,13 +28,16 @@ function fakeGitHub() {
     req.on('end', () => {
       const url = new URL(req.url!, 'http://x');
       state.calls.push(`${req.method} ${url.pathname}${url.search}`);
-      const json = (status: number, body: unknown, headers: Record<string, string> = {}) => res.writeHead(status, { 'Content-Type': 'application/json', ...headers }).end(JSON.stringify(body));
+      const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+        res.writeHead(status, { 'Content-Type': 'application/json', ...headers }).end(JSON.stringify(body));
       if (req.headers.authorization !== 'Bearer t0ken') return json(401, { message: 'Bad credentials' });
       const body = chunks.length ? (JSON.parse(Buffer.concat(chunks).toString()) as { body: string }).body : '';
       if (req.method === 'GET' && url.pathname === '/repos/o/r/issues/7/comments') {
         const page = Number(url.searchParams.get('page') ?? '1');
         const more = state.comments.length > page * 2;
-        const link: Record<string, string> = more ? { Link: `<http://${req.headers.host}/repos/o/r/issues/7/comments?per_page=100&page=${page + 1}>; rel="next"` } : {};
+        const link: Record<string, string> = more
+          ? { Link: `<http://${req.headers.host}/repos/o/r/issues/7/comments?per_page=100&page=${page + 1}>; rel="next"` }
+          : {};
         return json(200, state.comments.slice((page - 1) * 2, page * 2), link);
       }
       if (state.refuse) return json(403, { message: 'Resource not accessible by integration' });
@@ -65,7 +68,11 @@ afterAll(() => github.server.close());
 
 describe('upsertComment', () => {
   it('creates the comment once, then edits that one, past other comments on other pages', async () => {
-    github.state.comments.push({ id: 1, body: 'LGTM', html_url: '' }, { id: 2, body: 'nit', html_url: '' }, { id: 3, body: 'ok', html_url: '' });
+    github.state.comments.push(
+      { id: 1, body: 'LGTM', html_url: '' },
+      { id: 2, body: 'nit', html_url: '' },
+      { id: 3, body: 'ok', html_url: '' },
+    );
     const first = await upsertComment(target, MARKER, `${MARKER}\nfirst`);
     expect(first).toMatchObject({ action: 'created' });
     const second = await upsertComment(target, MARKER, `${MARKER}\nsecond`);
@@ -96,7 +103,15 @@ describe('npm run diff:comment', () => {
     fs.writeFileSync(event, JSON.stringify({ pull_request: { number: 7 } }));
     const summary = path.join(dir, 'summary.md');
     github.state.comments = [];
-    const env = { ...process.env, GITHUB_TOKEN: 't0ken', GITHUB_REPOSITORY: 'o/r', GITHUB_EVENT_PATH: event, GITHUB_API_URL: target.api, GITHUB_STEP_SUMMARY: summary, GITHUB_SHA: 'abcdef1234567890' };
+    const env = {
+      ...process.env,
+      GITHUB_TOKEN: 't0ken',
+      GITHUB_REPOSITORY: 'o/r',
+      GITHUB_EVENT_PATH: event,
+      GITHUB_API_URL: target.api,
+      GITHUB_STEP_SUMMARY: summary,
+      GITHUB_SHA: 'abcdef1234567890',
+    };
     const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
       const child = spawn(process.execPath, ['scripts/ci/diff-comment.ts', 'HEAD'], { cwd: ROOT, env });
       let stdout = '';

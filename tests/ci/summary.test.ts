@@ -24,14 +24,30 @@ function report(dir: string, name: string, testResults: unknown[]) {
 describe('the CI summary', () => {
   it('counts passing reports and checks, and exits 0', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'summary-'));
-    const unit = report(dir, 'unit', [{ name: path.join(dir, 'a.test.ts'), status: 'passed', assertionResults: [{ status: 'passed', fullName: 'a works' }, { status: 'passed', fullName: 'a still works' }] }]);
+    const unit = report(dir, 'unit', [
+      {
+        name: path.join(dir, 'a.test.ts'),
+        status: 'passed',
+        assertionResults: [
+          { status: 'passed', fullName: 'a works' },
+          { status: 'passed', fullName: 'a still works' },
+        ],
+      },
+    ]);
     expect(summarise([unit, 'check:lint=0'], dir)).toEqual({ code: 0, lines: ['3 passed, 0 failed'] });
   });
 
   it('names each failed test, file that did not run, failed check and missing report above the count', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'summary-'));
     const unit = report(dir, 'unit', [
-      { name: path.join(dir, 'tests/a.test.ts'), status: 'failed', assertionResults: [{ status: 'passed', fullName: 'a works' }, { status: 'failed', fullName: 'a > rounds down', failureMessages: ['AssertionError: expected 1 to be 2\n    at a.test.ts:3'] }] },
+      {
+        name: path.join(dir, 'tests/a.test.ts'),
+        status: 'failed',
+        assertionResults: [
+          { status: 'passed', fullName: 'a works' },
+          { status: 'failed', fullName: 'a > rounds down', failureMessages: ['AssertionError: expected 1 to be 2\n    at a.test.ts:3'] },
+        ],
+      },
       { name: path.join(dir, 'tests/b.test.ts'), status: 'failed', message: 'Cannot find module x\nstack', assertionResults: [] },
     ]);
     const { code, lines } = summarise([unit, path.join(dir, 'missing.json'), 'check:typecheck=2', 'check:lint=0'], dir);

@@ -13,7 +13,10 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const DIR = path.join(ROOT, '.github', 'workflows');
 const CI = fs.readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8');
 const SCRIPTS = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-const FILES = fs.readdirSync(DIR).filter((f) => /\.ya?ml$/.test(f)).sort();
+const FILES = fs
+  .readdirSync(DIR)
+  .filter((f) => /\.ya?ml$/.test(f))
+  .sort();
 
 /** The npm scripts .ci/run runs: those it names, and those they run in turn (`docs` runs `build`). */
 function scriptsRunByCi(): Set<string> {
@@ -61,7 +64,8 @@ describe('the workflow files', () => {
 
   it('reads what .ci/run runs, with the scripts those run', () => {
     const ci = scriptsRunByCi();
-    for (const name of ['test', 'lint', 'check:generated', 'diff:comment', 'test:browser:site', 'docs', 'ci:chromium']) expect(ci.has(name), name).toBe(true);
+    for (const name of ['test', 'lint', 'check:generated', 'diff:comment', 'test:browser:site', 'docs', 'ci:chromium'])
+      expect(ci.has(name), name).toBe(true);
     for (const name of ['bench', 'start', 'mock']) expect(ci.has(name), name).toBe(false);
   });
 
@@ -88,7 +92,16 @@ describe('on a pull request', () => {
   it('runs the lint, the drift check, the tests, and builds the docs site as an artifact', () => {
     expect(Object.keys(w.on)).toEqual(['pull_request']);
     const commands = runs(w);
-    for (const c of ['npm run lint -- --format github-actions', 'npm run check:generated', 'npm test', 'npm run test:e2e', 'npm run typecheck', 'npm run docs', 'npm run test:browser:site']) expect(commands).toContain(c);
+    for (const c of [
+      'npm run lint -- --format github-actions',
+      'npm run check:generated',
+      'npm test',
+      'npm run test:e2e',
+      'npm run typecheck',
+      'npm run docs',
+      'npm run test:browser:site',
+    ])
+      expect(commands).toContain(c);
     const artifact = steps(w).find((s) => s.uses?.startsWith('actions/upload-artifact@'));
     expect(String(artifact?.with?.path)).toContain('site/');
   });

@@ -70,7 +70,11 @@ describe.concurrent('an unknown flag or a missing argument: one line naming it, 
     ['conformance', ['--only', '/cards'], 'missing --server and --api-key'],
     ['conformance', ['--server', 'http://127.0.0.1:1'], 'missing --api-key'],
     ['conformance', ['--server', 'localhost', '--api-key', 'k'], '--server localhost is not an http:// or https:// URL'],
-    ['conformance', ['--server', 'http://127.0.0.1:1', '--api-key', 'k', '--only', 'listCardz'], "--only: unknown operation or path listCardz (did you mean listCards?); give operationIds (listCards) or paths (/cards)"],
+    [
+      'conformance',
+      ['--server', 'http://127.0.0.1:1', '--api-key', 'k', '--only', 'listCardz'],
+      '--only: unknown operation or path listCardz (did you mean listCards?); give operationIds (listCards) or paths (/cards)',
+    ],
     ['conformance:mock', ['--bogus'], 'unknown option --bogus'],
     ['trigger', ['--bogus'], 'unknown option --bogus'],
     ['trigger', ['--url', 'http://127.0.0.1:1/', '--secret', 'whsec_x'], 'missing the event type: give exactly one event type (or --all)'],
@@ -82,11 +86,27 @@ describe.concurrent('an unknown flag or a missing argument: one line naming it, 
     ['bench:sandbox', ['--duraton', '1'], 'unknown option --duraton (did you mean --duration?)'],
     ['sandbox', ['--prot', '4020'], 'unknown option --prot (did you mean --port?)'],
     ['sandbox', ['--port', '70000'], '--port must be an integer from 0 to 65535, got "70000"'],
-    ['sandbox', ['--public-url', 'http://127.0.0.1:4020'], '--public-url must be an https:// url (https://host[/path]), got "http://127.0.0.1:4020"'],
+    [
+      'sandbox',
+      ['--public-url', 'http://127.0.0.1:4020'],
+      '--public-url must be an https:// url (https://host[/path]), got "http://127.0.0.1:4020"',
+    ],
     ['mcp', ['--prot', '0'], 'unknown option --prot (did you mean --port?)'],
-    ['mcp', ['--server', 'http://127.0.0.1:1/v1', '--api-key', 'k'], '--api-key must be an API key, sk_test_ or sk_live_ followed by the key (visible characters, no spaces), got "k"'],
-    ['mcp', ['--simulation-url', 'http://127.0.0.1:1/sandbox'], '--simulation-url goes with --server (without --server, the tools use a sandbox of their own)'],
-    ['mcp', ['--server', 'http://127.0.0.1:1/v1', '--api-key', 'sk_test_x', '--db', 'x.db'], '--db is for the in-process sandbox: drop it, or drop --server'],
+    [
+      'mcp',
+      ['--server', 'http://127.0.0.1:1/v1', '--api-key', 'k'],
+      '--api-key must be an API key, sk_test_ or sk_live_ followed by the key (visible characters, no spaces), got "k"',
+    ],
+    [
+      'mcp',
+      ['--simulation-url', 'http://127.0.0.1:1/sandbox'],
+      '--simulation-url goes with --server (without --server, the tools use a sandbox of their own)',
+    ],
+    [
+      'mcp',
+      ['--server', 'http://127.0.0.1:1/v1', '--api-key', 'sk_test_x', '--db', 'x.db'],
+      '--db is for the in-process sandbox: drop it, or drop --server',
+    ],
   ])('%s %j', { timeout: 60_000 }, async (tool, args, line) => {
     expectUsageError(await run(tool, ...args), PREFIX[tool] ?? tool, line);
   });
@@ -97,7 +117,20 @@ describe.concurrent('a busy port: one line naming it and the fix, in every comma
     ['sandbox', (port: number) => ['--port', String(port)], 'pass --port <port> to use another one (--port 0 picks a free one)', 1],
     ['mcp', (port: number) => ['--port', String(port)], 'pass --port <port> to use another one (--port 0 picks a free one)', 1],
     ['mock', (port: number) => ['--port', String(port)], 'set MOCK_PORT=<port> or pass --port <port> to use another one', 1],
-    ['start', (port: number, free: number[]) => ['--skip-build', '--mock-port', String(free[0]), '--docs-port', String(free[1]), '--sandbox-port', String(port)], 'set SANDBOX_PORT=<port> or pass --sandbox-port <port> to use another one', 1],
+    [
+      'start',
+      (port: number, free: number[]) => [
+        '--skip-build',
+        '--mock-port',
+        String(free[0]),
+        '--docs-port',
+        String(free[1]),
+        '--sandbox-port',
+        String(port),
+      ],
+      'set SANDBOX_PORT=<port> or pass --sandbox-port <port> to use another one',
+      1,
+    ],
   ] as const)('%s', { timeout: 60_000 }, async (tool, args, hint, code) => {
     const busy = net.createServer();
     await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
@@ -159,6 +192,8 @@ describe('conformance --only', () => {
     expect(picked.components).toBe(bundle.components);
   });
   it('names every unknown value', () => {
-    expect(() => selectOperations(bundle, ['listCards', '/nope', 'frezeCard'])).toThrow(/unknown operation or path \/nope, frezeCard \(did you mean freezeCard\?\)/);
+    expect(() => selectOperations(bundle, ['listCards', '/nope', 'frezeCard'])).toThrow(
+      /unknown operation or path \/nope, frezeCard \(did you mean freezeCard\?\)/,
+    );
   });
 });

@@ -29,7 +29,11 @@ describe('API key', () => {
     ['a prefix in the wrong case', 'SK_LIVE_abc', /does not start with sk_test_ or sk_live_/],
     ['a key with a trailing newline', 'sk_test_abc123\n', /whitespace/],
     ['a key with a space', 'sk_test_abc 123', /whitespace/],
-    ['a key with a character outside visible ASCII', 'sk_test_abcé', /does not start with sk_test_ or sk_live_ followed by the key \(visible characters, no spaces\)/],
+    [
+      'a key with a character outside visible ASCII',
+      'sk_test_abcé',
+      /does not start with sk_test_ or sk_live_ followed by the key \(visible characters, no spaces\)/,
+    ],
     ['a key with its Bearer prefix', 'Bearer sk_test_abc123', /Bearer/],
     ['a webhook secret', 'whsec_abc123', /webhook signing secret/],
   ])('refuses %s at construction, with a clear message', (_what, apiKey, message) => {
@@ -64,11 +68,13 @@ describe('API key', () => {
 describe('base addresses', () => {
   it('refuses a base URL that is not an absolute http(s) URL', () => {
     for (const baseUrl of ['', 'api.example.com/v1', '/v1', 'ftp://api.example.com/v1', undefined]) {
-      expect(() => createPartnerClient({ apiKey: TEST_KEY, baseUrl: baseUrl as string })).toThrow(/baseUrl must be an absolute http\(s\) URL/);
+      expect(() => createPartnerClient({ apiKey: TEST_KEY, baseUrl: baseUrl as string })).toThrow(
+        /baseUrl must be an absolute http\(s\) URL/,
+      );
     }
-    expect(() =>
-      createPartnerClient({ apiKey: TEST_KEY, baseUrl: 'https://api.example.com/v1', giftCardBaseUrl: 'api/v1' }),
-    ).toThrow(/giftCardBaseUrl must be an absolute http\(s\) URL/);
+    expect(() => createPartnerClient({ apiKey: TEST_KEY, baseUrl: 'https://api.example.com/v1', giftCardBaseUrl: 'api/v1' })).toThrow(
+      /giftCardBaseUrl must be an absolute http\(s\) URL/,
+    );
   });
 
   it('keeps the base path and drops a trailing slash', async () => {

@@ -57,7 +57,9 @@ describe('an answer that is not the API envelope', () => {
   it('quotes a JSON body that is not the envelope, also through unwrap()', async () => {
     const client = createPartnerClient({ apiKey: TEST_KEY, baseUrl: `${server.url}/v1`, retry: false });
     const result = await client.POST('/cards', { body: {} as never });
-    expect(() => client.unwrap(result)).toThrow(`POST /cards answered HTTP 400 with a body that is not the API envelope: "{\\"message\\":\\"no envelope\\"}" (POST ${server.url}/v1/cards).`);
+    expect(() => client.unwrap(result)).toThrow(
+      `POST /cards answered HTTP 400 with a body that is not the API envelope: "{\\"message\\":\\"no envelope\\"}" (POST ${server.url}/v1/cards).`,
+    );
   });
 });
 
@@ -68,7 +70,13 @@ describe('a server that cannot be reached', () => {
     for (const call of [() => client.GET('/cards'), () => client.call.GET('/cards')]) {
       const error = await call().catch((e: unknown) => e);
       expect(error).toBeInstanceOf(PartnerConnectionError);
-      expect(error).toMatchObject({ name: 'PartnerConnectionError', host: `127.0.0.1:${port}`, code: 'ECONNREFUSED', method: 'GET', path: '/cards' });
+      expect(error).toMatchObject({
+        name: 'PartnerConnectionError',
+        host: `127.0.0.1:${port}`,
+        code: 'ECONNREFUSED',
+        method: 'GET',
+        path: '/cards',
+      });
       expect((error as Error).message).toBe(
         `GET /cards: could not reach 127.0.0.1:${port} (ECONNREFUSED). Check baseUrl (and giftCardBaseUrl), and that ` +
           `the server at 127.0.0.1:${port} is up and reachable from here.`,
@@ -83,7 +91,12 @@ describe('a server that cannot be reached', () => {
       attempts++;
       throw new TypeError('fetch failed', { cause: Object.assign(new Error(`connect ECONNREFUSED`), { code: 'ECONNREFUSED' }) });
     };
-    const client = createPartnerClient({ apiKey: TEST_KEY, baseUrl: 'https://api.partner.invalid/v1', fetch: refused, retry: { sleep: async () => {} } });
+    const client = createPartnerClient({
+      apiKey: TEST_KEY,
+      baseUrl: 'https://api.partner.invalid/v1',
+      fetch: refused,
+      retry: { sleep: async () => {} },
+    });
     const error = await client.GET('/cards').catch((e: unknown) => e);
     expect(attempts).toBe(3);
     expect(error).toMatchObject({ host: 'api.partner.invalid:443', code: 'ECONNREFUSED', url: 'https://api.partner.invalid/v1/cards' });

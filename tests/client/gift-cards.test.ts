@@ -20,7 +20,12 @@ const ownServers = Object.entries(openapi.paths)
 let main: LocalServer;
 let gift: LocalServer;
 const answer: Parameters<typeof startServer>[0] = (req, res) =>
-  sendJson(res, 200, { success: true, data: req.method === 'GET' ? [] : {}, meta: meta(), pagination: { page: 1, limit: 20, total: 0, pages: 0 } });
+  sendJson(res, 200, {
+    success: true,
+    data: req.method === 'GET' ? [] : {},
+    meta: meta(),
+    pagination: { page: 1, limit: 20, total: 0, pages: 0 },
+  });
 
 beforeAll(async () => {
   main = await startServer(answer);
@@ -63,11 +68,17 @@ describe('gift card base address', () => {
         await callFor(client, p, method);
         const expected = p.replace(/\{[^}]+\}/g, 'p1');
         if (ownServers.includes(p)) {
-          expect(gift.requests.map((r) => `${r.method} ${r.url}`), `${method} ${p}`).toEqual([`${method.toUpperCase()} /api/v1${expected}`]);
+          expect(
+            gift.requests.map((r) => `${r.method} ${r.url}`),
+            `${method} ${p}`,
+          ).toEqual([`${method.toUpperCase()} /api/v1${expected}`]);
           expect(main.requests).toEqual([]);
           expect(gift.requests[0]?.headers.authorization).toBe(`Bearer ${TEST_KEY}`);
         } else {
-          expect(main.requests.map((r) => `${r.method} ${r.url}`), `${method} ${p}`).toEqual([`${method.toUpperCase()} /v1${expected}`]);
+          expect(
+            main.requests.map((r) => `${r.method} ${r.url}`),
+            `${method} ${p}`,
+          ).toEqual([`${method.toUpperCase()} /v1${expected}`]);
           expect(gift.requests).toEqual([]);
         }
       }

@@ -12,7 +12,21 @@ let server: LocalServer;
 const CODE = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
 const withdraw = { params: { path: { code: CODE } }, body: { amount: 20 } } as const;
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-const ok = { success: true, data: { card_code: CODE, withdrawal_id: 'txn_1', status: 'completed', amount: 20, fee: 1, net_amount: 19, credited_balance: 'cards_visa', card_balance: 55, currency: 'USD' }, meta: meta() };
+const ok = {
+  success: true,
+  data: {
+    card_code: CODE,
+    withdrawal_id: 'txn_1',
+    status: 'completed',
+    amount: 20,
+    fee: 1,
+    net_amount: 19,
+    credited_balance: 'cards_visa',
+    card_balance: 55,
+    currency: 'USD',
+  },
+  meta: meta(),
+};
 
 beforeAll(async () => {
   server = await startServer(async (_req, res, raw) => {

@@ -1,12 +1,7 @@
 // The client against the mock API of the contract (generated/openapi.json), over real HTTP, with the
 // documented base addresses: {base_url} ends in /v1, {alt_base_url} in /api/v1.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createPartnerClient,
-  isPartnerApiError,
-  PartnerApiError,
-  type PartnerClient,
-} from '../../src/index.js';
+import { createPartnerClient, isPartnerApiError, PartnerApiError, type PartnerClient } from '../../src/index.js';
 import type { MockServer } from '../../scripts/mock/server.ts';
 import { startMock, TEST_KEY } from './support.js';
 
@@ -95,9 +90,11 @@ describe('against the mock API', () => {
   });
 
   it('unwrap() turns a raw result into data or a PartnerApiError', async () => {
-    const ok = client.unwrap(await client.GET('/poa/{customerCode}/status', {
-      params: { path: { customerCode: '3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f' } },
-    }));
+    const ok = client.unwrap(
+      await client.GET('/poa/{customerCode}/status', {
+        params: { path: { customerCode: '3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f' } },
+      }),
+    );
     expect(ok.data.customer_code).toMatch(UUID);
 
     const failed = await client.GET('/poa/{customerCode}/status', {
@@ -114,9 +111,7 @@ describe('against the mock API', () => {
   });
 
   it('a request the contract rejects comes back as its documented VALIDATION_ERROR', async () => {
-    const error = await client.call
-      .GET('/cards', { params: { query: { limit: 1000 } } })
-      .catch((e: unknown) => e);
+    const error = await client.call.GET('/cards', { params: { query: { limit: 1000 } } }).catch((e: unknown) => e);
     expect(isPartnerApiError(error, 'GET', '/cards')).toBe(true);
     expect(error).toMatchObject({ code: 'VALIDATION_ERROR', status: 422 });
   });
@@ -155,6 +150,10 @@ describe('the client against the mock, when something is wrong', () => {
     const error = await client.call
       .POST('/cards/{code}/withdraw', { params: { path: { code: CARD } }, body: { amount: 'twenty' as unknown as number } })
       .catch((e: unknown) => e);
-    expect(error).toMatchObject({ status: 422, code: 'VALIDATION_ERROR', details: { fields: [{ field: 'amount', message: 'must be number (type)' }] } });
+    expect(error).toMatchObject({
+      status: 422,
+      code: 'VALIDATION_ERROR',
+      details: { fields: [{ field: 'amount', message: 'must be number (type)' }] },
+    });
   });
 });

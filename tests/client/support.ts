@@ -35,11 +35,7 @@ export interface Recorded {
   body: string;
 }
 
-export type Handler = (
-  req: Recorded,
-  res: http.ServerResponse,
-  raw: http.IncomingMessage,
-) => void | Promise<void>;
+export type Handler = (req: Recorded, res: http.ServerResponse, raw: http.IncomingMessage) => void | Promise<void>;
 
 export interface LocalServer {
   url: string;

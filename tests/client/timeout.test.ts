@@ -28,7 +28,9 @@ afterAll(async () => {
 });
 
 // The delay the server waits, in ms, is carried by the last 4 digits of customer_code.
-const delayed = (ms: number) => ({ params: { query: { customer_code: `00000000-0000-4000-8000-00000000${String(ms).padStart(4, '0')}` } } });
+const delayed = (ms: number) => ({
+  params: { query: { customer_code: `00000000-0000-4000-8000-00000000${String(ms).padStart(4, '0')}` } },
+});
 
 describe('timeoutMs', () => {
   it('throws PartnerTimeoutError naming the call and the limit', async () => {

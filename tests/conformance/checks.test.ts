@@ -32,12 +32,21 @@ async function checksThrough(rewrite: Rewrite, then?: (section: ReportSection) =
   const proxy = await startProxy(new URL(sandbox.baseUrl).origin, rewrite);
   try {
     const config: ConformanceConfig = {
-      spec: '', results: '', mode: 'real', apiKey: SUITE_KEY,
-      server: `${proxy.url}/v1`, altServer: `${proxy.url}/api/v1`, simulationUrl: sandbox.simulationUrl,
+      spec: '',
+      results: '',
+      mode: 'real',
+      apiKey: SUITE_KEY,
+      server: `${proxy.url}/v1`,
+      altServer: `${proxy.url}/api/v1`,
+      simulationUrl: sandbox.simulationUrl,
       // The contract's example webhook url, which a seeded sandbox answers.
       webhookUrl: 'https://hooks.acme-partner.test/partner-api',
     };
-    const section = await runChecks(config, bundle, selectOperations(bundle, ONLY).bundle, [...CHECKS], { secondKey: SECOND_KEY, seed: 15, perOperation: 100 });
+    const section = await runChecks(config, bundle, selectOperations(bundle, ONLY).bundle, [...CHECKS], {
+      secondKey: SECOND_KEY,
+      seed: 15,
+      perOperation: 100,
+    });
     await then?.(section);
     return section;
   } finally {
@@ -50,9 +59,13 @@ describe('negative, security and isolation checks', () => {
     const section = await checksThrough((req) => ({ forward: req }));
     const problems = section.results.filter((r) => r.outcome !== 'passed').map((r) => `${r.outcome} ${r.group}: ${r.name}: ${r.message}`);
     expect(problems).toEqual([]);
-    expect(new Set(section.results.map((r) => r.group))).toEqual(new Set(['invalid input', 'authentication', 'wrong method', 'isolation', 'deleted resource']));
+    expect(new Set(section.results.map((r) => r.group))).toEqual(
+      new Set(['invalid input', 'authentication', 'wrong method', 'isolation', 'deleted resource']),
+    );
     // Every rule of the withdrawal's amount in the contract is tried.
-    const amount = section.results.filter((r) => r.name.startsWith('POST /cards/{code}/withdraw body /amount')).map((r) => r.name.replace(/.*breaks /, ''));
+    const amount = section.results
+      .filter((r) => r.name.startsWith('POST /cards/{code}/withdraw body /amount'))
+      .map((r) => r.name.replace(/.*breaks /, ''));
     expect(amount).toEqual(expect.arrayContaining(['required', 'minimum 5', 'at most 2 decimal places', 'type number']));
   }, 120_000);
 
@@ -68,11 +81,12 @@ describe('negative, security and isolation checks', () => {
     it(`catch a server that ${mutant.name}`, async () => {
       const section = await checksThrough(mutant.rewrite);
       const failed = section.results.filter((r) => r.outcome === 'failed');
-      const caught = failed.find((r) => r.group === mutant.caught.group && r.name.includes(mutant.caught.name) && r.message?.includes(mutant.caught.message));
+      const caught = failed.find(
+        (r) => r.group === mutant.caught.group && r.name.includes(mutant.caught.name) && r.message?.includes(mutant.caught.message),
+      );
       expect(caught, failed.map((r) => `${r.group}: ${r.name}: ${r.message}`).join('\n') || 'nothing failed').toBeDefined();
       expect(caught!.reproducer).toMatch(/^curl -sS -X [A-Z]+ /);
       expect(caught!.reproducer).not.toContain('\n');
     }, 120_000);
   }
-
 });

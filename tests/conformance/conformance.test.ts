@@ -92,13 +92,19 @@ describe.skipIf(!existsSync(spec)).concurrent('conformance suite', () => {
     expect(run.output).not.toMatch(/the contract's example|existing/);
     // Customers in the states KYC and proof of address need are created.
     expect(run.output).toMatch(/set-up: POST \/customers -> customer whose verification is open/);
-    expect(run.output).toMatch(/set-up: POST \/kyc\/\{customerCode\}\/link -> customer whose KYC is approved and proof of address open .* \(verified\)/);
-    expect(run.output).toMatch(/GET \/cards\/\{code\} +200: 1 passed \| 401: 2 passed \| 402: 1 skipped \| 403: 1 skipped \| 404: 1 passed \| 422: 1 passed/);
+    expect(run.output).toMatch(
+      /set-up: POST \/kyc\/\{customerCode\}\/link -> customer whose KYC is approved and proof of address open .* \(verified\)/,
+    );
+    expect(run.output).toMatch(
+      /GET \/cards\/\{code\} +200: 1 passed \| 401: 2 passed \| 402: 1 skipped \| 403: 1 skipped \| 404: 1 passed \| 422: 1 passed/,
+    );
     expect(run.output).toContain('RATE_LIMIT_EXCEEDED needs more requests than the key allows');
     expect(run.skipped).toBeGreaterThan(0);
     // A resource under another one: the top-up is made on the suite's card.
     expect(run.output).toMatch(/set-up: POST \/cards\/\{code\}\/topup -> card top-up 6b8d0f2a-4c6e-4a8b-9d0f-2a4c6e8a0b1d/);
-    expect(run.output).toMatch(/GET \/cards\/\{code\}\/topups\/\{topupId\} +200: 1 passed \| 401: 2 passed .*404: 1 passed \| 422: 1 passed/);
+    expect(run.output).toMatch(
+      /GET \/cards\/\{code\}\/topups\/\{topupId\} +200: 1 passed \| 401: 2 passed .*404: 1 passed \| 422: 1 passed/,
+    );
   });
 
   it('passes in real mode with the gift card address: finds a product in the catalogue and provokes a 404 with an unknown product id', async () => {
@@ -107,7 +113,9 @@ describe.skipIf(!existsSync(spec)).concurrent('conformance suite', () => {
     expect(run.failed, run.output).toBe(0);
     // The catalogue is the service's: a product is found in it, not created.
     expect(run.output).toMatch(/set-up: GET \/gift-cards\/products -> gift card product gcp_\w+/);
-    expect(run.output).toMatch(/GET \/gift-cards\/products\/\{productId\} +200: 1 passed \| 401: 2 passed .*404: 1 passed \| 421: 1 skipped \| 422: 1 passed/);
+    expect(run.output).toMatch(
+      /GET \/gift-cards\/products\/\{productId\} +200: 1 passed \| 401: 2 passed .*404: 1 passed \| 421: 1 skipped \| 422: 1 passed/,
+    );
   });
 
   const broken: [string, { mutate: Mutation; problem: { operation: string; pointer: string; message: string } }][] = [
@@ -142,7 +150,12 @@ describe.skipIf(!existsSync(spec)).concurrent('conformance suite', () => {
   });
 
   it('fails in real mode too: a provoked 404 outside the envelope', async () => {
-    const run = await runSuite(await serve(errorOutsideEnvelope.mutate), '--real', '--no-workflows', ...only(errorOutsideEnvelope.problem.operation));
+    const run = await runSuite(
+      await serve(errorOutsideEnvelope.mutate),
+      '--real',
+      '--no-workflows',
+      ...only(errorOutsideEnvelope.problem.operation),
+    );
     expect(run.code, run.output).not.toBe(0);
     expect(run.output).toMatch(/GET \/cards\/\{code\} 404[^\n]*\n\s+\/success: is required but missing/);
   });
@@ -157,7 +170,10 @@ describe.skipIf(!existsSync(spec)).concurrent('conformance suite', () => {
   it('--only checks the operations named, by operationId or path, and no other', async () => {
     const run = await runSuite(await serve(), '--real', '--only', 'listCards', '--only', '/cards/{code}/freeze');
     expect(run.code, run.output.slice(-3000)).toBe(0);
-    const operations = run.output.split('\n').filter((l) => /^ {2}(GET|POST|PUT|PATCH|DELETE) \//.test(l)).map((l) => l.trim().split(/\s{2,}/)[0]);
+    const operations = run.output
+      .split('\n')
+      .filter((l) => /^ {2}(GET|POST|PUT|PATCH|DELETE) \//.test(l))
+      .map((l) => l.trim().split(/\s{2,}/)[0]);
     expect(operations).toEqual(['GET /cards', 'POST /cards/{code}/freeze']);
     expect(run.passed).toBeGreaterThan(0);
   });

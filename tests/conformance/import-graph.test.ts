@@ -52,13 +52,28 @@ function cycles(graph: Map<string, string[]>): string[][] {
 }
 
 const tsFiles = (dir: string) =>
-  fs.readdirSync(path.join(ROOT, dir), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).map((f) => path.join(ROOT, dir, f));
+  fs
+    .readdirSync(path.join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => path.join(ROOT, dir, f));
 
 describe('import graph', () => {
   it('finds a cycle when there is one (the check itself)', () => {
-    const graph = new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]);
+    const graph = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a']],
+      ['d', ['a']],
+    ]);
     expect(cycles(graph)).toEqual([['a', 'b', 'c', 'a']]);
-    expect(cycles(new Map([['a', ['b']], ['b', []]]))).toEqual([]);
+    expect(
+      cycles(
+        new Map([
+          ['a', ['b']],
+          ['b', []],
+        ]),
+      ),
+    ).toEqual([]);
   });
 
   it('has no cycle in the conformance tool, the set-up graph and what they import', () => {

@@ -37,7 +37,8 @@ const KEYS = {
 };
 const WEBHOOK_URL = 'https://receiver.rerun.test';
 
-const ONLY = 'createCard,topUpCard,freezeCard,unfreezeCard,withdrawFromCard,terminateCard,createWebhookEndpoint,deleteWebhookEndpoint,createBeneficiary,deleteBeneficiary';
+const ONLY =
+  'createCard,topUpCard,freezeCard,unfreezeCard,withdrawFromCard,terminateCard,createWebhookEndpoint,deleteWebhookEndpoint,createBeneficiary,deleteBeneficiary';
 const WORKFLOWS = 'cardWithdrawal,negativeBalanceSuspension,customerNeedsActiveEndpoint,endpointRules,payoutCompleted,payoutFailed';
 
 function run(args: string[]): Promise<{ code: number; output: string; seconds: number }> {
@@ -63,28 +64,56 @@ describe('conformance run after run against one sandbox process', () => {
     return ((await res.json()) as { data: Record<string, unknown>[] }).data;
   };
   const suite = (simulation = `${base}/sandbox`) => [
-    '--server', `${base}/v1`, '--alt-server', `${base}/api/v1`, '--api-key', KEY, '--real',
-    '--webhook-url', `${WEBHOOK_URL}/webhooks`, '--receiver-port', String(receiverPort), '--simulation-url', simulation,
-    '--unknown-key', KEYS.revoked, '--ip-blocked-key', KEYS.ipBlocked, '--rate-limited-key', KEYS.rateLimited,
-    '--no-product-key', KEYS.noProduct, '--second-key', KEYS.second, '--fresh-api-key', KEYS.fresh,
+    '--server',
+    `${base}/v1`,
+    '--alt-server',
+    `${base}/api/v1`,
+    '--api-key',
+    KEY,
+    '--real',
+    '--webhook-url',
+    `${WEBHOOK_URL}/webhooks`,
+    '--receiver-port',
+    String(receiverPort),
+    '--simulation-url',
+    simulation,
+    '--unknown-key',
+    KEYS.revoked,
+    '--ip-blocked-key',
+    KEYS.ipBlocked,
+    '--rate-limited-key',
+    KEYS.rateLimited,
+    '--no-product-key',
+    KEYS.noProduct,
+    '--second-key',
+    KEYS.second,
+    '--fresh-api-key',
+    KEYS.fresh,
   ];
 
   beforeAll(async () => {
     // The suite hosts its receiver on this port, where the sandbox's webhook route delivers.
     receiverPort = await findFreePort('127.0.0.1');
     const config = path.join(dir, 'config.json');
-    writeFileSync(config, JSON.stringify({
-      webhook_routes: { [WEBHOOK_URL]: `http://127.0.0.1:${receiverPort}` },
-      accounts: {
-        [KEY]: { rate_limit: 100_000 },
-        [KEYS.revoked]: { revoked: true },
-        [KEYS.ipBlocked]: { allowed_ips: ['203.0.113.7'] },
-        [KEYS.rateLimited]: { rate_limit: 1 },
-        [KEYS.noProduct]: { products: [] },
-        [KEYS.second]: { rate_limit: 100_000 },
-      },
-    }));
-    sandbox = spawn(process.execPath, [TSX, 'src/sandbox/cli.ts', '--port', '0', '--config', config, '--public-url', 'https://sandbox.rerun.test'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    writeFileSync(
+      config,
+      JSON.stringify({
+        webhook_routes: { [WEBHOOK_URL]: `http://127.0.0.1:${receiverPort}` },
+        accounts: {
+          [KEY]: { rate_limit: 100_000 },
+          [KEYS.revoked]: { revoked: true },
+          [KEYS.ipBlocked]: { allowed_ips: ['203.0.113.7'] },
+          [KEYS.rateLimited]: { rate_limit: 1 },
+          [KEYS.noProduct]: { products: [] },
+          [KEYS.second]: { rate_limit: 100_000 },
+        },
+      }),
+    );
+    sandbox = spawn(
+      process.execPath,
+      [TSX, 'src/sandbox/cli.ts', '--port', '0', '--config', config, '--public-url', 'https://sandbox.rerun.test'],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     base = await new Promise<string>((resolve, reject) => {
       let output = '';
       const timer = setTimeout(() => reject(new Error(`the sandbox did not start within 30 s:\n${output}`)), 30_000);
@@ -144,7 +173,9 @@ describe('conformance run after run against one sandbox process', () => {
     const { code, output } = await run([...suite(`${base}/no-simulation`), '--only', 'terminateCard']);
     expect(code, output.slice(-6000)).toBe(0);
     expect(output).toMatch(/POST \/cards\/\{code\}\/terminate +200: 1 passed \| .*500: 1 skipped \| 502: 1 skipped/);
-    expect(output).toMatch(/its precondition could not be brought about, so it was not sent: set-up: POST http:\/\/127\.0\.0\.1:\d+\/no-simulation\/faults answered 404/);
+    expect(output).toMatch(
+      /its precondition could not be brought about, so it was not sent: set-up: POST http:\/\/127\.0\.0\.1:\d+\/no-simulation\/faults answered 404/,
+    );
     expect(output).toMatch(/^\d+ passed, 0 failed, \d+ skipped$/m);
   });
 });

@@ -27,7 +27,9 @@ describe.concurrent('conformance against the sandbox', () => {
     const { code, output } = await run([TSX, 'scripts/conformance/sandbox.ts'], ['--only', only.join(',')]);
     expect(code, output.slice(-4000)).toBe(0);
     expect(output).toMatch(/^\d+ passed, 0 failed, 0 skipped$/m);
-    expect(output).toMatch(/POST \/cards +200: 1 passed \| 400: 1 passed \| 401: 2 passed \| 402: 1 passed \| 403: 1 passed \| 404: 1 passed \| 422: 1 passed \| 429: 1 passed \| 500: 1 passed \| 502: 1 passed/);
+    expect(output).toMatch(
+      /POST \/cards +200: 1 passed \| 400: 1 passed \| 401: 2 passed \| 402: 1 passed \| 403: 1 passed \| 404: 1 passed \| 422: 1 passed \| 429: 1 passed \| 500: 1 passed \| 502: 1 passed/,
+    );
     expect(output).toMatch(/POST \/cards\/\{code\}\/withdraw +200: 1 passed \| 400: 1 passed/);
     expect(output).toMatch(/POST \/payouts +200: 1 passed \| 400: 1 passed/);
     expect(output).toMatch(/GET \/balance\/\{type\} +200: 1 passed .*404: 1 passed/);
@@ -37,23 +39,33 @@ describe.concurrent('conformance against the sandbox', () => {
     expect(output).toMatch(/set-up: GET \/balance with --no-product-key -> balance type that --no-product-key does not hold cards_visa/);
     // The checks before Dredd, each run (--second-key included; none of these operations deletes), in the same report.
     const checks = output.slice(output.indexOf('Negative, security and isolation checks (per check):'));
-    for (const check of ['invalid input', 'authentication', 'wrong method', 'isolation']) expect(checks).toMatch(new RegExp(`^  ${check} +\\d+ passed$`, 'm'));
+    for (const check of ['invalid input', 'authentication', 'wrong method', 'isolation'])
+      expect(checks).toMatch(new RegExp(`^  ${check} +\\d+ passed$`, 'm'));
   });
 
   it('refuses an unknown --checks value in one line, naming the nearest, with exit code 2', async () => {
-    const { code, output } = await run([TSX, 'scripts/conformance/run.ts'], ['--server', 'http://127.0.0.1:9/v1', '--api-key', 'sk_test_x', '--checks', 'inputs']);
+    const { code, output } = await run(
+      [TSX, 'scripts/conformance/run.ts'],
+      ['--server', 'http://127.0.0.1:9/v1', '--api-key', 'sk_test_x', '--checks', 'inputs'],
+    );
     expect(code, output).toBe(2);
     expect(output).toContain('conformance: --checks: unknown check inputs (did you mean input?)');
   });
 
   it('refuses a --simulation-url that is not an http(s) URL, in one line, with exit code 2', async () => {
-    const { code, output } = await run([TSX, 'scripts/conformance/run.ts'], ['--server', 'http://127.0.0.1:9/v1', '--api-key', 'sk_test_x', '--simulation-url', 'sandbox']);
+    const { code, output } = await run(
+      [TSX, 'scripts/conformance/run.ts'],
+      ['--server', 'http://127.0.0.1:9/v1', '--api-key', 'sk_test_x', '--simulation-url', 'sandbox'],
+    );
     expect(code, output).toBe(2);
     expect(output).toContain('conformance: --simulation-url sandbox is not an http:// or https:// URL');
   });
 
   it('runs the workflows named by --workflow (and no operation), each with its steps and its events verified at the receiver', async () => {
-    const { code, output } = await run([TSX, 'scripts/conformance/sandbox.ts'], ['--workflow', 'cardFreezeUnfreeze,customerNeedsActiveEndpoint']);
+    const { code, output } = await run(
+      [TSX, 'scripts/conformance/sandbox.ts'],
+      ['--workflow', 'cardFreezeUnfreeze,customerNeedsActiveEndpoint'],
+    );
     expect(code, output.slice(-4000)).toBe(0);
     expect(output).toMatch(/^ {2}cardFreezeUnfreeze +passed \(21\/21 steps, 3 events\)$/m);
     expect(output).toMatch(/^ {2}customerNeedsActiveEndpoint +passed \(6\/6 steps, 0 events\)$/m);
@@ -62,7 +74,10 @@ describe.concurrent('conformance against the sandbox', () => {
   });
 
   it('refuses an unknown workflow, naming the nearest', async () => {
-    const { code, output } = await run([TSX, 'scripts/conformance/run.ts'], ['--server', 'http://127.0.0.1:9/v1', '--api-key', 'sk_test_x', '--workflow', 'cardFreezeUnfreez']);
+    const { code, output } = await run(
+      [TSX, 'scripts/conformance/run.ts'],
+      ['--server', 'http://127.0.0.1:9/v1', '--api-key', 'sk_test_x', '--workflow', 'cardFreezeUnfreez'],
+    );
     expect(code, output).toBe(2);
     expect(output).toContain('conformance: --workflow: unknown workflow cardFreezeUnfreez (did you mean cardFreezeUnfreeze?)');
   });

@@ -26,7 +26,8 @@ describe.skipIf(!bundle)('validate-response', () => {
     expect(failures).toEqual([]);
   });
 
-  const card = () => structuredClone(v!.examples('GET', '/cards/{code}', 200)[0]!.value) as { data: Record<string, unknown> } & Record<string, unknown>;
+  const card = () =>
+    structuredClone(v!.examples('GET', '/cards/{code}', 200)[0]!.value) as { data: Record<string, unknown> } & Record<string, unknown>;
 
   it('reports a wrong type, a missing field, an unknown value of a closed set and a bad format by pointer', () => {
     const body = card();

@@ -49,8 +49,8 @@ describe('AsyncAPI message examples', () => {
   it('a payload edited without re-signing is rejected', async () => {
     const [, example] = examples[0]!;
     const edited = JSON.stringify({ ...example.payload, mode: example.payload['mode'] === 'live' ? 'test' : 'live' });
-    await expect(
-      verifyWebhook(edited, example.headers, secret, { now: () => timestampOf(example) }),
-    ).rejects.toMatchObject({ code: 'signature_mismatch' });
+    await expect(verifyWebhook(edited, example.headers, secret, { now: () => timestampOf(example) })).rejects.toMatchObject({
+      code: 'signature_mismatch',
+    });
   });
 });

@@ -26,11 +26,15 @@ export function unboundedSchemas(doc: Json): Unbounded {
     const types = typesOf(node);
     if (types.includes('string') && !has(node, 'maxLength', 'enum', 'const')) out.strings.push(at);
     if (types.includes('array') && !has(node, 'maxItems')) out.arrays.push(at);
-    if (types.includes('integer') && !(has(node, 'format') && has(node, 'minimum', 'exclusiveMinimum') && has(node, 'maximum', 'exclusiveMaximum'))) {
+    if (
+      types.includes('integer') &&
+      !(has(node, 'format') && has(node, 'minimum', 'exclusiveMinimum') && has(node, 'maximum', 'exclusiveMaximum'))
+    ) {
       out.integers.push(at);
     }
     if (types.includes('number') && !at.endsWith('/exchange_rate')) {
-      if (!(has(node, 'minimum', 'exclusiveMinimum') && has(node, 'maximum', 'exclusiveMaximum') && has(node, 'x-decimal-places'))) out.numbers.push(at);
+      if (!(has(node, 'minimum', 'exclusiveMinimum') && has(node, 'maximum', 'exclusiveMaximum') && has(node, 'x-decimal-places')))
+        out.numbers.push(at);
     }
     for (const [key, value] of Object.entries(node)) {
       if (key === 'examples' || key === 'example' || key === 'value') continue;

@@ -39,7 +39,9 @@ describe.concurrent('a broken spec is reported', { timeout: 180_000 }, () => {
     const { openapi } = await build(ws);
     const problems = checkExamples(openapi, 'openapi');
     expect(problems).toHaveLength(1);
-    expect(problems[0]).toMatch(/requestBody\/content\/application~1json\/examples\/withdraw: example does not match its schema .*amount must be number/);
+    expect(problems[0]).toMatch(
+      /requestBody\/content\/application~1json\/examples\/withdraw: example does not match its schema .*amount must be number/,
+    );
     const linted = await lint(ws, ['openapi']);
     expect(linted.code).not.toBe(0);
     expect(linted.output).toMatch(/no-invalid-media-type-examples/);
@@ -57,19 +59,28 @@ describe.concurrent('a broken spec is reported', { timeout: 180_000 }, () => {
     const { openapi, asyncapi } = built();
     const copy = structuredClone(openapi) as { webhooks: Record<string, unknown> };
     delete copy.webhooks['card.frozen'];
-    expect(checkEvents(copy as unknown as JsonObject, asyncapi, checklist)).toContain('openapi: event card.frozen is missing from webhooks');
+    expect(checkEvents(copy as unknown as JsonObject, asyncapi, checklist)).toContain(
+      'openapi: event card.frozen is missing from webhooks',
+    );
   });
 
   it('an event the document does not list: the event check asks for it to be marked provisional', () => {
     const { openapi, asyncapi } = built();
-    const copy = structuredClone(openapi) as { webhooks: Record<string, unknown>; components: { schemas: Record<string, Record<string, unknown>> } };
+    const copy = structuredClone(openapi) as {
+      webhooks: Record<string, unknown>;
+      components: { schemas: Record<string, Record<string, unknown>> };
+    };
     const designed: Record<string, unknown> = { ...structuredClone(copy.components.schemas['card.frozen']!), title: 'card.paused' };
     copy.components.schemas['card.paused'] = designed;
-    const webhook = structuredClone(copy.webhooks['card.frozen']) as { post: { requestBody: { content: Record<string, { schema: unknown }> } } };
+    const webhook = structuredClone(copy.webhooks['card.frozen']) as {
+      post: { requestBody: { content: Record<string, { schema: unknown }> } };
+    };
     webhook.post.requestBody.content['application/json']!.schema = { $ref: '#/components/schemas/card.paused' };
     copy.webhooks['card.paused'] = webhook;
     const problems = () => checkEvents(copy as unknown as JsonObject, asyncapi, checklist).filter((p) => p.includes('card.paused'));
-    expect(problems()).toEqual(['openapi: webhook card.paused is not an event of the document (an event designed here is marked x-provisional: true)']);
+    expect(problems()).toEqual([
+      'openapi: webhook card.paused is not an event of the document (an event designed here is marked x-provisional: true)',
+    ]);
     designed['x-provisional'] = true;
     expect(problems().filter((p) => p.includes('not an event of the document'))).toEqual([]);
   });
@@ -86,13 +97,19 @@ describe.concurrent('a broken spec is reported', { timeout: 180_000 }, () => {
   });
 
   it('an invalid AsyncAPI message example: the example check names it', () => {
-    const copy = structuredClone(built().asyncapi) as { components: { messages: Record<string, { examples?: { payload?: { mode?: string } }[] }> } };
+    const copy = structuredClone(built().asyncapi) as {
+      components: { messages: Record<string, { examples?: { payload?: { mode?: string } }[] }> };
+    };
     const [name, message] = Object.entries(copy.components.messages).find(([, m]) => m.examples?.[0]?.payload) ?? [];
     expect(message, 'an AsyncAPI message with an example payload').toBeDefined();
     message!.examples![0]!.payload!.mode = 'sandbox';
     const problems = checkExamples(copy as unknown as JsonObject, 'asyncapi');
     expect(problems).toContainEqual(
-      expect.stringMatching(new RegExp(`^asyncapi#/components/messages/${name!.replaceAll('.', '\\.')}/examples/0/payload: example does not match its schema.*mode must be equal to one of the allowed values`)),
+      expect.stringMatching(
+        new RegExp(
+          `^asyncapi#/components/messages/${name!.replaceAll('.', '\\.')}/examples/0/payload: example does not match its schema.*mode must be equal to one of the allowed values`,
+        ),
+      ),
     );
   });
 
@@ -161,25 +178,43 @@ describe.concurrent('a broken spec is reported', { timeout: 180_000 }, () => {
     const { openapi } = await build(ws);
     const problems = checkExamples(openapi, 'openapi');
     expect(problems).toHaveLength(1);
-    expect(problems[0]).toMatch(/responses\/200\/content\/application~1json\/examples\/.*: example has a field its schema .* does not document: \/data\/withdrawl_fee$/);
+    expect(problems[0]).toMatch(
+      /responses\/200\/content\/application~1json\/examples\/.*: example has a field its schema .* does not document: \/data\/withdrawl_fee$/,
+    );
   });
 
   it('a closed response object or event payload, or an open request body: the policy check names it', async () => {
     const ws = workspace();
-    edit(ws, 'spec/components/schemas/CardWithdrawal.yaml', (t) => t.replace(/^type: object\n/, 'type: object\nadditionalProperties: false\n'));
+    edit(ws, 'spec/components/schemas/CardWithdrawal.yaml', (t) =>
+      t.replace(/^type: object\n/, 'type: object\nadditionalProperties: false\n'),
+    );
     edit(ws, 'spec/components/schemas/WithdrawFromCardRequest.yaml', (t) => t.replace('additionalProperties: false\n', ''));
-    edit(ws, 'spec/events/card.frozen.yaml', (t) => t.replace('      data:\n        allOf:\n', '      data:\n        unevaluatedProperties: false\n        allOf:\n'));
+    edit(ws, 'spec/events/card.frozen.yaml', (t) =>
+      t.replace('      data:\n        allOf:\n', '      data:\n        unevaluatedProperties: false\n        allOf:\n'),
+    );
     const { openapi } = await build(ws);
     const problems = checkOpenness(openapi);
-    expect(problems).toContainEqual(expect.stringMatching(/^\/components\/schemas\/card\.frozen\/examples\/0: an event refuses an unknown field at \/data \(/));
-    expect(problems.some((p) => /withdraw\/post\/responses\/200\/.*: a response refuses an unknown field at \/data \(responses and events are open/.test(p))).toBe(true);
-    expect(problems.some((p) => /withdraw\/post\/requestBody\/.*: a request body accepts an unknown field at \/ \(request bodies are closed/.test(p))).toBe(true);
+    expect(problems).toContainEqual(
+      expect.stringMatching(/^\/components\/schemas\/card\.frozen\/examples\/0: an event refuses an unknown field at \/data \(/),
+    );
+    expect(
+      problems.some((p) =>
+        /withdraw\/post\/responses\/200\/.*: a response refuses an unknown field at \/data \(responses and events are open/.test(p),
+      ),
+    ).toBe(true);
+    expect(
+      problems.some((p) =>
+        /withdraw\/post\/requestBody\/.*: a request body accepts an unknown field at \/ \(request bodies are closed/.test(p),
+      ),
+    ).toBe(true);
   });
 
   it('an unbounded string and a money amount without precision: Spectral and the bounds check name them', async () => {
     const ws = workspace();
     edit(ws, 'spec/components/schemas/CardWithdrawal.yaml', (t) =>
-      t.replace(/(\n {2}withdrawal_id:\n {4}type: string\n) {4}maxLength: \d+\n/, '$1').replace(/(\n {2}fee:\n(?: {4}.*\n)*?) {4}x-decimal-places: 2\n/, '$1'),
+      t
+        .replace(/(\n {2}withdrawal_id:\n {4}type: string\n) {4}maxLength: \d+\n/, '$1')
+        .replace(/(\n {2}fee:\n(?: {4}.*\n)*?) {4}x-decimal-places: 2\n/, '$1'),
     );
     const { dir } = await buildToTemp(ws);
     temps.push(dir);

@@ -129,7 +129,8 @@ function errorProblem(doc: JsonObject, o: Operation, e: DocumentedError, why: st
     return `${label(o.method, o.path)}: missing response ${e.status} ${e.code} (${why})`;
   }
   const codes = responseCodes(doc, `${o.ptr}/responses/${escapeToken(e.status)}`);
-  if (!codes.schema.has(e.code)) return `${label(o.method, o.path)}: response ${e.status} does not include ${e.code} in its schema (${why})`;
+  if (!codes.schema.has(e.code))
+    return `${label(o.method, o.path)}: response ${e.status} does not include ${e.code} in its schema (${why})`;
   if (!codes.examples.has(e.code)) return `${label(o.method, o.path)}: response ${e.status} has no example of ${e.code} (${why})`;
   return undefined;
 }
@@ -241,7 +242,8 @@ export function checkErrors(doc: JsonObject, checklist: Checklist): string[] {
         if (documented && documented !== status) {
           problems.push(`${label(o.method, o.path)}: ${code} is under ${status}, the document gives ${documented}`);
         }
-        if (!(code in checklist.errors)) problems.push(`${label(o.method, o.path)}: ${status} has code ${code}, which the document does not list`);
+        if (!(code in checklist.errors))
+          problems.push(`${label(o.method, o.path)}: ${status} has code ${code}, which the document does not list`);
       }
     }
   }
@@ -256,7 +258,10 @@ export function checkErrors(doc: JsonObject, checklist: Checklist): string[] {
       return Object.keys(responses).flatMap((status) => {
         const schemaPtr = `${resolvePointer(doc, `${o.ptr}/responses/${escapeToken(status)}`)}/content/${escapeToken('application/json')}/schema`;
         const node = get(doc, resolvePointer(doc, schemaPtr));
-        const branches = isObject(node) && Array.isArray(node['oneOf']) ? node['oneOf'].map((_, i) => `${resolvePointer(doc, schemaPtr)}/oneOf/${i}`) : [schemaPtr];
+        const branches =
+          isObject(node) && Array.isArray(node['oneOf'])
+            ? node['oneOf'].map((_, i) => `${resolvePointer(doc, schemaPtr)}/oneOf/${i}`)
+            : [schemaPtr];
         return branches.filter((b) => allowedValues(doc, propertyPointers(doc, b, 'error.code'))?.includes(code));
       });
     });
@@ -316,14 +321,23 @@ export function checkEnums(doc: JsonObject, checklist: Checklist): string[] {
     if (e.match === 'exact') {
       // A value the contract adds is allowed only when it is marked x-provisional.
       const extra = found.filter((f) => !f.provisional && !e.values.includes(f.value)).map((f) => f.value);
-      if (extra.length > 0) problems.push(`${name}: value(s) ${extra.join(', ')} not in the document's closed set and not x-provisional (document: ${e.source})`);
+      if (extra.length > 0)
+        problems.push(
+          `${name}: value(s) ${extra.join(', ')} not in the document's closed set and not x-provisional (document: ${e.source})`,
+        );
     }
   }
   return problems;
 }
 
 /** The values a schema allows (enum, const; with `withExamples`, also its examples), through $ref, oneOf, anyOf, allOf. */
-function valuesOf(doc: JsonObject, ptr: string, withExamples: boolean, provisional = false, depth = 0): { value: Json; provisional: boolean }[] {
+function valuesOf(
+  doc: JsonObject,
+  ptr: string,
+  withExamples: boolean,
+  provisional = false,
+  depth = 0,
+): { value: Json; provisional: boolean }[] {
   const at = resolvePointer(doc, ptr);
   const node = get(doc, at);
   if (!isObject(node) || depth > 20) return [];
@@ -370,8 +384,12 @@ export function checkEvents(openapi: JsonObject, asyncapi: JsonObject, checklist
   // An event the document does not list is designed here: marked provisional as a whole.
   for (const extra of webhooks.filter((w) => !names.includes(w))) {
     const body = `${resolvePointer(openapi, pointer('webhooks', extra))}/post/requestBody`;
-    const schema = get(openapi, resolvePointer(openapi, `${resolvePointer(openapi, body)}/content/${escapeToken('application/json')}/schema`));
-    if (!isObject(schema) || schema['x-provisional'] !== true) problems.push(`openapi: webhook ${extra} is not an event of the document (an event designed here is marked x-provisional: true)`);
+    const schema = get(
+      openapi,
+      resolvePointer(openapi, `${resolvePointer(openapi, body)}/content/${escapeToken('application/json')}/schema`),
+    );
+    if (!isObject(schema) || schema['x-provisional'] !== true)
+      problems.push(`openapi: webhook ${extra} is not an event of the document (an event designed here is marked x-provisional: true)`);
   }
 
   for (const [event, facts] of Object.entries(checklist.events)) {
@@ -409,10 +427,12 @@ export function checkEvents(openapi: JsonObject, asyncapi: JsonObject, checklist
       for (const [i, example] of examples.entries()) {
         const errors = validators[which].check(ptr, example);
         if (errors) problems.push(`${which}: example ${i} of event ${event} does not match its schema: ${errors}`);
-        if (!isObject(example) || example['type'] !== event) problems.push(`${which}: example ${i} of event ${event} has type '${isObject(example) ? String(example['type']) : '?'}'`);
+        if (!isObject(example) || example['type'] !== event)
+          problems.push(`${which}: example ${i} of event ${event} has type '${isObject(example) ? String(example['type']) : '?'}'`);
       }
       const type = allowedValues(doc, propertyPointers(doc, ptr, 'type'));
-      if (!type || type.length === 0 || !type.every((t) => t === event)) problems.push(`${which}: event ${event} does not fix 'type' to '${event}'`);
+      if (!type || type.length === 0 || !type.every((t) => t === event))
+        problems.push(`${which}: event ${event} does not fix 'type' to '${event}'`);
       const dataPtrs = propertyPointers(doc, ptr, 'data');
       const fields = new Set(dataPtrs.flatMap((d) => [...propertiesAt(doc, d).keys()]));
       for (const field of facts.data) if (!fields.has(field)) problems.push(`${which}: event ${event} data has no field '${field}'`);
@@ -433,8 +453,14 @@ export function checkEvents(openapi: JsonObject, asyncapi: JsonObject, checklist
   for (const event of webhooks) {
     const opPtr = `${resolvePointer(openapi, pointer('webhooks', event))}/post`;
     const params = get(openapi, `${opPtr}/parameters`);
-    const names = Array.isArray(params) ? params.map((_, i) => get(openapi, resolvePointer(openapi, `${opPtr}/parameters/${i}`))).filter(isObject).map((p) => p['name']) : [];
-    for (const header of checklist.delivery_headers) if (!names.includes(header)) problems.push(`openapi: webhook ${event} does not document header ${header}`);
+    const names = Array.isArray(params)
+      ? params
+          .map((_, i) => get(openapi, resolvePointer(openapi, `${opPtr}/parameters/${i}`)))
+          .filter(isObject)
+          .map((p) => p['name'])
+      : [];
+    for (const header of checklist.delivery_headers)
+      if (!names.includes(header)) problems.push(`openapi: webhook ${event} does not document header ${header}`);
   }
   return problems;
 }

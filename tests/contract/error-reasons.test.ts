@@ -46,7 +46,8 @@ function reasonProblems(openapi: JsonObject, reasons: string[]): { problems: str
         if (typeof reason !== 'string' || !reasons.includes(reason)) {
           problems.push(`${label} ${status} ${name}: reason ${String(reason)} is not in ErrorReason`);
         } else if (shared) {
-          if (!named(isObject(where) ? where['description'] : undefined, reason)) problems.push(`${shared}: its description does not name \`${reason}\``);
+          if (!named(isObject(where) ? where['description'] : undefined, reason))
+            problems.push(`${shared}: its description does not name \`${reason}\``);
         } else if (!named(op['description'], reason)) {
           problems.push(`${label}: its description does not name \`${reason}\` (${status} ${name})`);
         }
@@ -62,11 +63,24 @@ describe('error reasons', () => {
   const ops = operations(openapi);
 
   it('ErrorReason is a closed list that keeps the reasons every branch relies on', () => {
-    expect(reasons).toEqual(expect.arrayContaining([
-      'card_not_active', 'card_not_frozen', 'card_not_usable', 'card_balance_too_low', 'ops_balance_too_low',
-      'webhook_endpoint_required', 'verification_level_too_low', 'customer_restricted', 'identity_not_mismatched',
-      'webhook_ping_failed', 'idempotency_key_reused', 'quote_expired', 'quote_already_confirmed', 'beneficiary_rail_mismatch',
-    ]));
+    expect(reasons).toEqual(
+      expect.arrayContaining([
+        'card_not_active',
+        'card_not_frozen',
+        'card_not_usable',
+        'card_balance_too_low',
+        'ops_balance_too_low',
+        'webhook_endpoint_required',
+        'verification_level_too_low',
+        'customer_restricted',
+        'identity_not_mismatched',
+        'webhook_ping_failed',
+        'idempotency_key_reused',
+        'quote_expired',
+        'quote_already_confirmed',
+        'beneficiary_rail_mismatch',
+      ]),
+    );
     expect(new Set(reasons).size).toBe(reasons.length);
   });
 
@@ -83,14 +97,24 @@ describe('error reasons', () => {
     const unfreeze = operations(broken).find((o) => o.op['operationId'] === 'unfreezeCard')!;
     const media = ((unfreeze.op['responses'] as JsonObject)['422'] as JsonObject)['content'] as JsonObject;
     const examples = (media['application/json'] as JsonObject)['examples'] as JsonObject;
-    examples['card_not_frozen'] = { value: { success: false, error: { code: 'VALIDATION_ERROR', message: 'x', details: { reason: 'card_is_sad' } } } };
+    examples['card_not_frozen'] = {
+      value: { success: false, error: { code: 'VALIDATION_ERROR', message: 'x', details: { reason: 'card_is_sad' } } },
+    };
     const { problems } = reasonProblems(broken, reasons);
     expect(problems).toContain('POST /cards/{code}/freeze: its description does not name `card_not_active` (422 card_not_active)');
     expect(problems).toContain('POST /cards/{code}/unfreeze 422 card_not_frozen: reason card_is_sad is not in ErrorReason');
   });
 
   it('a state refusal carries the resource status where the resource has one', () => {
-    const withStatus = ['card_not_active', 'card_not_frozen', 'card_not_usable', 'identity_not_mismatched', 'quote_expired', 'quote_already_confirmed', 'customer_restricted'];
+    const withStatus = [
+      'card_not_active',
+      'card_not_frozen',
+      'card_not_usable',
+      'identity_not_mismatched',
+      'quote_expired',
+      'quote_already_confirmed',
+      'customer_restricted',
+    ];
     const problems: string[] = [];
     for (const { method, path: p, op } of ops) {
       for (const [status, response] of Object.entries(op['responses'] as JsonObject)) {
@@ -100,7 +124,10 @@ describe('error reasons', () => {
           if (typeof reason === 'string' && withStatus.includes(reason) && typeof details?.['current_status'] !== 'string') {
             problems.push(`${method.toUpperCase()} ${p} ${status} ${name}: ${reason} without details.current_status`);
           }
-          if (reason === 'verification_level_too_low' && !(details?.['current_verification_level'] && details['required_verification_level'])) {
+          if (
+            reason === 'verification_level_too_low' &&
+            !(details?.['current_verification_level'] && details['required_verification_level'])
+          ) {
             problems.push(`${method.toUpperCase()} ${p} ${status} ${name}: verification_level_too_low without the two levels`);
           }
         }

@@ -43,7 +43,7 @@ describe('the events of spec/events/index.yaml', () => {
     for (const event of events) {
       const message = (components['messages'] as JsonObject)[event.name] as JsonObject;
       expect(message['summary'], event.name).toBe(event.summary);
-      const tag = deref(asyncapi, ((message['tags'] as JsonObject[])[0]) as JsonObject) as JsonObject;
+      const tag = deref(asyncapi, (message['tags'] as JsonObject[])[0] as JsonObject) as JsonObject;
       expect(tag['name'], event.name).toBe(event.category);
     }
   });

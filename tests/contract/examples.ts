@@ -11,7 +11,18 @@ import { SchemaValidator, undocumentedFields } from '../../scripts/lib/schema.ts
 import { deref, escapeToken, isObject, type Json, type JsonObject } from '../../scripts/lib/pointer.ts';
 
 /** Keywords whose value is a schema, a list of schemas or a map of schemas. */
-const SUBSCHEMA = ['additionalProperties', 'unevaluatedProperties', 'items', 'contains', 'not', 'if', 'then', 'else', 'propertyNames', 'unevaluatedItems'];
+const SUBSCHEMA = [
+  'additionalProperties',
+  'unevaluatedProperties',
+  'items',
+  'contains',
+  'not',
+  'if',
+  'then',
+  'else',
+  'propertyNames',
+  'unevaluatedItems',
+];
 const SUBSCHEMA_LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 const SUBSCHEMA_MAP = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
 
@@ -116,9 +127,10 @@ export function checkExamples(doc: JsonObject, name: string): string[] {
       const errors = validator.check(c.schema, c.value);
       if (errors) problems.push(`${name}#${c.where}: example does not match its schema (${c.schema}): ${errors}`);
       // Open schemas accept any field, so a misspelt one would pass: an example uses documented fields only.
-      else for (const field of undocumentedFields(doc, c.schema, c.value, matches)) {
-        problems.push(`${name}#${c.where}: example has a field its schema (${c.schema}) does not document: ${field}`);
-      }
+      else
+        for (const field of undocumentedFields(doc, c.schema, c.value, matches)) {
+          problems.push(`${name}#${c.where}: example has a field its schema (${c.schema}) does not document: ${field}`);
+        }
     } catch (error) {
       problems.push(`${name}#${c.where}: its schema ${c.schema} does not compile: ${(error as Error).message}`);
     }

@@ -38,7 +38,8 @@ function postProblems(openapi: JsonObject): string[] {
     const refusals = exampleValues(openapi, responses['422']).filter((v) => reasonOf(v) === 'idempotency_key_reused');
     if (refusals.length === 0) problems.push(`${label}: no 422 example with details.reason idempotency_key_reused`);
     for (const v of refusals) {
-      if (!isObject(v) || !isObject(v['error']) || v['error']['code'] !== 'VALIDATION_ERROR') problems.push(`${label}: the reused-key example is not VALIDATION_ERROR`);
+      if (!isObject(v) || !isObject(v['error']) || v['error']['code'] !== 'VALIDATION_ERROR')
+        problems.push(`${label}: the reused-key example is not VALIDATION_ERROR`);
     }
   }
   return problems;

@@ -65,7 +65,11 @@ describe('lists a reconciler can use', () => {
       }
       const { time, tie } = RECONCILER_LISTS[String(op['operationId'])]!;
       const description = String(op['description'] ?? '');
-      if (!/most recent first/i.test(description) || !description.includes(`\`${time}\` descending`) || !description.includes(`\`${tie}\` descending`)) {
+      if (
+        !/most recent first/i.test(description) ||
+        !description.includes(`\`${time}\` descending`) ||
+        !description.includes(`\`${tie}\` descending`)
+      ) {
         problems.push(`${String(op['operationId'])}: the description does not state "most recent first" by \`${time}\`, then \`${tie}\``);
       }
     }
@@ -94,7 +98,16 @@ describe('lists a reconciler can use', () => {
     const newer = { created_at: '2026-03-02T00:00:00Z', code: 'b' };
     expect(orderProblems([newer, older], 'created_at', 'code')).toEqual([]);
     expect(orderProblems([older, newer], 'created_at', 'code')).toHaveLength(1);
-    expect(orderProblems([{ ...older, code: 'a' }, { ...older, code: 'b' }], 'created_at', 'code')).toHaveLength(1);
+    expect(
+      orderProblems(
+        [
+          { ...older, code: 'a' },
+          { ...older, code: 'b' },
+        ],
+        'created_at',
+        'code',
+      ),
+    ).toHaveLength(1);
   });
 });
 
@@ -118,7 +131,11 @@ describe('every other list', () => {
       const id = String(op['operationId']);
       const { time, tie } = OTHER_LISTS[id]!;
       const description = String(op['description'] ?? '');
-      if (!/most recent first/i.test(description) || !description.includes(`\`${time}\` descending`) || !description.includes(`\`${tie}\` descending`)) {
+      if (
+        !/most recent first/i.test(description) ||
+        !description.includes(`\`${time}\` descending`) ||
+        !description.includes(`\`${tie}\` descending`)
+      ) {
         problems.push(`${id}: the description does not state "most recent first" by \`${time}\`, then \`${tie}\``);
       }
       for (const [name, items] of successExamples(openapi, op)) {

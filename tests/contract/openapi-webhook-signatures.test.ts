@@ -41,7 +41,9 @@ function signedWebhooks(openapi: JsonObject): [string, SignedWebhook][] {
 describe('OpenAPI webhooks', () => {
   const { openapi } = built();
   const webhooks = signedWebhooks(openapi);
-  const ops = Object.entries(openapi['webhooks'] as JsonObject).map(([name, item]) => [name, (deref(openapi, item) as JsonObject)['post'] as JsonObject] as const);
+  const ops = Object.entries(openapi['webhooks'] as JsonObject).map(
+    ([name, item]) => [name, (deref(openapi, item) as JsonObject)['post'] as JsonObject] as const,
+  );
 
   it('acknowledge with any 2XX and describe when they are sent', () => {
     expect(ops).toHaveLength(readEvents(path.join(workspace, 'spec')).length);

@@ -63,8 +63,14 @@ export function checkOpenness(doc: JsonObject): string[] {
     counted[kind]++;
     for (const variant of withUnknownField(c.value)) {
       const refused = validator.check(c.schema, variant.value) !== undefined;
-      if (kind === 'request' && !refused) problems.push(`${c.where}: a request body accepts an unknown field at ${variant.at} (request bodies are closed: additionalProperties false)`);
-      if (kind !== 'request' && refused) problems.push(`${c.where}: ${kind === 'event' ? 'an event' : 'a response'} refuses an unknown field at ${variant.at} (responses and events are open: no additionalProperties/unevaluatedProperties false)`);
+      if (kind === 'request' && !refused)
+        problems.push(
+          `${c.where}: a request body accepts an unknown field at ${variant.at} (request bodies are closed: additionalProperties false)`,
+        );
+      if (kind !== 'request' && refused)
+        problems.push(
+          `${c.where}: ${kind === 'event' ? 'an event' : 'a response'} refuses an unknown field at ${variant.at} (responses and events are open: no additionalProperties/unevaluatedProperties false)`,
+        );
     }
   }
   for (const [kind, n] of Object.entries(counted)) if (n === 0) problems.push(`no ${kind} example was found to check`);
@@ -98,7 +104,9 @@ export function checkRequiredDocumented(doc: JsonObject, checklist: Checklist): 
   for (const e of checklist.detailed) {
     if (!e.success || !e.data) continue;
     const responsePtr = resolvePointer(doc, pointer('paths', e.path, e.method, 'responses', e.success));
-    const dataPtrs = propertyPointers(doc, `${responsePtr}/content/${escapeToken('application/json')}/schema`, 'data').map((d) => itemsOrSelf(doc, d));
+    const dataPtrs = propertyPointers(doc, `${responsePtr}/content/${escapeToken('application/json')}/schema`, 'data').map((d) =>
+      itemsOrSelf(doc, d),
+    );
     over(`${e.method.toUpperCase()} ${e.path} ${e.success} data`, doc, dataPtrs, e.data, problems);
   }
   for (const [event, facts] of Object.entries(checklist.events)) {
@@ -120,7 +128,10 @@ export function checkRequiredDocumented(doc: JsonObject, checklist: Checklist): 
     over(name, doc, ptrs, o.fields, problems);
   }
   for (const [code, fields] of Object.entries(checklist.error_details)) {
-    const name = code.split('_').map((w) => w[0] + w.slice(1).toLowerCase()).join('');
+    const name = code
+      .split('_')
+      .map((w) => w[0] + w.slice(1).toLowerCase())
+      .join('');
     const schemaPtr = pointer('components', 'schemas', `${name}Error`);
     if (get(doc, schemaPtr) === undefined) continue; // the checklist's error check reports it
     over(`${code} details`, doc, propertyPointers(doc, schemaPtr, 'error.details'), fields, problems);

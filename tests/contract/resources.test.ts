@@ -152,7 +152,8 @@ describe('POST /kyc/{customerCode}/link body', () => {
   it('return_url must be https; locale is a BCP 47 tag', () => {
     expect(schemas.check(LINK, { return_url: 'https://app.example.com/back', locale: 'fr-FR' })).toBeUndefined();
     for (const locale of ['fr', 'pt-BR', 'zh-Hant-TW', 'es-419']) expect(valid(LINK, { locale }), locale).toBe(true);
-    for (const locale of ['french', 'fr_FR', 'FR-fr', 'f', 'fr-FR-x-private-extension']) expect(valid(LINK, { locale }), locale).toBe(false);
+    for (const locale of ['french', 'fr_FR', 'FR-fr', 'f', 'fr-FR-x-private-extension'])
+      expect(valid(LINK, { locale }), locale).toBe(false);
     expect(valid(LINK, { return_url: 'http://app.example.com/back' })).toBe(false);
     expect(valid(LINK, { return_url: `https://app.example.com/${'x'.repeat(2048)}` })).toBe(false);
     expect(valid(LINK, { redirect: 'https://app.example.com/back' })).toBe(false);
@@ -211,7 +212,9 @@ describe('gift cards', () => {
 
   it('a product has a country, a currency, and fixed values or a range', () => {
     expect(schemas.check(PRODUCT, product)).toBeUndefined();
-    expect(schemas.check(PRODUCT, { ...product, denomination_type: 'range', denominations: null, min_amount: 15, max_amount: 500 })).toBeUndefined();
+    expect(
+      schemas.check(PRODUCT, { ...product, denomination_type: 'range', denominations: null, min_amount: 15, max_amount: 500 }),
+    ).toBeUndefined();
     expect(valid(PRODUCT, { ...product, country: 'FRA' })).toBe(false);
     expect(valid(PRODUCT, { ...product, currency: 'eur' })).toBe(false);
     expect(valid(PRODUCT, { ...product, denominations: [10, 10] })).toBe(false);

@@ -47,11 +47,13 @@ describe('the wording check', () => {
     (doc.info as any)['x-provisional-note'] = 'A note on a documented part.';
     const found = format(checkWording(doc)).filter((p) => !before.has(p));
     expect(found).toHaveLength(4);
-    expect(found).toEqual(expect.arrayContaining([
-      '#/info: has an x-provisional-note but no x-provisional: true',
-      '#/paths/~1cards~1{code}/get: marked x-provisional: true without an x-provisional-note',
-      '#/paths/~1cards~1{code}/get/description: marked x-provisional: true, but has no sentence starting "Provisional:"',
-      expect.stringMatching(/^#\/paths\/~1cards~1\{code\}~1withdraw\/post\/description: says "the document": .*does not say more/),
-    ]));
+    expect(found).toEqual(
+      expect.arrayContaining([
+        '#/info: has an x-provisional-note but no x-provisional: true',
+        '#/paths/~1cards~1{code}/get: marked x-provisional: true without an x-provisional-note',
+        '#/paths/~1cards~1{code}/get/description: marked x-provisional: true, but has no sentence starting "Provisional:"',
+        expect.stringMatching(/^#\/paths\/~1cards~1\{code\}~1withdraw\/post\/description: says "the document": .*does not say more/),
+      ]),
+    );
   });
 });

@@ -71,14 +71,20 @@ export function textProblems(text: string): string[] {
     if (match) problems.push(`says "${name}": "${context(partner, match.index)}"`);
   }
   // Every "provisional" is the opening of a "Provisional:" sentence (headings and `x-provisional` aside).
-  const rest = text.replace(/^#+ .*$/gm, '').replace(/x-provisional|"Provisional:?"/g, '').replace(PROVISIONAL_SENTENCE, (m) => m.replace('Provisional: ', ''));
+  const rest = text
+    .replace(/^#+ .*$/gm, '')
+    .replace(/x-provisional|"Provisional:?"/g, '')
+    .replace(PROVISIONAL_SENTENCE, (m) => m.replace('Provisional: ', ''));
   const variant = /provisional/i.exec(rest);
   if (variant) problems.push(`writes "provisional" other than as a sentence starting "Provisional:": "${context(rest, variant.index)}"`);
   return problems;
 }
 
 function context(text: string, index: number): string {
-  return text.slice(Math.max(0, index - 40), index + 50).replace(/\s+/g, ' ').trim();
+  return text
+    .slice(Math.max(0, index - 40), index + 50)
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** Every wording problem of a bundle. */

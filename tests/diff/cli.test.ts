@@ -119,12 +119,18 @@ describe('npm run diff (CLI)', () => {
         '| nickname: optional property added | response 200 (application/json) of `GET /cards/{code}`<br>payload of event `card.frozen` | `property-added-optional` |\n',
     );
     const cl = run('HEAD', '--format', 'changelog');
-    expect(cl.stdout).toMatch(/^## \[1\.1\.0\] - .*\n\n### Added\n\n- nickname: optional property added \(response 200 \(application\/json\) of `GET \/cards\/\{code\}`; payload of event `card\.frozen`\)\n/);
+    expect(cl.stdout).toMatch(
+      /^## \[1\.1\.0\] - .*\n\n### Added\n\n- nickname: optional property added \(response 200 \(application\/json\) of `GET \/cards\/\{code\}`; payload of event `card\.frozen`\)\n/,
+    );
   });
 
   it('compares with the merge base of main by default', () => {
     git('checkout', '-q', '-b', 'feature');
-    edit('spec/paths/cards_{code}.yaml', / {4}- name: code/, '    - name: expand\n      in: query\n      required: true\n      schema:\n        type: string\n    - name: code');
+    edit(
+      'spec/paths/cards_{code}.yaml',
+      / {4}- name: code/,
+      '    - name: expand\n      in: query\n      required: true\n      schema:\n        type: string\n    - name: code',
+    );
     commitAll('require expand');
     // HEAD itself has the change: only the merge base with main shows it.
     expect(run('HEAD').code).toBe(0);

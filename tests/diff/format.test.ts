@@ -14,11 +14,15 @@ describe('markdown', () => {
   it('the report and the changelog name each variant of a changed field', async () => {
     const report = await diffFixture('markdown');
     const md = formatMarkdown(report);
-    expect(md).toContain('| &lt;Virtual card&gt;.reference: maxLength 64 → 32 | request body (application/json) of `POST /cards` | `constraint-tightened` |');
+    expect(md).toContain(
+      '| &lt;Virtual card&gt;.reference: maxLength 64 → 32 | request body (application/json) of `POST /cards` | `constraint-tightened` |',
+    );
     expect(md).toContain('| &lt;Physical card&gt;.reference: maxLength 64 → 48 |');
     expect(md).not.toMatch(/<(Virtual|Physical) card>/);
     const changelog = formatChangelog(report, '2.0.0', '2026-11-24');
-    expect(changelog).toContain('- **Breaking:** &lt;Virtual card&gt;.reference: maxLength 64 → 32 (request body (application/json) of `POST /cards`)');
+    expect(changelog).toContain(
+      '- **Breaking:** &lt;Virtual card&gt;.reference: maxLength 64 → 32 (request body (application/json) of `POST /cards`)',
+    );
     expect(changelog).not.toMatch(/<(Virtual|Physical) card>/);
   });
 });

@@ -12,7 +12,15 @@ describe('normaliseSchema', () => {
     const base = { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['active', 'frozen'] } } };
     const event = {
       title: 'card.frozen',
-      allOf: [envelope, { properties: { type: { const: 'card.frozen' }, data: { allOf: [base, { properties: { status: { const: 'frozen' } } }], unevaluatedProperties: false } } }],
+      allOf: [
+        envelope,
+        {
+          properties: {
+            type: { const: 'card.frozen' },
+            data: { allOf: [base, { properties: { status: { const: 'frozen' } } }], unevaluatedProperties: false },
+          },
+        },
+      ],
     };
     expect(normaliseSchema(event)).toEqual({
       title: 'card.frozen',
@@ -21,13 +29,25 @@ describe('normaliseSchema', () => {
       required: ['type', 'data'],
       properties: {
         type: { type: 'string', const: 'card.frozen' },
-        data: { type: 'object', additionalProperties: false, required: ['status'], properties: { status: { type: 'string', const: 'frozen' } } },
+        data: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['status'],
+          properties: { status: { type: 'string', const: 'frozen' } },
+        },
       },
     });
   });
 
   it('intersects types and enums, and keeps the tighter bound', () => {
-    expect(normaliseSchema({ allOf: [{ type: ['number', 'null'], maximum: 10 }, { type: 'integer', maximum: 5, minimum: 1 }] })).toEqual({ type: 'integer', maximum: 5, minimum: 1 });
+    expect(
+      normaliseSchema({
+        allOf: [
+          { type: ['number', 'null'], maximum: 10 },
+          { type: 'integer', maximum: 5, minimum: 1 },
+        ],
+      }),
+    ).toEqual({ type: 'integer', maximum: 5, minimum: 1 });
     expect(normaliseSchema({ allOf: [{ enum: ['a', 'b', 'c'] }, { enum: ['b', 'c', 'd'] }] })).toEqual({ enum: ['b', 'c'] });
   });
 

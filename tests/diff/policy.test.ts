@@ -30,19 +30,34 @@ describe.concurrent('the extensibility policy, on this contract', { timeout: 120
   it('a new event type (its file and its line in the index) is additive', async () => {
     const result = await diffAfter((ws) => {
       const frozen = fs.readFileSync(path.join(ws, 'spec/events/card.frozen.yaml'), 'utf8');
-      const paused = frozen.replaceAll('card.frozen', 'card.paused').replace(/^title: card\.paused\n/, 'title: card.paused\nx-provisional: true\nx-provisional-note: Designed here.\n');
-      fs.writeFileSync(path.join(ws, 'spec/events/card.paused.yaml'), paused.replace('description: Sent when', 'description: Provisional. Sent when'));
-      edit(ws, 'spec/events/index.yaml', (t) => t.replace('  card.unfrozen: Card unfrozen.\n', '  card.unfrozen: Card unfrozen.\n  card.paused: Card paused.\n'));
+      const paused = frozen
+        .replaceAll('card.frozen', 'card.paused')
+        .replace(/^title: card\.paused\n/, 'title: card.paused\nx-provisional: true\nx-provisional-note: Designed here.\n');
+      fs.writeFileSync(
+        path.join(ws, 'spec/events/card.paused.yaml'),
+        paused.replace('description: Sent when', 'description: Provisional. Sent when'),
+      );
+      edit(ws, 'spec/events/index.yaml', (t) =>
+        t.replace('  card.unfrozen: Card unfrozen.\n', '  card.unfrozen: Card unfrozen.\n  card.paused: Card paused.\n'),
+      );
     });
     // The event in both documents; its name in the closed list requests take; an example of the open set responses report.
-    expect(result).toEqual({ required: 'minor', rules: ['docs docs-changed', 'non-breaking enum-value-added', 'non-breaking event-added'] });
+    expect(result).toEqual({
+      required: 'minor',
+      rules: ['docs docs-changed', 'non-breaking enum-value-added', 'non-breaking event-added'],
+    });
   });
 
   it('a new error code under a status an operation already returns is additive', async () => {
     const result = await diffAfter((ws) => {
       const forbidden = fs.readFileSync(path.join(ws, 'spec/components/schemas/ForbiddenError.yaml'), 'utf8');
       fs.writeFileSync(path.join(ws, 'spec/components/schemas/KeyExpiredError.yaml'), forbidden.replaceAll('FORBIDDEN', 'KEY_EXPIRED'));
-      edit(ws, 'spec/components/responses/ForbiddenRead.yaml', (t) => t.replace('        - $ref: ../schemas/ForbiddenError.yaml\n', '        - $ref: ../schemas/ForbiddenError.yaml\n        - $ref: ../schemas/KeyExpiredError.yaml\n'));
+      edit(ws, 'spec/components/responses/ForbiddenRead.yaml', (t) =>
+        t.replace(
+          '        - $ref: ../schemas/ForbiddenError.yaml\n',
+          '        - $ref: ../schemas/ForbiddenError.yaml\n        - $ref: ../schemas/KeyExpiredError.yaml\n',
+        ),
+      );
       edit(ws, 'spec/components/schemas/ErrorCode.yaml', (t) => `${t}  - KEY_EXPIRED\n`);
     });
     expect(result).toEqual({ required: 'minor', rules: ['docs docs-changed', 'non-breaking error-code-added'] });

@@ -47,9 +47,18 @@ describe('every operation has its samples', () => {
         const op = item[method] as JsonObject | undefined;
         if (!op) continue;
         const samples = (op['x-codeSamples'] ?? []) as { lang: string; label: string; source: string }[];
-        expect(samples.map((s) => s.label), `${method} ${pathKey}`).toEqual(SAMPLE_LANGUAGES.map((l) => l.label));
-        expect(samples.slice(0, 2).map((s) => s.label), `${method} ${pathKey}`).toEqual(['curl', 'TypeScript']);
-        expect(samples.map((s) => s.lang), `${method} ${pathKey}`).toEqual(SAMPLE_LANGUAGES.map((l) => l.lang));
+        expect(
+          samples.map((s) => s.label),
+          `${method} ${pathKey}`,
+        ).toEqual(SAMPLE_LANGUAGES.map((l) => l.label));
+        expect(
+          samples.slice(0, 2).map((s) => s.label),
+          `${method} ${pathKey}`,
+        ).toEqual(['curl', 'TypeScript']);
+        expect(
+          samples.map((s) => s.lang),
+          `${method} ${pathKey}`,
+        ).toEqual(SAMPLE_LANGUAGES.map((l) => l.lang));
         for (const s of samples) expect(s.source.trim().length, `${method} ${pathKey} ${s.label}`).toBeGreaterThan(20);
         found.push(String(op.operationId));
       }
@@ -67,7 +76,9 @@ describe('every operation has its samples', () => {
   });
 
   it("Redoc's config lists every language, so that no sample is hidden", () => {
-    expect(redocCodeSamplesOption().codeSamples.languages.map((l) => l.lang)).toEqual(expect.arrayContaining(SAMPLE_LANGUAGES.map((l) => l.lang)));
+    expect(redocCodeSamplesOption().codeSamples.languages.map((l) => l.lang)).toEqual(
+      expect.arrayContaining(SAMPLE_LANGUAGES.map((l) => l.lang)),
+    );
   });
 });
 
@@ -116,9 +127,21 @@ describe('the TypeScript samples', () => {
   const getCard = sample(byId.get('getCard')!, 'TypeScript');
   // Deliberately broken copies of real samples, each with the error it must get.
   const broken: Record<string, [code: string, original: string, error: RegExp]> = {
-    'broken-amount-as-string': [withdraw.replace('amount: 50', "amount: '50'"), withdraw, /Type 'string' is not assignable to type 'number'/],
-    'broken-unknown-path': [withdraw.replace("'/cards/{code}/withdraw'", "'/cards/{code}/withdraws'"), withdraw, /'"\/cards\/\{code\}\/withdraws"' is not assignable/],
-    'broken-missing-path-parameter': [withdraw.replace(/\n {2}params: .*\n/, '\n'), withdraw, /'\{ body: \{ amount: number; \}; \}' is not assignable/],
+    'broken-amount-as-string': [
+      withdraw.replace('amount: 50', "amount: '50'"),
+      withdraw,
+      /Type 'string' is not assignable to type 'number'/,
+    ],
+    'broken-unknown-path': [
+      withdraw.replace("'/cards/{code}/withdraw'", "'/cards/{code}/withdraws'"),
+      withdraw,
+      /'"\/cards\/\{code\}\/withdraws"' is not assignable/,
+    ],
+    'broken-missing-path-parameter': [
+      withdraw.replace(/\n {2}params: .*\n/, '\n'),
+      withdraw,
+      /'\{ body: \{ amount: number; \}; \}' is not assignable/,
+    ],
     'broken-wrong-method': [getCard.replace('client.call.GET', 'client.call.DELETE'), getCard, /PathsWithMethod<"delete"(, paths)?>/],
   };
   let diagnostics: Map<string, string[]>;
@@ -192,7 +215,13 @@ function parseCurl(source: string): ParsedCurl {
     else url = new URL(arg);
   }
   if (!url) throw new Error('no URL');
-  return { method: method ?? (data !== undefined || form.length > 0 ? 'POST' : 'GET'), url, headers, ...(data !== undefined ? { data } : {}), ...(form.length > 0 ? { form } : {}) };
+  return {
+    method: method ?? (data !== undefined || form.length > 0 ? 'POST' : 'GET'),
+    url,
+    headers,
+    ...(data !== undefined ? { data } : {}),
+    ...(form.length > 0 ? { form } : {}),
+  };
 }
 
 /** What is wrong with a curl sample of an operation, against the contract; [] when nothing. */
@@ -211,7 +240,8 @@ function curlProblems(op: OperationSamples, source: string): string[] {
   const template = new RegExp(`^${base}${op.path.replace(/\{[^}]+\}/g, '[^/]+')}$`);
   if (curl.url.origin !== SANDBOX_ORIGIN) problems.push(`origin ${curl.url.origin}, expected ${SANDBOX_ORIGIN}`);
   if (!template.test(curl.url.pathname)) problems.push(`path ${curl.url.pathname} does not match ${base}${op.path}`);
-  if (curl.headers.get('authorization') !== `Bearer ${SAMPLE_API_KEY}`) problems.push('no Authorization: Bearer header with the sandbox key');
+  if (curl.headers.get('authorization') !== `Bearer ${SAMPLE_API_KEY}`)
+    problems.push('no Authorization: Bearer header with the sandbox key');
 
   const parameters = ((operation.parameters ?? []) as JsonObject[]).map((_, i) => {
     const ptr = resolvePointer(openapi, `${opPtr}/parameters/${i}`);
@@ -279,7 +309,10 @@ describe('the curl samples', () => {
       'an invalid Idempotency-Key': [curl.replace(/Idempotency-Key: [\w-]+/, 'Idempotency-Key: not a key!'), /header Idempotency-Key/],
       'no key': [curl.replace(/ \\\n {2}-H 'Authorization: [^']+'/, ''), /no Authorization/],
       'a multipart body': [curl.replace(/-d '[\s\S]*'$/, "-F 'amount=50'"), /multipart/],
-      'a query parameter the contract does not have': [sample(byId.get('listCards')!, 'curl').replace('?page=1', '?pages=1'), /query parameter pages/],
+      'a query parameter the contract does not have': [
+        sample(byId.get('listCards')!, 'curl').replace('?page=1', '?pages=1'),
+        /query parameter pages/,
+      ],
     };
     for (const [name, [source, expected]] of Object.entries(cases)) {
       const op = name.includes('query') ? byId.get('listCards')! : withdraw;
@@ -298,10 +331,30 @@ describe('the curl samples', () => {
  * answer 2xx.
  */
 const EXPECTED_REFUSALS: Record<string, { status: number; code: string; reason: string; why: string }> = {
-  createKycLink: { status: 422, code: 'VALIDATION_ERROR', reason: 'kyc_already_approved', why: "the example customer's KYC is approved: createVirtualAccount needs it at level full" },
-  synchronizeKycIdentity: { status: 422, code: 'VALIDATION_ERROR', reason: 'identity_not_mismatched', why: 'the example customer is not restricted: the card, payout and other samples need it active' },
-  uploadPoaDocument: { status: 422, code: 'VALIDATION_ERROR', reason: 'poa_already_approved', why: "the example customer's proof of address is approved: createVirtualAccount needs level full" },
-  createPayout: { status: 422, code: 'VALIDATION_ERROR', reason: 'quote_already_confirmed', why: "the example quote is the example payout (a payout keeps its quote's code), which getPayout reads; a quote also expires after 5 minutes" },
+  createKycLink: {
+    status: 422,
+    code: 'VALIDATION_ERROR',
+    reason: 'kyc_already_approved',
+    why: "the example customer's KYC is approved: createVirtualAccount needs it at level full",
+  },
+  synchronizeKycIdentity: {
+    status: 422,
+    code: 'VALIDATION_ERROR',
+    reason: 'identity_not_mismatched',
+    why: 'the example customer is not restricted: the card, payout and other samples need it active',
+  },
+  uploadPoaDocument: {
+    status: 422,
+    code: 'VALIDATION_ERROR',
+    reason: 'poa_already_approved',
+    why: "the example customer's proof of address is approved: createVirtualAccount needs level full",
+  },
+  createPayout: {
+    status: 422,
+    code: 'VALIDATION_ERROR',
+    reason: 'quote_already_confirmed',
+    why: "the example quote is the example payout (a payout keeps its quote's code), which getPayout reads; a quote also expires after 5 minutes",
+  },
 };
 /** Run last, in this order: they end the example records that the other samples use. */
 const DESTRUCTIVE = ['terminateCard', 'deleteBeneficiary', 'deleteWebhookEndpoint', 'deactivateCustomer'];
@@ -329,7 +382,9 @@ async function runEverySample(runOne: (op: OperationSamples) => Promise<Outcome>
       if (status >= 200 && status < 300) succeeded++;
       else unexpected.push(`${op.operationId}: ${got}, expected 2xx`);
     } else if (status !== expected.status || code !== expected.code || reason !== expected.reason) {
-      unexpected.push(`${op.operationId}: ${got}, expected ${expected.status} ${expected.code} ${expected.reason} (${expected.why}); if it now succeeds, remove it from EXPECTED_REFUSALS`);
+      unexpected.push(
+        `${op.operationId}: ${got}, expected ${expected.status} ${expected.code} ${expected.reason} (${expected.why}); if it now succeeds, remove it from EXPECTED_REFUSALS`,
+      );
     }
   }
   return { unexpected, succeeded };
@@ -394,7 +449,8 @@ describe('the TypeScript samples against the sandbox', () => {
       const printed = log.mock.calls.at(-1)?.[0];
       return printed === undefined ? { status: 0, code: 'printed no data' } : { status: 200 };
     } catch (error) {
-      if (isPartnerApiError(error)) return { status: error.status, code: error.code, reason: (error.details as { reason?: string } | null)?.reason };
+      if (isPartnerApiError(error))
+        return { status: error.status, code: error.code, reason: (error.details as { reason?: string } | null)?.reason };
       return { status: 0, code: String(error) };
     } finally {
       log.mockRestore();

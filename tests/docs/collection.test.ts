@@ -20,7 +20,10 @@ type Request = {
 type Item = { name: string; item?: Item[]; request?: Request };
 
 /** What a request sends, without the descriptions: its path variables, query, headers and body. */
-const sent = (r: Request): string[] => [...[...(r.url.variable ?? []), ...(r.url.query ?? []), ...(r.header ?? [])].map((p) => `${p.key}: ${p.value}`), r.body?.raw ?? ''];
+const sent = (r: Request): string[] => [
+  ...[...(r.url.variable ?? []), ...(r.url.query ?? []), ...(r.header ?? [])].map((p) => `${p.key}: ${p.value}`),
+  r.body?.raw ?? '',
+];
 
 describe('the Postman collection', async () => {
   const openapi = built().openapi as any;
@@ -31,7 +34,13 @@ describe('the Postman collection', async () => {
     for (const item of folder.item ?? []) {
       const host = item.request!.url.host.join('');
       const base = variables[/^\{\{(.+)\}\}$/.exec(host)?.[1] ?? ''] ?? host;
-      requests.push({ folder: folder.name, method: item.request!.method, path: `/${item.request!.url.path.join('/').replace(/:(\w+)/g, '{$1}')}`, base, request: item.request! });
+      requests.push({
+        folder: folder.name,
+        method: item.request!.method,
+        path: `/${item.request!.url.path.join('/').replace(/:(\w+)/g, '{$1}')}`,
+        base,
+        request: item.request!,
+      });
     }
   }
   const label = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
@@ -54,7 +63,9 @@ describe('the Postman collection', async () => {
 
   it('is addressed to the local sandbox, gift cards at /api/v1, with the bearer key of its examples', () => {
     for (const request of requests) {
-      expect(request.base, label(request)).toBe(request.path.startsWith('/gift-cards') ? 'http://127.0.0.1:4020/api/v1' : 'http://127.0.0.1:4020/v1');
+      expect(request.base, label(request)).toBe(
+        request.path.startsWith('/gift-cards') ? 'http://127.0.0.1:4020/api/v1' : 'http://127.0.0.1:4020/v1',
+      );
     }
     expect(Object.keys(variables).sort()).toEqual(['apiKey', 'baseUrl', 'giftCardBaseUrl']);
     expect(collection.auth).toEqual({ type: 'bearer', bearer: [{ key: 'token', value: '{{apiKey}}', type: 'string' }] });
@@ -63,7 +74,11 @@ describe('the Postman collection', async () => {
   });
 
   it("sends the contract's examples, never a schema placeholder such as <uuid>", () => {
-    const placeholders = requests.flatMap((r) => sent(r.request).filter((value) => /<(uuid|string|number|integer|boolean|date-time|date|email|uri)>/.test(value)).map((value) => `${label(r)}: ${value}`));
+    const placeholders = requests.flatMap((r) =>
+      sent(r.request)
+        .filter((value) => /<(uuid|string|number|integer|boolean|date-time|date|email|uri)>/.test(value))
+        .map((value) => `${label(r)}: ${value}`),
+    );
     expect(placeholders).toEqual([]);
     const card = requests.find((r) => label(r) === 'GET /cards/{code}')!;
     expect(card.request.url.variable?.[0]?.value).toBe(openapi.components.parameters.CardCode.example);
@@ -82,7 +97,10 @@ describe('the Postman collection', async () => {
   });
 
   it('runs top to bottom on the seeded account: a suspended record is restored next, an ended record is named no more', () => {
-    const order = requests.map((r) => ({ ...r, values: new Set(sent(r.request).flatMap((s) => [s.replace(/^[^:]+: /, ''), ...(s.match(/[\w-]{8,}/g) ?? [])])) }));
+    const order = requests.map((r) => ({
+      ...r,
+      values: new Set(sent(r.request).flatMap((s) => [s.replace(/^[^:]+: /, ''), ...(s.match(/[\w-]{8,}/g) ?? [])])),
+    }));
     const restorer: Record<string, string> = { deactivate: 'activate', freeze: 'unfreeze', disable: 'enable' };
     order.forEach((r, i) => {
       const verb = r.path.split('/').at(-1)!;

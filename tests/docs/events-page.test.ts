@@ -57,12 +57,18 @@ function copiedDelivery(part: string): string {
 /** An HTTP request as text: its headers (by name) and its body, the bytes after the blank line. */
 function parseRequest(text: string): { headers: Record<string, string>; body: string } {
   const blank = text.indexOf('\n\n');
-  const headers = Object.fromEntries(text.slice(0, blank).split('\n').slice(1)
-    .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()]));
+  const headers = Object.fromEntries(
+    text
+      .slice(0, blank)
+      .split('\n')
+      .slice(1)
+      .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()]),
+  );
   return { headers, body: text.slice(blank + 2) };
 }
 
-const escapeText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+const escapeText = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 describe('the events pages', () => {
   const asyncapi = built().asyncapi;
@@ -72,8 +78,16 @@ describe('the events pages', () => {
 
   it('has an overview and a page per group, in the order of the operations, with a section for each event of spec/events/index.yaml', () => {
     expect(all.map((m) => m.name)).toEqual(readEventsIndex(path.join(ROOT, 'spec')).map((e) => e.name));
-    expect(pages.map((p) => p.title)).toEqual(['Webhook events', 'KYC events', 'POA events', 'Card events', 'Wallet events',
-      'Virtual account events', 'Gift card events', 'Balance events']);
+    expect(pages.map((p) => p.title)).toEqual([
+      'Webhook events',
+      'KYC events',
+      'POA events',
+      'Card events',
+      'Wallet events',
+      'Virtual account events',
+      'Gift card events',
+      'Balance events',
+    ]);
     expect(pages.flatMap((p) => p.events)).toEqual(all.map((m) => m.name));
     for (const { name, tag } of all) {
       expect(pageOf(name).title).toBe(tag);
@@ -88,7 +102,10 @@ describe('the events pages', () => {
       const rows = new Map(event.fields.map((f) => [f.name, f]));
       const example = paths(event.example?.payload);
       expect(example.length, `example of ${event.name}`).toBeGreaterThan(5);
-      expect(example.filter((p) => !rows.has(p)), `fields of the ${event.name} example without a row`).toEqual([]);
+      expect(
+        example.filter((p) => !rows.has(p)),
+        `fields of the ${event.name} example without a row`,
+      ).toEqual([]);
       for (const envelope of ['id', 'type', 'created_at', 'data', 'mode']) expect(rows.get(envelope)?.required).toBe(true);
       expect(rows.get('type')?.values).toEqual([JSON.stringify(event.name)]);
       const part = section(pageOf(event.name).body, event.name);
@@ -96,13 +113,17 @@ describe('the events pages', () => {
       // The tables are HTML blocks: no blank line inside, or markdown would end them there.
       for (const table of part.match(/<table[\s\S]*?<\/table>/g) ?? []) expect(table).not.toMatch(/\n\s*\n/);
     }
-    const transaction = readEvents(asyncapi).flatMap((g) => g.events).find((e) => e.name === 'card.transaction')!;
+    const transaction = readEvents(asyncapi)
+      .flatMap((g) => g.events)
+      .find((e) => e.name === 'card.transaction')!;
     const row = (name: string) => transaction.fields.find((f) => f.name === name)!;
     expect(row('data.transaction.merchant_city')).toMatchObject({ type: 'string or null', required: true });
     expect(row('data.card_code').type).toBe('string (uuid)');
     expect(row('data.reference')).toMatchObject({ required: false, provisional: true });
     expect(row('data.balance').description).toMatch(/after the operation/); // the event's own, not the base's
-    expect(row('data.transaction.type').values).toEqual(['settle', 'auth', 'decline', 'refund', 'fee', 'auth_fee', 'fx_fee'].map((v) => JSON.stringify(v)));
+    expect(row('data.transaction.type').values).toEqual(
+      ['settle', 'auth', 'decline', 'refund', 'fee', 'auth_fee', 'fx_fee'].map((v) => JSON.stringify(v)),
+    );
   });
 
   it('shows each example delivery as sent: it verifies byte for byte, as copied, with the example secret', async () => {
@@ -114,11 +135,14 @@ describe('the events pages', () => {
       const example = (message.examples as JsonObject[])[0]!;
       const { headers, body } = parseRequest(copiedDelivery(part));
       expect(copiedDelivery(part).split('\n').slice(0, 2)).toEqual(['POST /webhooks/partner-api HTTP/1.1', 'Host: partner.example.com']);
-      for (const [header, value] of Object.entries(example.headers as JsonObject)) expect(headers[header], `${name} ${header}`).toBe(String(value));
+      for (const [header, value] of Object.entries(example.headers as JsonObject))
+        expect(headers[header], `${name} ${header}`).toBe(String(value));
       const now = () => Number(headers['X-Service-Timestamp']);
       await expect(verifyWebhook(body, headers, secret!, { now }), name).resolves.toEqual(example.payload);
       // The formatted copy shown for reading is not what was signed: it would not verify (the former page's defect).
-      await expect(verifyWebhook(JSON.stringify(example.payload, null, 2), headers, secret!, { now })).rejects.toMatchObject({ code: 'signature_mismatch' });
+      await expect(verifyWebhook(JSON.stringify(example.payload, null, 2), headers, secret!, { now })).rejects.toMatchObject({
+        code: 'signature_mismatch',
+      });
     }
   });
 
@@ -136,10 +160,23 @@ describe('the events pages', () => {
   });
 
   it('badges the events whose payload is provisional, and no other', () => {
-    const provisional = readEvents(asyncapi).flatMap((g) => g.events).filter((e) => e.provisional).map((e) => e.name);
-    expect(provisional).toEqual(['card.withdrawal.completed', 'card.withdrawal.failed', 'card.termination_pending',
-      'wallet.withdrawal_failed', 'virtual_account.deposit_received', 'virtual_account.transfer_completed',
-      'virtual_account.transfer_failed', 'gift_card.delivered', 'gift_card.failed', 'gift_card.refunded', 'balance.low_balance']);
+    const provisional = readEvents(asyncapi)
+      .flatMap((g) => g.events)
+      .filter((e) => e.provisional)
+      .map((e) => e.name);
+    expect(provisional).toEqual([
+      'card.withdrawal.completed',
+      'card.withdrawal.failed',
+      'card.termination_pending',
+      'wallet.withdrawal_failed',
+      'virtual_account.deposit_received',
+      'virtual_account.transfer_completed',
+      'virtual_account.transfer_failed',
+      'gift_card.delivered',
+      'gift_card.failed',
+      'gift_card.refunded',
+      'balance.low_balance',
+    ]);
     const badged = (name: string) => section(pageOf(name).body, name).split('\n')[2]!.startsWith('<span class="badge-provisional">');
     expect(badged('card.withdrawal.completed')).toBe(true);
     expect(badged('card.frozen')).toBe(false);
@@ -160,7 +197,12 @@ describe('the events pages from a hand-made document', () => {
     servers: { s: { host: 'h.example', pathname: '/p', protocol: 'https' } },
     channels: { c: { servers: [{ $ref: '#/servers/s' }], messages: { m: { $ref: '#/components/messages/m' } } } },
     operations: {
-      sendM: { action: 'send', channel: { $ref: '#/channels/c' }, tags: [{ name: 'Group "A"' }], messages: [{ $ref: '#/channels/c/messages/m' }] },
+      sendM: {
+        action: 'send',
+        channel: { $ref: '#/channels/c' },
+        tags: [{ name: 'Group "A"' }],
+        messages: [{ $ref: '#/channels/c/messages/m' }],
+      },
     },
     components: {
       messages: {
@@ -183,7 +225,13 @@ describe('the events pages from a hand-made document', () => {
             data: {
               allOf: [
                 { $ref: '#/components/schemas/Base' },
-                { type: 'object', properties: { code: { description: 'Own code.' }, items: { type: 'array', items: { type: 'object', required: ['x'], properties: { x: { type: ['integer', 'null'] } } } } } },
+                {
+                  type: 'object',
+                  properties: {
+                    code: { description: 'Own code.' },
+                    items: { type: 'array', items: { type: 'object', required: ['x'], properties: { x: { type: ['integer', 'null'] } } } },
+                  },
+                },
                 { type: 'object', 'x-provisional': true, properties: { extra: { type: 'string', enum: ['a', 'b'] } } },
               ],
             },
@@ -215,7 +263,9 @@ describe('the events pages from a hand-made document', () => {
     expect(body).toContain('Raw &lt;img src=x onerror=alert(1)&gt; and <code>code</code>.');
     expect(body).toContain('<p>The <code>sig</code>.</p>');
     const event = readEvents(doc)[0]!.events[0]!;
-    expect(exampleRequest(event)).toBe('POST /p HTTP/1.1\nHost: h.example\nContent-Type: application/json\nX-Sig: a"b<c\n\n{"data":{"note":"```</code></pre><script>x</script>"}}');
+    expect(exampleRequest(event)).toBe(
+      'POST /p HTTP/1.1\nHost: h.example\nContent-Type: application/json\nX-Sig: a"b<c\n\n{"data":{"note":"```</code></pre><script>x</script>"}}',
+    );
     // The example holds three backticks: its block's fence is longer, so the block is not cut short.
     expect(body).toContain('````');
   });

@@ -63,7 +63,11 @@ describe('extracting the steps of a guide', () => {
   });
 
   it('keeps the install blocks of one way, or of none, and refuses a way the guide does not give', () => {
-    const md = guide(`${fence}sh install=published\nnpm install pkg\n${fence}`, `${fence}sh install=tarball\nnpm install ./pkg.tgz\n${fence}`, sh('echo run'));
+    const md = guide(
+      `${fence}sh install=published\nnpm install pkg\n${fence}`,
+      `${fence}sh install=tarball\nnpm install ./pkg.tgz\n${fence}`,
+      sh('echo run'),
+    );
     const steps = extractSteps(md);
     expect(steps.map((s) => s.kind === 'commands' && s.install)).toEqual(['published', 'tarball', undefined]);
     expect(installSteps(steps, 'tarball').map((s) => s.code)).toEqual(['npm install ./pkg.tgz', 'echo run']);
@@ -93,14 +97,19 @@ describe('giving variables new values', () => {
 
   it('changes the assignment and the outputs, not other numbers', () => {
     const [step] = substitute(steps, { PORT: '51234' });
-    expect(step).toMatchObject({ code: 'export PORT=51234\ncurl "http://127.0.0.1:$PORT/"', output: { text: 'http://127.0.0.1:51234/ 14020' } });
+    expect(step).toMatchObject({
+      code: 'export PORT=51234\ncurl "http://127.0.0.1:$PORT/"',
+      output: { text: 'http://127.0.0.1:51234/ 14020' },
+    });
     expect(steps[0]).toMatchObject({ code: 'export PORT=4020\ncurl "http://127.0.0.1:$PORT/"' });
   });
 
   it('refuses a variable assigned twice or never, and a value written out instead of the variable', () => {
     expect(() => substitute(steps, { OTHER: '1' })).toThrow('OTHER must be assigned exactly once in the commands (found 0)');
     expect(() => substitute(extractSteps(guide(sh('PORT=1\nPORT=2'))), { PORT: '3' })).toThrow('found 2');
-    expect(() => substitute(extractSteps(guide(sh('PORT=4020\ncurl http://127.0.0.1:4020/'))), { PORT: '5' })).toThrow('line 5: 4020 is written out; use $PORT');
+    expect(() => substitute(extractSteps(guide(sh('PORT=4020\ncurl http://127.0.0.1:4020/'))), { PORT: '5' })).toThrow(
+      'line 5: 4020 is written out; use $PORT',
+    );
   });
 });
 
@@ -121,7 +130,9 @@ describe('running a guide', () => {
   });
 
   it('fails on a broken command, names its block, and runs nothing after it', async () => {
-    const result = await run(guide(sh('echo one'), output('one'), sh('echo two\ncurl -sS --fail http://127.0.0.1:9/nothing\necho three'), sh('touch after')));
+    const result = await run(
+      guide(sh('echo one'), output('one'), sh('echo two\ncurl -sS --fail http://127.0.0.1:9/nothing\necho three'), sh('touch after')),
+    );
     expect(result.problems).toHaveLength(1);
     expect(result.problems[0]).toMatch(/^the block at line 17 failed \(exit 7\):\necho two\ncurl/);
     expect(result.problems[0]).toContain('--- stdout\ntwo');

@@ -61,7 +61,8 @@ export function extractSteps(markdown: string): Step[] {
     const file = attrs.find((a) => a.startsWith('file='))?.slice(5);
     if (attrs.includes('output')) {
       const last = steps.at(-1);
-      if (last?.kind !== 'commands' || last.output) throw new Error(`line ${block.line}: an output block must follow a commands block (\`\`\`sh) directly`);
+      if (last?.kind !== 'commands' || last.output)
+        throw new Error(`line ${block.line}: an output block must follow a commands block (\`\`\`sh) directly`);
       last.output = { text: block.code, line: block.line };
     } else if (file !== undefined) {
       if (!/^[\w.-]+$/.test(file)) throw new Error(`line ${block.line}: file name "${file}" must be letters, digits, ".", "_" or "-"`);
@@ -79,7 +80,8 @@ export function extractSteps(markdown: string): Step[] {
  * nothing); with `undefined`, of none. Throws when the guide has no block of that way.
  */
 export function installSteps(steps: Step[], way: string | undefined): Step[] {
-  if (way !== undefined && !steps.some((s) => s.kind === 'commands' && s.install === way)) throw new Error(`no \`sh install=${way}\` block`);
+  if (way !== undefined && !steps.some((s) => s.kind === 'commands' && s.install === way))
+    throw new Error(`no \`sh install=${way}\` block`);
   return steps.filter((s) => s.kind !== 'commands' || s.install === undefined || s.install === way);
 }
 
@@ -126,7 +128,13 @@ export function substitute(steps: Step[], values: Record<string, string>): Step[
  * message naming the first line that differs.
  */
 export function compareOutput(expected: string, actual: string): string | undefined {
-  const clean = (text: string) => text.split('\n').map((l) => l.trimEnd()).join('\n').replace(/^\n+|\n+$/g, '').split('\n');
+  const clean = (text: string) =>
+    text
+      .split('\n')
+      .map((l) => l.trimEnd())
+      .join('\n')
+      .replace(/^\n+|\n+$/g, '')
+      .split('\n');
   const want = clean(expected);
   const got = clean(actual);
   for (let i = 0; i < Math.max(want.length, got.length); i++) {
@@ -134,7 +142,12 @@ export function compareOutput(expected: string, actual: string): string | undefi
     const g = got[i];
     if (w === undefined) return `line ${i + 1}: unexpected "${g}"`;
     if (g === undefined) return `line ${i + 1}: expected "${w}", got nothing`;
-    const pattern = new RegExp(`^${w.split(/<[\w-]+>/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.+?')}$`);
+    const pattern = new RegExp(
+      `^${w
+        .split(/<[\w-]+>/)
+        .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.+?')}$`,
+    );
     if (!pattern.test(g)) return `line ${i + 1}: expected "${w}", got "${g}"`;
   }
   return undefined;
@@ -144,7 +157,7 @@ const MARK = '@@guide-step';
 
 /** The bash script of the steps: each step between markers on stdout and stderr. */
 export function script(steps: Step[]): string {
-  const parts = ['set -euo pipefail', 'trap "exit 143" TERM', 'trap \'for j in $(jobs -p); do kill $j 2> /dev/null || true; done\' EXIT'];
+  const parts = ['set -euo pipefail', 'trap "exit 143" TERM', "trap 'for j in $(jobs -p); do kill $j 2> /dev/null || true; done' EXIT"];
   steps.forEach((step, i) => {
     parts.push(`printf '${MARK} ${i} begin@@\\n'; printf '${MARK} ${i} begin@@\\n' >&2`);
     if (step.kind === 'file') {
@@ -204,7 +217,9 @@ export function problems(results: StepResult[], steps: Step[], exit: { code: num
   const found: string[] = [];
   for (const r of results) {
     if (!r.finished) {
-      found.push(`the block at line ${r.step.line} failed (exit ${exit.code ?? exit.signal}):\n${r.step.code}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`);
+      found.push(
+        `the block at line ${r.step.line} failed (exit ${exit.code ?? exit.signal}):\n${r.step.code}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`,
+      );
       continue;
     }
     if (r.step.kind === 'commands' && r.step.output) {
@@ -240,14 +255,23 @@ export interface RunResult {
 
 /** The commands of a block: its lines, with `\`-continued lines joined, blank lines and comments left out. */
 export function commandLines(code: string): string[] {
-  return code.replace(/\\\n/g, ' ').split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
+  return code
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'));
 }
 
 /** Runs the steps in one bash process in `cwd`, and checks them (see `problems`). */
 export async function runSteps(steps: Step[], options: RunOptions): Promise<RunResult> {
   const { spawn } = await import('node:child_process');
   const started = performance.now();
-  const child = spawn('bash', ['-c', script(steps)], { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('bash', ['-c', script(steps)], {
+    cwd: options.cwd,
+    env: options.env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -256,7 +280,9 @@ export async function runSteps(steps: Step[], options: RunOptions): Promise<RunR
     stderr += `\n(stopped after ${options.timeoutMs} ms)\n`;
     child.kill('SIGTERM');
   }, options.timeoutMs);
-  const exit = await new Promise<{ code: number | null; signal: string | null }>((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
+  const exit = await new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+    child.once('close', (code, signal) => resolve({ code, signal })),
+  );
   clearTimeout(timer);
   // Whatever the guide left running is still in bash's process group (no job control): stop it, so that a
   // failing guide leaves no server behind. The guide's own test checks its stop commands before this.

@@ -13,7 +13,10 @@ describe('the guides of the site', () => {
     expect(missing).toEqual([]);
     expect(guides.map((g) => g.file)).toEqual(GUIDES.map((g) => g.file));
     for (const file of ['docs/client.md', 'docs/sandbox.md', 'docs/conformance.md', 'CHANGELOG.md']) {
-      expect(guides.some((g) => g.file === file), file).toBe(true);
+      expect(
+        guides.some((g) => g.file === file),
+        file,
+      ).toBe(true);
     }
     for (const guide of guides) {
       const source = fs.readFileSync(path.resolve(import.meta.dirname, '../..', guide.file), 'utf8');
@@ -22,7 +25,7 @@ describe('the guides of the site', () => {
     }
   });
 
-  it('turns links between guides into the pages\' addresses, keeps anchors, and unlinks unpublished files', () => {
+  it("turns links between guides into the pages' addresses, keeps anchors, and unlinks unpublished files", () => {
     expect(siteHref('errors.md', 'docs/webhooks.md')).toBe('/guides/errors/');
     expect(siteHref('./limits.md#plans', 'docs/errors.md')).toBe('/guides/limits/#plans');
     expect(siteHref('#the-raw-body-pitfall', 'docs/webhooks.md')).toBe('#the-raw-body-pitfall');
@@ -32,7 +35,9 @@ describe('the guides of the site', () => {
     expect(siteHref('https://example.com/x.md', 'docs/errors.md')).toBe('https://example.com/x.md');
     expect(siteHref('structure.md', 'docs/errors.md')).toBeUndefined();
     const text = 'See [Errors](errors.md), [the layout](structure.md) and `[not](a-link.md)`.\n\n```md\n[kept](errors.md)\n```\n';
-    expect(adaptLinks(text, 'docs/limits.md')).toBe('See [Errors](/guides/errors/), the layout and `[not](a-link.md)`.\n\n```md\n[kept](errors.md)\n```\n');
+    expect(adaptLinks(text, 'docs/limits.md')).toBe(
+      'See [Errors](/guides/errors/), the layout and `[not](a-link.md)`.\n\n```md\n[kept](errors.md)\n```\n',
+    );
   });
 
   it('leaves out what only contributors need, marked in the file, and keeps the rest', () => {

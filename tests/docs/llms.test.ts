@@ -9,7 +9,15 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readEvents } from '../../scripts/docs/events-page.ts';
 import { outsideCode } from '../../scripts/docs/guides.ts';
-import { assistantDocs, firstSentence, linkToTwins, pageUrl, readStarlightPage, twinUrl, type AssistantDocs } from '../../scripts/docs/llms.ts';
+import {
+  assistantDocs,
+  firstSentence,
+  linkToTwins,
+  pageUrl,
+  readStarlightPage,
+  twinUrl,
+  type AssistantDocs,
+} from '../../scripts/docs/llms.ts';
 import { sharedWebhookText } from '../../scripts/docs/reference-markdown.ts';
 import { readBundles, siteContent, type SiteContent } from '../../scripts/docs/site.ts';
 import { ROOT } from '../../scripts/lib/paths.ts';
@@ -24,7 +32,9 @@ let full: Docs;
 
 /** The headings of a markdown text outside code, as `## Title`. */
 const headings = (markdown: string) =>
-  outsideCode(markdown, (t) => t).split('\n').filter((line, i, lines) => /^#{1,6} /.test(line) && !insideFence(lines, i));
+  outsideCode(markdown, (t) => t)
+    .split('\n')
+    .filter((line, i, lines) => /^#{1,6} /.test(line) && !insideFence(lines, i));
 
 /** Whether line `i` is inside a fenced block (outsideCode keeps fences; a heading-like line in one is code). */
 function insideFence(lines: string[], i: number): boolean {
@@ -57,8 +67,16 @@ describe('the API reference as markdown', () => {
       expect(section, `${id}: no section of the reference in llms-full.txt`).toBeDefined();
       const text = section!.text;
       expect(text.startsWith(`### ${String(operation.summary)}\n`), id).toBe(true);
-      expect(text, id).toMatch(new RegExp(`^\`${method.toUpperCase()} \\{(base_url|alt_base_url)\\}${route.replace(/[{}]/g, '\\$&')}\`, operationId \`${id}\``, 'm'));
-      for (const node of [...(Array.isArray(item.parameters) ? item.parameters : []), ...(Array.isArray(operation.parameters) ? operation.parameters : [])]) {
+      expect(text, id).toMatch(
+        new RegExp(
+          `^\`${method.toUpperCase()} \\{(base_url|alt_base_url)\\}${route.replace(/[{}]/g, '\\$&')}\`, operationId \`${id}\``,
+          'm',
+        ),
+      );
+      for (const node of [
+        ...(Array.isArray(item.parameters) ? item.parameters : []),
+        ...(Array.isArray(operation.parameters) ? operation.parameters : []),
+      ]) {
         const p = deref(openapi, node) as JsonObject;
         expect(text, `${id}: parameter ${String(p.name)}`).toContain(`- \`${String(p.name)}\` (${String(p.in)}, `);
       }
@@ -66,16 +84,23 @@ describe('the API reference as markdown', () => {
       for (const [status, response] of Object.entries(responses)) {
         if (/^2/.test(status)) {
           expect(text, `${id}: response ${status}`).toContain(`**Response ${status}**`);
-          const examples = mediaExamples(openapi, (deref(openapi, response) as JsonObject).content && ((deref(openapi, response) as JsonObject).content as JsonObject)['application/json']);
-          for (const example of examples) expect(text, `${id}: example ${example.name}`).toContain(`Response \`${status}\` \`${example.name}\`:`);
+          const examples = mediaExamples(
+            openapi,
+            (deref(openapi, response) as JsonObject).content &&
+              ((deref(openapi, response) as JsonObject).content as JsonObject)['application/json'],
+          );
+          for (const example of examples)
+            expect(text, `${id}: example ${example.name}`).toContain(`Response \`${status}\` \`${example.name}\`:`);
           continue;
         }
-        for (const code of responseErrorCodes(openapi, response)) expect(text, `${id}: ${status} ${code}`).toMatch(new RegExp(`^- \`${status}\` .*\`${code}\``, 'm'));
+        for (const code of responseErrorCodes(openapi, response))
+          expect(text, `${id}: ${status} ${code}`).toMatch(new RegExp(`^- \`${status}\` .*\`${code}\``, 'm'));
       }
       const body = deref(openapi, operation.requestBody);
       if (isObject(body)) {
         expect(text, `${id}: request body`).toContain('**Request body** (`application/json`');
-        for (const example of mediaExamples(openapi, (body.content as JsonObject)['application/json'])) expect(text, `${id}: request ${example.name}`).toContain(`Request \`${example.name}\`:`);
+        for (const example of mediaExamples(openapi, (body.content as JsonObject)['application/json']))
+          expect(text, `${id}: request ${example.name}`).toContain(`Request \`${example.name}\`:`);
       }
       expect(text, `${id}: its curl sample`).toContain('```sh\ncurl ');
     }
@@ -86,12 +111,17 @@ describe('the API reference as markdown', () => {
     const names = Object.keys(openapi.webhooks as JsonObject);
     expect(names).toContain('card.frozen');
     for (const name of names) {
-      const link = new RegExp(`^### ${name.replace(/\./g, '\\.')}\\n\\nSent to your webhook endpoints .*\\[${name.replace(/\./g, '\\.')}\\]\\(([^)#]+)#${name.replace(/\./g, '\\.')}\\)`, 'm').exec(reference);
+      const link = new RegExp(
+        `^### ${name.replace(/\./g, '\\.')}\\n\\nSent to your webhook endpoints .*\\[${name.replace(/\./g, '\\.')}\\]\\(([^)#]+)#${name.replace(/\./g, '\\.')}\\)`,
+        'm',
+      ).exec(reference);
       expect(link, name).not.toBeNull();
       expect(twins.has(link![1]!), `${name}: ${link![1]} is a twin`).toBe(true);
     }
     // The acknowledgement every webhook's description ends with is written once.
-    const shared = sharedWebhookText(names.map((n) => String((((openapi.webhooks as JsonObject)[n] as JsonObject).post as JsonObject).description)));
+    const shared = sharedWebhookText(
+      names.map((n) => String((((openapi.webhooks as JsonObject)[n] as JsonObject).post as JsonObject).description)),
+    );
     expect(shared).toMatch(/2xx/);
     expect(reference.split(shared).length - 1).toBe(1);
   });
@@ -103,22 +133,26 @@ describe('the API reference as markdown', () => {
     for (const name of named) expect(schemas.split(`\n### \`${name}\`\n`).length - 1, name).toBe(1);
   });
 
-  it('keeps the outline of the Redoc page: the description\'s sections, then a section per tag, an operation or webhook per subsection', () => {
+  it("keeps the outline of the Redoc page: the description's sections, then a section per tag, an operation or webhook per subsection", () => {
     const outline = headings(reference);
     const description = String((openapi.info as JsonObject).description);
-    for (const section of description.match(/^## .+$/gm)!.filter((h) => h !== '## Provisional parts')) expect(outline, section).toContain(section);
+    for (const section of description.match(/^## .+$/gm)!.filter((h) => h !== '## Provisional parts'))
+      expect(outline, section).toContain(section);
     for (const tag of (openapi.tags as JsonObject[]).map((t) => String(t.name))) expect(outline, tag).toContain(`## ${tag}`);
-    expect(outline.filter((h) => h.startsWith('### ') && !h.startsWith('### `')).length).toBe(operationEntries(openapi).length + Object.keys(openapi.webhooks as JsonObject).length);
+    expect(outline.filter((h) => h.startsWith('### ') && !h.startsWith('### `')).length).toBe(
+      operationEntries(openapi).length + Object.keys(openapi.webhooks as JsonObject).length,
+    );
   });
 });
 
 describe('llms.txt, llms-full.txt and the twins', () => {
-  it('lists every page\'s twin once in llms.txt, by the sidebar\'s groups, and holds every page once in llms-full.txt, in the same order', () => {
+  it("lists every page's twin once in llms.txt, by the sidebar's groups, and holds every page once in llms-full.txt, in the same order", () => {
     expect(docs.pages.length).toBe(content.pages.length + 1);
     const listed = [...docs.llmsTxt.matchAll(/^- \[[^\]]+\]\((\/[^)]+\.md)\)/gm)].map((m) => m[1]);
     expect([...listed].sort()).toEqual(docs.pages.map((p) => p.twin).sort());
     expect(docs.llmsTxt).toMatch(/^# Partner API\n\n> .+\n/);
-    for (const group of ['## Start here', '## Guides', '## Tools', '## Reference', '## Events', '## Workflows', '## Optional']) expect(docs.llmsTxt).toContain(`\n${group}\n`);
+    for (const group of ['## Start here', '## Guides', '## Tools', '## Reference', '## Events', '## Workflows', '## Optional'])
+      expect(docs.llmsTxt).toContain(`\n${group}\n`);
     const pages = [...docs.llmsFull.matchAll(/^# (.+)\n\nPage: (\S+) \(this text: (\S+)\)$/gm)].map((m) => m[3]);
     expect(pages).toEqual(listed);
     expect(new Set(full.sections.map((s) => s.url))).toEqual(new Set(docs.pages.map((p) => p.url)));
@@ -137,29 +171,36 @@ describe('llms.txt, llms-full.txt and the twins', () => {
     }
   });
 
-  it('gives each Starlight page a twin with its headings and without HTML tables or contributors\' passages', () => {
+  it("gives each Starlight page a twin with its headings and without HTML tables or contributors' passages", () => {
     const events = new Map(content.events.map((e) => [e.id, e]));
     for (const page of content.pages) {
       const twin = docs.pages.find((p) => p.url === pageUrl(page.id))!;
       const source = events.get(page.id)?.body ?? readStarlightPage(page.markdown).body;
-      expect(headings(twin.body).map((h) => h.replace(/`/g, '')), page.id).toEqual(headings(source).map((h) => h.replace(/`/g, '').replace(/<[^>]+>/g, '')));
+      expect(
+        headings(twin.body).map((h) => h.replace(/`/g, '')),
+        page.id,
+      ).toEqual(headings(source).map((h) => h.replace(/`/g, '').replace(/<[^>]+>/g, '')));
       expect(twin.body, page.id).not.toMatch(/<table|<!-- contributors -->/);
     }
     // The events' twins keep every field of every payload, as a list.
     const cardEvents = docs.pages.find((p) => p.url === '/events/card-events/')!.body;
-    const frozen = readEvents(readBundles().asyncapi as JsonObject).flatMap((g) => g.events).find((e) => e.name === 'card.frozen')!;
+    const frozen = readEvents(readBundles().asyncapi as JsonObject)
+      .flatMap((g) => g.events)
+      .find((e) => e.name === 'card.frozen')!;
     for (const field of frozen.fields) expect(cardEvents).toContain(`- \`${field.name}\` (`);
   });
 
-  it('writes the package\'s llms-full.txt as the site\'s', async () => {
+  it("writes the package's llms-full.txt as the site's", async () => {
     const { packageDocs } = await import('../../scripts/package/llms.ts');
     expect(packageDocs()).toBe(docs.llmsFull);
-    expect(JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts['build:lib']).toContain('node scripts/package/llms.ts');
+    expect(JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts['build:lib']).toContain(
+      'node scripts/package/llms.ts',
+    );
   });
 });
 
 describe('the helpers', () => {
-  it('names a page\'s address and its twin\'s', () => {
+  it("names a page's address and its twin's", () => {
     expect(pageUrl('index')).toBe('/');
     expect(pageUrl('events/index')).toBe('/events/');
     expect(pageUrl('guides/errors')).toBe('/guides/errors/');
@@ -170,8 +211,9 @@ describe('the helpers', () => {
 
   it('points links at twins outside code only, keeping anchors, leaving other links alone', () => {
     const twins = new Map([['/guides/errors/', '/guides/errors.md']]);
-    expect(linkToTwins('[E](/guides/errors/#codes), [J](/openapi.json), `[c](/guides/errors/)`\n\n```md\n[k](/guides/errors/)\n```\n', twins))
-      .toBe('[E](/guides/errors.md#codes), [J](/openapi.json), `[c](/guides/errors/)`\n\n```md\n[k](/guides/errors/)\n```\n');
+    expect(
+      linkToTwins('[E](/guides/errors/#codes), [J](/openapi.json), `[c](/guides/errors/)`\n\n```md\n[k](/guides/errors/)\n```\n', twins),
+    ).toBe('[E](/guides/errors.md#codes), [J](/openapi.json), `[c](/guides/errors/)`\n\n```md\n[k](/guides/errors/)\n```\n');
   });
 
   it('describes a page by its first sentence of prose', () => {

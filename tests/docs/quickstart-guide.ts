@@ -30,7 +30,10 @@ function probe(ports: QuickstartPorts): Step {
  * The guide's steps: the install blocks of `install` (none when the test installs the package by itself), the
  * ports and the other `values` substituted (each a variable the guide assigns once), then the probe.
  */
-export function quickstartSteps(markdown: string, options: { install: string | undefined; ports: QuickstartPorts; values?: Record<string, string> }): Step[] {
+export function quickstartSteps(
+  markdown: string,
+  options: { install: string | undefined; ports: QuickstartPorts; values?: Record<string, string> },
+): Step[] {
   const steps = substitute(installSteps(extractSteps(markdown), options.install), {
     SANDBOX_PORT: String(options.ports.sandbox),
     RECEIVER_PORT: String(options.ports.receiver),

@@ -40,14 +40,20 @@ function partnerProject(): string {
     '@partner-api/contract': [path.join(ROOT, 'src', 'index.ts')],
     '@partner-api/contract/webhooks': [path.join(ROOT, 'src', 'webhooks', 'index.ts')],
   };
-  fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, paths } }));
+  fs.writeFileSync(
+    path.join(dir, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, paths } }),
+  );
   return dir;
 }
 
 /** The environment of a partner's terminal: no npm script variables, no node_modules/.bin of this repository. */
 function terminalEnv(): NodeJS.ProcessEnv {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && !/^VITEST/.test(k)));
-  env.PATH = [path.dirname(NODE), ...(process.env.PATH ?? '').split(path.delimiter).filter((p) => !p.includes(`node_modules${path.sep}.bin`))].join(path.delimiter);
+  env.PATH = [
+    path.dirname(NODE),
+    ...(process.env.PATH ?? '').split(path.delimiter).filter((p) => !p.includes(`node_modules${path.sep}.bin`)),
+  ].join(path.delimiter);
   env.npm_config_offline = 'true'; // a bin that is not installed fails at once instead of being fetched
   return env;
 }
@@ -108,18 +114,35 @@ describe('docs/quickstart.md', () => {
   });
 
   it('ends with the card active and holding 130.00 USD, after a refused and an accepted withdrawal', () => {
-    const withdraw = printed('/withdraw').trim().split('\n').map((l) => JSON.parse(l));
+    const withdraw = printed('/withdraw')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(withdraw).toContainEqual({ code: 'VALIDATION_ERROR', reason: 'card_not_active', current_status: 'frozen' });
-    const after = printed('/unfreeze').trim().split('\n').map((l) => JSON.parse(l));
+    const after = printed('/unfreeze')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(after.at(-1)).toEqual({ status: 'active', balance: 130 });
   });
 
   it('receives and verifies every event the sandbox sent, and nothing is rejected', () => {
     // The guide prints `verified <type> <count>` (and `rejected: <word> <count>`) per type: events arrive in any order.
-    const counts = printed('grep -q card.withdrawal.completed receiver.log').trim().split('\n').filter((l) => /^(verified|rejected:) /.test(l));
+    const counts = printed('grep -q card.withdrawal.completed receiver.log')
+      .trim()
+      .split('\n')
+      .filter((l) => /^(verified|rejected:) /.test(l));
     expect(counts.filter((l) => l.startsWith('rejected'))).toEqual([]);
     const verified = new Map(counts.map((l) => l.split(' ')).map(([, type, count]) => [type, Number(count)] as const));
-    for (const type of ['kyc.approved', 'poa.approved', 'card.activated', 'card.topup.completed', 'card.frozen', 'card.unfrozen', 'card.withdrawal.completed']) {
+    for (const type of [
+      'kyc.approved',
+      'poa.approved',
+      'card.activated',
+      'card.topup.completed',
+      'card.frozen',
+      'card.unfrozen',
+      'card.withdrawal.completed',
+    ]) {
       expect(verified.get(type)).toBe(1);
     }
     expect(verified.get('balance.debited')).toBe(4);

@@ -19,8 +19,10 @@ function serverLists(doc: any): [string, Server[]][] {
   return lists;
 }
 
-const descriptions = (server: Server) =>
-  [server.description ?? '', ...Object.values(server.variables ?? {}).map((v) => v.description ?? '')];
+const descriptions = (server: Server) => [
+  server.description ?? '',
+  ...Object.values(server.variables ?? {}).map((v) => v.description ?? ''),
+];
 
 describe('the servers of the docs copy', () => {
   it('turns inline markdown into plain text', () => {
@@ -37,10 +39,15 @@ describe('the servers of the docs copy', () => {
     const docs = new Map(serverLists(docsDocument(openapi)));
     for (const [where, servers] of contract) {
       const shown = docs.get(where) ?? [];
-      expect(shown.map((s) => s.url), where).toEqual(servers.flatMap((s) => {
-        const url = s.url.replace(/\{(\w+)\}/g, (_, v: string) => s.variables?.[v]?.default ?? '');
-        return [url, `${SANDBOX_ORIGIN}${new URL(url).pathname}`];
-      }));
+      expect(
+        shown.map((s) => s.url),
+        where,
+      ).toEqual(
+        servers.flatMap((s) => {
+          const url = s.url.replace(/\{(\w+)\}/g, (_, v: string) => s.variables?.[v]?.default ?? '');
+          return [url, `${SANDBOX_ORIGIN}${new URL(url).pathname}`];
+        }),
+      );
       // Redoc reads a url without a scheme as relative to the page: every url shown is absolute.
       for (const server of shown) expect(server.url, where).toMatch(/^https?:\/\/[^{}]+$/);
       expect(shown[0]?.description, where).toContain(servers[0]!.url);
@@ -52,7 +59,10 @@ describe('the servers of the docs copy', () => {
       expect(shown[1]?.description, where).toContain('sk_test_');
     }
     expect(docs.get('document')?.map((s) => s.url)).toEqual(['https://api.partner-api.test/v1', 'http://127.0.0.1:4020/v1']);
-    expect(docs.get('/gift-cards/orders')?.map((s) => s.url)).toEqual(['https://api.partner-api.test/api/v1', 'http://127.0.0.1:4020/api/v1']);
+    expect(docs.get('/gift-cards/orders')?.map((s) => s.url)).toEqual([
+      'https://api.partner-api.test/api/v1',
+      'http://127.0.0.1:4020/api/v1',
+    ]);
     expect(docs.get('/gift-cards/orders')?.[1]?.description).toContain('{alt_base_url}');
   });
 
@@ -61,7 +71,11 @@ describe('the servers of the docs copy', () => {
     const before = JSON.stringify(openapi);
     docsDocument(openapi);
     expect(JSON.stringify(openapi)).toBe(before);
-    expect(serverLists(openapi).flatMap(([, list]) => list.map((s) => s.url)).filter((url) => url.includes('127.0.0.1'))).toEqual([]);
+    expect(
+      serverLists(openapi)
+        .flatMap(([, list]) => list.map((s) => s.url))
+        .filter((url) => url.includes('127.0.0.1')),
+    ).toEqual([]);
   });
 
   it('adds no sandbox to a loopback server the list already has, nor twice, nor to the webhooks', () => {
@@ -76,7 +90,11 @@ describe('the servers of the docs copy', () => {
       webhooks: { 'card.frozen': { post: { servers: [{ url: 'https://partner.example.test/in' }] } } },
     };
     addSandboxServers(doc);
-    expect(doc.servers.map((s: Server) => s.url)).toEqual(['https://a.example.test/v1', `${SANDBOX_ORIGIN}/v1`, 'https://b.example.test/v1']);
+    expect(doc.servers.map((s: Server) => s.url)).toEqual([
+      'https://a.example.test/v1',
+      `${SANDBOX_ORIGIN}/v1`,
+      'https://b.example.test/v1',
+    ]);
     expect(doc.servers[0].description).toBe('Production: live.');
     expect(doc.webhooks['card.frozen'].post.servers).toEqual([{ url: 'https://partner.example.test/in' }]);
   });

@@ -85,7 +85,9 @@ describe('the build check of the workflows', () => {
   it('refuses an operation the source does not have, naming the file, workflow and step', () => {
     const doc = structuredClone(cards.doc) as never as { workflows: { steps: { operationId?: string }[] }[] };
     doc.workflows[0]!.steps[2]!.operationId = '$sourceDescriptions.partner.createCustomr';
-    expect(workflowProblems(cards.file, doc as never, bundles)).toEqual([`${cards.file}: cardIssued › createCustomer: partner has no operation createCustomr`]);
+    expect(workflowProblems(cards.file, doc as never, bundles)).toEqual([
+      `${cards.file}: cardIssued › createCustomer: partner has no operation createCustomr`,
+    ]);
   });
 
   it('refuses a workflow that calls the simulation API (itself or through a workflow it runs) without x-simulation', () => {

@@ -20,7 +20,9 @@ export default async function setup(project: TestProject) {
   const clone = await timed('clean clone (git clone)', () => cleanClone());
   await timed('npm ci in the clone', () => sh('npm ci --no-audit --no-fund', { cwd: clone, check: true }));
   const packs = fs.mkdtempSync(path.join(os.tmpdir(), 'journey-pack-'));
-  const packed = await timed('npm pack in the clone', () => sh(`npm pack --silent --pack-destination ${packs}`, { cwd: clone, check: true }));
+  const packed = await timed('npm pack in the clone', () =>
+    sh(`npm pack --silent --pack-destination ${packs}`, { cwd: clone, check: true }),
+  );
   const tarball = path.join(packs, packed.output.trim().split('\n').at(-1)!);
   if (!fs.existsSync(tarball)) throw new Error(`npm pack did not write ${tarball}:\n${packed.output}`);
   project.provide('clone', clone);

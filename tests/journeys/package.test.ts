@@ -12,7 +12,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, inject } from 'vitest';
 import type { Block } from '../docs/guide-runner.ts';
-import { BINS, FLOOR, lastJsonLine, PACKAGE, SANDBOX_CONSUMER, SANDBOX_CONSUMER_RESULT, strictTsconfig, testingGuide } from '../package/support.ts';
+import {
+  BINS,
+  FLOOR,
+  lastJsonLine,
+  PACKAGE,
+  SANDBOX_CONSUMER,
+  SANDBOX_CONSUMER_RESULT,
+  strictTsconfig,
+  testingGuide,
+} from '../package/support.ts';
 import { background, journey, sh, timed, userEnv } from './support.ts';
 
 const tarball = inject('tarball');
@@ -68,7 +77,10 @@ async function packageJourney(nodeBin: string, version: string): Promise<void> {
   const install = setup.code.replace(new RegExp(`(npm install) ${PACKAGE.name.replace('/', '\\/')}(?=\\s|$)`), `$1 ${quote(tarball)}`);
   expect(install, 'the guide installs the package by its name').not.toBe(setup.code);
   await timed(`  setup as docs/testing.md prints it, on Node ${version}`, () => run(script({ ...setup, code: install })));
-  const manifest = JSON.parse(fs.readFileSync(path.join(app, 'package.json'), 'utf8')) as { type?: string; devDependencies?: Record<string, string> };
+  const manifest = JSON.parse(fs.readFileSync(path.join(app, 'package.json'), 'utf8')) as {
+    type?: string;
+    devDependencies?: Record<string, string>;
+  };
   expect(manifest.type).toBe('module');
   expect(Object.keys(manifest.devDependencies ?? {})).toEqual(expect.arrayContaining(['vitest', 'typescript']));
 
@@ -95,13 +107,17 @@ async function packageJourney(nodeBin: string, version: string): Promise<void> {
     const stripped = atLeast(version, stripsTypesFrom);
     const test = block(stripped ? 'node --test' : 'npx tsx --test');
     const ran = await timed(`  the node:test example (${stripped ? 'node --test' : 'npx tsx --test'}), on Node ${version}`, () =>
-      run(script({ ...test, code: test.code.replace(/http:\/\/127\.0\.0\.1:4020/g, origin) })));
+      run(script({ ...test, code: test.code.replace(/http:\/\/127\.0\.0\.1:4020/g, origin) })),
+    );
     expect(ran.output).toMatch(/^[#ℹ] pass 1$/m);
     expect(ran.output).toMatch(/^[#ℹ] fail 0$/m);
   } finally {
     // Ctrl-C, as the reader stops it (npx then ends by the signal, so there is no exit status to compare).
     sandbox.interrupt();
-    stopped = await Promise.race([sandbox.exited.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000))]);
+    stopped = await Promise.race([
+      sandbox.exited.then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000)),
+    ]);
     sandbox.kill();
   }
   expect(stopped, `the sandbox did not stop within 10 s of Ctrl-C:\n${sandbox.output().slice(-2000)}`).toBe(true);
@@ -111,7 +127,8 @@ async function packageJourney(nodeBin: string, version: string): Promise<void> {
   // startSandbox() and the test kit from a consumer, run as this Node runs a TypeScript file (tsx below 22.18,
   // which the guide has installed by now).
   const consumer = await timed(`  startSandbox() and the test kit, on Node ${version}`, () =>
-    run(atLeast(version, stripsTypesFrom) ? 'node sandbox.ts' : 'npx tsx sandbox.ts'));
+    run(atLeast(version, stripsTypesFrom) ? 'node sandbox.ts' : 'npx tsx sandbox.ts'),
+  );
   expect(lastJsonLine(consumer.output)).toEqual(SANDBOX_CONSUMER_RESULT);
 
   for (const bin of BINS) {

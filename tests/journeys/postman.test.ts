@@ -43,8 +43,14 @@ const quote = (word: string): string => `'${word.replaceAll("'", `'\\''`)}'`;
 journey("Postman: the docs site's collection runs with Newman against npm run sandbox -- --seed examples", async () => {
   const clone = inject('clone');
   const openapi = JSON.parse(fs.readFileSync(path.join(clone, 'generated', 'openapi.json'), 'utf8')) as JsonObject;
-  const expected = Object.entries(REFUSED_ON_THE_SEEDED_ACCOUNT).map(([operation, reason]) => ({ operation, reason, status: documentedStatus(openapi, operation, reason) }));
-  expect(expected.filter((e) => e.status === undefined).map((e) => `${e.operation} documents no example with details.reason ${e.reason}`)).toEqual([]);
+  const expected = Object.entries(REFUSED_ON_THE_SEEDED_ACCOUNT).map(([operation, reason]) => ({
+    operation,
+    reason,
+    status: documentedStatus(openapi, operation, reason),
+  }));
+  expect(
+    expected.filter((e) => e.status === undefined).map((e) => `${e.operation} documents no example with details.reason ${e.reason}`),
+  ).toEqual([]);
 
   // The site as `npm run docs` builds it; its last line names the folder it wrote.
   const docs = await sh('npm run docs', { cwd: clone, check: true, timeoutMs: 600_000 });
@@ -106,7 +112,9 @@ journey("Postman: the docs site's collection runs with Newman against npm run sa
         failures.push(`${where}: ${status} ${why} (expected ${wanted})`);
       }
     }
-    console.log(`newman: ${run.stats.requests.total} requests sent of ${sent} in the collection, ${failures.length} answered otherwise than expected`);
+    console.log(
+      `newman: ${run.stats.requests.total} requests sent of ${sent} in the collection, ${failures.length} answered otherwise than expected`,
+    );
     for (const line of failures) console.log(`  ${line}`);
     expect(run.stats.requests.total).toBe(sent);
     expect(failures).toEqual([]);

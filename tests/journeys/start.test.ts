@@ -78,7 +78,10 @@ describe('npm start', () => {
       expect(await exitsLeavingNothing(running)).not.toBe(0);
       expect(await listening(mockPort), 'the mock after the failure').toBe(false);
       expect(await listening(docsPort), 'the docs after the failure').toBe(false);
-      const lines = running.output().split('\n').filter((line) => line.startsWith('start: '));
+      const lines = running
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('start: '));
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(new RegExp(`sandbox.*${sandboxPort}.*in use`));
     } finally {

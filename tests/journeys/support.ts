@@ -32,7 +32,10 @@ export function removeLater(dir: string): void {
  */
 export function userEnv(overrides: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(npm_|VITEST|NODE_ENV$|NODE_OPTIONS$|TSX_)/i.test(k)));
-  env.PATH = (process.env.PATH ?? '').split(path.delimiter).filter((p) => !p.includes(`node_modules${path.sep}.bin`) && !p.includes(`node_modules${path.sep}node${path.sep}bin`)).join(path.delimiter);
+  env.PATH = (process.env.PATH ?? '')
+    .split(path.delimiter)
+    .filter((p) => !p.includes(`node_modules${path.sep}.bin`) && !p.includes(`node_modules${path.sep}node${path.sep}bin`))
+    .join(path.delimiter);
   return { ...env, ...overrides };
 }
 
@@ -45,7 +48,12 @@ export interface Ran {
 /** Runs `command` with bash, as typed in a terminal. With `check`, a non-zero exit throws with the output. */
 export function sh(command: string, options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; check?: boolean }): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', command], { cwd: options.cwd, env: options.env ?? userEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn('bash', ['-c', command], {
+      cwd: options.cwd,
+      env: options.env ?? userEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let output = '';
     child.stdout.on('data', (c: Buffer) => (output += c));
     child.stderr.on('data', (c: Buffer) => (output += c));
@@ -85,7 +93,12 @@ export interface Background {
 
 /** Starts `command` with bash in a process group of its own, as a terminal's foreground job. */
 export function background(command: string, options: { cwd: string; env?: NodeJS.ProcessEnv }): Background {
-  const child = spawn('bash', ['-c', command], { cwd: options.cwd, env: options.env ?? userEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn('bash', ['-c', command], {
+    cwd: options.cwd,
+    env: options.env ?? userEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let output = '';
   let exitCode: number | null | undefined;
   const exited = new Promise<number | null>((resolve) =>
@@ -104,8 +117,10 @@ export function background(command: string, options: { cwd: string; env?: NodeJS
     async waitFor(pattern, ms = 180_000) {
       const deadline = Date.now() + ms;
       while (!matches(pattern)) {
-        if (exitCode !== undefined) throw new Error(`\`${command}\` exited ${exitCode} before printing ${pattern}:\n${output.slice(-4000)}`);
-        if (Date.now() > deadline) throw new Error(`\`${command}\` did not print ${pattern} within ${ms / 1000} s:\n${output.slice(-4000)}`);
+        if (exitCode !== undefined)
+          throw new Error(`\`${command}\` exited ${exitCode} before printing ${pattern}:\n${output.slice(-4000)}`);
+        if (Date.now() > deadline)
+          throw new Error(`\`${command}\` did not print ${pattern} within ${ms / 1000} s:\n${output.slice(-4000)}`);
         await new Promise((r) => setTimeout(r, 100));
       }
     },

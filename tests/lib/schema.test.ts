@@ -12,7 +12,11 @@ const doc: JsonObject = {
       Fees: { type: 'object', properties: { card_fee: { $ref: '#/components/schemas/Usd' } } },
       Card: {
         type: 'object',
-        properties: { code: { type: 'string' }, fees: { $ref: '#/components/schemas/Fees' }, tags: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' } } } } },
+        properties: {
+          code: { type: 'string' },
+          fees: { $ref: '#/components/schemas/Fees' },
+          tags: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' } } } },
+        },
       },
       Envelope: {
         allOf: [
@@ -41,7 +45,8 @@ describe('x-decimal-places (bundleAjv)', () => {
     expect(validator.check('/components/schemas/Usd', 0.005)).toBeDefined();
   });
   it('accepts 19.99, 0.07, 10.1 and integers where 2 places are allowed', () => {
-    for (const value of [19.99, 0.07, 10.1, 5, 0, 999999999.99]) expect(validator.check('/components/schemas/Usd', value), String(value)).toBeUndefined();
+    for (const value of [19.99, 0.07, 10.1, 5, 0, 999999999.99])
+      expect(validator.check('/components/schemas/Usd', value), String(value)).toBeUndefined();
   });
   it('allows 6 places for USDC and USDT amounts, not 7', () => {
     expect(validator.check('/components/schemas/Usdc', 1.123456)).toBeUndefined();
@@ -57,7 +62,11 @@ describe('undocumentedFields', () => {
     expect(extra('Envelope', { success: true, data: { code: 'x', fees: { card_fee: 1 }, tags: [{ name: 'a' }] } })).toEqual([]);
   });
   it('names extra fields as JSON Pointers, through $ref, allOf, nested objects and array items', () => {
-    const value = { success: true, leak: 1, data: { code: 'x', internal_id: 7, fees: { card_fee: 1, markup: 2 }, tags: [{ name: 'a' }, { name: 'b', debug: true }] } };
+    const value = {
+      success: true,
+      leak: 1,
+      data: { code: 'x', internal_id: 7, fees: { card_fee: 1, markup: 2 }, tags: [{ name: 'a' }, { name: 'b', debug: true }] },
+    };
     expect(extra('Envelope', value).sort()).toEqual(['/data/fees/markup', '/data/internal_id', '/data/tags/1/debug', '/leak']);
   });
   it('reads only the oneOf branch the value matches', () => {

@@ -22,16 +22,23 @@ function tableKeys(heading: string): string[] {
   const lines = GUIDE.slice(start).split('\n');
   const first = lines.findIndex((l) => l.startsWith('|'));
   const rows = lines.slice(first + 2);
-  return rows.slice(0, rows.findIndex((l) => !l.startsWith('|'))).map((l) => /^\| `([^`]+)`/.exec(l)![1]!.split(' ')[0]!);
+  return rows
+    .slice(
+      0,
+      rows.findIndex((l) => !l.startsWith('|')),
+    )
+    .map((l) => /^\| `([^`]+)`/.exec(l)![1]!.split(' ')[0]!);
 }
 
 describe('docs/assistants.md', () => {
-  it('starts the package\'s bin in every configuration, each valid JSON', () => {
+  it("starts the package's bin in every configuration, each valid JSON", () => {
     expect(PACKAGE.bin[TOOL]).toBe('./dist/mcp/cli.js');
     const configs = fencedBlocks(GUIDE).filter((b) => b.info.startsWith('json'));
     expect(configs.length).toBeGreaterThanOrEqual(4);
     for (const block of configs) {
-      const servers = (JSON.parse(block.code) as { mcpServers: Record<string, { command: string; args: string[]; env?: Record<string, string> }> }).mcpServers;
+      const servers = (
+        JSON.parse(block.code) as { mcpServers: Record<string, { command: string; args: string[]; env?: Record<string, string> }> }
+      ).mcpServers;
       const server = servers['partner-api']!;
       expect(server.command, block.info).toBe('npx');
       expect(server.args.slice(0, 4), block.info).toEqual(['-y', '-p', PACKAGE.name, TOOL]);
@@ -53,7 +60,7 @@ describe('docs/assistants.md', () => {
     }
   });
 
-  it('lists the server\'s tools', async () => {
+  it("lists the server's tools", async () => {
     const target = { apiKey: 'sk_test_x', baseUrl: 'http://127.0.0.1:1/v1', description: 'nothing', close: async () => undefined };
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     const client = new Client({ name: 'guide', version: '1' });
@@ -66,29 +73,58 @@ describe('docs/assistants.md', () => {
 
 describe('the command line', () => {
   it('starts a sandbox in-process by default, with the default key or PARTNER_API_KEY', () => {
-    expect(parseCli([], {})).toEqual({ version: false, apiKey: DEFAULT_SANDBOX_KEY, docs: undefined, target: { kind: 'in-process', port: 0, db: undefined, manual: false } });
-    expect(parseCli(['--port', '4100', '--db', 's.db', '--manual'], { PARTNER_API_KEY: 'sk_test_env' })).toMatchObject({ apiKey: 'sk_test_env', target: { port: 4100, db: 's.db', manual: true } });
+    expect(parseCli([], {})).toEqual({
+      version: false,
+      apiKey: DEFAULT_SANDBOX_KEY,
+      docs: undefined,
+      target: { kind: 'in-process', port: 0, db: undefined, manual: false },
+    });
+    expect(parseCli(['--port', '4100', '--db', 's.db', '--manual'], { PARTNER_API_KEY: 'sk_test_env' })).toMatchObject({
+      apiKey: 'sk_test_env',
+      target: { port: 4100, db: 's.db', manual: true },
+    });
     expect(parseCli(['-v'], {})).toEqual({ version: true });
   });
 
   it('calls a server elsewhere with --server, deriving the gift card address', () => {
-    expect(parseCli(['--server', 'http://127.0.0.1:4020/v1/', '--simulation-url', 'http://127.0.0.1:4020/sandbox', '--api-key', 'sk_test_a'], {})).toEqual({
+    expect(
+      parseCli(
+        ['--server', 'http://127.0.0.1:4020/v1/', '--simulation-url', 'http://127.0.0.1:4020/sandbox', '--api-key', 'sk_test_a'],
+        {},
+      ),
+    ).toEqual({
       version: false,
       apiKey: 'sk_test_a',
       docs: undefined,
-      target: { kind: 'remote', baseUrl: 'http://127.0.0.1:4020/v1', giftCardBaseUrl: 'http://127.0.0.1:4020/api/v1', simulationUrl: 'http://127.0.0.1:4020/sandbox' },
+      target: {
+        kind: 'remote',
+        baseUrl: 'http://127.0.0.1:4020/v1',
+        giftCardBaseUrl: 'http://127.0.0.1:4020/api/v1',
+        simulationUrl: 'http://127.0.0.1:4020/sandbox',
+      },
     });
-    expect(parseCli(['--server', 'https://api.example.test/base', '--api-key', 'sk_test_a'], {})).toMatchObject({ target: { giftCardBaseUrl: undefined, simulationUrl: undefined } });
+    expect(parseCli(['--server', 'https://api.example.test/base', '--api-key', 'sk_test_a'], {})).toMatchObject({
+      target: { giftCardBaseUrl: undefined, simulationUrl: undefined },
+    });
   });
 
   it.each([
     [['--server', 'http://x/v1'], '--server needs --api-key <key> (or PARTNER_API_KEY): the key of the account to act on'],
     [['--server', 'ftp://x/v1', '--api-key', 'sk_test_a'], '--server must be an http:// or https:// url, got "ftp://x/v1"'],
     [['--gift-card-url', 'http://x/api/v1'], '--gift-card-url goes with --server (without --server, the tools use a sandbox of their own)'],
-    [['--server', 'http://x/v1', '--api-key', 'sk_test_a', '--port', '1'], '--port is for the in-process sandbox: drop it, or drop --server'],
-    [['--server', 'http://x/v1', '--api-key', 'sk_test_a', '--manual'], '--manual is for the in-process sandbox: drop it, or drop --server (PATCH /sandbox/account sets manual on another sandbox)'],
+    [
+      ['--server', 'http://x/v1', '--api-key', 'sk_test_a', '--port', '1'],
+      '--port is for the in-process sandbox: drop it, or drop --server',
+    ],
+    [
+      ['--server', 'http://x/v1', '--api-key', 'sk_test_a', '--manual'],
+      '--manual is for the in-process sandbox: drop it, or drop --server (PATCH /sandbox/account sets manual on another sandbox)',
+    ],
     [['--port', 'x'], '--port must be an integer from 0 to 65535, got "x"'],
-    [['--api-key', 'Bearer sk_test_a'], '--api-key must be an API key, sk_test_ or sk_live_ followed by the key (visible characters, no spaces), got "Bearer sk_test_a"'],
+    [
+      ['--api-key', 'Bearer sk_test_a'],
+      '--api-key must be an API key, sk_test_ or sk_live_ followed by the key (visible characters, no spaces), got "Bearer sk_test_a"',
+    ],
   ])('%j: %s', (argv, line) => {
     expect(() => parseCli(argv, {})).toThrow(new UsageError(line));
   });

@@ -48,7 +48,14 @@ describe(`${TOOL} over stdio`, () => {
   it('answers the handshake with its name, version and tools', async () => {
     expect(client.getServerVersion()).toMatchObject({ name: '@partner-api/contract' });
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['call_partner_api', 'describe_operation', 'list_events', 'list_operations', 'search_docs', 'simulate']);
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      'call_partner_api',
+      'describe_operation',
+      'list_events',
+      'list_operations',
+      'search_docs',
+      'simulate',
+    ]);
   });
 
   it('calls its in-process sandbox with the key it was given, and searches the docs', async () => {
@@ -64,7 +71,9 @@ describe(`${TOOL} over stdio`, () => {
 
   it('writes only the protocol on stdout, and its one line on stderr', () => {
     expect(protocolErrors).toEqual([]);
-    expect(stderr).toMatch(new RegExp(`^${TOOL}: MCP server on stdio; a sandbox started for this session, in memory, at http://127\\.0\\.0\\.1:\\d+/v1`));
+    expect(stderr).toMatch(
+      new RegExp(`^${TOOL}: MCP server on stdio; a sandbox started for this session, in memory, at http://127\\.0\\.0\\.1:\\d+/v1`),
+    );
     expect(stderr.trim().split('\n')).toHaveLength(1);
   });
 
@@ -76,12 +85,19 @@ describe(`${TOOL} over stdio`, () => {
 
   it('exits by itself, status 0, when its stdin ends (an assistant that quits without a signal)', async () => {
     // Spawned by hand: the SDK's client sends SIGTERM to a server still running 2 seconds after closing its stdin.
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/mcp/cli.ts', '--docs', path.join(dir, 'llms-full.txt')], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/mcp/cli.ts', '--docs', path.join(dir, 'llms-full.txt')], {
+      cwd: ROOT,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let err = '';
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.once('exit', (code, signal) => resolve({ code, signal })),
+    );
     const ready = new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
-    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } })}\n`);
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } })}\n`,
+    );
     await ready;
     child.stdin.end();
     const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);

@@ -63,7 +63,14 @@ afterAll(async () => {
 describe('the MCP server over the sandbox', () => {
   it('lists its tools, each described, and says where its calls go', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['call_partner_api', 'describe_operation', 'list_events', 'list_operations', 'search_docs', 'simulate']);
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      'call_partner_api',
+      'describe_operation',
+      'list_events',
+      'list_operations',
+      'search_docs',
+      'simulate',
+    ]);
     for (const t of tools) expect(t.description!.length, t.name).toBeGreaterThan(150);
     const call = tools.find((t) => t.name === 'call_partner_api')!;
     // Typed from the contract: the operationIds are the partner API's.
@@ -75,7 +82,9 @@ describe('the MCP server over the sandbox', () => {
     expect(listing.text).toContain(`with the key ${KEY}`);
     expect(listing.text).toMatch(/freezeCard\s+POST\s+\/cards\/\{code\}\/freeze/);
     expect(listing.text).not.toContain('createCustomer');
-    expect((await tool('list_operations', { tag: 'card simulations' })).text).toMatch(/simulateCardIssuance\s+POST\s+\/cards\/\{code\}\/issuance/);
+    expect((await tool('list_operations', { tag: 'card simulations' })).text).toMatch(
+      /simulateCardIssuance\s+POST\s+\/cards\/\{code\}\/issuance/,
+    );
   });
 
   it('takes a card from a new customer to frozen, and finds the card.frozen delivery', async () => {
@@ -110,7 +119,16 @@ describe('the MCP server over the sandbox', () => {
 
     // The delivery is recorded once the receiver's answer is: ask until it shows (a few times: each ask is three
     // requests of the account's 100 a minute).
-    let found: { events: { id: string; type: string; data: { card_code: string }; deliveries: { status: string; response_code: number | null; endpoint_code: string }[] }[] } | undefined;
+    let found:
+      | {
+          events: {
+            id: string;
+            type: string;
+            data: { card_code: string };
+            deliveries: { status: string; response_code: number | null; endpoint_code: string }[];
+          }[];
+        }
+      | undefined;
     for (let i = 0; i < 10; i++) {
       const listed = await tool('list_events', { type: 'card.frozen', data: { card_code: code } });
       expect(listed.isError, listed.text).toBe(false);
@@ -122,7 +140,9 @@ describe('the MCP server over the sandbox', () => {
     const [event] = found!.events;
     expect(event!.type).toBe('card.frozen');
     expect(event!.data.card_code).toBe(code);
-    expect(event!.deliveries).toEqual([expect.objectContaining({ status: 'delivered', response_code: 204, endpoint_code: endpoint.body.data.code })]);
+    expect(event!.deliveries).toEqual([
+      expect.objectContaining({ status: 'delivered', response_code: 204, endpoint_code: endpoint.body.data.code }),
+    ]);
     // The same event arrived at the receiver, verified.
     expect(receiver.list('card.frozen').map((e) => e.id)).toEqual([event!.id]);
     expect(receiver.rejected).toEqual([]);
@@ -136,7 +156,11 @@ describe('the MCP server over the sandbox', () => {
     const again = await tool('call_partner_api', { operation_id: 'withdrawFromCard', path_params: { code }, body: { amount: 20 } });
     expect(again.isError).toBe(true);
     const refused = JSON.parse(again.text) as Answer;
-    expect([refused.status, refused.body.error?.code, refused.body.error?.details?.reason]).toEqual([422, 'VALIDATION_ERROR', 'card_not_active']);
+    expect([refused.status, refused.body.error?.code, refused.body.error?.details?.reason]).toEqual([
+      422,
+      'VALIDATION_ERROR',
+      'card_not_active',
+    ]);
   }, 60_000);
 
   it('refuses a request that breaks the contract before sending it, naming each field', async () => {
@@ -151,7 +175,10 @@ describe('the MCP server over the sandbox', () => {
     expect(text).toContain('body: colour is not a field of this request (additionalProperties)');
     const missing = await tool('call_partner_api', { operation_id: 'freezeCard' });
     expect(missing.text).toContain('path_params: code is required (required)');
-    const noBody = await tool('call_partner_api', { operation_id: 'withdrawFromCard', path_params: { code: '7c9e6679-7425-40de-944b-e07fc1f90ae7' } });
+    const noBody = await tool('call_partner_api', {
+      operation_id: 'withdrawFromCard',
+      path_params: { code: '7c9e6679-7425-40de-944b-e07fc1f90ae7' },
+    });
     expect(noBody.text).toContain('body: is required (required)');
     const unknown = await tool('call_partner_api', { operation_id: 'freezeTheCard' });
     expect(unknown.isError).toBe(true);

@@ -26,33 +26,52 @@ describe('violations', () => {
 
   it('names nested body fields, array items, missing and extra properties, with the rule', () => {
     const at = (location: (string | number)[], code: string, message: string) => fieldProblem({ location, code, message });
-    expect(at(['request', 'body', 'beneficiary', 'iban'], 'pattern', 'Request body property beneficiary.iban must match pattern "^X"')).toEqual({
+    expect(
+      at(['request', 'body', 'beneficiary', 'iban'], 'pattern', 'Request body property beneficiary.iban must match pattern "^X"'),
+    ).toEqual({
       field: 'beneficiary.iban',
       message: 'must match pattern "^X" (pattern)',
     });
-    expect(at(['request', 'body', 'items', 0], 'type', 'Request body property items.0 must be object')).toEqual({ field: 'items.0', message: 'must be object (type)' });
+    expect(at(['request', 'body', 'items', 0], 'type', 'Request body property items.0 must be object')).toEqual({
+      field: 'items.0',
+      message: 'must be object (type)',
+    });
     expect(at(['request', 'body', 'address'], 'required', "Request body property address must have required property 'city'")).toEqual({
       field: 'address.city',
       message: "must have required property 'city' (required)",
     });
     expect(at(['request', 'body'], 'type', 'Request body must be object')).toEqual({ field: 'body', message: 'must be object (type)' });
-    expect(at(['request', 'query', 'limit'], 'maximum', 'Request query parameter limit must be <= 100')).toEqual({ field: 'limit', message: 'must be <= 100 (maximum)' });
+    expect(at(['request', 'query', 'limit'], 'maximum', 'Request query parameter limit must be <= 100')).toEqual({
+      field: 'limit',
+      message: 'must be <= 100 (maximum)',
+    });
   });
 
   it("gives parameters back the contract's spelling", () => {
-    const names = parameterNames({ paths: { '/kyc/{customerCode}/status': { get: { parameters: [{ name: 'customerCode', in: 'path' }] } } } });
+    const names = parameterNames({
+      paths: { '/kyc/{customerCode}/status': { get: { parameters: [{ name: 'customerCode', in: 'path' }] } } },
+    });
     expect(fieldProblem({ location: ['request', 'path', 'customercode'], code: 'format', message: 'x' }, names).field).toBe('customerCode');
   });
 
   it('keeps the meta and other details of the example it replaces, and keeps only errors', () => {
     const base = {
       success: false as const,
-      error: { code: 'VALIDATION_ERROR', message: 'canned', details: { fields: [{ field: 'amount', message: 'amount is required' }], other: 1 } },
+      error: {
+        code: 'VALIDATION_ERROR',
+        message: 'canned',
+        details: { fields: [{ field: 'amount', message: 'amount is required' }], other: 1 },
+      },
       meta: { request_id: 'req_1', mode: 'test' as const, timestamp: '2026-03-02T10:15:30Z' },
     };
     const out = validationFailure(
       [
-        { location: ['request', 'query', 'page'], code: 'type', severity: 'Error', message: 'Request query parameter page must be integer' },
+        {
+          location: ['request', 'query', 'page'],
+          code: 'type',
+          severity: 'Error',
+          message: 'Request query parameter page must be integer',
+        },
         { location: ['request', 'header', 'x'], code: 'w', severity: 'Warning', message: 'ignored' },
       ],
       base,
@@ -60,7 +79,11 @@ describe('violations', () => {
     );
     expect(out).toEqual({
       ...base,
-      error: { code: 'VALIDATION_ERROR', message: 'Validation failed: page: must be integer (type).', details: { other: 1, fields: [{ field: 'page', message: 'must be integer (type)' }] } },
+      error: {
+        code: 'VALIDATION_ERROR',
+        message: 'Validation failed: page: must be integer (type).',
+        details: { other: 1, fields: [{ field: 'page', message: 'must be integer (type)' }] },
+      },
     });
   });
 });

@@ -77,7 +77,9 @@ const label = (op: ExampleOperation) => `${op.method} ${op.path} (${op.operation
 const isError = (status: string) => /^[45]\d\d$/.test(status);
 
 /** The invalid variants of an operation's request: each must answer 422 VALIDATION_ERROR naming `field`. */
-function invalidRequests(op: ExampleOperation): { what: string; field: string; url?: string; body?: Json; headers?: Record<string, string> }[] {
+function invalidRequests(
+  op: ExampleOperation,
+): { what: string; field: string; url?: string; body?: Json; headers?: Record<string, string> }[] {
   const variants: { what: string; field: string; url?: string; body?: Json; headers?: Record<string, string> }[] = [];
   if (op.body !== undefined) variants.push({ what: 'a body that is an array, not an object', field: 'body', body: [] });
   const [firstRequired] = op.bodyRequiredFields;
@@ -98,7 +100,8 @@ function invalidRequests(op: ExampleOperation): { what: string; field: string; u
         { what: 'limit=101', field: 'limit', url: withQuery('limit', '101') },
       );
     }
-    if (p.in === 'query' && p.name === 'page') variants.push({ what: 'page=abc (wrong type)', field: 'page', url: withQuery('page', 'abc') });
+    if (p.in === 'query' && p.name === 'page')
+      variants.push({ what: 'page=abc (wrong type)', field: 'page', url: withQuery('page', 'abc') });
     const constrained = ['format', 'enum', 'const', 'pattern', 'oneOf', 'anyOf'].some((k) => k in p.schema);
     if (p.in === 'path' && constrained) {
       const url = op.url.replace(encodeURIComponent(String(p.example)), 'not-a-valid-value');
@@ -238,7 +241,9 @@ describe('the front of the mock: every answer in the envelope, at the API addres
       const res = await call(withdraw(), { rawBody });
       expect(res.status, rawBody).toBe(422);
       expectEnvelope(res, 'VALIDATION_ERROR');
-      expect(res.body.error.details.fields).toEqual([{ field: 'body', message: expect.stringMatching(/^is not valid JSON: .+ \(json\)$/) }]);
+      expect(res.body.error.details.fields).toEqual([
+        { field: 'body', message: expect.stringMatching(/^is not valid JSON: .+ \(json\)$/) },
+      ]);
       expect(res.body.error.message).toMatch(/not valid JSON/);
     }
   });

@@ -12,7 +12,11 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const children: ChildProcess[] = [];
 
 function run(script: string, args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [script, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [script, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let out = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
@@ -65,7 +69,9 @@ describe.skipIf(!fs.existsSync(path.join(ROOT, 'generated', 'openapi.json')))('m
     const busy = await occupy();
     try {
       const [mockPort, docsPort] = await threeFreePorts();
-      const start = run('scripts/start/cli.ts', ['--mock-port', String(mockPort), '--sandbox-port', String(busy.port)], { DOCS_PORT: String(docsPort) });
+      const start = run('scripts/start/cli.ts', ['--mock-port', String(mockPort), '--sandbox-port', String(busy.port)], {
+        DOCS_PORT: String(docsPort),
+      });
       expect(await start.exited).toBe(1);
       expect(start.output()).toContain(`port ${busy.port} on 127.0.0.1 is already in use; set SANDBOX_PORT=<port>`);
       expect(start.output()).not.toContain('Linting');
@@ -93,7 +99,7 @@ describe.skipIf(!fs.existsSync(path.join(ROOT, 'generated', 'openapi.json')))('m
     expect(mock.output()).toContain(`http://127.0.0.1:${port}/v1 `);
     expect(mock.output()).toContain(`http://127.0.0.1:${port}/api/v1 `);
     expect(mock.output()).toContain(`curl -X POST 'http://127.0.0.1:${port}/v1/cards/`);
-    expect(mock.output()).toContain("Authorization: Bearer sk_test_");
+    expect(mock.output()).toContain('Authorization: Bearer sk_test_');
     const res = await fetch(`http://127.0.0.1:${port}/v1/balance`, { headers: { Authorization: 'Bearer sk_test_x' } });
     expect(res.status).toBe(200);
     mock.child.kill('SIGINT');
@@ -101,33 +107,35 @@ describe.skipIf(!fs.existsSync(path.join(ROOT, 'generated', 'openapi.json')))('m
     await expect(assertPortFree('127.0.0.1', port, '')).resolves.toBeUndefined();
   });
 
-  it(
-    'npm start --skip-build: serves the sandbox, mock and docs, prints their addresses and a key that works; SIGINT stops all and exits 0',
-    async () => {
-      // site/ is gitignored build output: build it when absent (about 3 s).
-      if (!fs.existsSync(path.join(SITE_DIR, 'index.html'))) await buildSite();
-      const [mockPort, docsPort, sandboxPort] = await threeFreePorts();
-      const start = run('scripts/start/cli.ts', ['--skip-build', '--mock-port', String(mockPort)], { DOCS_PORT: String(docsPort), SANDBOX_PORT: String(sandboxPort) });
-      await start.waitFor('Press Ctrl-C');
-      expect(start.output()).toContain(`http://127.0.0.1:${mockPort}/v1`);
-      expect(start.output()).toContain(`http://127.0.0.1:${docsPort}/`);
-      expect((await fetch(`http://127.0.0.1:${docsPort}/`)).status).toBe(200);
-      expect((await fetch(`http://127.0.0.1:${docsPort}/asyncapi.html`)).status).toBe(200);
-      expect((await fetch(`http://127.0.0.1:${mockPort}/v1/balance`, { headers: { Authorization: 'Bearer sk_test_x' } })).status).toBe(200);
-      // The sandbox: its address and a key to paste, which works as printed (a funded account of its own).
-      const banner = /Sandbox\s+(http:\/\/127\.0\.0\.1:\d+\/v1)[\s\S]*?key to paste\s+(sk_test_\w+)/.exec(start.output());
-      expect(banner?.[1]).toBe(`http://127.0.0.1:${sandboxPort}/v1`);
-      const balances = await fetch(`${banner![1]}/balance`, { headers: { Authorization: `Bearer ${banner![2]}` } });
-      expect(balances.status).toBe(200);
-      expect(((await balances.json()) as { data: { balance: number }[] }).data).toHaveLength(5);
-      // That key holds the contract's example records, which the reference's code samples use.
-      const cards = await fetch(`${banner![1]}/cards`, { headers: { Authorization: `Bearer ${banner![2]}` } });
-      expect(((await cards.json()) as { data: { code: string }[] }).data.map((c) => c.code)).toContain('7c9e6679-7425-40de-944b-e07fc1f90ae7');
-      start.child.kill('SIGINT');
-      expect(await start.exited).toBe(0);
-      await assertPortFree('127.0.0.1', mockPort, '');
-      await assertPortFree('127.0.0.1', docsPort, '');
-      await assertPortFree('127.0.0.1', sandboxPort, '');
-    },
-  );
+  it('npm start --skip-build: serves the sandbox, mock and docs, prints their addresses and a key that works; SIGINT stops all and exits 0', async () => {
+    // site/ is gitignored build output: build it when absent (about 3 s).
+    if (!fs.existsSync(path.join(SITE_DIR, 'index.html'))) await buildSite();
+    const [mockPort, docsPort, sandboxPort] = await threeFreePorts();
+    const start = run('scripts/start/cli.ts', ['--skip-build', '--mock-port', String(mockPort)], {
+      DOCS_PORT: String(docsPort),
+      SANDBOX_PORT: String(sandboxPort),
+    });
+    await start.waitFor('Press Ctrl-C');
+    expect(start.output()).toContain(`http://127.0.0.1:${mockPort}/v1`);
+    expect(start.output()).toContain(`http://127.0.0.1:${docsPort}/`);
+    expect((await fetch(`http://127.0.0.1:${docsPort}/`)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${docsPort}/asyncapi.html`)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${mockPort}/v1/balance`, { headers: { Authorization: 'Bearer sk_test_x' } })).status).toBe(200);
+    // The sandbox: its address and a key to paste, which works as printed (a funded account of its own).
+    const banner = /Sandbox\s+(http:\/\/127\.0\.0\.1:\d+\/v1)[\s\S]*?key to paste\s+(sk_test_\w+)/.exec(start.output());
+    expect(banner?.[1]).toBe(`http://127.0.0.1:${sandboxPort}/v1`);
+    const balances = await fetch(`${banner![1]}/balance`, { headers: { Authorization: `Bearer ${banner![2]}` } });
+    expect(balances.status).toBe(200);
+    expect(((await balances.json()) as { data: { balance: number }[] }).data).toHaveLength(5);
+    // That key holds the contract's example records, which the reference's code samples use.
+    const cards = await fetch(`${banner![1]}/cards`, { headers: { Authorization: `Bearer ${banner![2]}` } });
+    expect(((await cards.json()) as { data: { code: string }[] }).data.map((c) => c.code)).toContain(
+      '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+    );
+    start.child.kill('SIGINT');
+    expect(await start.exited).toBe(0);
+    await assertPortFree('127.0.0.1', mockPort, '');
+    await assertPortFree('127.0.0.1', docsPort, '');
+    await assertPortFree('127.0.0.1', sandboxPort, '');
+  });
 });

@@ -27,17 +27,22 @@ describe('package.json', () => {
     expect(PACKAGE.version).toBe(bundle('asyncapi.json').info.version);
     expect(versionProblems(ROOT)).toEqual([]);
     expect(versionProblems(ROOT, `v${PACKAGE.version}`)).toEqual([]);
-    expect(versionProblems(ROOT, 'v0.1.0')).toEqual([`the tag v0.1.0 does not name the package's version ${PACKAGE.version} (expected v${PACKAGE.version})`]);
+    expect(versionProblems(ROOT, 'v0.1.0')).toEqual([
+      `the tag v0.1.0 does not name the package's version ${PACKAGE.version} (expected v${PACKAGE.version})`,
+    ]);
   });
 
   it('npm run check:version names a package version that is not the contract’s', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'version-'));
     try {
       fs.mkdirSync(path.join(dir, 'generated'));
-      for (const file of ['generated/openapi.json', 'generated/asyncapi.json']) fs.copyFileSync(path.join(ROOT, file), path.join(dir, file));
+      for (const file of ['generated/openapi.json', 'generated/asyncapi.json'])
+        fs.copyFileSync(path.join(ROOT, file), path.join(dir, file));
       fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ ...PACKAGE, version: '0.1.0' }));
       const contract = bundle('openapi.json').info.version;
-      expect(versionProblems(dir)[0]).toBe(`package.json version 0.1.0 is not generated/openapi.json's info.version ${contract}: set both to the version npm run diff requires`);
+      expect(versionProblems(dir)[0]).toBe(
+        `package.json version 0.1.0 is not generated/openapi.json's info.version ${contract}: set both to the version npm run diff requires`,
+      );
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -56,7 +61,13 @@ describe('one Node floor', () => {
   });
 
   it('README, the guides and the package README name that floor wherever they name a minimum Node', () => {
-    const pages = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+    const pages = [
+      'README.md',
+      ...fs
+        .readdirSync(path.join(ROOT, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => `docs/${f}`),
+    ];
     const named: string[] = [];
     for (const page of pages) {
       for (const m of read(page).matchAll(/Node(?:\.js)?\s*\(?\s*(\d+(?:\.\d+)*)\s*(?:or later|and later|\+|or newer)/gi)) {
@@ -65,7 +76,10 @@ describe('one Node floor', () => {
       }
     }
     for (const page of ['README.md', 'docs/package-readme.md', 'docs/quickstart.md', 'docs/client.md', 'docs/testing.md']) {
-      expect(named.some((n) => n.startsWith(`${page}:`)), `${page} names the Node it needs`).toBe(true);
+      expect(
+        named.some((n) => n.startsWith(`${page}:`)),
+        `${page} names the Node it needs`,
+      ).toBe(true);
     }
   });
 });

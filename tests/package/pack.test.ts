@@ -15,7 +15,16 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BINS, FLOOR as FLOOR_VERSION, lastJsonLine, PACKAGE, ROOT, SANDBOX_CONSUMER, SANDBOX_CONSUMER_RESULT, strictTsconfig } from './support.ts';
+import {
+  BINS,
+  FLOOR as FLOOR_VERSION,
+  lastJsonLine,
+  PACKAGE,
+  ROOT,
+  SANDBOX_CONSUMER,
+  SANDBOX_CONSUMER_RESULT,
+  strictTsconfig,
+} from './support.ts';
 
 const TSC = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 const NAME = PACKAGE.name;
@@ -126,7 +135,12 @@ let readmeBefore: string;
 
 function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): string {
   try {
-    return execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', ...env } });
+    return execFileSync(cmd, args, {
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1', ...env },
+    });
   } catch (error) {
     const e = error as { stdout?: string; stderr?: string; message: string };
     throw new Error(`${cmd} ${args.join(' ')} failed in ${cwd}:\n${e.stdout ?? ''}\n${e.stderr ?? ''}\n${e.message}`);
@@ -135,7 +149,10 @@ function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = 
 
 /** Starts the installed bin with `args` and resolves with its base URL once it listens. */
 function startBin(args: string[]): Promise<{ child: ChildProcess; baseUrl: string }> {
-  const child = spawn(process.execPath, [path.join(app, 'node_modules', '.bin', BIN), ...args], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(app, 'node_modules', '.bin', BIN), ...args], {
+    cwd: app,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -157,7 +174,9 @@ function stopBin(child: ChildProcess): Promise<void> {
 
 /** A Node on this machine older than the package's floor (the host's, outside node_modules), if any. */
 function olderNode(): { path: string; version: string } | undefined {
-  const dirs = [...(process.env.PATH ?? '').split(path.delimiter), '/usr/local/bin', '/usr/bin'].filter((d) => d && !d.includes('node_modules'));
+  const dirs = [...(process.env.PATH ?? '').split(path.delimiter), '/usr/local/bin', '/usr/bin'].filter(
+    (d) => d && !d.includes('node_modules'),
+  );
   for (const dir of dirs) {
     const candidate = path.join(dir, 'node');
     if (!fs.existsSync(candidate)) continue;
@@ -246,10 +265,7 @@ describe('npm package', () => {
       listed: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
       code: 'RESOURCE_NOT_FOUND',
       errorClass: 'PartnerApiError',
-      seen: [
-        'GET /v1/cards?limit=20&page=1 Bearer sk_test_pack',
-        'GET /v1/cards/7c9e6679-7425-40de-944b-e07fc1f90ae7 Bearer sk_test_pack',
-      ],
+      seen: ['GET /v1/cards?limit=20&page=1 Bearer sk_test_pack', 'GET /v1/cards/7c9e6679-7425-40de-944b-e07fc1f90ae7 Bearer sk_test_pack'],
       frozen: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
       rejected: true,
     });
@@ -269,7 +285,18 @@ describe('the sandbox bin', () => {
       const help = runBin(flag);
       expect(help.status).toBe(0);
       expect(help.stdout).toMatch(new RegExp(`^Usage: ${BIN} `));
-      for (const option of ['--port', '--host', '--db', '--config', '--seed', '--seed-key', '--manual', '--no-rate-limit', '--help', '--version']) {
+      for (const option of [
+        '--port',
+        '--host',
+        '--db',
+        '--config',
+        '--seed',
+        '--seed-key',
+        '--manual',
+        '--no-rate-limit',
+        '--help',
+        '--version',
+      ]) {
         expect(help.stdout).toContain(option);
       }
       expect(help.stdout).toContain(`Node.js ${FLOOR} or later`);
@@ -293,7 +320,9 @@ describe('the sandbox bin', () => {
     try {
       const result = spawnSync(process.execPath, [bin(), '--port', String(port)], { cwd: app, encoding: 'utf8', timeout: 60_000 });
       expect(result.status).toBe(1);
-      expect(result.stderr.trim()).toBe(`${BIN}: port ${port} on 127.0.0.1 is already in use; pass --port <port> to use another one (--port 0 picks a free one)`);
+      expect(result.stderr.trim()).toBe(
+        `${BIN}: port ${port} on 127.0.0.1 is already in use; pass --port <port> to use another one (--port 0 picks a free one)`,
+      );
     } finally {
       busy.close();
     }
@@ -311,35 +340,50 @@ describe('the sandbox bin', () => {
   });
 
   const old = olderNode();
-  it.skipIf(!old)(`on a Node older than ${FLOOR} (${old?.path} ${old?.version}): the bin and the ./sandbox entry say so in one line`, () => {
-    const line = (who: string) => `${who} needs Node.js ${FLOOR} or later (for node:sqlite); this is Node.js ${old!.version}.`;
-    const fromBin = spawnSync(old!.path, [bin(), '--port', '0'], { cwd: app, encoding: 'utf8' });
-    expect(fromBin.status).toBe(1);
-    expect(fromBin.stderr).toBe(`${BIN}: ${line('the sandbox')}\n`);
-    const entry = spawnSync(old!.path, ['--input-type=module', '-e', `import '${NAME}/sandbox';`], { cwd: app, encoding: 'utf8' });
-    expect(entry.status).toBe(1);
-    expect(entry.stderr).toContain(line('The sandbox (@partner-api/contract/sandbox)'));
-    expect(entry.stderr).not.toMatch(/ERR_UNKNOWN_BUILTIN_MODULE|\n\s+at /);
-    // Caught, the error is that one line.
-    const caught = spawnSync(old!.path, ['--input-type=module', '-e', `try { await import('${NAME}/sandbox'); } catch (e) { console.log(e.stack); }`], { cwd: app, encoding: 'utf8' });
-    expect(caught.stdout.trim()).toBe(`Error: ${line('The sandbox (@partner-api/contract/sandbox)')}`);
-  });
+  it.skipIf(!old)(
+    `on a Node older than ${FLOOR} (${old?.path} ${old?.version}): the bin and the ./sandbox entry say so in one line`,
+    () => {
+      const line = (who: string) => `${who} needs Node.js ${FLOOR} or later (for node:sqlite); this is Node.js ${old!.version}.`;
+      const fromBin = spawnSync(old!.path, [bin(), '--port', '0'], { cwd: app, encoding: 'utf8' });
+      expect(fromBin.status).toBe(1);
+      expect(fromBin.stderr).toBe(`${BIN}: ${line('the sandbox')}\n`);
+      const entry = spawnSync(old!.path, ['--input-type=module', '-e', `import '${NAME}/sandbox';`], { cwd: app, encoding: 'utf8' });
+      expect(entry.status).toBe(1);
+      expect(entry.stderr).toContain(line('The sandbox (@partner-api/contract/sandbox)'));
+      expect(entry.stderr).not.toMatch(/ERR_UNKNOWN_BUILTIN_MODULE|\n\s+at /);
+      // Caught, the error is that one line.
+      const caught = spawnSync(
+        old!.path,
+        ['--input-type=module', '-e', `try { await import('${NAME}/sandbox'); } catch (e) { console.log(e.stack); }`],
+        { cwd: app, encoding: 'utf8' },
+      );
+      expect(caught.stdout.trim()).toBe(`Error: ${line('The sandbox (@partner-api/contract/sandbox)')}`);
+    },
+  );
 });
 
 describe('the trigger bin', () => {
   const TRIGGER = BINS.find((b) => PACKAGE.bin[b] === './dist/trigger/cli.js')!;
   const runTrigger = (...args: string[]) =>
-    spawnSync(process.execPath, [path.join(app, 'node_modules', '.bin', TRIGGER), ...args], { cwd: app, encoding: 'utf8', env: { ...process.env, WEBHOOK_SECRET: '' } });
+    spawnSync(process.execPath, [path.join(app, 'node_modules', '.bin', TRIGGER), ...args], {
+      cwd: app,
+      encoding: 'utf8',
+      env: { ...process.env, WEBHOOK_SECRET: '' },
+    });
 
   it("--list reads the events from the package's own generated/openapi.json; a delivery verifies with the ./webhooks export", async () => {
-    const shipped = JSON.parse(fs.readFileSync(path.join(app, 'node_modules', ...NAME.split('/'), 'generated', 'openapi.json'), 'utf8')) as { webhooks: object };
+    const shipped = JSON.parse(
+      fs.readFileSync(path.join(app, 'node_modules', ...NAME.split('/'), 'generated', 'openapi.json'), 'utf8'),
+    ) as { webhooks: object };
     const list = runTrigger('--list');
     expect(list.status, list.stderr).toBe(0);
     expect(list.stdout.trim().split('\n')).toEqual(Object.keys(shipped.webhooks));
 
     const secret = 'whsec_pack_trigger';
     const verified: string[] = [];
-    const { verifyWebhook } = (await import(path.join(app, 'node_modules', ...NAME.split('/'), 'dist', 'webhooks', 'index.js'))) as typeof import('../../src/webhooks/index.ts');
+    const { verifyWebhook } = (await import(
+      path.join(app, 'node_modules', ...NAME.split('/'), 'dist', 'webhooks', 'index.js')
+    )) as typeof import('../../src/webhooks/index.ts');
     const receiver = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
@@ -357,7 +401,11 @@ describe('the trigger bin', () => {
     try {
       const url = `http://127.0.0.1:${(receiver.address() as net.AddressInfo).port}/webhooks`;
       const sent = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
-        const child = spawn(process.execPath, [path.join(app, 'node_modules', '.bin', TRIGGER), 'card.frozen', '--url', url, '--secret', secret], { cwd: app });
+        const child = spawn(
+          process.execPath,
+          [path.join(app, 'node_modules', '.bin', TRIGGER), 'card.frozen', '--url', url, '--secret', secret],
+          { cwd: app },
+        );
         let stdout = '';
         child.stdout.on('data', (c: Buffer) => (stdout += c));
         child.once('close', (code) => resolve({ code, stdout }));
@@ -382,13 +430,21 @@ describe('the MCP bin', () => {
   const MCP = BINS.find((b) => PACKAGE.bin[b] === './dist/mcp/cli.js')!;
 
   it('speaks MCP over stdio: its own sandbox, and the docs the package ships (dist/llms-full.txt)', async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [path.join(app, 'node_modules', '.bin', MCP)], cwd: app, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [path.join(app, 'node_modules', '.bin', MCP)],
+      cwd: app,
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'pack-test', version: '1.0.0' });
     await client.connect(transport);
     try {
       const text = async (name: string, args: Record<string, unknown>) =>
         ((await client.callTool({ name, arguments: args })).content as { text: string }[])[0]!.text;
-      const balances = JSON.parse(await text('call_partner_api', { operation_id: 'listBalances' })) as { status: number; body: { data: unknown[] } };
+      const balances = JSON.parse(await text('call_partner_api', { operation_id: 'listBalances' })) as {
+        status: number;
+        body: { data: unknown[] };
+      };
       expect(balances.status).toBe(200);
       expect(balances.body.data).toHaveLength(5);
       expect(await text('search_docs', { query: 'webhook signature', limit: 1 })).toContain('Page: /guides/webhooks/');
@@ -399,7 +455,8 @@ describe('the MCP bin', () => {
   }, 60_000);
 
   it('--help under its name, --version', () => {
-    const run = (...args: string[]) => spawnSync(process.execPath, [path.join(app, 'node_modules', '.bin', MCP), ...args], { cwd: app, encoding: 'utf8' });
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, [path.join(app, 'node_modules', '.bin', MCP), ...args], { cwd: app, encoding: 'utf8' });
     expect(run('--help').stdout).toMatch(new RegExp(`^Usage: ${MCP} \\[options\\]`));
     expect(run('--version').stdout.trim()).toBe(PACKAGE.version);
   });

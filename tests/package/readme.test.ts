@@ -76,7 +76,11 @@ function moduleSymbol(source: string): ts.Symbol {
 }
 
 /** The names an entry module exports, values and types alike. */
-const exportsOf = (source: string) => checker.getExportsOfModule(moduleSymbol(source)).map((s) => s.name).sort();
+const exportsOf = (source: string) =>
+  checker
+    .getExportsOfModule(moduleSymbol(source))
+    .map((s) => s.name)
+    .sort();
 
 /** The property names of an exported interface. */
 function propertiesOf(source: string, name: string): string[] {
@@ -123,14 +127,18 @@ describe('the package README names everything a partner uses', () => {
   it('every operation of the simulation API', () => {
     const doc = JSON.parse(read('generated/sandbox.json')) as { paths: Record<string, Record<string, unknown>> };
     const operations = Object.entries(doc.paths).flatMap(([p, item]) =>
-      Object.keys(item).filter((k) => k !== 'parameters').map((method) => `${method.toUpperCase()} ${p}`));
+      Object.keys(item)
+        .filter((k) => k !== 'parameters')
+        .map((method) => `${method.toUpperCase()} ${p}`),
+    );
     expect(operations.length).toBeGreaterThan(20);
     const text = code(section(README, '## The sandbox'));
     expect(operations.filter((op) => !text.includes(op))).toEqual([]);
   });
 
   it('covers install, the client, webhooks, the sandbox and the test kit, with an import of each entry', () => {
-    for (const heading of ['## Install', '## The client', '## Webhooks', '## The sandbox', '## The test kit']) expect(README).toContain(heading);
+    for (const heading of ['## Install', '## The client', '## Webhooks', '## The sandbox', '## The test kit'])
+      expect(README).toContain(heading);
     for (const { specifier } of ENTRIES.filter((e) => !e.specifier.endsWith('/types'))) expect(README).toContain(`from '${specifier}'`);
     expect(README).toContain(`from '${PACKAGE.name}/types'`);
   });
@@ -147,14 +155,23 @@ describe('the package README names everything a partner uses', () => {
 /** The site's address of every page it publishes (scripts/docs/site.ts): home, guides, events, reference, workflows. */
 function publishedPages(): Map<string, string | undefined> {
   const site = PACKAGE.homepage.endsWith('/') ? PACKAGE.homepage : `${PACKAGE.homepage}/`;
-  const pages = new Map<string, string | undefined>([[site, undefined], [`${site}reference/`, undefined]]);
+  const pages = new Map<string, string | undefined>([
+    [site, undefined],
+    [`${site}reference/`, undefined],
+  ]);
   for (const guide of [...GUIDES, ...workflowSources()]) pages.set(`${site}${guide.route}`, guide.file);
-  for (const page of eventsPages(JSON.parse(read('generated/asyncapi.json')))) pages.set(`${site}${page.id.replace(/(^|\/)index$/, '')}/`, undefined);
+  for (const page of eventsPages(JSON.parse(read('generated/asyncapi.json'))))
+    pages.set(`${site}${page.id.replace(/(^|\/)index$/, '')}/`, undefined);
   return pages;
 }
 
 /** GitHub's slug of a heading, as the site makes them too (scripts/docs/guides.ts). */
-const slug = (heading: string) => heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+const slug = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
 
 /** Why `link` is not a published page (or a heading of one), or undefined when it is. */
 function notPublished(link: string, pages: Map<string, string | undefined>): string | undefined {
@@ -187,7 +204,8 @@ describe('every guide the package README links to is published or in the tarball
     expect(links.length).toBeGreaterThan(10);
     const problems = links.flatMap((link) => {
       if (link.startsWith(PACKAGE.homepage)) return notPublished(link, pages) ?? [];
-      if (!/^[a-z][a-z0-9+.-]*:/i.test(link)) return inTarball(path.posix.normalize(link.split('#')[0]!)) ? [] : [`${link}: not a file of the tarball`];
+      if (!/^[a-z][a-z0-9+.-]*:/i.test(link))
+        return inTarball(path.posix.normalize(link.split('#')[0]!)) ? [] : [`${link}: not a file of the tarball`];
       if (link === repository || link === `${repository}/issues`) return [];
       return [`${link}: neither a page of the docs site (${PACKAGE.homepage}) nor a file of the tarball`];
     });

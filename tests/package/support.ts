@@ -88,11 +88,22 @@ console.log(JSON.stringify({
 }));
 `;
 
-export const SANDBOX_CONSUMER_RESULT = { balances: 5, mode: 'test', missing: 'RESOURCE_NOT_FOUND', manual: true, frozen: true, wrongBaseNamesSimulationUrl: true };
+export const SANDBOX_CONSUMER_RESULT = {
+  balances: 5,
+  mode: 'test',
+  missing: 'RESOURCE_NOT_FOUND',
+  manual: true,
+  frozen: true,
+  wrongBaseNamesSimulationUrl: true,
+};
 
 /** The last line of `output` that is a JSON object (a consumer's result, after any warning a Node printed). */
 export function lastJsonLine(output: string): unknown {
-  const line = output.trim().split('\n').reverse().find((l) => /^\{.*\}$/.test(l.trim()));
+  const line = output
+    .trim()
+    .split('\n')
+    .reverse()
+    .find((l) => /^\{.*\}$/.test(l.trim()));
   if (line === undefined) throw new Error(`no JSON line in:\n${output.slice(-2000)}`);
   return JSON.parse(line);
 }

@@ -60,7 +60,9 @@ describe('ops balances', () => {
     const second = sandbox.core.clock.now();
     await sandbox.simulate('PUT', '/balances/gift_cards', { balance: 8000 }, KEY);
     const list = async (query: Record<string, string>) =>
-      (await sandbox.request('GET', `/v1/balance/gift_cards/transactions?${new URLSearchParams(query)}`, { key: KEY })).body.data.map((t: { balance_after: number }) => t.balance_after);
+      (await sandbox.request('GET', `/v1/balance/gift_cards/transactions?${new URLSearchParams(query)}`, { key: KEY })).body.data.map(
+        (t: { balance_after: number }) => t.balance_after,
+      );
     expect(await list({})).toEqual([8000, 9000]);
     expect(await list({ created_from: new Date(second).toISOString() })).toEqual([8000]);
     expect(await list({ created_to: new Date(second).toISOString() })).toEqual([9000]);
@@ -100,8 +102,14 @@ describe('customers', () => {
     sandbox.core.db.run("UPDATE customers SET status = 'restricted', restriction_reason = 'identity_mismatch' WHERE code = ?", code);
     const activate = await sandbox.request('POST', `/v1/customers/${code}/activate`, { key: KEY });
     expect(activate.status).toBe(403);
-    expect(activate.body.error).toMatchObject({ code: 'ACCOUNT_RESTRICTED', details: { reason: 'customer_restricted', current_status: 'restricted' } });
-    const card = await sandbox.request('POST', '/v1/cards', { key: KEY, body: JSON.stringify({ customer_code: code, brand: 'VISA', category: 'virtual', amount: 10 }) });
+    expect(activate.body.error).toMatchObject({
+      code: 'ACCOUNT_RESTRICTED',
+      details: { reason: 'customer_restricted', current_status: 'restricted' },
+    });
+    const card = await sandbox.request('POST', '/v1/cards', {
+      key: KEY,
+      body: JSON.stringify({ customer_code: code, brand: 'VISA', category: 'virtual', amount: 10 }),
+    });
     expect(card.status).toBe(403);
   });
 });

@@ -20,7 +20,13 @@ const BANNER = 'Sandbox of the partner API on';
 async function fixedFreePort(): Promise<number> {
   for (;;) {
     const port = 20_000 + Math.floor(Math.random() * 12_000);
-    if (await assertPortFree('127.0.0.1', port, '').then(() => true, () => false)) return port;
+    if (
+      await assertPortFree('127.0.0.1', port, '').then(
+        () => true,
+        () => false,
+      )
+    )
+      return port;
   }
 }
 
@@ -36,15 +42,20 @@ let port: number;
 /** Every answer to the seeded key, from the process's start until a little after its banner. */
 const answers: Answer[] = [];
 
-const get = (path: string) => fetch(`http://127.0.0.1:${port}${path}`, { headers: { Authorization: `Bearer ${KEY}` }, signal: AbortSignal.timeout(10_000) });
+const get = (path: string) =>
+  fetch(`http://127.0.0.1:${port}${path}`, { headers: { Authorization: `Bearer ${KEY}` }, signal: AbortSignal.timeout(10_000) });
 
 beforeAll(async () => {
   port = await fixedFreePort();
   // tsx as a loader of this process, as the installed bin runs: one process, started the way a partner starts it.
-  child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/cli.ts', '--seed', 'examples', '--port', String(port), '--public-url', PUBLIC_URL], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/sandbox/cli.ts', '--seed', 'examples', '--port', String(port), '--public-url', PUBLIC_URL],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -89,9 +100,15 @@ describe('partner-api-sandbox --public-url', () => {
   it('gives the KYC link under the public https:// address, as the contract says, and says so when it starts', async () => {
     expect(stdout).toContain(`Links it gives (the KYC page) start with ${PUBLIC_URL}`);
     const post = (path: string, body: unknown) =>
-      fetch(`http://127.0.0.1:${port}/v1${path}`, { method: 'POST', headers: { Authorization: `Bearer ${KEY}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      fetch(`http://127.0.0.1:${port}/v1${path}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${KEY}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     // The seeded key has a webhook endpoint, which a new customer needs.
-    const customer = (await (await post('/customers', { external_reference: 'public-url', first_name: 'Amina', last_name: 'Diallo', date_of_birth: '1990-04-17' })).json()) as { data: { customer_code: string } };
+    const customer = (await (
+      await post('/customers', { external_reference: 'public-url', first_name: 'Amina', last_name: 'Diallo', date_of_birth: '1990-04-17' })
+    ).json()) as { data: { customer_code: string } };
     const res = await post(`/kyc/${customer.data.customer_code}/link`, {});
     const body = (await res.json()) as { data: { url: string } };
     expect(res.status, JSON.stringify(body)).toBe(200);

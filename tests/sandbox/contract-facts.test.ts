@@ -19,7 +19,9 @@ const errorCodeValues = schemas.ErrorCode.examples as ErrorCode[];
 function describedStatuses(): Map<string, number> {
   const statuses = new Map<string, number>();
   for (const schema of Object.values(schemas)) {
-    const code = (schema.allOf ?? []).map((b: any) => b.properties?.error?.properties?.code?.const).find((c: unknown) => typeof c === 'string');
+    const code = (schema.allOf ?? [])
+      .map((b: any) => b.properties?.error?.properties?.code?.const)
+      .find((c: unknown) => typeof c === 'string');
     const status = /^HTTP ([0-9]{3})\./.exec(schema.description ?? '')?.[1];
     if (code && status) statuses.set(code, Number(status));
   }
@@ -27,7 +29,7 @@ function describedStatuses(): Map<string, number> {
 }
 
 describe('the error catalogue', () => {
-  it("gives every error code of the contract the status its error schema describes", () => {
+  it('gives every error code of the contract the status its error schema describes', () => {
     const described = describedStatuses();
     expect([...described.keys()].sort()).toEqual([...errorCodeValues].sort());
     for (const code of errorCodeValues) expect(statusOf(code), code).toBe(described.get(code));
@@ -35,7 +37,11 @@ describe('the error catalogue', () => {
 
   it('builds an error with that status and the typed details; outside the operations, the sandbox status', () => {
     const error = apiError('INSUFFICIENT_BALANCE', 'short', { required: 10, available: 5, balance_type: 'cards_visa' });
-    expect(error).toMatchObject({ status: 400, code: 'INSUFFICIENT_BALANCE', details: { required: 10, available: 5, balance_type: 'cards_visa' } });
+    expect(error).toMatchObject({
+      status: 400,
+      code: 'INSUFFICIENT_BALANCE',
+      details: { required: 10, available: 5, balance_type: 'cards_visa' },
+    });
     expect(outsideOperations(413, 'too large', null)).toMatchObject({ status: 413, code: 'VALIDATION_ERROR' });
   });
 
@@ -70,9 +76,15 @@ describe('the limits of the contract', () => {
   });
 
   it('a table that no longer reads as expected stops the sandbox, naming the row', () => {
-    expect(() => limitsOf(description.replace('| Cards created |', '| Cards issued |'))).toThrow(`the contract's limits table has no row "Cards created"`);
-    expect(() => limitsOf(description.replace('| 25 per calendar month (Découverte)', '| 25 per calendar month'))).toThrow('"Cards created" gives no value for Découverte');
-    expect(() => limitsOf(description.replace('at least 5 USD must remain on the card', 'a balance must remain'))).toThrow('"Card withdrawal" reads');
+    expect(() => limitsOf(description.replace('| Cards created |', '| Cards issued |'))).toThrow(
+      `the contract's limits table has no row "Cards created"`,
+    );
+    expect(() => limitsOf(description.replace('| 25 per calendar month (Découverte)', '| 25 per calendar month'))).toThrow(
+      '"Cards created" gives no value for Découverte',
+    );
+    expect(() => limitsOf(description.replace('at least 5 USD must remain on the card', 'a balance must remain'))).toThrow(
+      '"Card withdrawal" reads',
+    );
   });
 });
 
@@ -89,7 +101,16 @@ describe('events', () => {
       // @ts-expect-error card.frozen carries the base fields of a card, not a balance
       emit(account, 'card.frozen', { balance_type: 'cards_visa', balance: 42, lowBalanceThreshold: 100 });
       // A card.frozen payload but for its status, apart, so that the call the directive covers stays on one line.
-      const card = { card_code: 'c', customer_code: 'c', external_reference: 'r', product_code: 'p', brand: 'VISA', last_four: null, balance: 1, currency: 'USD' } as const;
+      const card = {
+        card_code: 'c',
+        customer_code: 'c',
+        external_reference: 'r',
+        product_code: 'p',
+        brand: 'VISA',
+        last_four: null,
+        balance: 1,
+        currency: 'USD',
+      } as const;
       emit(account, 'card.frozen', { ...card, status: 'frozen' });
       // @ts-expect-error card.frozen carries the status `frozen`
       emit(account, 'card.frozen', { ...card, status: 'active' });
@@ -102,14 +123,26 @@ describe('events', () => {
 });
 
 describe('codes and patterns', () => {
-  const resolve = (node: any): any => (node?.$ref ? resolve(node.$ref.slice(2).split('/').reduce((n: any, k: string) => n?.[k], DOCUMENT)) : node);
+  const resolve = (node: any): any =>
+    node?.$ref
+      ? resolve(
+          node.$ref
+            .slice(2)
+            .split('/')
+            .reduce((n: any, k: string) => n?.[k], DOCUMENT),
+        )
+      : node;
 
   it("the example codes are the examples of the contract's path parameters that name a record", () => {
     const examples = new Set<string>();
     for (const item of Object.values(DOCUMENT.paths as Record<string, any>)) {
       for (const scope of [item, ...Object.values(item)] as any[]) {
         for (const parameter of (Array.isArray(scope?.parameters) ? scope.parameters : []).map(resolve)) {
-          if (parameter.in === 'path' && /^(evt_)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(String(parameter.example))) examples.add(parameter.example);
+          if (
+            parameter.in === 'path' &&
+            /^(evt_)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(String(parameter.example))
+          )
+            examples.add(parameter.example);
         }
       }
     }

@@ -113,7 +113,8 @@ describe('store', () => {
     db.transaction(() => {
       for (let i = 1; i <= 5; i++) db.run("INSERT INTO usage (account_id, period, metric, value) VALUES (1, '2026-01', ?, ?)", `m${i}`, i);
     });
-    const page = (limit: number, offset: number) => db.all<{ value: number }>('SELECT value FROM usage ORDER BY value LIMIT ? OFFSET ?', limit, offset).map((r) => r.value);
+    const page = (limit: number, offset: number) =>
+      db.all<{ value: number }>('SELECT value FROM usage ORDER BY value LIMIT ? OFFSET ?', limit, offset).map((r) => r.value);
     expect(page(2, 0)).toEqual([1, 2]);
     expect(page(2, 2)).toEqual([3, 4]);
     expect(page(3, 4)).toEqual([5]);
@@ -154,7 +155,12 @@ describe('money', () => {
 describe('command line', () => {
   it('parses the documented flags', () => {
     expect(parseCli(['--port', '0', '--db', 'x.sqlite', '--manual', '--no-rate-limit', '--seed', 'examples'])).toMatchObject({
-      port: 0, host: '127.0.0.1', db: 'x.sqlite', manual: true, 'no-rate-limit': true, seed: 'examples',
+      port: 0,
+      host: '127.0.0.1',
+      db: 'x.sqlite',
+      manual: true,
+      'no-rate-limit': true,
+      seed: 'examples',
     });
     expect(() => parseCli(['--port', 'abc'])).toThrow(/--port/);
     expect(() => parseCli(['--seed', 'random'])).toThrow(/--seed/);
@@ -162,7 +168,9 @@ describe('command line', () => {
 
   it('an unknown flag: one line naming it, the usage, exit 2', async () => {
     const run = promisify(execFile);
-    const error = await run(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'src/sandbox/cli.ts', '--bogus'], { cwd: ROOT }).then(
+    const error = await run(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'src/sandbox/cli.ts', '--bogus'], {
+      cwd: ROOT,
+    }).then(
       () => undefined,
       (e: { code: number; stderr: string }) => e,
     );
@@ -202,8 +210,18 @@ describe('per-key state in memory', () => {
     const sandbox = await startSandbox({ port: 0, freezeClock: true });
     try {
       const first = 'sk_test_bounded_first';
-      const get = (key: string) => sandbox.server.inject({ method: 'GET', url: '/v1/balance', headers: { authorization: `Bearer ${key}` } });
-      expect((await sandbox.server.inject({ method: 'PATCH', url: '/sandbox/account', headers: { authorization: `Bearer ${first}` }, payload: { plan: 'premium' } })).statusCode).toBe(200);
+      const get = (key: string) =>
+        sandbox.server.inject({ method: 'GET', url: '/v1/balance', headers: { authorization: `Bearer ${key}` } });
+      expect(
+        (
+          await sandbox.server.inject({
+            method: 'PATCH',
+            url: '/sandbox/account',
+            headers: { authorization: `Bearer ${first}` },
+            payload: { plan: 'premium' },
+          })
+        ).statusCode,
+      ).toBe(200);
       for (let i = 0; i < ACCOUNTS_IN_MEMORY + 200; i++) expect((await get(`sk_test_bounded_${i}`)).statusCode).toBe(200);
       expect(sandbox.core.accounts.inMemory).toBeLessThanOrEqual(ACCOUNTS_IN_MEMORY);
       expect(sandbox.core.products.inMemory).toBeLessThanOrEqual(ACCOUNTS_IN_MEMORY);

@@ -20,10 +20,14 @@ afterAll(() => {
 
 async function start(db: string, config: string): Promise<{ child: ChildProcess; url: string }> {
   // tsx as a loader of this very process: the pid is the server's, so SIGKILL kills the server itself.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/cli.ts', '--port', '0', '--db', db, '--config', config, '--no-rate-limit'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/sandbox/cli.ts', '--port', '0', '--db', db, '--config', config, '--no-rate-limit'],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   children.push(child);
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
@@ -47,9 +51,15 @@ it('kill -9 under load, then a restart: no acknowledged change lost, pending del
   let client = createPartnerClient({ apiKey: key, baseUrl: `${url}/v1`, retry: false });
   const endpoint = await client.call.POST('/webhooks', { body: { url: receiver.url, events: ['*'] } });
   receiver.secret = endpoint.data.secret;
-  const customer = (await client.call.POST('/customers', { body: { external_reference: 'crash', first_name: 'A', last_name: 'B', date_of_birth: '1990-01-01' } })).data.customer_code;
-  const card = (await client.call.POST('/cards', { body: { customer_code: customer, brand: 'VISA', category: 'virtual', amount: 1000 } })).data.code;
-  for (let i = 0; i < 100 && (await client.call.GET('/cards/{code}', { params: { path: { code: card } } })).data.status !== 'active'; i++) await new Promise((r) => setTimeout(r, 50));
+  const customer = (
+    await client.call.POST('/customers', {
+      body: { external_reference: 'crash', first_name: 'A', last_name: 'B', date_of_birth: '1990-01-01' },
+    })
+  ).data.customer_code;
+  const card = (await client.call.POST('/cards', { body: { customer_code: customer, brand: 'VISA', category: 'virtual', amount: 1000 } }))
+    .data.code;
+  for (let i = 0; i < 100 && (await client.call.GET('/cards/{code}', { params: { path: { code: card } } })).data.status !== 'active'; i++)
+    await new Promise((r) => setTimeout(r, 50));
   receiver.status = 500;
 
   // Load: 8 workers sending keyed top-ups until the process dies.
@@ -61,7 +71,11 @@ it('kill -9 under load, then a restart: no acknowledged change lost, pending del
       const idempotencyKey = `crash-${w}-${i}`;
       sent++;
       try {
-        const r = await client.POST('/cards/{code}/topup', { params: { path: { code: card } }, body: { amount: 1 }, headers: { 'Idempotency-Key': idempotencyKey } });
+        const r = await client.POST('/cards/{code}/topup', {
+          params: { path: { code: card } },
+          body: { amount: 1 },
+          headers: { 'Idempotency-Key': idempotencyKey },
+        });
         if (r.data) acknowledged.set(idempotencyKey, r.data.data.topup_id);
       } catch {
         return; // the connection died with the process
@@ -85,13 +99,19 @@ it('kill -9 under load, then a restart: no acknowledged change lost, pending del
   client = createPartnerClient({ apiKey: key, baseUrl: `${url}/v1`, retry: false });
   // Every acknowledged top-up is on record: its key replays the same answer.
   for (const [idempotencyKey, topUpId] of acknowledged) {
-    const r = await client.POST('/cards/{code}/topup', { params: { path: { code: card } }, body: { amount: 1 }, headers: { 'Idempotency-Key': idempotencyKey } });
+    const r = await client.POST('/cards/{code}/topup', {
+      params: { path: { code: card } },
+      body: { amount: 1 },
+      headers: { 'Idempotency-Key': idempotencyKey },
+    });
     expect(r.response.headers.get('idempotent-replayed'), idempotencyKey).toBe('true');
     expect(r.data?.data.topup_id).toBe(topUpId);
   }
   // The ops balance equals the opening amount less the card and the top-ups on record (2 USD each).
   let topUps = 0;
-  for await (const t of client.paginate('/balance/{type}/transactions', { params: { path: { type: 'cards_visa' }, query: { limit: 100 } } })) {
+  for await (const t of client.paginate('/balance/{type}/transactions', {
+    params: { path: { type: 'cards_visa' }, query: { limit: 100 } },
+  })) {
     if (t.reason === 'card_topup') topUps++;
   }
   expect(topUps).toBeGreaterThanOrEqual(acknowledged.size);
@@ -101,7 +121,11 @@ it('kill -9 under load, then a restart: no acknowledged change lost, pending del
 
   // Pending deliveries resume after the restart, each event with its original idempotency key.
   receiver.status = 200;
-  const advanced = await fetch(`${url}/sandbox/clock/advance`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ seconds: 3 * 3600 }) });
+  const advanced = await fetch(`${url}/sandbox/clock/advance`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ seconds: 3 * 3600 }),
+  });
   expect(advanced.status).toBe(200);
   const after = () => receiver.events.slice(received);
   await until(() => eventsBefore.every((e) => after().some((a) => a.id === e.id)), 60_000);

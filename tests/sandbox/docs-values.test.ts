@@ -24,7 +24,14 @@ import { errorMessageMaxLength } from '../../src/sandbox/core/errors.ts';
 import { contractLimits } from '../../src/sandbox/core/limits.ts';
 import { ANSWER_LIMIT_BYTES } from '../../src/sandbox/core/delivery.ts';
 import { formatAmount } from '../../src/sandbox/core/money.ts';
-import { CARD_FEE_MINOR, PROVIDER_FEE_MINOR, SERVICE_FEE_MINOR, TERMINATION_FEE_MINOR, TOPUP_FEE, WITHDRAWAL_FEE_MINOR } from '../../src/sandbox/cards/fees.ts';
+import {
+  CARD_FEE_MINOR,
+  PROVIDER_FEE_MINOR,
+  SERVICE_FEE_MINOR,
+  TERMINATION_FEE_MINOR,
+  TOPUP_FEE,
+  WITHDRAWAL_FEE_MINOR,
+} from '../../src/sandbox/cards/fees.ts';
 import { KYC_FEE_MINOR } from '../../src/sandbox/kyc/fees.ts';
 import { POA_FEE_MINOR } from '../../src/sandbox/poa/fees.ts';
 import { PAYOUT_FEE, QUOTE_VALIDITY_MS, USD_EUR_RATE } from '../../src/sandbox/payouts/fees.ts';
@@ -47,25 +54,58 @@ const mebibytes = (bytes: number) => `${bytes / 1_048_576} MiB`;
 const STATEMENTS: [what: string, text: string][] = [
   ['card fee', `| Card fee at creation | ${usd(CARD_FEE_MINOR.virtual)} virtual, ${usd(CARD_FEE_MINOR.physical)} physical |`],
   ['service fee', `| Service fee at creation | ${usd(SERVICE_FEE_MINOR)} |`],
-  ['top-up fee', `| Top-up fee | ${percent(TOPUP_FEE.basisPoints)} % of the amount, at least ${usd(TOPUP_FEE.minimumMinor)} (rounded to the cent) |`],
-  ['withdrawal fee', `| Card withdrawal fee by plan | ${PLANS.map((p) => `${PLAN_NAMES[p]} ${usd(WITHDRAWAL_FEE_MINOR[p])}`).join(', ')} |`],
+  [
+    'top-up fee',
+    `| Top-up fee | ${percent(TOPUP_FEE.basisPoints)} % of the amount, at least ${usd(TOPUP_FEE.minimumMinor)} (rounded to the cent) |`,
+  ],
+  [
+    'withdrawal fee',
+    `| Card withdrawal fee by plan | ${PLANS.map((p) => `${PLAN_NAMES[p]} ${usd(WITHDRAWAL_FEE_MINOR[p])}`).join(', ')} |`,
+  ],
   ['termination fees', `| At termination | provider fee ${usd(PROVIDER_FEE_MINOR)}, termination fee ${usd(TERMINATION_FEE_MINOR)},`],
-  ['opening balances', `| Opening ops balances | ${usd(OPENING_BALANCE_MINOR)} each; low balance threshold ${usd(DEFAULT_ACCOUNT.lowThresholdMinor)} |`],
-  ['opening balances (keys)', `each funded with **${usd(OPENING_BALANCE_MINOR)} USD**, with a low balance threshold of ${formatAmount(limits.lowBalanceThresholdMinor)} USD`],
-  ['payout fee', `| Fee | ${percent(PAYOUT_FEE.basisPoints)} % of \`amount_usd\`, at least ${usd(PAYOUT_FEE.minimumMinor.sepa)} (SEPA) or ${usd(PAYOUT_FEE.minimumMinor.ach)} (ACH), rounded to the cent |`],
+  [
+    'opening balances',
+    `| Opening ops balances | ${usd(OPENING_BALANCE_MINOR)} each; low balance threshold ${usd(DEFAULT_ACCOUNT.lowThresholdMinor)} |`,
+  ],
+  [
+    'opening balances (keys)',
+    `each funded with **${usd(OPENING_BALANCE_MINOR)} USD**, with a low balance threshold of ${formatAmount(limits.lowBalanceThresholdMinor)} USD`,
+  ],
+  [
+    'payout fee',
+    `| Fee | ${percent(PAYOUT_FEE.basisPoints)} % of \`amount_usd\`, at least ${usd(PAYOUT_FEE.minimumMinor.sepa)} (SEPA) or ${usd(PAYOUT_FEE.minimumMinor.ach)} (ACH), rounded to the cent |`,
+  ],
   ['exchange rate', `| Exchange rate | ${USD_EUR_RATE} EUR per USD, fixed;`],
   ['quote validity', `| Quote validity | ${QUOTE_VALIDITY_MS / 60_000} minutes of the clock`],
   ['KYC fee', `reason \`kyc_verification\`, ${usd(KYC_FEE_MINOR)} USD from \`others\``],
   ['POA fee', `\`poa_verification\`, ${usd(POA_FEE_MINOR)} USD from \`others\``],
   ['virtual account fee', `costs **${usd(VIRTUAL_ACCOUNT_FEE_MINOR)} USD from \`others\`**`],
-  ['wallet withdrawal fees', `a ${WITHDRAWAL_COMMISSION_PERCENT} % commission and a network fee of ${NETWORK_FEE_MICRO / 1_000_000} unit of the currency`],
+  [
+    'wallet withdrawal fees',
+    `a ${WITHDRAWAL_COMMISSION_PERCENT} % commission and a network fee of ${NETWORK_FEE_MICRO / 1_000_000} unit of the currency`,
+  ],
   // The limits the contract states, as the guide repeats them.
-  ['rate limit', `More than ${limits.requestsPerMinute.decouverte} (Découverte) or ${limits.requestsPerMinute.others} (other plans) requests in a minute`],
-  ['active endpoints', `Active endpoints: ${limits.activeWebhookEndpoints.decouverte} on Découverte, ${limits.activeWebhookEndpoints.others} on other plans`],
-  ['loaded on cards', `The ${formatAmount(limits.loadedOnCardsPerMonthMinor.decouverte!)} USD Découverte limit counts initial loads and top-ups`],
-  ['payouts per month', `| Découverte | ${formatAmount(limits.payoutsPerMonthMinor.decouverte!)} USD of \`amount_usd\` confirmed per calendar month`],
+  [
+    'rate limit',
+    `More than ${limits.requestsPerMinute.decouverte} (Découverte) or ${limits.requestsPerMinute.others} (other plans) requests in a minute`,
+  ],
+  [
+    'active endpoints',
+    `Active endpoints: ${limits.activeWebhookEndpoints.decouverte} on Découverte, ${limits.activeWebhookEndpoints.others} on other plans`,
+  ],
+  [
+    'loaded on cards',
+    `The ${formatAmount(limits.loadedOnCardsPerMonthMinor.decouverte!)} USD Découverte limit counts initial loads and top-ups`,
+  ],
+  [
+    'payouts per month',
+    `| Découverte | ${formatAmount(limits.payoutsPerMonthMinor.decouverte!)} USD of \`amount_usd\` confirmed per calendar month`,
+  ],
   // Limits and safety (src/sandbox/core/bounds.ts).
-  ['body size', `| The request body | ${count(BODY_LIMIT_BYTES)} bytes (${mebibytes(BODY_LIMIT_BYTES)}); an operation with a longer string field (a proof-of-address file) allows that field's \`maxLength\` plus ${count(LONG_FIELD_BODY_MARGIN_BYTES)} bytes |`],
+  [
+    'body size',
+    `| The request body | ${count(BODY_LIMIT_BYTES)} bytes (${mebibytes(BODY_LIMIT_BYTES)}); an operation with a longer string field (a proof-of-address file) allows that field's \`maxLength\` plus ${count(LONG_FIELD_BODY_MARGIN_BYTES)} bytes |`,
+  ],
   ['body size (answers)', `| Body larger than ${mebibytes(BODY_LIMIT_BYTES)} (or than an operation's own limit, below) | 413`],
   ['nesting depth', `| Nesting of a JSON body | ${BODY_MAX_DEPTH} levels of arrays and objects |`],
   ['nesting depth (answers)', `| Body nested more than ${BODY_MAX_DEPTH} levels deep | 413 \`VALIDATION_ERROR\`, field \`body\` |`],
@@ -79,11 +119,23 @@ const STATEMENTS: [what: string, text: string][] = [
   ],
   ['headers time', `| Time to receive the headers | ${seconds(HEADERS_TIMEOUT_MS)} | 408`],
   ['request time', `| Time to receive the whole request | ${seconds(REQUEST_TIMEOUT_MS)} | 408`],
-  ['refused body read', `| A refused body, read to its end before the 413 | ${count(TOO_LARGE_READ_BYTES)} bytes (${mebibytes(TOO_LARGE_READ_BYTES)}), within ${seconds(TOO_LARGE_READ_MS)} |`],
-  ['refused body read (answers)', `It does so up to **${mebibytes(TOO_LARGE_READ_BYTES)}** of body, for at most ${seconds(TOO_LARGE_READ_MS)}.`],
-  ['file permissions', `the file and its \`-wal\` and \`-shm\` files are readable and writable by their owner only (mode \`0${DB_FILE_MODE.toString(8)}\`)`],
+  [
+    'refused body read',
+    `| A refused body, read to its end before the 413 | ${count(TOO_LARGE_READ_BYTES)} bytes (${mebibytes(TOO_LARGE_READ_BYTES)}), within ${seconds(TOO_LARGE_READ_MS)} |`,
+  ],
+  [
+    'refused body read (answers)',
+    `It does so up to **${mebibytes(TOO_LARGE_READ_BYTES)}** of body, for at most ${seconds(TOO_LARGE_READ_MS)}.`,
+  ],
+  [
+    'file permissions',
+    `the file and its \`-wal\` and \`-shm\` files are readable and writable by their owner only (mode \`0${DB_FILE_MODE.toString(8)}\`)`,
+  ],
   ['accounts in memory', `the accounts (and their product lists) of the ${count(ACCOUNTS_IN_MEMORY)} most recently used keys`],
-  ['rate-limit counts in memory', `the rate-limit counts of the current minute of the ${count(RATE_LIMITED_KEYS_IN_MEMORY)} most recently used keys`],
+  [
+    'rate-limit counts in memory',
+    `the rate-limit counts of the current minute of the ${count(RATE_LIMITED_KEYS_IN_MEMORY)} most recently used keys`,
+  ],
   ['message length', `is cut to the contract's ${count(errorMessageMaxLength())} characters`],
   ["a receiver's answer", `**A receiver's answer is read up to ${ANSWER_LIMIT_BYTES / 1024} KiB**`],
 ];

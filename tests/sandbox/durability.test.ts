@@ -20,21 +20,27 @@ describe('restart with --db', () => {
     let sandbox = await startTestSandbox({ db });
     await connect(sandbox, receiver, key);
     const customer = await newCustomer(sandbox, key);
-    const card = (await sandbox.client(key).call.POST('/cards', { body: { customer_code: customer, brand: 'VISA', category: 'virtual', amount: 80 } })).data;
+    const card = (
+      await sandbox.client(key).call.POST('/cards', { body: { customer_code: customer, brand: 'VISA', category: 'virtual', amount: 80 } })
+    ).data;
     await sandbox.advance(2, key);
     await until(() => receiver.of('card.activated').length === 1);
     receiver.status = 500;
     await sandbox.client(key).call.POST('/cards/{code}/freeze', { params: { path: { code: card.code } } });
     await until(() => receiver.of('card.frozen').length === 1);
     const clockBefore = sandbox.core.clock.now();
-    const balanceBefore = (await sandbox.client(key).call.GET('/balance/{type}', { params: { path: { type: 'cards_visa' } } })).data.balance;
+    const balanceBefore = (await sandbox.client(key).call.GET('/balance/{type}', { params: { path: { type: 'cards_visa' } } })).data
+      .balance;
     await sandbox.close();
 
     receiver.status = 200;
     sandbox = await startTestSandbox({ db });
     expect(sandbox.core.clock.now()).toBe(clockBefore);
     const client = sandbox.client(key);
-    expect((await client.call.GET('/cards/{code}', { params: { path: { code: card.code } } })).data).toMatchObject({ status: 'frozen', balance: 80 });
+    expect((await client.call.GET('/cards/{code}', { params: { path: { code: card.code } } })).data).toMatchObject({
+      status: 'frozen',
+      balance: 80,
+    });
     expect((await client.call.GET('/balance/{type}', { params: { path: { type: 'cards_visa' } } })).data.balance).toBe(balanceBefore);
     const [endpoint] = (await client.call.GET('/webhooks')).data;
     const pending = (await client.call.GET('/webhooks/{code}/deliveries', { params: { path: { code: endpoint!.code } } })).data[0]!;
@@ -55,7 +61,8 @@ describe('restart with --db', () => {
 });
 
 describe('the database file holds secrets', () => {
-  const modes = (db: string) => Object.fromEntries(['', '-wal', '-shm'].map((suffix) => [`db${suffix}`, (fs.statSync(`${db}${suffix}`).mode & 0o777).toString(8)]));
+  const modes = (db: string) =>
+    Object.fromEntries(['', '-wal', '-shm'].map((suffix) => [`db${suffix}`, (fs.statSync(`${db}${suffix}`).mode & 0o777).toString(8)]));
   const ownerOnly = { db: DB_FILE_MODE.toString(8), 'db-wal': DB_FILE_MODE.toString(8), 'db-shm': DB_FILE_MODE.toString(8) };
 
   it('with --db, the file and its -wal and -shm files are made 0600, whatever the umask lets through', async () => {
@@ -89,15 +96,21 @@ describe('concurrency', () => {
     await connect(sandbox, receiver, key);
     const customer = await newCustomer(sandbox, key);
     const client = sandbox.client(key);
-    const card = (await client.call.POST('/cards', { body: { customer_code: customer, brand: 'MASTERCARD', category: 'virtual', amount: 500 } })).data;
+    const card = (
+      await client.call.POST('/cards', { body: { customer_code: customer, brand: 'MASTERCARD', category: 'virtual', amount: 500 } })
+    ).data;
     await sandbox.advance(2, key);
     await sandbox.simulate('PUT', '/balances/cards_mastercard', { balance: 300 }, key);
     const opsStart = 30_000;
 
     const calls = Array.from({ length: 50 }, (_, i) =>
       i % 2 === 0
-        ? client.POST('/cards/{code}/withdraw', { params: { path: { code: card.code } }, body: { amount: 30 } }).then((r) => ({ kind: 'withdraw' as const, status: r.response.status, code: r.error?.error.code }))
-        : client.POST('/cards/{code}/topup', { params: { path: { code: card.code } }, body: { amount: 20 } }).then((r) => ({ kind: 'topup' as const, status: r.response.status, code: r.error?.error.code })),
+        ? client
+            .POST('/cards/{code}/withdraw', { params: { path: { code: card.code } }, body: { amount: 30 } })
+            .then((r) => ({ kind: 'withdraw' as const, status: r.response.status, code: r.error?.error.code }))
+        : client
+            .POST('/cards/{code}/topup', { params: { path: { code: card.code } }, body: { amount: 20 } })
+            .then((r) => ({ kind: 'topup' as const, status: r.response.status, code: r.error?.error.code })),
     );
     const results = await Promise.all(calls);
     for (const r of results) expect([200, 400]).toContain(r.status);
@@ -127,7 +140,10 @@ describe('concurrency', () => {
       expect(row.balance_after_minor).toBeGreaterThanOrEqual(0);
     }
     expect(running).toBe(Math.round(ops * 100));
-    const history = sandbox.core.db.all<{ balance_after_minor: number }>('SELECT balance_after_minor FROM card_transactions WHERE card_code = ?', card.code);
+    const history = sandbox.core.db.all<{ balance_after_minor: number }>(
+      'SELECT balance_after_minor FROM card_transactions WHERE card_code = ?',
+      card.code,
+    );
     expect(history).toHaveLength(withdrawals);
     for (const h of history) expect(h.balance_after_minor).toBeGreaterThanOrEqual(500);
     expect(sandbox.problems).toEqual([]);

@@ -12,7 +12,17 @@ import { BODY_MAX_DEPTH, HEADER_LIMIT_BYTES, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT
 import { operationsOf } from '../../src/sandbox/core/contract.ts';
 import { nestsDeeperThan } from '../../src/sandbox/http/json-body.ts';
 import { clientErrorAnswer } from '../../src/sandbox/http/unroutable.ts';
-import { DOCUMENT, connect, eventProblems, rawHttp, responseProblems, startReceiver, startTestSandbox, stateDigest, type TestSandbox } from './support.ts';
+import {
+  DOCUMENT,
+  connect,
+  eventProblems,
+  rawHttp,
+  responseProblems,
+  startReceiver,
+  startTestSandbox,
+  stateDigest,
+  type TestSandbox,
+} from './support.ts';
 
 const CARD = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
 const execFileAsync = promisify(execFile);
@@ -61,7 +71,8 @@ describe('answers outside the operations', () => {
       const concrete = path.replace(/\{[^}]+\}/g, CARD);
       const r = await sandbox.request(method, `${path.startsWith('/gift-cards') ? '/api/v1' : '/v1'}${concrete}`);
       const allow = r.headers.get('allow')?.split(', ').sort().join(', ');
-      if (r.status !== 405 || allow !== [...methods].sort().join(', ')) wrong.push(`${method} ${path}: ${r.status} Allow ${allow}, expected ${[...methods].sort().join(', ')}`);
+      if (r.status !== 405 || allow !== [...methods].sort().join(', '))
+        wrong.push(`${method} ${path}: ${r.status} Allow ${allow}, expected ${[...methods].sort().join(', ')}`);
     }
     expect(wrong).toEqual([]);
   });
@@ -81,7 +92,9 @@ describe('answers outside the operations', () => {
   });
 
   it('too large a body: 413 in the envelope', async () => {
-    const r = await sandbox.request('POST', `/v1/cards/${CARD}/withdraw`, { body: JSON.stringify({ amount: 5, pad: 'x'.repeat(1_100_000) }) });
+    const r = await sandbox.request('POST', `/v1/cards/${CARD}/withdraw`, {
+      body: JSON.stringify({ amount: 5, pad: 'x'.repeat(1_100_000) }),
+    });
     expect(r.status).toBe(413);
     expectEnvelope(r.body, 'VALIDATION_ERROR');
   });
@@ -101,7 +114,9 @@ describe('answers outside the operations', () => {
         }
       }
       console.log(JSON.stringify(answers));`;
-    const { stdout } = await execFileAsync(process.execPath, ['--input-type=module', '-e', client, sandbox.baseUrl], { maxBuffer: 1 << 20 });
+    const { stdout } = await execFileAsync(process.execPath, ['--input-type=module', '-e', client, sandbox.baseUrl], {
+      maxBuffer: 1 << 20,
+    });
     const answers = JSON.parse(stdout) as unknown[];
     expect(answers).toEqual(answers.map(() => ({ status: 413, code: 'VALIDATION_ERROR' })));
   }, 60_000);
@@ -152,7 +167,9 @@ describe('hostile input at the edge: no 500, nothing outside the envelope, nothi
     const r = await sandbox.request('GET', `/v1/cards?customer_code=${'a'.repeat(100_000)}`);
     expect(r.status).toBe(431);
     expectEnvelope(r.body, 'VALIDATION_ERROR');
-    expect(r.body.error.details.fields).toEqual([{ field: 'headers', message: `the request line and headers must be at most ${HEADER_LIMIT_BYTES} bytes` }]);
+    expect(r.body.error.details.fields).toEqual([
+      { field: 'headers', message: `the request line and headers must be at most ${HEADER_LIMIT_BYTES} bytes` },
+    ]);
   });
 
   it('a path code of 101 or 5,000 characters: 422 naming code, as any malformed code', async () => {
@@ -191,7 +208,10 @@ describe('hostile input at the edge: no 500, nothing outside the envelope, nothi
     expect(big.status).toBe(431);
     expect(checked('GET', '/v1/cards', big).error.code).toBe('VALIDATION_ERROR');
     for (const path of [`/v1/cards/%E0%A4%A`, '/v1/cards/%ED%A0%80']) {
-      const answer = await rawHttp(sandbox, `GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer sk_test_scenario\r\nConnection: close\r\n\r\n`);
+      const answer = await rawHttp(
+        sandbox,
+        `GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer sk_test_scenario\r\nConnection: close\r\n\r\n`,
+      );
       expect(answer.status, path).toBe(404);
       expect(checked('GET', '/v1/cards/x', answer).error.code).toBe('RESOURCE_NOT_FOUND');
     }
@@ -202,13 +222,19 @@ describe('hostile input at the edge: no 500, nothing outside the envelope, nothi
 
   it("a whole request followed by bytes Node's parser refuses gets its own answer, not the parser's 400", async () => {
     const body = '{"amount":10}';
-    const answer = await rawHttp(sandbox, `POST /v1/cards/${CARD}/withdraw HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer sk_test_scenario\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: ${body.length}\r\n\r\n${body}GARBAGE\r\n\r\n`);
+    const answer = await rawHttp(
+      sandbox,
+      `POST /v1/cards/${CARD}/withdraw HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer sk_test_scenario\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: ${body.length}\r\n\r\n${body}GARBAGE\r\n\r\n`,
+    );
     expect(answer.status).toBe(404); // the card is unknown to this key: the operation's answer
     expect(checked('POST', `/v1/cards/${CARD}/withdraw`, answer).error.code).toBe('RESOURCE_NOT_FOUND');
   });
 
   it("a message that quotes a long path is cut to the contract's 1,000 characters", async () => {
-    for (const [method, path] of [['GET', `/v1/${'u'.repeat(5_000)}`], ['PUT', `/v1/cards/${'c'.repeat(5_000)}`]] as const) {
+    for (const [method, path] of [
+      ['GET', `/v1/${'u'.repeat(5_000)}`],
+      ['PUT', `/v1/cards/${'c'.repeat(5_000)}`],
+    ] as const) {
       const r = await sandbox.request(method, path);
       expect([404, 405]).toContain(r.status);
       expect(r.body.error.message).toHaveLength(1_000);
@@ -219,7 +245,10 @@ describe('hostile input at the edge: no 500, nothing outside the envelope, nothi
   it('what Node would answer outside the envelope is served: no Host, an unknown Expect', async () => {
     const noHost = await rawHttp(sandbox, 'GET /v1/cards HTTP/1.1\r\nAuthorization: Bearer sk_test_scenario\r\nConnection: close\r\n\r\n');
     expect(noHost.status).toBe(200);
-    const expectation = await rawHttp(sandbox, 'GET /v1/cards HTTP/1.1\r\nHost: x\r\nExpect: something\r\nAuthorization: Bearer sk_test_scenario\r\nConnection: close\r\n\r\n');
+    const expectation = await rawHttp(
+      sandbox,
+      'GET /v1/cards HTTP/1.1\r\nHost: x\r\nExpect: something\r\nAuthorization: Bearer sk_test_scenario\r\nConnection: close\r\n\r\n',
+    );
     expect(expectation.status).toBe(200);
   });
 
@@ -227,27 +256,47 @@ describe('hostile input at the edge: no 500, nothing outside the envelope, nothi
     const answer = clientErrorAnswer(Object.assign(new Error('timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }));
     expect([answer.status, answer.code]).toEqual([408, 'VALIDATION_ERROR']);
     const server = sandbox.server.server as typeof sandbox.server.server & { maxHeaderSize: number };
-    expect([server.requestTimeout, server.headersTimeout, server.maxHeaderSize]).toEqual([REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS, HEADER_LIMIT_BYTES]);
+    expect([server.requestTimeout, server.headersTimeout, server.maxHeaderSize]).toEqual([
+      REQUEST_TIMEOUT_MS,
+      HEADERS_TIMEOUT_MS,
+      HEADER_LIMIT_BYTES,
+    ]);
   });
 
   it('a lone surrogate in a string is refused naming its field, never stored changed; a pair is kept as sent', async () => {
     const key = 'sk_test_surrogates';
     const customers = () => sandbox.core.db.get<{ n: number }>('SELECT count(*) AS n FROM customers')!.n;
     const count = customers();
-    const customer = (firstName: string) => `{"external_reference":"sur-${Math.random().toString(36).slice(2, 8)}","first_name":"${firstName}","last_name":"Lone","date_of_birth":"1990-01-01"}`;
-    for (const [name, escaped] of [['high', 'x\\ud800y'], ['low', 'x\\udc00'], ['reversed pair', '\\ude00\\ud83d']] as const) {
+    const customer = (firstName: string) =>
+      `{"external_reference":"sur-${Math.random().toString(36).slice(2, 8)}","first_name":"${firstName}","last_name":"Lone","date_of_birth":"1990-01-01"}`;
+    for (const [name, escaped] of [
+      ['high', 'x\\ud800y'],
+      ['low', 'x\\udc00'],
+      ['reversed pair', '\\ude00\\ud83d'],
+    ] as const) {
       const r = await sandbox.request('POST', '/v1/customers', { key, body: customer(escaped) });
       expect(r.status, name).toBe(422);
       expectEnvelope(r.body, 'VALIDATION_ERROR');
       expect(r.body.error.details.fields).toEqual([{ field: 'first_name', message: expect.stringContaining('lone surrogate') }]);
     }
     expect(customers()).toBe(count);
-    const nested = await sandbox.request('PATCH', '/v1/customers/3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f', { key, body: '{"email":"a@b.test","external_reference":"\\udbff"}' });
+    const nested = await sandbox.request('PATCH', '/v1/customers/3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f', {
+      key,
+      body: '{"email":"a@b.test","external_reference":"\\udbff"}',
+    });
     expect(nested.status).toBe(422);
     expect(nested.body.error.details.fields[0].field).toBe('external_reference');
     // Bytes that are not UTF-8 are not JSON: refused rather than read as U+FFFD.
-    const bytes = Buffer.concat([Buffer.from('{"external_reference":"r","first_name":"x'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('","last_name":"L","date_of_birth":"1990-01-01"}')]);
-    const notUtf8 = await fetch(`${sandbox.baseUrl}/customers`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: bytes });
+    const bytes = Buffer.concat([
+      Buffer.from('{"external_reference":"r","first_name":"x'),
+      Buffer.from([0xed, 0xa0, 0x80]),
+      Buffer.from('","last_name":"L","date_of_birth":"1990-01-01"}'),
+    ]);
+    const notUtf8 = await fetch(`${sandbox.baseUrl}/customers`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: bytes,
+    });
     expect(notUtf8.status).toBe(422);
     expect(((await notUtf8.json()) as any).error.details.fields).toEqual([{ field: 'body', message: 'is not valid JSON (not UTF-8)' }]);
     expect(customers()).toBe(count);
@@ -278,7 +327,11 @@ describe('hostile input at the edge: no 500, nothing outside the envelope, nothi
       expectEnvelope(r.body, 'INTERNAL_ERROR');
       fail.mockRestore();
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(new RegExp(`^partner-api-sandbox: 500 ${r.body.meta.request_id} POST /v1/cards/${CARD}/freeze: RangeError: ledger unreadable second line \\(at .+\\)\\n$`));
+      expect(lines[0]).toMatch(
+        new RegExp(
+          `^partner-api-sandbox: 500 ${r.body.meta.request_id} POST /v1/cards/${CARD}/freeze: RangeError: ledger unreadable second line \\(at .+\\)\\n$`,
+        ),
+      );
       expect(lines[0]!.split('\n')).toHaveLength(2);
       expect((await sandbox.simulate('POST', '/faults', { operation_id: 'freezeCard', status: 500 }, key)).status).toBe(200);
       expect((await sandbox.request('POST', `/v1/cards/${CARD}/freeze`, { key })).status).toBe(500);
@@ -321,7 +374,8 @@ describe('request validation from the contract', () => {
   it('an amount with more than 2 decimal places: 422 naming amount (x-decimal-places, Contract 1.1)', async () => {
     for (const amount of ['5.001', '5e-324']) {
       const r = await sandbox.request('POST', `/v1/cards/${CARD}/withdraw`, { body: `{"amount":${amount}}`, key: 'sk_test_decimals' });
-      if (amount === '5e-324') expect(r.status).toBe(422); // below the minimum of 5
+      if (amount === '5e-324')
+        expect(r.status).toBe(422); // below the minimum of 5
       else expect(r.body.error.details.fields).toEqual([{ field: 'amount', message: 'has too many decimal places (x-decimal-places)' }]);
     }
   });
@@ -428,7 +482,9 @@ describe('keys, addresses, plans, limits', () => {
   });
 
   it('with defaults.known_keys_only, a key the config does not list is unknown: 401 AUTHENTICATION_FAILED', async () => {
-    const closed = await startTestSandbox({ config: { defaults: { known_keys_only: true }, accounts: { sk_test_listed: { plan: 'business' } } } });
+    const closed = await startTestSandbox({
+      config: { defaults: { known_keys_only: true }, accounts: { sk_test_listed: { plan: 'business' } } },
+    });
     expect((await closed.request('GET', '/v1/balance', { key: 'sk_test_listed' })).status).toBe(200);
     const unknown = await closed.request('GET', '/v1/balance', { key: 'sk_test_unlisted' });
     expect(unknown.status).toBe(401);
@@ -506,10 +562,18 @@ describe('idempotency keys', () => {
   it('the same key with another body: 422 idempotency_key_reused; a bad key: 422', async () => {
     const key = 'sk_test_idem2';
     await sandbox.request('POST', `/v1/cards/${CARD}/withdraw`, { key, body: '{"amount":10}', headers: { 'Idempotency-Key': 'k-2' } });
-    const reused = await sandbox.request('POST', `/v1/cards/${CARD}/withdraw`, { key, body: '{"amount":11}', headers: { 'Idempotency-Key': 'k-2' } });
+    const reused = await sandbox.request('POST', `/v1/cards/${CARD}/withdraw`, {
+      key,
+      body: '{"amount":11}',
+      headers: { 'Idempotency-Key': 'k-2' },
+    });
     expect(reused.status).toBe(422);
     expect(reused.body.error.details.reason).toBe('idempotency_key_reused');
-    const bad = await sandbox.request('POST', `/v1/cards/${CARD}/withdraw`, { key, body: '{"amount":10}', headers: { 'Idempotency-Key': 'has space' } });
+    const bad = await sandbox.request('POST', `/v1/cards/${CARD}/withdraw`, {
+      key,
+      body: '{"amount":10}',
+      headers: { 'Idempotency-Key': 'has space' },
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.error.details.fields[0].field).toBe('Idempotency-Key');
     // The rule the refusal names is the contract's pattern.
@@ -518,13 +582,25 @@ describe('idempotency keys', () => {
 
   it('keys are scoped to the API key and kept 24 hours', async () => {
     const body = '{"amount":10}';
-    const a = await sandbox.request('POST', `/v1/cards/${CARD}/withdraw`, { key: 'sk_test_scope_a', body, headers: { 'Idempotency-Key': 'shared' } });
-    const b = await sandbox.request('POST', `/v1/cards/${CARD}/withdraw`, { key: 'sk_test_scope_b', body: '{"amount":12}', headers: { 'Idempotency-Key': 'shared' } });
+    const a = await sandbox.request('POST', `/v1/cards/${CARD}/withdraw`, {
+      key: 'sk_test_scope_a',
+      body,
+      headers: { 'Idempotency-Key': 'shared' },
+    });
+    const b = await sandbox.request('POST', `/v1/cards/${CARD}/withdraw`, {
+      key: 'sk_test_scope_b',
+      body: '{"amount":12}',
+      headers: { 'Idempotency-Key': 'shared' },
+    });
     expect(a.status).toBe(404);
     expect(b.status).toBe(404);
     expect(b.headers.get('idempotent-replayed')).toBeNull();
     await sandbox.advance(24 * 3600 + 1, 'sk_test_scope_a');
-    const later = await sandbox.request('POST', `/v1/cards/${CARD}/withdraw`, { key: 'sk_test_scope_a', body: '{"amount":13}', headers: { 'Idempotency-Key': 'shared' } });
+    const later = await sandbox.request('POST', `/v1/cards/${CARD}/withdraw`, {
+      key: 'sk_test_scope_a',
+      body: '{"amount":13}',
+      headers: { 'Idempotency-Key': 'shared' },
+    });
     expect(later.status).toBe(404);
   });
 });
@@ -542,7 +618,11 @@ describe('idempotency keys when the client gives up, and over time', () => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-      const init = { method: 'POST', body: JSON.stringify({ url, events: ['*'] }), headers: { authorization: 'Bearer sk_test_gave_up', 'content-type': 'application/json', 'idempotency-key': 'gave-up-1' } };
+      const init = {
+        method: 'POST',
+        body: JSON.stringify({ url, events: ['*'] }),
+        headers: { authorization: 'Bearer sk_test_gave_up', 'content-type': 'application/json', 'idempotency-key': 'gave-up-1' },
+      };
       const giveUp = new AbortController();
       const first = fetch(`${sandbox.baseUrl}/webhooks`, { ...init, signal: giveUp.signal }).catch((error: Error) => error.name);
       await ping;
@@ -562,8 +642,13 @@ describe('idempotency keys when the client gives up, and over time', () => {
 
   it('kept answers past their 24 hours are deleted, not only when their key comes back', async () => {
     const key = 'sk_test_purge';
-    const kept = () => sandbox.core.db.get<{ n: number }>('SELECT count(*) AS n FROM idempotency_keys WHERE account_id = ?', sandbox.core.accounts.resolve(key).id)!.n;
-    const send = (idem: string) => sandbox.request('POST', `/v1/cards/${CARD}/withdraw`, { key, body: '{"amount":10}', headers: { 'Idempotency-Key': idem } });
+    const kept = () =>
+      sandbox.core.db.get<{ n: number }>(
+        'SELECT count(*) AS n FROM idempotency_keys WHERE account_id = ?',
+        sandbox.core.accounts.resolve(key).id,
+      )!.n;
+    const send = (idem: string) =>
+      sandbox.request('POST', `/v1/cards/${CARD}/withdraw`, { key, body: '{"amount":10}', headers: { 'Idempotency-Key': idem } });
     await send('purge-1');
     await send('purge-2');
     expect(kept()).toBe(2);
@@ -576,13 +661,29 @@ describe('idempotency keys when the client gives up, and over time', () => {
 describe('the contract check of these tests', () => {
   it('finds a response that does not conform, and an error outside the envelope', () => {
     const url = `http://127.0.0.1/v1/cards/${CARD}`;
-    expect(responseProblems('GET', url, 200, { success: true, data: { code: CARD }, meta: { request_id: 'r', mode: 'test', timestamp: '2026-01-01T00:00:00Z' } }, {})).not.toEqual([]);
+    expect(
+      responseProblems(
+        'GET',
+        url,
+        200,
+        { success: true, data: { code: CARD }, meta: { request_id: 'r', mode: 'test', timestamp: '2026-01-01T00:00:00Z' } },
+        {},
+      ),
+    ).not.toEqual([]);
     expect(responseProblems('GET', 'http://127.0.0.1/v1/nowhere', 404, { error: 'nope' }, {})).not.toEqual([]);
-    expect(responseProblems('GET', url, 404, { success: false, error: { code: 'RESOURCE_NOT_FOUND', message: 'x', details: null } }, {})).toEqual([]);
+    expect(
+      responseProblems('GET', url, 404, { success: false, error: { code: 'RESOURCE_NOT_FOUND', message: 'x', details: null } }, {}),
+    ).toEqual([]);
   });
 
   it('finds an event that does not match its schema', () => {
-    const event = { id: 'evt_0b6f2c1e-4d7a-4f3b-9c8e-1a2b3c4d5e6f', type: 'card.frozen', created_at: '2026-01-01T00:00:00Z', mode: 'test', data: { card_code: CARD } };
+    const event = {
+      id: 'evt_0b6f2c1e-4d7a-4f3b-9c8e-1a2b3c4d5e6f',
+      type: 'card.frozen',
+      created_at: '2026-01-01T00:00:00Z',
+      mode: 'test',
+      data: { card_code: CARD },
+    };
     expect(eventProblems(event)).not.toEqual([]);
     expect(eventProblems({ ...event, type: 'card.unknown' })).toEqual(['card.unknown: no schema in the contract']);
   });

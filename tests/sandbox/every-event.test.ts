@@ -30,7 +30,8 @@ async function linked(): Promise<string> {
   return customer;
 }
 
-const kycOutcome = (customer: string, outcome: string, extra: object = {}) => ok('POST', `/sandbox/kyc/${customer}/outcome`, { outcome, ...extra });
+const kycOutcome = (customer: string, outcome: string, extra: object = {}) =>
+  ok('POST', `/sandbox/kyc/${customer}/outcome`, { outcome, ...extra });
 
 /** Scenarios a partner can play, each provoking some events. */
 const SCENARIOS: Record<string, () => Promise<void>> = {
@@ -71,8 +72,12 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
     await ok('POST', `/sandbox/cards/${refused.code}/issuance`, { outcome: 'failed' });
     const card = (await ok('POST', '/v1/cards', { customer_code: customer, brand: 'VISA', category: 'virtual', amount: 100 })).code;
     await ok('POST', `/sandbox/cards/${card}/issuance`, { outcome: 'activated' });
-    await ok('POST', `/sandbox/topups/${(await ok('POST', `/v1/cards/${card}/topup`, { amount: 20 })).topup_id}/outcome`, { outcome: 'completed' });
-    await ok('POST', `/sandbox/topups/${(await ok('POST', `/v1/cards/${card}/topup`, { amount: 20 })).topup_id}/outcome`, { outcome: 'failed' });
+    await ok('POST', `/sandbox/topups/${(await ok('POST', `/v1/cards/${card}/topup`, { amount: 20 })).topup_id}/outcome`, {
+      outcome: 'completed',
+    });
+    await ok('POST', `/sandbox/topups/${(await ok('POST', `/v1/cards/${card}/topup`, { amount: 20 })).topup_id}/outcome`, {
+      outcome: 'failed',
+    });
     await ok('POST', `/sandbox/cards/${card}/transactions`, { type: 'settle', amount: 12.9, merchant_name: 'COFFEE HOUSE' });
     await ok('POST', `/sandbox/cards/${card}/3ds`, { amount: 19.99 });
     await ok('POST', `/v1/cards/${card}/freeze`);
@@ -99,7 +104,10 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
   async 'gift card orders delivered, refunded and failed; a deposit to an ops balance'() {
     const customer = await newCustomer(sandbox, KEY);
     const order = async () => {
-      const r = await sandbox.request('POST', '/api/v1/gift-cards/orders', { key: KEY, body: JSON.stringify({ customer_code: customer, product_id: 'amazon_us_usd', amount: 25, quantity: 1 }) });
+      const r = await sandbox.request('POST', '/api/v1/gift-cards/orders', {
+        key: KEY,
+        body: JSON.stringify({ customer_code: customer, product_id: 'amazon_us_usd', amount: 25, quantity: 1 }),
+      });
       expect(r.status).toBe(200);
       return r.body.data.code as string;
     };

@@ -23,7 +23,12 @@ describe('faults', () => {
     expect(armed.body.data).toMatchObject({ operation_id: 'createCard', status: 502, code: 'OPERATION_FAILED', remaining: 1 });
     expect(armed.body.data.id).toMatch(/^flt_[0-9a-f]{24}$/);
 
-    const [balanceBefore, ledgerBefore, eventsBefore, cardsBefore] = [await opsBalance(sandbox, 'cards_visa'), ledgerOf(sandbox, 'cards_visa').length, eventCount(), cardCount()];
+    const [balanceBefore, ledgerBefore, eventsBefore, cardsBefore] = [
+      await opsBalance(sandbox, 'cards_visa'),
+      ledgerOf(sandbox, 'cards_visa').length,
+      eventCount(),
+      cardCount(),
+    ];
     const idempotencyKey = 'fault-retry-1';
     const faulted = await sandbox.request('POST', '/v1/cards', { body: cardBody(), headers: { 'Idempotency-Key': idempotencyKey } });
     expect(faulted.status).toBe(502);
@@ -48,7 +53,10 @@ describe('faults', () => {
   it('answers 500 INTERNAL_ERROR for `count` requests, oldest fault first, then the operation again', async () => {
     await sandbox.simulate('POST', '/faults', { operation_id: 'listCards', status: 500, count: 2, message: 'Planned outage.' });
     const first = await sandbox.request('GET', '/v1/cards');
-    expect(first).toMatchObject({ status: 500, body: { success: false, error: { code: 'INTERNAL_ERROR', message: 'Planned outage.', details: null } } });
+    expect(first).toMatchObject({
+      status: 500,
+      body: { success: false, error: { code: 'INTERNAL_ERROR', message: 'Planned outage.', details: null } },
+    });
     const listed = await sandbox.simulate('GET', '/faults');
     expect(listed.body.data).toMatchObject([{ operation_id: 'listCards', status: 500, remaining: 1 }]);
     expect((await sandbox.request('GET', '/v1/cards')).status).toBe(500);
@@ -75,10 +83,16 @@ describe('faults', () => {
 
   it('refuses bad input with 422 in the envelope, naming the field', async () => {
     const unknown = await sandbox.simulate('POST', '/faults', { operation_id: 'mintMoney', status: 500 });
-    expect(unknown).toMatchObject({ status: 422, body: { success: false, error: { code: 'VALIDATION_ERROR', details: { fields: [{ field: 'operation_id' }] } } } });
+    expect(unknown).toMatchObject({
+      status: 422,
+      body: { success: false, error: { code: 'VALIDATION_ERROR', details: { fields: [{ field: 'operation_id' }] } } },
+    });
     // listCards documents no 502.
     const undocumented = await sandbox.simulate('POST', '/faults', { operation_id: 'listCards', status: 502 });
-    expect(undocumented).toMatchObject({ status: 422, body: { error: { code: 'VALIDATION_ERROR', details: { fields: [{ field: 'status' }] } } } });
+    expect(undocumented).toMatchObject({
+      status: 422,
+      body: { error: { code: 'VALIDATION_ERROR', details: { fields: [{ field: 'status' }] } } },
+    });
     expect(undocumented.body.error.message).toContain('does not document the status 502');
     for (const [body, field] of [
       [{ operation_id: 'listCards', status: 503 }, 'status'],
@@ -103,13 +117,21 @@ describe('product access', () => {
   it('an account without products answers 402 for every gated product, and the open areas stay reachable', async () => {
     const set = await sandbox.simulate('PATCH', '/account', { products: [] }, key);
     expect(set).toMatchObject({ status: 200, body: { data: { plan: 'starter', products: [] } } });
-    for (const path of ['/v1/cards', '/v1/wallets', '/v1/virtual-accounts', '/v1/payouts', `/v1/kyc/${customer}/status`, `/v1/poa/${customer}/status`]) {
+    for (const path of [
+      '/v1/cards',
+      '/v1/wallets',
+      '/v1/virtual-accounts',
+      '/v1/payouts',
+      `/v1/kyc/${customer}/status`,
+      `/v1/poa/${customer}/status`,
+    ]) {
       const r = await sandbox.request('GET', path, { key });
       expect(r.status, path).toBe(402);
       expect(r.body).toMatchObject({ success: false, error: { code: 'PLAN_UPGRADE_REQUIRED', details: null } });
     }
     expect((await sandbox.request('GET', '/api/v1/gift-cards/products', { key })).status).toBe(402);
-    for (const path of ['/v1/customers', '/v1/balance', '/v1/webhooks', '/v1/events']) expect((await sandbox.request('GET', path, { key })).status, path).toBe(200);
+    for (const path of ['/v1/customers', '/v1/balance', '/v1/webhooks', '/v1/events'])
+      expect((await sandbox.request('GET', path, { key })).status, path).toBe(200);
   });
 
   it('a list of products opens those only; null gives the plan back', async () => {
@@ -145,14 +167,19 @@ describe('product access', () => {
     const r = await sandbox.simulate('PATCH', '/account', { products: ['crypto'] }, key);
     expect(r).toMatchObject({ status: 422, body: { success: false, error: { code: 'VALIDATION_ERROR' } } });
     expect(r.body.error.details.fields[0].field).toMatch(/^products/);
-    expect(() => checkConfig({ accounts: { sk_test_x: { products: ['crypto'] } } })).toThrow(/accounts\.sk_test_x\.products: "crypto" is not one of cards/);
+    expect(() => checkConfig({ accounts: { sk_test_x: { products: ['crypto'] } } })).toThrow(
+      /accounts\.sk_test_x\.products: "crypto" is not one of cards/,
+    );
     expect(() => checkConfig({ accounts: { sk_test_x: { rate_limit: 0 } } })).toThrow(/rate_limit: a positive integer/);
   });
 });
 
 describe('a key with a rate limit of 1 a minute (config)', () => {
   it('answers its second request of the minute 429 with Retry-After and X-RateLimit-*', async () => {
-    const limited = await startTestSandbox({ rateLimit: true, config: { accounts: { sk_test_one_a_minute: { rate_limit: 1, products: [] } } } });
+    const limited = await startTestSandbox({
+      rateLimit: true,
+      config: { accounts: { sk_test_one_a_minute: { rate_limit: 1, products: [] } } },
+    });
     try {
       const first = await limited.request('GET', '/v1/balance', { key: 'sk_test_one_a_minute' });
       expect(first.status).toBe(200);

@@ -31,7 +31,10 @@ async function rawPost(path: string, headers: Record<string, string>, body?: str
 /** An active card of a new customer of the automatic account (issued by itself after 2 s of the clock). */
 async function activeCard(): Promise<string> {
   const customer = await newCustomer(sandbox, AUTO);
-  const created = await sandbox.request('POST', '/v1/cards', { key: AUTO, body: JSON.stringify({ customer_code: customer, brand: 'VISA', category: 'virtual', amount: 100 }) });
+  const created = await sandbox.request('POST', '/v1/cards', {
+    key: AUTO,
+    body: JSON.stringify({ customer_code: customer, brand: 'VISA', category: 'virtual', amount: 100 }),
+  });
   expect(created.status).toBe(200);
   await sandbox.advance(2, AUTO);
   return created.body.data.code as string;
@@ -57,7 +60,11 @@ describe('a JSON Content-Type with no body', () => {
     const card = await activeCard();
     const r = await rawPost(`/v1/cards/${card}/withdraw`, { 'Content-Type': 'application/json' });
     expect(r.status).toBe(422);
-    expect(r.body.error).toMatchObject({ code: 'VALIDATION_ERROR', message: 'A JSON request body is required.', details: { fields: [{ field: 'body', message: 'is required (required)' }] } });
+    expect(r.body.error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: 'A JSON request body is required.',
+      details: { fields: [{ field: 'body', message: 'is required (required)' }] },
+    });
   });
 
   it('leaves a body that is there alone: malformed JSON is still 422 naming bad JSON', async () => {
@@ -70,13 +77,16 @@ describe('a JSON Content-Type with no body', () => {
 
 describe('an outcome the sandbox already chose by itself', () => {
   const simulate = (path: string, body: unknown, key = AUTO) => sandbox.simulate('POST', path, body, key);
-  const HINT = 'This account does not choose outcomes: the sandbox completes each one by itself 2 seconds of its clock after the request. To choose them, make the account manual first (PATCH /sandbox/account {"manual": true}, or start the sandbox with --manual).';
+  const HINT =
+    'This account does not choose outcomes: the sandbox completes each one by itself 2 seconds of its clock after the request. To choose them, make the account manual first (PATCH /sandbox/account {"manual": true}, or start the sandbox with --manual).';
 
   it('KYC: already approved, and how to choose outcomes; a customer with no link is told to create one', async () => {
     const customer = await newCustomer(sandbox, AUTO);
     const fresh = await simulate(`/kyc/${customer}/outcome`, { outcome: 'approved' });
     expect(fresh.status).toBe(422);
-    expect(fresh.body.error.message).toBe('No KYC verification of this customer waits for an outcome: create a link first (POST /kyc/{customerCode}/link).');
+    expect(fresh.body.error.message).toBe(
+      'No KYC verification of this customer waits for an outcome: create a link first (POST /kyc/{customerCode}/link).',
+    );
     expect(fresh.body.error.details.current_status).toBe('not_started');
 
     expect((await sandbox.request('POST', `/v1/kyc/${customer}/link`, { key: AUTO, body: '{}' })).status).toBe(200);
@@ -93,7 +103,9 @@ describe('an outcome the sandbox already chose by itself', () => {
     expect((await simulate(`/kyc/${customer}/outcome`, { outcome: 'rejected' }, MANUAL)).status).toBe(200);
     const again = await simulate(`/kyc/${customer}/outcome`, { outcome: 'approved' }, MANUAL);
     expect(again.status).toBe(422);
-    expect(again.body.error.message).toBe("The customer's last KYC verification ended (rejected): create a new link (POST /kyc/{customerCode}/link) to choose another outcome.");
+    expect(again.body.error.message).toBe(
+      "The customer's last KYC verification ended (rejected): create a new link (POST /kyc/{customerCode}/link) to choose another outcome.",
+    );
   });
 
   it('proof of address, card issuance and top-up: already decided, and how to choose outcomes', async () => {
@@ -107,11 +119,17 @@ describe('an outcome the sandbox already chose by itself', () => {
     expect(poa.status).toBe(200);
     await sandbox.advance(2, AUTO);
     const review = await simulate(`/poa/${customer}/outcome`, { outcome: 'approved' });
-    expect([review.status, review.body.error.message]).toEqual([422, `No proof-of-address document of this customer is pending review. ${HINT}`]);
+    expect([review.status, review.body.error.message]).toEqual([
+      422,
+      `No proof-of-address document of this customer is pending review. ${HINT}`,
+    ]);
 
     const card = await activeCard();
     const issuance = await simulate(`/cards/${card}/issuance`, { outcome: 'activated' });
-    expect([issuance.status, issuance.body.error.message]).toEqual([422, `Only a pending card can be issued or fail; this card is active. ${HINT}`]);
+    expect([issuance.status, issuance.body.error.message]).toEqual([
+      422,
+      `Only a pending card can be issued or fail; this card is active. ${HINT}`,
+    ]);
 
     const topUp = await sandbox.request('POST', `/v1/cards/${card}/topup`, { key: AUTO, body: '{"amount": 50}' });
     await sandbox.advance(2, AUTO);
@@ -124,7 +142,10 @@ describe('an outcome the sandbox already chose by itself', () => {
     const none = await simulate(`/poa/${customer}/outcome`, { outcome: 'approved' });
     expect(none.body.error.message).toBe('No proof-of-address document of this customer is pending review.');
     const manualCustomer = await newCustomer(sandbox, MANUAL);
-    const created = await sandbox.request('POST', '/v1/cards', { key: MANUAL, body: JSON.stringify({ customer_code: manualCustomer, brand: 'VISA', category: 'virtual', amount: 100 }) });
+    const created = await sandbox.request('POST', '/v1/cards', {
+      key: MANUAL,
+      body: JSON.stringify({ customer_code: manualCustomer, brand: 'VISA', category: 'virtual', amount: 100 }),
+    });
     const card = created.body.data.code as string;
     expect((await simulate(`/cards/${card}/issuance`, { outcome: 'activated' }, MANUAL)).status).toBe(200);
     const twice = await simulate(`/cards/${card}/issuance`, { outcome: 'activated' }, MANUAL);

@@ -18,7 +18,9 @@ const order = (body: { product_id: string; amount: number; quantity: number }) =
 describe("the contract's example products", () => {
   it("holds the contract's example products exactly as its examples show them", async () => {
     const openapi = JSON.parse(fs.readFileSync(path.join(ROOT, 'generated/openapi.json'), 'utf8'));
-    const examples = Object.values(openapi.paths['/gift-cards/products/{productId}'].get.responses['200'].content['application/json'].examples) as { value: { data: { product_id: string } } }[];
+    const examples = Object.values(
+      openapi.paths['/gift-cards/products/{productId}'].get.responses['200'].content['application/json'].examples,
+    ) as { value: { data: { product_id: string } } }[];
     expect(examples.map((e) => e.value.data.product_id)).toEqual(['gcp_000123', 'gcp_000456']);
     for (const { value } of examples) {
       const one = await api().call.GET('/gift-cards/products/{productId}', { params: { path: { productId: value.data.product_id } } });
@@ -39,8 +41,14 @@ describe("the contract's example products", () => {
     await until(() => receiver.of('gift_card.delivered').some((e) => e.data.order_code === created.code));
     await sandbox.simulate('POST', `/gift-card-orders/${created.code}/outcome`, { outcome: 'refunded' });
     await until(() => receiver.of('gift_card.refunded').some((e) => e.data.order_code === created.code));
-    expect(receiver.of('gift_card.refunded').find((e) => e.data.order_code === created.code)!.data).toMatchObject({ refunded_amount: 108.7, balance_type: 'gift_cards' });
+    expect(receiver.of('gift_card.refunded').find((e) => e.data.order_code === created.code)!.data).toMatchObject({
+      refunded_amount: 108.7,
+      balance_type: 'gift_cards',
+    });
     expect(await opsBalance(sandbox, 'gift_cards')).toBe(before);
-    expect(await failure(order({ product_id: 'gcp_000456', amount: 10, quantity: 1 }))).toMatchObject({ status: 422, details: { fields: [{ field: 'amount', message: 'must be from 15 to 500' }] } });
+    expect(await failure(order({ product_id: 'gcp_000456', amount: 10, quantity: 1 }))).toMatchObject({
+      status: 422,
+      details: { fields: [{ field: 'amount', message: 'must be from 15 to 500' }] },
+    });
   });
 });

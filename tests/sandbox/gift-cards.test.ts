@@ -2,7 +2,20 @@
 // with redemption details on GET only, failure with a refund, refund of a delivered order; every documented
 // error reached through real state, and every cent of `gift_cards` accounted for.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { KEY, connect, failure, newCustomer, opsBalance, reconcile, startReceiver, until, restrictCustomer, useScenario, type Receiver, type TestSandbox } from './support.ts';
+import {
+  KEY,
+  connect,
+  failure,
+  newCustomer,
+  opsBalance,
+  reconcile,
+  startReceiver,
+  until,
+  restrictCustomer,
+  useScenario,
+  type Receiver,
+  type TestSandbox,
+} from './support.ts';
 
 const scenario = useScenario();
 let sandbox: TestSandbox, receiver: Receiver, customer: string;
@@ -26,7 +39,9 @@ describe('catalogue', () => {
     expect(paged.data).toEqual([all.data[1]]);
     const one = await api().call.GET('/gift-cards/products/{productId}', { params: { path: { productId: 'amazon_us_usd' } } });
     expect(one.data).toMatchObject({ denomination_type: 'fixed', denominations: [10, 25, 50, 100] });
-    expect(await failure(api().call.GET('/gift-cards/products/{productId}', { params: { path: { productId: 'no_such_card' } } }))).toMatchObject({ status: 404, code: 'RESOURCE_NOT_FOUND' });
+    expect(
+      await failure(api().call.GET('/gift-cards/products/{productId}', { params: { path: { productId: 'no_such_card' } } })),
+    ).toMatchObject({ status: 404, code: 'RESOURCE_NOT_FOUND' });
   });
 
   it('answers 421 wrong_api_host at /v1', async () => {
@@ -61,16 +76,26 @@ describe('orders', () => {
   });
 
   it('refuses an amount outside the product, an unknown product or customer, a restricted customer', async () => {
-    expect(await failure(order({ product_id: 'amazon_us_usd', amount: 30, quantity: 1 }))).toMatchObject({ status: 422, details: { fields: [{ field: 'amount' }] } });
+    expect(await failure(order({ product_id: 'amazon_us_usd', amount: 30, quantity: 1 }))).toMatchObject({
+      status: 422,
+      details: { fields: [{ field: 'amount' }] },
+    });
     expect(await failure(order({ product_id: 'apple_us_usd', amount: 500.01, quantity: 1 }))).toMatchObject({ status: 422 });
     expect((await order({ product_id: 'apple_us_usd', amount: 500, quantity: 1 })).data.status).toBe('pending');
     expect(await failure(order({ product_id: 'no_such_card', amount: 25, quantity: 1 }))).toMatchObject({ status: 404 });
-    expect(await failure(order({ product_id: 'amazon_us_usd', amount: 25, quantity: 1, customer_code: UNKNOWN }))).toMatchObject({ status: 404 });
-    expect(await failure(api().call.GET('/gift-cards/orders', { params: { query: { customer_code: UNKNOWN } } }))).toMatchObject({ status: 404 });
+    expect(await failure(order({ product_id: 'amazon_us_usd', amount: 25, quantity: 1, customer_code: UNKNOWN }))).toMatchObject({
+      status: 404,
+    });
+    expect(await failure(api().call.GET('/gift-cards/orders', { params: { query: { customer_code: UNKNOWN } } }))).toMatchObject({
+      status: 404,
+    });
     expect(await failure(read(UNKNOWN))).toMatchObject({ status: 404 });
     const restricted = await newCustomer(sandbox);
     await restrictCustomer(sandbox, restricted);
-    expect(await failure(order({ product_id: 'amazon_us_usd', amount: 25, quantity: 1, customer_code: restricted }))).toMatchObject({ status: 403, code: 'ACCOUNT_RESTRICTED' });
+    expect(await failure(order({ product_id: 'amazon_us_usd', amount: 25, quantity: 1, customer_code: restricted }))).toMatchObject({
+      status: 403,
+      code: 'ACCOUNT_RESTRICTED',
+    });
   });
 
   it('failure refunds (gift_card.failed), a delivered order can be refunded (gift_card.refunded); every cent accounted for', async () => {
@@ -85,7 +110,12 @@ describe('orders', () => {
     await sandbox.advance(60, key);
     expect((await read(a.code, key)).data.status).toBe('pending');
 
-    const failed = await sandbox.simulate('POST', `/gift-card-orders/${a.code}/outcome`, { outcome: 'failed', reason: 'vendor_out_of_stock' }, key);
+    const failed = await sandbox.simulate(
+      'POST',
+      `/gift-card-orders/${a.code}/outcome`,
+      { outcome: 'failed', reason: 'vendor_out_of_stock' },
+      key,
+    );
     expect(failed.body.data).toMatchObject({ status: 'failed', redemptions: null });
     expect((await sandbox.simulate('POST', `/gift-card-orders/${b.code}/outcome`, { outcome: 'refunded' }, key)).status).toBe(422);
     const delivered = await sandbox.simulate('POST', `/gift-card-orders/${b.code}/outcome`, { outcome: 'delivered' }, key);
@@ -103,7 +133,11 @@ describe('orders', () => {
 
     // 10,000.00 - 100.00 - 12.34 - 10.00 + 100.00 + 12.34 = 9,990.00: only the pending order c is still debited.
     expect(await opsBalance(sandbox, 'gift_cards', key)).toBe(9990);
-    expect(reconcile(sandbox, 'gift_cards', key)).toEqual({ gift_card_order: -12_234, gift_card_order_refund: 10_000, gift_card_refund: 1_234 });
+    expect(reconcile(sandbox, 'gift_cards', key)).toEqual({
+      gift_card_order: -12_234,
+      gift_card_order_refund: 10_000,
+      gift_card_refund: 1_234,
+    });
     expect((await read(c.code, key)).data.status).toBe('pending');
     expect(r.problems).toEqual([]);
     await r.close();
@@ -131,10 +165,13 @@ describe('orders', () => {
     await connect(sandbox, r, key);
     const buyer = await newCustomer(sandbox, key);
     await sandbox.simulate('PUT', '/balances/gift_cards', { balance: 1000 }, key);
-    const results = await Promise.allSettled(Array.from({ length: 50 }, () => order({ product_id: 'amazon_us_usd', amount: 25, quantity: 1, customer_code: buyer }, key)));
+    const results = await Promise.allSettled(
+      Array.from({ length: 50 }, () => order({ product_id: 'amazon_us_usd', amount: 25, quantity: 1, customer_code: buyer }, key)),
+    );
     const ok = results.filter((x) => x.status === 'fulfilled').length;
     expect(ok).toBe(40);
-    for (const x of results) if (x.status === 'rejected') expect((await failure(Promise.reject(x.reason))).details.reason).toBe('ops_balance_too_low');
+    for (const x of results)
+      if (x.status === 'rejected') expect((await failure(Promise.reject(x.reason))).details.reason).toBe('ops_balance_too_low');
     expect(await opsBalance(sandbox, 'gift_cards', key)).toBe(0);
     expect(reconcile(sandbox, 'gift_cards', key)).toEqual({ sandbox_adjustment: -900_000, gift_card_order: -100_000 });
     expect((await api(key).call.GET('/gift-cards/orders', { params: { query: { limit: 100 } } })).pagination.total).toBe(40);

@@ -25,7 +25,8 @@ afterAll(async () => {
 });
 
 const PDF = 'JVBERi0xLjcKJcfsj6IKMSAwIG9iago8PC9UeXBlL0NhdGFsb2c+PgplbmRvYmoK';
-const post = (s: TestSandbox, key: string, p: string, body?: unknown) => s.request('POST', `/v1${p}`, { key, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+const post = (s: TestSandbox, key: string, p: string, body?: unknown) =>
+  s.request('POST', `/v1${p}`, { key, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
 const get = (s: TestSandbox, key: string, p: string) => s.request('GET', `/v1${p}`, { key });
 const eventTypes = (customer: string) => receiver.events.filter((e) => e.data.customer_code === customer).map((e) => e.type);
 const pendingKinds = (s: TestSandbox) => s.core.scheduler.pending().map((j) => j.kind);
@@ -51,10 +52,17 @@ describe('restart with --db: pending KYC and proof-of-address outcomes', () => {
     expect(pendingKinds(s)).toContain('kyc.auto_outcome');
     expect((await get(s, key, `/customers/${customer}`)).body.data.verification_level).toBe('basic');
     await s.advance(2, key);
-    expect((await get(s, key, `/kyc/${customer}/status`)).body.data).toMatchObject({ kyc_status: 'approved', verification_level: 'verified' });
+    expect((await get(s, key, `/kyc/${customer}/status`)).body.data).toMatchObject({
+      kyc_status: 'approved',
+      verification_level: 'verified',
+    });
     await until(() => eventTypes(customer).includes('kyc.approved'));
 
-    const submitted = await post(s, key, `/poa/${customer}/document`, { document_name: 'utility-bill.pdf', content_type: 'application/pdf', content: PDF });
+    const submitted = await post(s, key, `/poa/${customer}/document`, {
+      document_name: 'utility-bill.pdf',
+      content_type: 'application/pdf',
+      content: PDF,
+    });
     expect(submitted.body.data).toMatchObject({ poa_status: 'pending' });
     s = await restart(db);
     expect(pendingKinds(s)).toContain('poa.auto_outcome');
@@ -78,7 +86,11 @@ describe('restart with --db: pending KYC and proof-of-address outcomes', () => {
     await s.advance(6 * 24 * 3600, key);
     expect((await get(s, key, `/kyc/${customer}/status`)).body.data.kyc_status).not.toBe('expired');
     await s.advance(24 * 3600, key);
-    expect((await get(s, key, `/kyc/${customer}/status`)).body.data).toMatchObject({ kyc_status: 'expired', reason: 'session_expired', verification_level: 'basic' });
+    expect((await get(s, key, `/kyc/${customer}/status`)).body.data).toMatchObject({
+      kyc_status: 'expired',
+      reason: 'session_expired',
+      verification_level: 'basic',
+    });
     await until(() => eventTypes(customer).includes('kyc.expired'));
   });
 });

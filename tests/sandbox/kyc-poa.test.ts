@@ -20,7 +20,8 @@ afterEach(() => {
   expect(manualReceiver.problems).toEqual([]);
 });
 
-const post = (path: string, body?: unknown, key = MANUAL) => sandbox.request('POST', `/v1${path}`, { key, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+const post = (path: string, body?: unknown, key = MANUAL) =>
+  sandbox.request('POST', `/v1${path}`, { key, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
 const get = (path: string, key = MANUAL) => sandbox.request('GET', `/v1${path}`, { key });
 const eventsFor = (r: Receiver, customer: string) => r.events.filter((e) => e.data.customer_code === customer);
 const typesFor = (r: Receiver, customer: string) => eventsFor(r, customer).map((e) => e.type);
@@ -49,7 +50,12 @@ async function verifiedCustomer(): Promise<string> {
 describe('the hosted KYC page', () => {
   it('a link opens a real page where a person approves; it redirects to return_url; approval moves the level and is billed', async () => {
     const customer = await newCustomer(sandbox, MANUAL);
-    expect((await get(`/kyc/${customer}/status`)).body.data).toMatchObject({ kyc_status: 'not_started', verification_level: 'basic', identity_mismatch: false, approved_at: null });
+    expect((await get(`/kyc/${customer}/status`)).body.data).toMatchObject({
+      kyc_status: 'not_started',
+      verification_level: 'basic',
+      identity_mismatch: false,
+      approved_at: null,
+    });
     const before = (await get('/balance/others')).body.data.balance as number;
     const url = await link(customer, { return_url: 'http://127.0.0.1:9/onboarding/done', locale: 'fr-FR' });
     expect(url.startsWith(`${sandbox.url}/sandbox/kyc/s/`)).toBe(true);
@@ -61,7 +67,15 @@ describe('the hosted KYC page', () => {
     expect(html).toContain('<html lang="fr">');
     expect(html).toContain('Amina Diallo');
     expect(html).not.toMatch(/<(script|link)\b|src="http/); // no external assets
-    for (const outcome of ['approved', 'approved_identity_mismatch', 'rejected', 'abandoned', 'expired', 'resubmission_requested', 'pending_review']) {
+    for (const outcome of [
+      'approved',
+      'approved_identity_mismatch',
+      'rejected',
+      'abandoned',
+      'expired',
+      'resubmission_requested',
+      'pending_review',
+    ]) {
       expect(html).toContain(`value="${outcome}"`);
     }
 
@@ -70,7 +84,13 @@ describe('the hosted KYC page', () => {
     expect(chosen.headers.get('location')).toBe('http://127.0.0.1:9/onboarding/done');
 
     const status = (await get(`/kyc/${customer}/status`)).body.data;
-    expect(status).toMatchObject({ kyc_status: 'approved', verification_level: 'verified', status: 'active', identity_mismatch: false, reason: null });
+    expect(status).toMatchObject({
+      kyc_status: 'approved',
+      verification_level: 'verified',
+      status: 'active',
+      identity_mismatch: false,
+      reason: null,
+    });
     expect(status.approved_at).toBe(sandbox.core.clock.iso());
     expect((await get(`/customers/${customer}`)).body.data.verification_level).toBe('verified');
     expect((await get('/balance/others')).body.data.balance).toBe(before - 2);
@@ -78,7 +98,13 @@ describe('the hosted KYC page', () => {
     await until(() => typesFor(manualReceiver, customer).length === 2);
     expect(typesFor(manualReceiver, customer).sort()).toEqual(['balance.debited', 'kyc.approved']);
     const approved = manualReceiver.of('kyc.approved').find((e) => e.data.customer_code === customer)!;
-    expect(approved.data).toMatchObject({ kyc_status: 'approved', verification_level: 'verified', identity_mismatch: false, status: 'active', verified_identity: { first_name: 'Amina', last_name: 'Diallo', date_of_birth: '1990-04-17' } });
+    expect(approved.data).toMatchObject({
+      kyc_status: 'approved',
+      verification_level: 'verified',
+      identity_mismatch: false,
+      status: 'active',
+      verified_identity: { first_name: 'Amina', last_name: 'Diallo', date_of_birth: '1990-04-17' },
+    });
     const billed = manualReceiver.of('balance.debited').find((e) => e.data.customer_code === customer)!;
     expect(billed.data).toMatchObject({ reason: 'kyc_verification', balance_type: 'others', amount: 2 });
 
@@ -98,17 +124,26 @@ describe('the hosted KYC page', () => {
     const done = await fetch(url, { method: 'POST', body: new URLSearchParams({ outcome: 'rejected' }) });
     expect(done.status).toBe(200);
     expect(await done.text()).toContain('outcome was recorded');
-    expect((await get(`/kyc/${customer}/status`)).body.data).toMatchObject({ kyc_status: 'rejected', reason: 'document_rejected', verification_level: 'basic' });
+    expect((await get(`/kyc/${customer}/status`)).body.data).toMatchObject({
+      kyc_status: 'rejected',
+      reason: 'document_rejected',
+      verification_level: 'basic',
+    });
     expect((await fetch(`${sandbox.url}/sandbox/kyc/s/00000000000000000000beef`)).status).toBe(404);
   });
 
   it('the page chooses an identity mismatch with the first name read on the document', async () => {
     const customer = await newCustomer(sandbox, MANUAL);
     const url = await link(customer);
-    const r = await fetch(url, { method: 'POST', body: new URLSearchParams({ outcome: 'approved_identity_mismatch', verified_first_name: 'Aminata' }) });
+    const r = await fetch(url, {
+      method: 'POST',
+      body: new URLSearchParams({ outcome: 'approved_identity_mismatch', verified_first_name: 'Aminata' }),
+    });
     expect(r.status).toBe(200);
     await until(() => typesFor(manualReceiver, customer).includes('kyc.identity_mismatch'));
-    expect(manualReceiver.of('kyc.identity_mismatch').find((e) => e.data.customer_code === customer)!.data.verified_identity.first_name).toBe('Aminata');
+    expect(
+      manualReceiver.of('kyc.identity_mismatch').find((e) => e.data.customer_code === customer)!.data.verified_identity.first_name,
+    ).toBe('Aminata');
   });
 });
 
@@ -125,9 +160,19 @@ describe('KYC outcomes (every row of the table)', () => {
   it('identity mismatch: restricted, kyc.approved then kyc.identity_mismatch; activate does not lift it, synchronize does', async () => {
     const customer = await newCustomer(sandbox, MANUAL);
     await link(customer);
-    const sim = await sandbox.simulate('POST', `/kyc/${customer}/outcome`, { outcome: 'approved_identity_mismatch', verified_identity: { first_name: 'Aminata', date_of_birth: '1990-04-18' } }, MANUAL);
+    const sim = await sandbox.simulate(
+      'POST',
+      `/kyc/${customer}/outcome`,
+      { outcome: 'approved_identity_mismatch', verified_identity: { first_name: 'Aminata', date_of_birth: '1990-04-18' } },
+      MANUAL,
+    );
     expect(sim.status).toBe(200);
-    expect(sim.body.data).toMatchObject({ kyc_status: 'approved', verification_level: 'verified', status: 'restricted', identity_mismatch: true });
+    expect(sim.body.data).toMatchObject({
+      kyc_status: 'approved',
+      verification_level: 'verified',
+      status: 'restricted',
+      identity_mismatch: true,
+    });
     await until(() => typesFor(manualReceiver, customer).length === 3);
     const kycEvents = eventsFor(manualReceiver, customer).filter((e) => e.type.startsWith('kyc.'));
     expect(kycEvents.map((e) => e.type)).toEqual(['kyc.approved', 'kyc.identity_mismatch']);
@@ -141,11 +186,17 @@ describe('KYC outcomes (every row of the table)', () => {
       restriction_reason: 'identity_mismatch',
       required_action: 'synchronize_identity',
     });
-    expect((await get(`/customers/${customer}`)).body.data).toMatchObject({ status: 'restricted', restriction_reason: 'identity_mismatch' });
+    expect((await get(`/customers/${customer}`)).body.data).toMatchObject({
+      status: 'restricted',
+      restriction_reason: 'identity_mismatch',
+    });
 
     const activate = await post(`/customers/${customer}/activate`);
     expect(activate.status).toBe(403);
-    expect(activate.body.error).toMatchObject({ code: 'ACCOUNT_RESTRICTED', details: { reason: 'customer_restricted', current_status: 'restricted' } });
+    expect(activate.body.error).toMatchObject({
+      code: 'ACCOUNT_RESTRICTED',
+      details: { reason: 'customer_restricted', current_status: 'restricted' },
+    });
     expect((await post(`/customers/${customer}/deactivate`)).status).toBe(403);
     expect((await post(`/kyc/${customer}/link`)).body.error.details.reason).toBe('customer_restricted');
     const card = await post('/cards', { customer_code: customer, brand: 'VISA', category: 'virtual', amount: 10 });
@@ -154,10 +205,23 @@ describe('KYC outcomes (every row of the table)', () => {
     const synced = await post(`/kyc/${customer}/synchronize`);
     expect(synced.status).toBe(200);
     expect(synced.body.data).toMatchObject({ first_name: 'Aminata', last_name: 'Diallo', date_of_birth: '1990-04-18', status: 'active' });
-    expect((await get(`/customers/${customer}`)).body.data).toMatchObject({ status: 'active', restriction_reason: null, first_name: 'Aminata', verification_level: 'verified' });
-    expect((await get(`/kyc/${customer}/status`)).body.data).toMatchObject({ status: 'active', identity_mismatch: false, kyc_status: 'approved' });
+    expect((await get(`/customers/${customer}`)).body.data).toMatchObject({
+      status: 'active',
+      restriction_reason: null,
+      first_name: 'Aminata',
+      verification_level: 'verified',
+    });
+    expect((await get(`/kyc/${customer}/status`)).body.data).toMatchObject({
+      status: 'active',
+      identity_mismatch: false,
+      kyc_status: 'approved',
+    });
     await until(() => typesFor(manualReceiver, customer).includes('kyc.identity_synchronized'));
-    expect(manualReceiver.of('kyc.identity_synchronized').find((e) => e.data.customer_code === customer)!.data).toMatchObject({ first_name: 'Aminata', date_of_birth: '1990-04-18', status: 'active' });
+    expect(manualReceiver.of('kyc.identity_synchronized').find((e) => e.data.customer_code === customer)!.data).toMatchObject({
+      first_name: 'Aminata',
+      date_of_birth: '1990-04-18',
+      status: 'active',
+    });
 
     const twice = await post(`/kyc/${customer}/synchronize`);
     expect(twice.status).toBe(422);
@@ -168,7 +232,11 @@ describe('KYC outcomes (every row of the table)', () => {
     const customer = await newCustomer(sandbox, MANUAL);
     await link(customer);
     await sandbox.simulate('POST', `/kyc/${customer}/outcome`, { outcome: 'rejected', reason: 'document_forged' }, MANUAL);
-    expect((await get(`/kyc/${customer}/status`)).body.data).toMatchObject({ kyc_status: 'rejected', reason: 'document_forged', verification_level: 'basic' });
+    expect((await get(`/kyc/${customer}/status`)).body.data).toMatchObject({
+      kyc_status: 'rejected',
+      reason: 'document_forged',
+      verification_level: 'basic',
+    });
     await link(customer);
     await sandbox.simulate('POST', `/kyc/${customer}/outcome`, { outcome: 'abandoned' }, MANUAL);
     expect((await get(`/kyc/${customer}/status`)).body.data).toMatchObject({ kyc_status: 'rejected', reason: 'abandoned_by_user' });
@@ -176,7 +244,11 @@ describe('KYC outcomes (every row of the table)', () => {
     await sandbox.simulate('POST', `/kyc/${customer}/outcome`, { outcome: 'approved' }, MANUAL);
     await until(() => typesFor(manualReceiver, customer).length === 4);
     expect(typesFor(manualReceiver, customer)).toEqual(['kyc.rejected', 'kyc.rejected', 'balance.debited', 'kyc.approved']);
-    expect(eventsFor(manualReceiver, customer)[0]!.data).toMatchObject({ kyc_status: 'rejected', verification_level: 'basic', reason: 'document_forged' });
+    expect(eventsFor(manualReceiver, customer)[0]!.data).toMatchObject({
+      kyc_status: 'rejected',
+      verification_level: 'basic',
+      reason: 'document_forged',
+    });
   });
 
   it('expired: a link left open 7 days of the clock sends kyc.expired; the expired page is gone', async () => {
@@ -186,7 +258,11 @@ describe('KYC outcomes (every row of the table)', () => {
     expect(Date.parse(created.expires_at) - sandbox.core.clock.now()).toBe(7 * 24 * 3600 * 1000);
     expect((await fetch(url)).status).toBe(410);
     await sandbox.advance(7 * 24 * 3600, MANUAL);
-    expect((await get(`/kyc/${customer}/status`)).body.data).toMatchObject({ kyc_status: 'expired', reason: 'session_expired', verification_level: 'basic' });
+    expect((await get(`/kyc/${customer}/status`)).body.data).toMatchObject({
+      kyc_status: 'expired',
+      reason: 'session_expired',
+      verification_level: 'basic',
+    });
     await until(() => typesFor(manualReceiver, customer).includes('kyc.expired'));
     expect(typesFor(manualReceiver, customer)).toEqual(['kyc.expired']); // the replaced link expires silently
     expect((await fetch(created.url)).status).toBe(410);
@@ -200,7 +276,11 @@ describe('KYC outcomes (every row of the table)', () => {
     const customer = await newCustomer(sandbox, MANUAL);
     const url = await link(customer);
     await sandbox.simulate('POST', `/kyc/${customer}/outcome`, { outcome: 'resubmission_requested' }, MANUAL);
-    expect((await get(`/kyc/${customer}/status`)).body.data).toMatchObject({ kyc_status: 'resubmission_requested', reason: 'document_unreadable', verification_level: 'basic' });
+    expect((await get(`/kyc/${customer}/status`)).body.data).toMatchObject({
+      kyc_status: 'resubmission_requested',
+      reason: 'document_unreadable',
+      verification_level: 'basic',
+    });
     expect((await fetch(url)).status).toBe(200);
     await fetch(url, { method: 'POST', body: new URLSearchParams({ outcome: 'approved' }) });
     await until(() => typesFor(manualReceiver, customer).length === 3);
@@ -257,13 +337,24 @@ describe('proof of address', () => {
     const basic = await newCustomer(sandbox, MANUAL);
     const low = await post(`/poa/${basic}/document`, document());
     expect(low.status).toBe(422);
-    expect(low.body.error.details).toMatchObject({ reason: 'verification_level_too_low', current_verification_level: 'basic', required_verification_level: 'verified' });
+    expect(low.body.error.details).toMatchObject({
+      reason: 'verification_level_too_low',
+      current_verification_level: 'basic',
+      required_verification_level: 'verified',
+    });
     expect((await get(`/poa/${basic}/status`)).status).toBe(404);
 
     const customer = await verifiedCustomer();
     const before = (await get('/balance/others')).body.data.balance as number;
     const sent = await post(`/poa/${customer}/document`, document());
-    expect(sent.body.data).toEqual({ customer_code: customer, poa_status: 'pending', verification_level: 'verified', document_name: 'utility-bill.pdf', rejection_reason: null, approved_at: null });
+    expect(sent.body.data).toEqual({
+      customer_code: customer,
+      poa_status: 'pending',
+      verification_level: 'verified',
+      document_name: 'utility-bill.pdf',
+      rejection_reason: null,
+      approved_at: null,
+    });
     const twice = await post(`/poa/${customer}/document`, document('other.pdf'));
     expect(twice.status).toBe(422);
     expect(twice.body.error.details).toMatchObject({ reason: 'poa_under_review', current_status: 'pending' });
@@ -278,17 +369,34 @@ describe('proof of address', () => {
     expect(eventsFor(manualReceiver, customer).at(-2)!.data).toMatchObject({ reason: 'poa_verification', amount: 1 });
     const again = await post(`/poa/${customer}/document`, document());
     expect(again.status).toBe(422);
-    expect(again.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { reason: 'poa_already_approved', current_status: 'approved', current_verification_level: 'full' } });
+    expect(again.body.error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: { reason: 'poa_already_approved', current_status: 'approved', current_verification_level: 'full' },
+    });
     expect((await sandbox.simulate('POST', `/poa/${customer}/outcome`, { outcome: 'approved' }, MANUAL)).status).toBe(422);
   });
 
   it('rejected: stays verified, poa.rejected with the reason; retry with a new document', async () => {
     const customer = await verifiedCustomer();
     await post(`/poa/${customer}/document`, document('old-bill.pdf'));
-    const rejected = await sandbox.simulate('POST', `/poa/${customer}/outcome`, { outcome: 'rejected', reason: 'Document is older than three months' }, MANUAL);
-    expect(rejected.body.data).toMatchObject({ poa_status: 'rejected', verification_level: 'verified', rejection_reason: 'Document is older than three months', document_name: 'old-bill.pdf' });
+    const rejected = await sandbox.simulate(
+      'POST',
+      `/poa/${customer}/outcome`,
+      { outcome: 'rejected', reason: 'Document is older than three months' },
+      MANUAL,
+    );
+    expect(rejected.body.data).toMatchObject({
+      poa_status: 'rejected',
+      verification_level: 'verified',
+      rejection_reason: 'Document is older than three months',
+      document_name: 'old-bill.pdf',
+    });
     await until(() => typesFor(manualReceiver, customer).includes('poa.rejected'));
-    expect(manualReceiver.of('poa.rejected').find((e) => e.data.customer_code === customer)!.data).toMatchObject({ poa_status: 'rejected', verification_level: 'verified', reason: 'Document is older than three months' });
+    expect(manualReceiver.of('poa.rejected').find((e) => e.data.customer_code === customer)!.data).toMatchObject({
+      poa_status: 'rejected',
+      verification_level: 'verified',
+      reason: 'Document is older than three months',
+    });
     const retry = await post(`/poa/${customer}/document`, document('new-bill.pdf'));
     expect(retry.body.data).toMatchObject({ poa_status: 'pending', document_name: 'new-bill.pdf', rejection_reason: null });
   });
@@ -317,23 +425,44 @@ describe('proof of address', () => {
 describe('customers: update and deactivate', () => {
   it('update contact details and, at level basic, the declared identity; empty or unknown fields are 422', async () => {
     const customer = await newCustomer(sandbox, MANUAL);
-    const r = await sandbox.request('PATCH', `/v1/customers/${customer}`, { key: MANUAL, body: JSON.stringify({ email: 'amina@example.com', phone: '+33612345678', last_name: 'Diallo-Ba' }) });
+    const r = await sandbox.request('PATCH', `/v1/customers/${customer}`, {
+      key: MANUAL,
+      body: JSON.stringify({ email: 'amina@example.com', phone: '+33612345678', last_name: 'Diallo-Ba' }),
+    });
     expect(r.body.data).toMatchObject({ email: 'amina@example.com', phone: '+33612345678', last_name: 'Diallo-Ba' });
-    const removed = await sandbox.request('PATCH', `/v1/customers/${customer}`, { key: MANUAL, body: JSON.stringify({ phone: null, external_reference: 'cust-renamed' }) });
+    const removed = await sandbox.request('PATCH', `/v1/customers/${customer}`, {
+      key: MANUAL,
+      body: JSON.stringify({ phone: null, external_reference: 'cust-renamed' }),
+    });
     expect(removed.body.data).toMatchObject({ phone: null, email: 'amina@example.com', external_reference: 'cust-renamed' });
     expect((await sandbox.request('PATCH', `/v1/customers/${customer}`, { key: MANUAL, body: '{}' })).status).toBe(422);
-    expect((await sandbox.request('PATCH', `/v1/customers/${customer}`, { key: MANUAL, body: JSON.stringify({ status: 'inactive' }) })).status).toBe(422);
-    expect((await sandbox.request('PATCH', '/v1/customers/00000000-0000-4000-8000-000000000000', { key: MANUAL, body: JSON.stringify({ phone: null }) })).status).toBe(404);
+    expect(
+      (await sandbox.request('PATCH', `/v1/customers/${customer}`, { key: MANUAL, body: JSON.stringify({ status: 'inactive' }) })).status,
+    ).toBe(422);
+    expect(
+      (
+        await sandbox.request('PATCH', '/v1/customers/00000000-0000-4000-8000-000000000000', {
+          key: MANUAL,
+          body: JSON.stringify({ phone: null }),
+        })
+      ).status,
+    ).toBe(404);
   });
 
   it('after KYC the declared identity cannot change (identity_already_verified); contact details still can', async () => {
     const customer = await verifiedCustomer();
     const before = (await get(`/customers/${customer}`)).body.data;
-    const r = await sandbox.request('PATCH', `/v1/customers/${customer}`, { key: MANUAL, body: JSON.stringify({ first_name: 'Other', email: 'x@example.com' }) });
+    const r = await sandbox.request('PATCH', `/v1/customers/${customer}`, {
+      key: MANUAL,
+      body: JSON.stringify({ first_name: 'Other', email: 'x@example.com' }),
+    });
     expect(r.status).toBe(422);
     expect(r.body.error.details).toMatchObject({ reason: 'identity_already_verified', current_verification_level: 'verified' });
     expect((await get(`/customers/${customer}`)).body.data).toEqual(before);
-    const ok = await sandbox.request('PATCH', `/v1/customers/${customer}`, { key: MANUAL, body: JSON.stringify({ email: 'x@example.com' }) });
+    const ok = await sandbox.request('PATCH', `/v1/customers/${customer}`, {
+      key: MANUAL,
+      body: JSON.stringify({ email: 'x@example.com' }),
+    });
     expect(ok.body.data.email).toBe('x@example.com');
   });
 
@@ -342,7 +471,9 @@ describe('customers: update and deactivate', () => {
     // top-ups, ...) are refused with 422 `VALIDATION_ERROR`, `details.reason` `customer_not_active` and
     // `details.current_status` `inactive`".
     const description = ((DOCUMENT.paths as any)['/customers/{customerCode}/deactivate'].post.description as string).replace(/\s+/g, ' ');
-    const rule = description.match(/\(([^)]+)\) are refused with (\d{3}) `([A-Z_]+)`, `details\.reason` `([a-z_]+)` and `details\.current_status` `([a-z_]+)`/);
+    const rule = description.match(
+      /\(([^)]+)\) are refused with (\d{3}) `([A-Z_]+)`, `details\.reason` `([a-z_]+)` and `details\.current_status` `([a-z_]+)`/,
+    );
     if (!rule) throw new Error(`the deactivate description no longer states its rule as this test reads it: ${description}`);
     const kinds = rule[1]!.split(/,\s*|\s+and\s+/);
     const [status, code, reason, currentStatus] = [Number(rule[2]), rule[3], rule[4], rule[5]];
@@ -350,12 +481,15 @@ describe('customers: update and deactivate', () => {
 
     // A customer with something of each kind already: an active card, a beneficiary and a quote.
     const customer = await verifiedCustomer();
-    const card = (await post('/cards', { customer_code: customer, brand: 'VISA', category: 'virtual', amount: 20 })).body.data.code as string;
+    const card = (await post('/cards', { customer_code: customer, brand: 'VISA', category: 'virtual', amount: 20 })).body.data
+      .code as string;
     await sandbox.simulate('POST', `/cards/${card}/issuance`, { outcome: 'activated' }, MANUAL);
     const example = (path: string, fields: Record<string, unknown>) => ({ ...requestExamples('POST', path)[0], ...fields });
-    const beneficiary = (await post('/payouts/beneficiaries', example('/payouts/beneficiaries', { customer_code: customer }))).body.data.code as string;
+    const beneficiary = (await post('/payouts/beneficiaries', example('/payouts/beneficiaries', { customer_code: customer }))).body.data
+      .code as string;
     const quote = (await post('/payouts/quotes', example('/payouts/quotes', { beneficiary_code: beneficiary }))).body.data.code as string;
-    const giftCardOrder = (body: unknown) => sandbox.request('POST', '/api/v1/gift-cards/orders', { key: MANUAL, body: JSON.stringify(body) });
+    const giftCardOrder = (body: unknown) =>
+      sandbox.request('POST', '/api/v1/gift-cards/orders', { key: MANUAL, body: JSON.stringify(body) });
     /** The requests of each kind the description names. */
     const requests: Record<string, () => Promise<{ status: number; body: any }>[]> = {
       cards: () => [post('/cards', example('/cards', { customer_code: customer }))],
@@ -366,7 +500,10 @@ describe('customers: update and deactivate', () => {
       'virtual accounts': () => [post('/virtual-accounts', example('/virtual-accounts', { customer_code: customer }))],
       'gift card orders': () => [giftCardOrder(example('/gift-cards/orders', { customer_code: customer }))],
       beneficiaries: () => [post('/payouts/beneficiaries', example('/payouts/beneficiaries', { customer_code: customer }))],
-      payouts: () => [post('/payouts/quotes', example('/payouts/quotes', { beneficiary_code: beneficiary })), post('/payouts', { quote_code: quote })],
+      payouts: () => [
+        post('/payouts/quotes', example('/payouts/quotes', { beneficiary_code: beneficiary })),
+        post('/payouts', { quote_code: quote }),
+      ],
     };
     const balances = async () => (await get('/balance')).body.data.map((b: { type: string; balance: number }) => `${b.type} ${b.balance}`);
 
@@ -398,7 +535,13 @@ describe('balance deposits (simulation)', () => {
     await until(() => manualReceiver.of('balance.deposit_confirmed').length === 2);
     expect(manualReceiver.of('balance.deposit_confirmed').map((e) => e.data)).toEqual([
       { balance_type: 'payout_sepa', gross_amount: 1000, fee: 10.5, amount: 989.5 },
-      { balance_type: 'gift_cards', gross_amount: 250, fee: 0, amount: 250, source: { type: 'gift_card_redemption', gift_card_code: 'GC-7F3A-19QZ' } },
+      {
+        balance_type: 'gift_cards',
+        gross_amount: 250,
+        fee: 0,
+        amount: 250,
+        source: { type: 'gift_card_redemption', gift_card_code: 'GC-7F3A-19QZ' },
+      },
     ]);
     const history = (await get('/balance/payout_sepa/transactions')).body.data;
     expect(history[0]).toMatchObject({ direction: 'credit', amount: 989.5, reason: 'deposit' });
@@ -411,7 +554,12 @@ describe('balance deposits (simulation)', () => {
 describe('the checks every operation shares, on the KYC and POA operations', () => {
   it('an Idempotency-Key replays the same link (no second session); reused with another body: 422 idempotency_key_reused', async () => {
     const customer = await newCustomer(sandbox, MANUAL);
-    const send = (body: unknown) => sandbox.request('POST', `/v1/kyc/${customer}/link`, { key: MANUAL, body: JSON.stringify(body), headers: { 'Idempotency-Key': `link-${customer}` } });
+    const send = (body: unknown) =>
+      sandbox.request('POST', `/v1/kyc/${customer}/link`, {
+        key: MANUAL,
+        body: JSON.stringify(body),
+        headers: { 'Idempotency-Key': `link-${customer}` },
+      });
     const first = await send({ locale: 'fr' });
     const replay = await send({ locale: 'fr' });
     expect(replay.headers.get('idempotent-replayed')).toBe('true');

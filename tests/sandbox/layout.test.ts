@@ -9,9 +9,16 @@ import { describe, expect, it } from 'vitest';
 const SANDBOX = path.resolve(import.meta.dirname, '../../src/sandbox');
 const SHARED = new Set(['core', 'http', 'simulation']);
 
-const folders = fs.readdirSync(SANDBOX, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+const folders = fs
+  .readdirSync(SANDBOX, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
 const products = folders.filter((name) => !SHARED.has(name));
-const sources = (folder: string): string[] => fs.readdirSync(path.join(SANDBOX, folder)).filter((f) => f.endsWith('.ts')).map((f) => path.join(folder, f));
+const sources = (folder: string): string[] =>
+  fs
+    .readdirSync(path.join(SANDBOX, folder))
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => path.join(folder, f));
 const allSources = [...fs.readdirSync(SANDBOX).filter((f) => f.endsWith('.ts')), ...folders.flatMap(sources)];
 const read = (file: string): string => fs.readFileSync(path.join(SANDBOX, file), 'utf8');
 /** The relative modules a source file imports, resolved from src/sandbox (`cards/handlers.js`). */
@@ -48,7 +55,9 @@ describe('the sandbox layout', () => {
     });
     expect(tables).toEqual(expect.arrayContaining(['customers', 'cards', 'payouts']));
     const touching = [...sources('core'), ...sources('http')].flatMap((file) =>
-      tables.filter((table) => new RegExp(`\\b(FROM|INTO|UPDATE|JOIN|TABLE IF NOT EXISTS) ${table}\\b`).test(read(file))).map((table) => `${file}: ${table}`),
+      tables
+        .filter((table) => new RegExp(`\\b(FROM|INTO|UPDATE|JOIN|TABLE IF NOT EXISTS) ${table}\\b`).test(read(file)))
+        .map((table) => `${file}: ${table}`),
     );
     expect(touching).toEqual([]);
   });

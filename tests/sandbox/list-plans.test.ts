@@ -16,7 +16,11 @@ const WINDOW = 'created_from=2020-01-01T00:00:00Z&created_to=2100-01-01T00:00:00
 const CASES: Record<string, string[]> = {
   listCards: ['/v1/cards', `/v1/cards?customer_code=${customer}&page=2&limit=5`],
   listCardTransactions: [`/v1/cards/${card}/transactions`, `/v1/cards/${card}/transactions?${WINDOW}`],
-  listCustomers: ['/v1/customers', '/v1/customers?status=active', '/v1/customers?status=active&verification_level=full&external_reference=x'],
+  listCustomers: [
+    '/v1/customers',
+    '/v1/customers?status=active',
+    '/v1/customers?status=active&verification_level=full&external_reference=x',
+  ],
   listBalances: ['/v1/balance'],
   listBalanceTransactions: ['/v1/balance/cards_visa/transactions', `/v1/balance/others/transactions?${WINDOW}`],
   listWallets: ['/v1/wallets', `/v1/wallets?customer_code=${customer}`],

@@ -18,11 +18,27 @@ describe('restart with --db', () => {
     await connect(sandbox, receiver, key);
     const customer = await newCustomer(sandbox, key);
     let client = sandbox.client(key);
-    const order = (await client.call.POST('/gift-cards/orders', { body: { customer_code: customer, product_id: 'amazon_us_usd', amount: 50, quantity: 2 } })).data;
-    const beneficiary = (await client.call.POST('/payouts/beneficiaries', {
-      body: { customer_code: customer, rail: 'sepa', type: 'individual', name: 'Amina Diallo', bank_name: 'Bank', iban: 'FR7630006000011234567890189', address: { street: 's', city: 'Paris', postal_code: '75002', country: 'FR' } },
-    })).data;
-    const quote = (await client.call.POST('/payouts/quotes', { body: { beneficiary_code: beneficiary.code, amount_usd: 300, reference: 'restart' } })).data;
+    const order = (
+      await client.call.POST('/gift-cards/orders', {
+        body: { customer_code: customer, product_id: 'amazon_us_usd', amount: 50, quantity: 2 },
+      })
+    ).data;
+    const beneficiary = (
+      await client.call.POST('/payouts/beneficiaries', {
+        body: {
+          customer_code: customer,
+          rail: 'sepa',
+          type: 'individual',
+          name: 'Amina Diallo',
+          bank_name: 'Bank',
+          iban: 'FR7630006000011234567890189',
+          address: { street: 's', city: 'Paris', postal_code: '75002', country: 'FR' },
+        },
+      })
+    ).data;
+    const quote = (
+      await client.call.POST('/payouts/quotes', { body: { beneficiary_code: beneficiary.code, amount_usd: 300, reference: 'restart' } })
+    ).data;
     const payout = (await client.call.POST('/payouts', { body: { quote_code: quote.code } })).data;
     const wallet = (await client.call.POST('/wallets', { body: { customer_code: customer, currency: 'USDC' } })).data;
     await sandbox.simulate('POST', `/wallets/${wallet.id}/deposits`, { amount: 20 }, key);
@@ -36,7 +52,9 @@ describe('restart with --db', () => {
     expect((await client.call.GET('/payouts/{code}', { params: { path: { code: payout.code } } })).data.status).toBe('pending');
     await sandbox.advance(4, key);
     await until(() => receiver.of('gift_card.delivered').length === 1 && receiver.of('wallet.withdrawal_completed').length === 1);
-    expect((await client.call.GET('/gift-cards/orders/{code}', { params: { path: { code: order.code } } })).data.redemptions).toHaveLength(2);
+    expect((await client.call.GET('/gift-cards/orders/{code}', { params: { path: { code: order.code } } })).data.redemptions).toHaveLength(
+      2,
+    );
     expect((await client.call.GET('/payouts/{code}', { params: { path: { code: payout.code } } })).data.status).toBe('completed');
     expect(receiver.of('wallet.withdrawal_completed')[0]!.data.new_balance).toBe(15);
     expect(await opsBalance(sandbox, 'gift_cards', key)).toBe(9900);

@@ -4,7 +4,19 @@
 // state (quote_expired, quote_already_confirmed, INSUFFICIENT_BALANCE, PLAN_LIMIT_REACHED) and every cent of
 // the debited balances accounted for.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { KEY, connect, failure, newCustomer, opsBalance, reconcile, startReceiver, until, useScenario, type Receiver, type TestSandbox } from './support.ts';
+import {
+  KEY,
+  connect,
+  failure,
+  newCustomer,
+  opsBalance,
+  reconcile,
+  startReceiver,
+  until,
+  useScenario,
+  type Receiver,
+  type TestSandbox,
+} from './support.ts';
 
 const scenario = useScenario();
 let sandbox: TestSandbox, receiver: Receiver, customer: string;
@@ -15,26 +27,78 @@ const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 const ADDRESS = { street: '1 rue de la Paix', city: 'Paris', postal_code: '75002', country: 'FR' };
 
 async function sepa(key = KEY, owner = customer, iban = 'FR7630006000011234567890189') {
-  return (await api(key).call.POST('/payouts/beneficiaries', { body: { customer_code: owner, rail: 'sepa', type: 'individual', name: 'Amina Diallo', bank_name: 'Banque Exemple', iban, address: ADDRESS } })).data;
+  return (
+    await api(key).call.POST('/payouts/beneficiaries', {
+      body: {
+        customer_code: owner,
+        rail: 'sepa',
+        type: 'individual',
+        name: 'Amina Diallo',
+        bank_name: 'Banque Exemple',
+        iban,
+        address: ADDRESS,
+      },
+    })
+  ).data;
 }
 async function ach(key = KEY, owner = customer) {
-  return (await api(key).call.POST('/payouts/beneficiaries', {
-    body: { customer_code: owner, rail: 'ach', type: 'individual', name: 'John Smith', bank_name: 'Example Bank', account_number: '000123456789', routing_number: '021000021', address: { ...ADDRESS, country: 'US', state_province: 'NY' } },
-  })).data;
+  return (
+    await api(key).call.POST('/payouts/beneficiaries', {
+      body: {
+        customer_code: owner,
+        rail: 'ach',
+        type: 'individual',
+        name: 'John Smith',
+        bank_name: 'Example Bank',
+        account_number: '000123456789',
+        routing_number: '021000021',
+        address: { ...ADDRESS, country: 'US', state_province: 'NY' },
+      },
+    })
+  ).data;
 }
-const quote = (beneficiary: string, amount: number, key = KEY) => api(key).call.POST('/payouts/quotes', { body: { beneficiary_code: beneficiary, amount_usd: amount, reference: 'INV-1' } });
+const quote = (beneficiary: string, amount: number, key = KEY) =>
+  api(key).call.POST('/payouts/quotes', { body: { beneficiary_code: beneficiary, amount_usd: amount, reference: 'INV-1' } });
 const confirm = (quoteCode: string, key = KEY) => api(key).call.POST('/payouts', { body: { quote_code: quoteCode } });
 const read = (code: string, key = KEY) => api(key).call.GET('/payouts/{code}', { params: { path: { code } } });
 
 describe('beneficiaries', () => {
   it('SEPA: the IBAN masked and the BIC found from it; ACH: the account number masked, checking by default', async () => {
     const s = await sepa();
-    expect(s).toMatchObject({ rail: 'sepa', iban_masked: 'FR76*******************0189', bic_swift: 'SNDBFRPP', customer_code: customer, address: { ...ADDRESS, state_province: '' } });
+    expect(s).toMatchObject({
+      rail: 'sepa',
+      iban_masked: 'FR76*******************0189',
+      bic_swift: 'SNDBFRPP',
+      customer_code: customer,
+      address: { ...ADDRESS, state_province: '' },
+    });
     const a = await ach();
-    expect(a).toMatchObject({ rail: 'ach', iban_masked: null, account_number_masked: '********6789', routing_number: '021000021', account_type: 'checking' });
-    const withBic = (await api().call.POST('/payouts/beneficiaries', { body: { customer_code: customer, rail: 'sepa', type: 'individual', name: 'X', bank_name: 'B', iban: 'BR1500000000000010932840814P2', bic_swift: 'BOFABRSPXXX', address: ADDRESS } })).data;
+    expect(a).toMatchObject({
+      rail: 'ach',
+      iban_masked: null,
+      account_number_masked: '********6789',
+      routing_number: '021000021',
+      account_type: 'checking',
+    });
+    const withBic = (
+      await api().call.POST('/payouts/beneficiaries', {
+        body: {
+          customer_code: customer,
+          rail: 'sepa',
+          type: 'individual',
+          name: 'X',
+          bank_name: 'B',
+          iban: 'BR1500000000000010932840814P2',
+          bic_swift: 'BOFABRSPXXX',
+          address: ADDRESS,
+        },
+      })
+    ).data;
     expect(withBic.bic_swift).toBe('BOFABRSPXXX');
-    expect(await failure(sepa(KEY, customer, 'BR1500000000000010932840814P2'))).toMatchObject({ status: 422, details: { fields: [{ field: 'bic_swift' }] } });
+    expect(await failure(sepa(KEY, customer, 'BR1500000000000010932840814P2'))).toMatchObject({
+      status: 422,
+      details: { fields: [{ field: 'bic_swift' }] },
+    });
     expect(await failure(sepa(KEY, UNKNOWN))).toMatchObject({ status: 404 });
     expect((await api().call.GET('/payouts/beneficiaries/{code}', { params: { path: { code: s.code } } })).data).toEqual(s);
   });
@@ -45,12 +109,21 @@ describe('beneficiaries', () => {
     const q = (await quote(b.code, 100)).data;
     const payout = (await confirm(q.code)).data;
     const pending = (await quote(b.code, 50)).data;
-    expect((await api().call.GET('/payouts/beneficiaries', { params: { query: { customer_code: owner } } })).data.map((x) => x.code)).toEqual([b.code]);
+    expect(
+      (await api().call.GET('/payouts/beneficiaries', { params: { query: { customer_code: owner } } })).data.map((x) => x.code),
+    ).toEqual([b.code]);
 
-    expect((await api().call.DELETE('/payouts/beneficiaries/{code}', { params: { path: { code: b.code } } })).data).toEqual({ code: b.code, deleted: true });
+    expect((await api().call.DELETE('/payouts/beneficiaries/{code}', { params: { path: { code: b.code } } })).data).toEqual({
+      code: b.code,
+      deleted: true,
+    });
     expect((await api().call.GET('/payouts/beneficiaries', { params: { query: { customer_code: owner } } })).data).toEqual([]);
-    expect(await failure(api().call.GET('/payouts/beneficiaries/{code}', { params: { path: { code: b.code } } }))).toMatchObject({ status: 404 });
-    expect(await failure(api().call.DELETE('/payouts/beneficiaries/{code}', { params: { path: { code: b.code } } }))).toMatchObject({ status: 404 });
+    expect(await failure(api().call.GET('/payouts/beneficiaries/{code}', { params: { path: { code: b.code } } }))).toMatchObject({
+      status: 404,
+    });
+    expect(await failure(api().call.DELETE('/payouts/beneficiaries/{code}', { params: { path: { code: b.code } } }))).toMatchObject({
+      status: 404,
+    });
     expect(await failure(quote(b.code, 10))).toMatchObject({ status: 404 });
     expect(await failure(confirm(pending.code))).toMatchObject({ status: 404 });
 
@@ -65,17 +138,38 @@ describe('quotes and payouts', () => {
     const b = await sepa();
     const before = await opsBalance(sandbox, 'payout_sepa');
     const q = (await quote(b.code, 1000)).data;
-    expect(q).toMatchObject({ rail: 'sepa', amount_usd: 1000, fee_usd: 5, total_debited_usd: 1005, received_amount: 920, received_currency: 'EUR', amount_eur: 920, exchange_rate: 0.92, balance_type: 'payout_sepa' });
+    expect(q).toMatchObject({
+      rail: 'sepa',
+      amount_usd: 1000,
+      fee_usd: 5,
+      total_debited_usd: 1005,
+      received_amount: 920,
+      received_currency: 'EUR',
+      amount_eur: 920,
+      exchange_rate: 0.92,
+      balance_type: 'payout_sepa',
+    });
     expect(Date.parse(q.expires_at) - Date.parse(q.created_at)).toBe(300_000);
     expect(await opsBalance(sandbox, 'payout_sepa')).toBe(before);
     expect(await failure(read(q.code))).toMatchObject({ status: 404 });
     expect((await api().call.GET('/payouts', { params: { query: { limit: 100 } } })).data.map((p) => p.code)).not.toContain(q.code);
 
     const p = (await confirm(q.code)).data;
-    expect(p).toMatchObject({ code: q.code, status: 'pending', total_debited_usd: 1005, sent_at: null, completed_at: null, refunded_at: null, failure_reason: null });
+    expect(p).toMatchObject({
+      code: q.code,
+      status: 'pending',
+      total_debited_usd: 1005,
+      sent_at: null,
+      completed_at: null,
+      refunded_at: null,
+      failure_reason: null,
+    });
     expect(await opsBalance(sandbox, 'payout_sepa')).toBe(before - 1005);
     await until(() => receiver.of('balance.debited').some((e) => e.data.reason === 'payout' && e.data.amount === 1005));
-    expect(await failure(confirm(q.code))).toMatchObject({ status: 422, details: { reason: 'quote_already_confirmed', current_status: 'pending' } });
+    expect(await failure(confirm(q.code))).toMatchObject({
+      status: 422,
+      details: { reason: 'quote_already_confirmed', current_status: 'pending' },
+    });
 
     await sandbox.advance(2);
     expect((await read(p.code)).data).toMatchObject({ status: 'processing', completed_at: null });
@@ -90,13 +184,25 @@ describe('quotes and payouts', () => {
     const b = await ach();
     const before = await opsBalance(sandbox, 'others');
     const q = (await quote(b.code, 100)).data;
-    expect(q).toMatchObject({ rail: 'ach', fee_usd: 2, received_amount: 100, received_currency: 'USD', exchange_rate: 1, balance_type: 'others', beneficiary: { country: 'US', account_number_masked: '********6789' } });
+    expect(q).toMatchObject({
+      rail: 'ach',
+      fee_usd: 2,
+      received_amount: 100,
+      received_currency: 'USD',
+      exchange_rate: 1,
+      balance_type: 'others',
+      beneficiary: { country: 'US', account_number_masked: '********6789' },
+    });
     await confirm(q.code);
     expect(await opsBalance(sandbox, 'others')).toBe(before - 102);
 
     const late = (await quote(b.code, 10)).data;
     await sandbox.advance(300);
-    expect(await failure(confirm(late.code))).toMatchObject({ status: 422, code: 'VALIDATION_ERROR', details: { reason: 'quote_expired', current_status: 'expired' } });
+    expect(await failure(confirm(late.code))).toMatchObject({
+      status: 422,
+      code: 'VALIDATION_ERROR',
+      details: { reason: 'quote_expired', current_status: 'expired' },
+    });
     expect(await failure(confirm(UNKNOWN))).toMatchObject({ status: 404 });
     expect(await failure(quote(UNKNOWN, 10))).toMatchObject({ status: 404 });
   });
@@ -114,12 +220,26 @@ describe('quotes and payouts', () => {
     await sandbox.advance(60, key);
     expect((await read(failing.code, key)).data.status).toBe('pending');
 
-    expect((await sandbox.simulate('POST', `/payouts/${failing.code}/outcome`, { outcome: 'processing' }, key)).body.data.status).toBe('processing');
-    const failed = await sandbox.simulate('POST', `/payouts/${failing.code}/outcome`, { outcome: 'failed', reason: 'beneficiary_account_closed' }, key);
+    expect((await sandbox.simulate('POST', `/payouts/${failing.code}/outcome`, { outcome: 'processing' }, key)).body.data.status).toBe(
+      'processing',
+    );
+    const failed = await sandbox.simulate(
+      'POST',
+      `/payouts/${failing.code}/outcome`,
+      { outcome: 'failed', reason: 'beneficiary_account_closed' },
+      key,
+    );
     expect(failed.body.data).toMatchObject({ status: 'failed', failure_reason: 'beneficiary_account_closed' });
     expect((await sandbox.simulate('POST', `/payouts/${returned.code}/outcome`, { outcome: 'refunded' }, key)).status).toBe(422);
-    expect((await sandbox.simulate('POST', `/payouts/${returned.code}/outcome`, { outcome: 'completed' }, key)).body.data.status).toBe('completed');
-    const refund = await sandbox.simulate('POST', `/payouts/${returned.code}/outcome`, { outcome: 'refunded', reason: 'returned_by_bank' }, key);
+    expect((await sandbox.simulate('POST', `/payouts/${returned.code}/outcome`, { outcome: 'completed' }, key)).body.data.status).toBe(
+      'completed',
+    );
+    const refund = await sandbox.simulate(
+      'POST',
+      `/payouts/${returned.code}/outcome`,
+      { outcome: 'refunded', reason: 'returned_by_bank' },
+      key,
+    );
     expect(refund.body.data.status).toBe('refunded');
     expect(refund.body.data.refunded_at).not.toBeNull();
     const bad = await sandbox.simulate('POST', `/payouts/${failing.code}/outcome`, { outcome: 'completed' }, key);
@@ -151,11 +271,19 @@ describe('quotes and payouts', () => {
     const middle = sandbox.core.clock.iso();
     const second = (await confirm((await quote((await ach(key, two)).code, 20, key)).data.code, key)).data;
     expect((await api(key).call.GET('/payouts', {})).data.map((p) => p.code)).toEqual([second.code, first.code]);
-    expect((await api(key).call.GET('/payouts', { params: { query: { customer_code: one } } })).data.map((p) => p.code)).toEqual([first.code]);
-    expect((await api(key).call.GET('/payouts', { params: { query: { created_from: middle } } })).data.map((p) => p.code)).toEqual([second.code]);
-    expect((await api(key).call.GET('/payouts', { params: { query: { created_to: middle } } })).data.map((p) => p.code)).toEqual([first.code]);
+    expect((await api(key).call.GET('/payouts', { params: { query: { customer_code: one } } })).data.map((p) => p.code)).toEqual([
+      first.code,
+    ]);
+    expect((await api(key).call.GET('/payouts', { params: { query: { created_from: middle } } })).data.map((p) => p.code)).toEqual([
+      second.code,
+    ]);
+    expect((await api(key).call.GET('/payouts', { params: { query: { created_to: middle } } })).data.map((p) => p.code)).toEqual([
+      first.code,
+    ]);
     expect(await failure(api(key).call.GET('/payouts', { params: { query: { customer_code: UNKNOWN } } }))).toMatchObject({ status: 404 });
-    expect(await failure(api(key).call.GET('/payouts/beneficiaries', { params: { query: { customer_code: UNKNOWN } } }))).toMatchObject({ status: 404 });
+    expect(await failure(api(key).call.GET('/payouts/beneficiaries', { params: { query: { customer_code: UNKNOWN } } }))).toMatchObject({
+      status: 404,
+    });
     await r.close();
   });
 
@@ -175,11 +303,20 @@ describe('quotes and payouts', () => {
     await sandbox.simulate('PATCH', '/account', { plan: 'decouverte' }, key);
     await confirm((await quote(b.code, 4000, key)).data.code, key);
     const over = (await quote(b.code, 1000.01, key)).data;
-    expect(await failure(confirm(over.code, key))).toMatchObject({ status: 403, code: 'PLAN_LIMIT_REACHED', details: { limit: 'payouts_usd_per_month', allowed: 5000, used: 4000 } });
+    expect(await failure(confirm(over.code, key))).toMatchObject({
+      status: 403,
+      code: 'PLAN_LIMIT_REACHED',
+      details: { limit: 'payouts_usd_per_month', allowed: 5000, used: 4000 },
+    });
     await confirm((await quote(b.code, 1000, key)).data.code, key);
     // A new calendar month of the clock starts a new allowance.
     const now = new Date(sandbox.core.clock.now());
-    await sandbox.simulate('POST', '/clock/advance', { to: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString() }, key);
+    await sandbox.simulate(
+      'POST',
+      '/clock/advance',
+      { to: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString() },
+      key,
+    );
     await confirm((await quote(b.code, 1000.01, key)).data.code, key);
     await r.close();
   });

@@ -46,9 +46,14 @@ describe('--seed examples', () => {
   }
 
   it('the example gift card order exists at the gift card address', async () => {
-    const res = await fetch(`${sandbox.giftCardBaseUrl}/gift-cards/orders/${EXAMPLE_CODES.giftCardOrder}`, { headers: { Authorization: `Bearer ${SEEDED}` } });
+    const res = await fetch(`${sandbox.giftCardBaseUrl}/gift-cards/orders/${EXAMPLE_CODES.giftCardOrder}`, {
+      headers: { Authorization: `Bearer ${SEEDED}` },
+    });
     expect(res.status).toBe(200);
-    expect(((await res.json()) as { data: { customer_code: string; product_id: string } }).data).toMatchObject({ customer_code: EXAMPLE_CODES.customer, product_id: 'gcp_000123' });
+    expect(((await res.json()) as { data: { customer_code: string; product_id: string } }).data).toMatchObject({
+      customer_code: EXAMPLE_CODES.customer,
+      product_id: 'gcp_000123',
+    });
   });
 
   it("a seeded sandbox's clock follows real time from its start: meta.timestamp is never ahead of it", async () => {
@@ -67,7 +72,9 @@ describe('--seed examples', () => {
 
   it('the records are in the states the examples need: the card active, the customer fully verified', async () => {
     expect((await sandbox.request('GET', `/v1/cards/${EXAMPLE_CODES.card}`, { key: SEEDED })).body.data.status).toBe('active');
-    expect((await sandbox.request('GET', `/v1/customers/${EXAMPLE_CODES.customer}`, { key: SEEDED })).body.data.verification_level).toBe('full');
+    expect((await sandbox.request('GET', `/v1/customers/${EXAMPLE_CODES.customer}`, { key: SEEDED })).body.data.verification_level).toBe(
+      'full',
+    );
     // The example event is one the example endpoint subscribes to, so it can be redelivered.
     const endpoint = (await sandbox.request('GET', `/v1/webhooks/${EXAMPLE_CODES.webhookEndpoint}`, { key: SEEDED })).body.data;
     const event = (await sandbox.request('GET', `/v1/events/${EXAMPLE_CODES.event}`, { key: SEEDED })).body.data;
@@ -77,7 +84,14 @@ describe('--seed examples', () => {
   it('a request example of the contract works as it is: POST /cards with the example customer_code', async () => {
     const res = await sandbox.request('POST', '/v1/cards', {
       key: SEEDED,
-      body: JSON.stringify({ customer_code: EXAMPLE_CODES.customer, brand: 'VISA', category: 'virtual', amount: 100, name_on_card: 'AMINA DIALLO', reference: 'card-000123-main' }),
+      body: JSON.stringify({
+        customer_code: EXAMPLE_CODES.customer,
+        brand: 'VISA',
+        category: 'virtual',
+        amount: 100,
+        name_on_card: 'AMINA DIALLO',
+        reference: 'card-000123-main',
+      }),
       headers: { 'Content-Type': 'application/json' },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -104,11 +118,19 @@ describe('--seed examples', () => {
   it("the contract's webhook examples work as they are: their url's ping is answered by the example receiver", async () => {
     expect(exampleWebhookOrigins()).toEqual(['https://hooks.acme-partner.test']);
     const [create] = requestExamples('POST', '/webhooks');
-    const created = await sandbox.request('POST', '/v1/webhooks', { key: SEEDED, body: JSON.stringify(create), headers: { 'Content-Type': 'application/json' } });
+    const created = await sandbox.request('POST', '/v1/webhooks', {
+      key: SEEDED,
+      body: JSON.stringify(create),
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     expect(created.body.data.url).toBe(create!.url);
     const [update] = requestExamples('PATCH', '/webhooks/{code}');
-    const updated = await sandbox.request('PATCH', `/v1/webhooks/${EXAMPLE_CODES.webhookEndpoint}`, { key: SEEDED, body: JSON.stringify(update), headers: { 'Content-Type': 'application/json' } });
+    const updated = await sandbox.request('PATCH', `/v1/webhooks/${EXAMPLE_CODES.webhookEndpoint}`, {
+      key: SEEDED,
+      body: JSON.stringify(update),
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(updated.status, JSON.stringify(updated.body)).toBe(200);
     expect(updated.body.data.url).toBe(update!.url);
     expect(sandbox.problems).toEqual([]);
@@ -117,7 +139,10 @@ describe('--seed examples', () => {
   it('an unseeded sandbox does not answer the example url: the ping fails', async () => {
     const plain = await startTestSandbox();
     try {
-      const res = await plain.request('POST', '/v1/webhooks', { body: JSON.stringify(requestExamples('POST', '/webhooks')[0]), headers: { 'Content-Type': 'application/json' } });
+      const res = await plain.request('POST', '/v1/webhooks', {
+        body: JSON.stringify(requestExamples('POST', '/webhooks')[0]),
+        headers: { 'Content-Type': 'application/json' },
+      });
       expect(res.status).toBe(422);
       expect(res.body.error.details).toMatchObject({ reason: 'webhook_ping_failed' });
     } finally {
@@ -127,7 +152,10 @@ describe('--seed examples', () => {
 
   it('your own route for the example origin comes first', async () => {
     const receiver = await startReceiver();
-    const seeded = await startTestSandbox({ seedExamples: SEEDED, config: { webhook_routes: { 'https://hooks.acme-partner.test': receiver.url.replace(/\/[^/]*$/, '') } } });
+    const seeded = await startTestSandbox({
+      seedExamples: SEEDED,
+      config: { webhook_routes: { 'https://hooks.acme-partner.test': receiver.url.replace(/\/[^/]*$/, '') } },
+    });
     try {
       const receiverPath = new URL(receiver.url).pathname;
       const created = await post(seeded, '/webhooks', { url: `https://hooks.acme-partner.test${receiverPath}`, events: ['kyc.approved'] });
@@ -151,7 +179,9 @@ describe('--seed examples', () => {
   it('the command line takes --seed examples and --seed-key, and refuses a malformed key', () => {
     expect(parseCli(['--seed', 'examples'])).toMatchObject({ seed: 'examples', 'seed-key': 'sk_test_sandbox' });
     expect(parseCli(['--seed', 'examples', '--seed-key', 'sk_live_mine'])).toMatchObject({ 'seed-key': 'sk_live_mine' });
-    expect(() => parseCli(['--seed', 'examples', '--seed-key', 'pk_test_x'])).toThrow(`--seed-key must be an API key, ${API_KEY_RULE}, got "pk_test_x"`);
+    expect(() => parseCli(['--seed', 'examples', '--seed-key', 'pk_test_x'])).toThrow(
+      `--seed-key must be an API key, ${API_KEY_RULE}, got "pk_test_x"`,
+    );
   });
 });
 
@@ -160,7 +190,9 @@ describe('webhook routes', () => {
   let sandbox: TestSandbox;
   beforeAll(async () => {
     receiver = await startReceiver();
-    sandbox = await startTestSandbox({ config: { webhook_routes: { 'https://hooks.partner.test': receiver.url.replace(/\/[^/]*$/, '') } } });
+    sandbox = await startTestSandbox({
+      config: { webhook_routes: { 'https://hooks.partner.test': receiver.url.replace(/\/[^/]*$/, '') } },
+    });
   });
   afterAll(async () => {
     await sandbox.close();
@@ -194,7 +226,9 @@ describe('webhook routes', () => {
     expect(routeWebhookUrl(routes, 'https://hooks.partner.test/a?b=1')).toBe('http://127.0.0.1:9000/in/a?b=1');
     expect(routeWebhookUrl(routes, 'https://hooks.partner.test.evil/a')).toBe('https://hooks.partner.test.evil/a');
     expect(() => checkWebhookRoutes({ 'http://hooks.partner.test': 'http://127.0.0.1:9000' })).toThrow(/is not an https:\/\/ url/);
-    expect(() => checkWebhookRoutes({ 'https://hooks.partner.test': 'http://203.0.113.7:9000' })).toThrow(/must be a loopback http:\/\/ url/);
+    expect(() => checkWebhookRoutes({ 'https://hooks.partner.test': 'http://203.0.113.7:9000' })).toThrow(
+      /must be a loopback http:\/\/ url/,
+    );
     expect(() => checkWebhookRoutes(['x'])).toThrow(/must be an object/);
   });
 
@@ -220,11 +254,15 @@ describe('publicUrl', () => {
   });
 
   it('refuses a url that is not https://', async () => {
-    await expect(startSandbox({ port: 0, publicUrl: 'http://sandbox.partner.test' })).rejects.toThrow(/publicUrl must be an https:\/\/ url/);
+    await expect(startSandbox({ port: 0, publicUrl: 'http://sandbox.partner.test' })).rejects.toThrow(
+      /publicUrl must be an https:\/\/ url/,
+    );
   });
 
   it('is --public-url on the command line, which refuses a url that is not https:// (tests/sandbox/bin.test.ts runs the bin)', () => {
-    expect(parseCli(['--public-url', 'https://sandbox.partner.test/base'])).toMatchObject({ 'public-url': 'https://sandbox.partner.test/base' });
+    expect(parseCli(['--public-url', 'https://sandbox.partner.test/base'])).toMatchObject({
+      'public-url': 'https://sandbox.partner.test/base',
+    });
     for (const url of ['http://sandbox.partner.test', 'https://', 'https://sandbox.partner.test?x=1']) {
       expect(() => parseCli(['--public-url', url])).toThrow(`--public-url must be an https:// url (https://host[/path]), got "${url}"`);
     }

@@ -39,7 +39,9 @@ describe('sim.call: data or throw', () => {
 
   it('throws PartnerApiError for an error answer: status, code, method and path template, the API message verbatim', async () => {
     const customerCode = '3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f';
-    const error = await rejection(sim.call.POST('/kyc/{customerCode}/outcome', { params: { path: { customerCode } }, body: { outcome: 'approved' } }));
+    const error = await rejection(
+      sim.call.POST('/kyc/{customerCode}/outcome', { params: { path: { customerCode } }, body: { outcome: 'approved' } }),
+    );
     expect(error).toBeInstanceOf(PartnerApiError);
     expect(isPartnerApiError(error)).toBe(true);
     const api = error as PartnerApiError;
@@ -60,7 +62,10 @@ describe('sim.call: data or throw', () => {
   });
 
   it('leaves the openapi-fetch methods as they are: { data, error, response }, never a throw', async () => {
-    const result = await sim.POST('/kyc/{customerCode}/outcome', { params: { path: { customerCode: '3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f' } }, body: { outcome: 'approved' } });
+    const result = await sim.POST('/kyc/{customerCode}/outcome', {
+      params: { path: { customerCode: '3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f' } },
+      body: { outcome: 'approved' },
+    });
     expect(result.data).toBeUndefined();
     expect(result.response.status).toBe(404);
     expect(result.error?.error.code).toBe('RESOURCE_NOT_FOUND');

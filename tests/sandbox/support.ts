@@ -31,7 +31,10 @@ const ENVELOPE_ONLY = new Set(Object.keys(OUTSIDE_OPERATIONS).map(Number));
 
 /** Whether the operation at `template` documents `status` (then its answer is checked against that response). */
 const documents = (method: string, template: string, status: number): boolean =>
-  Boolean((DOCUMENT.paths as Record<string, Record<string, { responses?: Record<string, unknown> }>>)[template]?.[method.toLowerCase()]?.responses?.[String(status)]);
+  Boolean(
+    (DOCUMENT.paths as Record<string, Record<string, { responses?: Record<string, unknown> }>>)[template]?.[method.toLowerCase()]
+      ?.responses?.[String(status)],
+  );
 
 /** Problems of one response against the contract ([] when it conforms). */
 export function responseProblems(method: string, url: string, status: number, body: unknown, headers: Record<string, string>): string[] {
@@ -87,7 +90,9 @@ export function rawHttp(sandbox: Pick<RunningSandbox, 'url'>, request: string | 
           start = end + 4;
           continue;
         }
-        const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+        const headers = Object.fromEntries(
+          lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+        );
         const length = Number(headers['content-length'] ?? Number.NaN);
         const rest = received.subarray(end + 4);
         if (Number.isNaN(length) || rest.length < length) return undefined;
@@ -128,12 +133,16 @@ export function rawHttp(sandbox: Pick<RunningSandbox, 'url'>, request: string | 
  */
 export function stateDigest(sandbox: Pick<RunningSandbox, 'core'>): Record<string, string | number> {
   const { db } = sandbox.core;
-  const tables = db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").map((t) => t.name);
+  const tables = db
+    .all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+    .map((t) => t.name);
   const counted = new Set(['deliveries', 'webhook_endpoints', 'jobs', 'clock']);
   const digest: Record<string, string | number> = {};
   for (const table of tables) {
     if (table === 'idempotency_keys') continue;
-    digest[table] = counted.has(table) ? db.get<{ n: number }>(`SELECT count(*) AS n FROM ${table}`)!.n : JSON.stringify(db.all(`SELECT * FROM ${table} ORDER BY rowid`));
+    digest[table] = counted.has(table)
+      ? db.get<{ n: number }>(`SELECT count(*) AS n FROM ${table}`)!.n
+      : JSON.stringify(db.all(`SELECT * FROM ${table} ORDER BY rowid`));
   }
   return digest;
 }
@@ -144,7 +153,11 @@ export interface TestSandbox extends RunningSandbox {
   /** A typed client of the package for a key; every response it receives is validated. */
   client(apiKey?: string): ReturnType<typeof createPartnerClient>;
   /** Raw request (for bodies the typed client cannot send); validated like the client's. */
-  request(method: string, path: string, init?: { key?: string | null; body?: string; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
+  request(
+    method: string,
+    path: string,
+    init?: { key?: string | null; body?: string; headers?: Record<string, string> },
+  ): Promise<{ status: number; body: any; headers: Headers }>;
   /** The simulation API. */
   simulate(method: string, path: string, body?: unknown, key?: string): Promise<{ status: number; body: any }>;
   advance(seconds: number, key?: string): Promise<void>;
@@ -170,10 +183,21 @@ export async function startTestSandbox(options: SandboxOptions = {}): Promise<Te
   };
   const test: TestSandbox = Object.assign(sandbox, {
     problems,
-    client: (apiKey = KEY) => createPartnerClient({ apiKey, baseUrl: sandbox.baseUrl, giftCardBaseUrl: sandbox.giftCardBaseUrl, retry: false, fetch: checkedFetch }),
+    client: (apiKey = KEY) =>
+      createPartnerClient({
+        apiKey,
+        baseUrl: sandbox.baseUrl,
+        giftCardBaseUrl: sandbox.giftCardBaseUrl,
+        retry: false,
+        fetch: checkedFetch,
+      }),
     async request(method: string, path: string, init: { key?: string | null; body?: string; headers?: Record<string, string> } = {}) {
-      const headers: Record<string, string> = { ...(init.key === null ? {} : { Authorization: `Bearer ${init.key ?? KEY}` }), ...init.headers };
-      if (init.body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
+      const headers: Record<string, string> = {
+        ...(init.key === null ? {} : { Authorization: `Bearer ${init.key ?? KEY}` }),
+        ...init.headers,
+      };
+      if (init.body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+        headers['Content-Type'] = 'application/json';
       const response = await checkedFetch(`${sandbox.url}${path}`, { method, headers, body: init.body });
       return { status: response.status, body: await response.json(), headers: response.headers };
     },
@@ -185,15 +209,21 @@ export async function startTestSandbox(options: SandboxOptions = {}): Promise<Te
       });
       const parsed = await response.json();
       const template = matchPathTemplate(SIMULATION_DOCUMENT, method, path);
-      const errors = template ? simulationResponses.validate(method, template, response.status, parsed) : [{ pointer: '', message: `no simulation operation ${method} ${path}` }];
+      const errors = template
+        ? simulationResponses.validate(method, template, response.status, parsed)
+        : [{ pointer: '', message: `no simulation operation ${method} ${path}` }];
       if (errors.length > 0) problems.push(`simulation ${method} ${path} ${response.status}:\n${formatErrors(errors)}`);
       return { status: response.status, body: parsed };
     },
     async advance(seconds: number, key = KEY) {
       // The package's typed client of the simulation API.
-      const { data, error } = await createSimulationClient({ apiKey: key, baseUrl: sandbox.simulationUrl }).POST('/clock/advance', { body: { seconds } });
+      const { data, error } = await createSimulationClient({ apiKey: key, baseUrl: sandbox.simulationUrl }).POST('/clock/advance', {
+        body: { seconds },
+      });
       if (!data) throw new Error(`advance failed: ${JSON.stringify(error)}`);
-      problems.push(...simulationResponses.validate('POST', '/clock/advance', 200, data).map((e) => `simulation advance: ${e.pointer} ${e.message}`));
+      problems.push(
+        ...simulationResponses.validate('POST', '/clock/advance', 200, data).map((e) => `simulation advance: ${e.pointer} ${e.message}`),
+      );
     },
   });
   return test;
@@ -282,7 +312,10 @@ export function setupFor(sandbox: TestSandbox, key = KEY): Setup {
     setup = new Setup(SETUP_GRAPH, {
       async call(method, path, body) {
         const base = path.startsWith('/gift-cards') ? '/api/v1' : '/v1';
-        const answer = await sandbox.request(method, `${base}${path}`, { key, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+        const answer = await sandbox.request(method, `${base}${path}`, {
+          key,
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
         return { status: answer.status, body: answer.body };
       },
       simulate: (method, path, body) => sandbox.simulate(method, path, body, key),
@@ -348,9 +381,17 @@ export async function opsBalance(sandbox: TestSandbox, type: BalanceType, key = 
 }
 
 /** Every balance transaction of one ops balance, oldest first: the ledger a test reconciles. */
-export function ledgerOf(sandbox: TestSandbox, type: string, key = KEY): { direction: string; amount_minor: number; balance_after_minor: number; reason: string }[] {
+export function ledgerOf(
+  sandbox: TestSandbox,
+  type: string,
+  key = KEY,
+): { direction: string; amount_minor: number; balance_after_minor: number; reason: string }[] {
   const account = sandbox.core.accounts.resolve(key);
-  return sandbox.core.db.all('SELECT direction, amount_minor, balance_after_minor, reason FROM balance_transactions WHERE account_id = ? AND balance_type = ? ORDER BY seq', account.id, type);
+  return sandbox.core.db.all(
+    'SELECT direction, amount_minor, balance_after_minor, reason FROM balance_transactions WHERE account_id = ? AND balance_type = ? ORDER BY seq',
+    account.id,
+    type,
+  );
 }
 
 /**
@@ -358,13 +399,19 @@ export function ledgerOf(sandbox: TestSandbox, type: string, key = KEY): { direc
  * the running total, and the last one the balance now. Returns the movements by reason (minor units, credits
  * positive, debits negative) so that a test can account for every cent.
  */
-export function reconcile(sandbox: TestSandbox, type: BalanceType, key = KEY, openingMinor = OPENING_BALANCE_MINOR): Record<string, number> {
+export function reconcile(
+  sandbox: TestSandbox,
+  type: BalanceType,
+  key = KEY,
+  openingMinor = OPENING_BALANCE_MINOR,
+): Record<string, number> {
   let running = openingMinor;
   const byReason: Record<string, number> = {};
   for (const tx of ledgerOf(sandbox, type, key)) {
     const signed = tx.direction === 'credit' ? tx.amount_minor : -tx.amount_minor;
     running += signed;
-    if (running !== tx.balance_after_minor) throw new Error(`ledger of ${type}: ${running} expected after ${tx.reason}, ${tx.balance_after_minor} recorded`);
+    if (running !== tx.balance_after_minor)
+      throw new Error(`ledger of ${type}: ${running} expected after ${tx.reason}, ${tx.balance_after_minor} recorded`);
     byReason[tx.reason] = (byReason[tx.reason] ?? 0) + signed;
   }
   const now = sandbox.core.ledger.balance(sandbox.core.accounts.resolve(key).id, type).minor;

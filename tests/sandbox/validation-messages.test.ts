@@ -31,7 +31,11 @@ function discriminators(schema: string, property: string): string[] {
   return oneOf.map((s) => s.properties[property].const);
 }
 
-async function refused(method: string, path: string, body?: unknown): Promise<{ message: string; fields: { field: string; message: string }[] }> {
+async function refused(
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ message: string; fields: { field: string; message: string }[] }> {
   const r = await sandbox.request(method, path, body === undefined ? {} : { body: JSON.stringify(body) });
   expect(r.status).toBe(422);
   return { message: r.body.error.message, fields: r.body.error.details.fields };
@@ -53,14 +57,22 @@ describe('a body with alternatives is checked against the alternative it chose',
   it('a category no alternative has: one line listing the categories of the contract', async () => {
     const categories = discriminators('CreateCardRequest', 'category');
     const { fields } = await refused('POST', '/v1/cards', { ...requestExample('/cards', 'virtualVisa'), category: 'plastic' });
-    expect(fields).toEqual([{ field: 'category', message: `must be one of ${categories.map((c) => JSON.stringify(c)).join(', ')} (enum)` }]);
+    expect(fields).toEqual([
+      { field: 'category', message: `must be one of ${categories.map((c) => JSON.stringify(c)).join(', ')} (enum)` },
+    ]);
   });
 
   it('a SEPA beneficiary and an ACH one: each gets its own rail’s problems only', async () => {
     expect(discriminators('CreateBeneficiaryRequest', 'rail')).toEqual(['sepa', 'ach']);
-    const sepa = await refused('POST', '/v1/payouts/beneficiaries', { ...requestExample('/payouts/beneficiaries', 'sepa'), iban: 'fr76 3000 6000' });
+    const sepa = await refused('POST', '/v1/payouts/beneficiaries', {
+      ...requestExample('/payouts/beneficiaries', 'sepa'),
+      iban: 'fr76 3000 6000',
+    });
     expect(sepa.fields.map((f) => f.field)).toEqual(['iban']);
-    const ach = await refused('POST', '/v1/payouts/beneficiaries', { ...requestExample('/payouts/beneficiaries', 'ach'), routing_number: '0210' });
+    const ach = await refused('POST', '/v1/payouts/beneficiaries', {
+      ...requestExample('/payouts/beneficiaries', 'ach'),
+      routing_number: '0210',
+    });
     expect(ach.fields.map((f) => f.field)).toEqual(['routing_number']);
   });
 });
@@ -69,8 +81,15 @@ describe('an unknown enum value', () => {
   it('gets "did you mean", and the whole list in details (no value cut)', async () => {
     const names = resolve(DOCUMENT, (DOCUMENT.components as any).schemas.WebhookEventNameChoice).enum as string[];
     const { message, fields } = await refused('POST', '/v1/webhooks', { ...requestExample('/webhooks', 'create'), events: ['card.froze'] });
-    expect(message).toBe(`The request is invalid: events.0 "card.froze" is not one of its ${names.length + 1} allowed values; did you mean "card.frozen"? (enum).`);
-    expect(fields).toEqual([{ field: 'events.0', message: `must be one of ${[...names, '*'].map((n) => JSON.stringify(n)).join(', ')}; did you mean "card.frozen"? (enum)` }]);
+    expect(message).toBe(
+      `The request is invalid: events.0 "card.froze" is not one of its ${names.length + 1} allowed values; did you mean "card.frozen"? (enum).`,
+    );
+    expect(fields).toEqual([
+      {
+        field: 'events.0',
+        message: `must be one of ${[...names, '*'].map((n) => JSON.stringify(n)).join(', ')}; did you mean "card.frozen"? (enum)`,
+      },
+    ]);
   });
 
   it('with nothing near it: the list, without a guess', async () => {
@@ -81,7 +100,10 @@ describe('an unknown enum value', () => {
 
 describe('a pattern failure says the rule in words', () => {
   it('a non-loopback http:// webhook url', async () => {
-    const { fields } = await refused('POST', '/v1/webhooks', { ...requestExample('/webhooks', 'create'), url: 'http://hooks.acme-partner.test/partner-api' });
+    const { fields } = await refused('POST', '/v1/webhooks', {
+      ...requestExample('/webhooks', 'create'),
+      url: 'http://hooks.acme-partner.test/partner-api',
+    });
     expect(fields).toEqual([{ field: 'url', message: `${PATTERN_WORDS[LOOPBACK_HTTP_URL]} (pattern)` }]);
     expect(fields[0]!.message).not.toContain('^');
   });
@@ -112,8 +134,16 @@ describe('a path without its base path', () => {
   const card = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
   it.each([
     ['GET', '/balance', "The API's paths start with /v1 (the base URL ends in it): did you mean GET /v1/balance?"],
-    ['POST', `/cards/${card}/freeze`, `The API's paths start with /v1 (the base URL ends in it): did you mean POST /v1/cards/${card}/freeze?`],
-    ['GET', '/gift-cards/products', "The API's paths start with /api/v1 (the base URL ends in it): did you mean GET /api/v1/gift-cards/products?"],
+    [
+      'POST',
+      `/cards/${card}/freeze`,
+      `The API's paths start with /v1 (the base URL ends in it): did you mean POST /v1/cards/${card}/freeze?`,
+    ],
+    [
+      'GET',
+      '/gift-cards/products',
+      "The API's paths start with /api/v1 (the base URL ends in it): did you mean GET /api/v1/gift-cards/products?",
+    ],
     ['GET', '/api/v1/cards', '/api/v1 serves only the gift card operations: did you mean GET /v1/cards?'],
   ])('%s %s: the 404 names the right path', async (method, path, hint) => {
     const r = await sandbox.request(method, path);

@@ -3,7 +3,21 @@
 // for want of funds), virtual accounts at the `full` level with their opening fee, deposits and transfers;
 // every documented error reached through real state.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { KEY, connect, failure, newCustomer, opsBalance, reconcile, startReceiver, until, restrictCustomer, verifyCustomer, useScenario, type Receiver, type TestSandbox } from './support.ts';
+import {
+  KEY,
+  connect,
+  failure,
+  newCustomer,
+  opsBalance,
+  reconcile,
+  startReceiver,
+  until,
+  restrictCustomer,
+  verifyCustomer,
+  useScenario,
+  type Receiver,
+  type TestSandbox,
+} from './support.ts';
 
 const scenario = useScenario();
 let sandbox: TestSandbox, receiver: Receiver, customer: string;
@@ -38,7 +52,10 @@ describe('wallets', () => {
   });
 
   it('refuses an unknown customer (404), a restricted one (403) and an unknown filter (404)', async () => {
-    expect(await failure(api().call.POST('/wallets', { body: { customer_code: UNKNOWN, currency: 'USDC' } }))).toMatchObject({ status: 404, code: 'RESOURCE_NOT_FOUND' });
+    expect(await failure(api().call.POST('/wallets', { body: { customer_code: UNKNOWN, currency: 'USDC' } }))).toMatchObject({
+      status: 404,
+      code: 'RESOURCE_NOT_FOUND',
+    });
     expect(await failure(api().call.GET('/wallets', { params: { query: { customer_code: UNKNOWN } } }))).toMatchObject({ status: 404 });
     const restricted = await newCustomer(sandbox);
     await restrictCustomer(sandbox, restricted);
@@ -56,13 +73,31 @@ describe('wallets', () => {
     expect(deposit.body.data.balance).toBe(250.123456);
     await until(() => receiver.of('wallet.deposit_received').some((e) => e.data.wallet_id === wallet.id));
     const received = receiver.of('wallet.deposit_received').find((e) => e.data.wallet_id === wallet.id)!;
-    expect(received.data).toMatchObject({ customer_code: customer, amount: 250.123456, currency: 'USDC', network: 'ethereum', from_address: '0xabc', new_balance: 250.123456 });
+    expect(received.data).toMatchObject({
+      customer_code: customer,
+      amount: 250.123456,
+      currency: 'USDC',
+      network: 'ethereum',
+      from_address: '0xabc',
+      new_balance: 250.123456,
+    });
 
     const requested = await sandbox.simulate('POST', `/wallets/${wallet.id}/withdrawals`, { amount: 100, to_address: '0xdef' });
-    expect(requested.body.data).toMatchObject({ status: 'processing', amount: 100, commission: 1, network_fee: 1, total_fee: 2, net_amount: 98, currency: 'USDC', blockchain: 'ethereum' });
+    expect(requested.body.data).toMatchObject({
+      status: 'processing',
+      amount: 100,
+      commission: 1,
+      network_fee: 1,
+      total_fee: 2,
+      net_amount: 98,
+      currency: 'USDC',
+      blockchain: 'ethereum',
+    });
     const listed = await api().call.GET('/wallets/withdrawals', {});
     expect(listed.data[0]).toEqual(requested.body.data);
-    const afterRequest = (await api().call.GET('/wallets', { params: { query: { customer_code: customer } } })).data.find((w) => w.id === wallet.id)!;
+    const afterRequest = (await api().call.GET('/wallets', { params: { query: { customer_code: customer } } })).data.find(
+      (w) => w.id === wallet.id,
+    )!;
     expect(afterRequest.balance).toBe(150.123456);
 
     await sandbox.advance(2);
@@ -84,11 +119,21 @@ describe('wallets', () => {
     const w = await sandbox.simulate('POST', `/wallets/${wallet.id}/withdrawals`, { amount: 40, to_address: 'TXYZ' }, key);
     await sandbox.advance(10, key);
     expect((await api(key).call.GET('/wallets/withdrawals', {})).data[0]!.status).toBe('processing');
-    const failed = await sandbox.simulate('POST', `/wallet-withdrawals/${w.body.data.code}/outcome`, { outcome: 'failed', reason: 'provider_error' }, key);
+    const failed = await sandbox.simulate(
+      'POST',
+      `/wallet-withdrawals/${w.body.data.code}/outcome`,
+      { outcome: 'failed', reason: 'provider_error' },
+      key,
+    );
     expect(failed.body.data.status).toBe('failed');
     expect((await api(key).call.GET('/wallets', {})).data[0]!.balance).toBe(50);
     await until(() => r.of('wallet.withdrawal_failed').length === 1);
-    expect(r.of('wallet.withdrawal_failed')[0]!.data).toMatchObject({ wallet_id: wallet.id, amount: 40, to_address: 'TXYZ', reason: 'provider_error' });
+    expect(r.of('wallet.withdrawal_failed')[0]!.data).toMatchObject({
+      wallet_id: wallet.id,
+      amount: 40,
+      to_address: 'TXYZ',
+      reason: 'provider_error',
+    });
 
     const again = await sandbox.simulate('POST', `/wallet-withdrawals/${w.body.data.code}/outcome`, { outcome: 'completed' }, key);
     expect(again.status).toBe(422);
@@ -118,8 +163,13 @@ describe('virtual accounts', () => {
       details: { reason: 'verification_level_too_low', current_verification_level: 'basic', required_verification_level: 'full' },
     });
     await verifyCustomer(sandbox, basic, 'verified');
-    expect((await failure(api().call.POST('/virtual-accounts', { body: { customer_code: basic, currency: 'EUR' } }))).details.current_verification_level).toBe('verified');
-    expect(await failure(api().call.POST('/virtual-accounts', { body: { customer_code: UNKNOWN, currency: 'EUR' } }))).toMatchObject({ status: 404 });
+    expect(
+      (await failure(api().call.POST('/virtual-accounts', { body: { customer_code: basic, currency: 'EUR' } }))).details
+        .current_verification_level,
+    ).toBe('verified');
+    expect(await failure(api().call.POST('/virtual-accounts', { body: { customer_code: UNKNOWN, currency: 'EUR' } }))).toMatchObject({
+      status: 404,
+    });
   });
 
   it('opens an active EUR account with a valid IBAN, billed 5.00 to others with balance.debited', async () => {
@@ -127,36 +177,69 @@ describe('virtual accounts', () => {
     await verifyCustomer(sandbox, holder, 'full');
     const before = await opsBalance(sandbox, 'others');
     const va = (await api().call.POST('/virtual-accounts', { body: { customer_code: holder, currency: 'EUR' } })).data;
-    expect(va).toMatchObject({ customer_code: holder, currency: 'EUR', status: 'active', account_holder_name: 'Amina Diallo', bic_swift: 'SNDBFRPPXXX' });
+    expect(va).toMatchObject({
+      customer_code: holder,
+      currency: 'EUR',
+      status: 'active',
+      account_holder_name: 'Amina Diallo',
+      bic_swift: 'SNDBFRPPXXX',
+    });
     const iban = va.iban!;
     const numeric = `${iban.slice(4)}${iban.slice(0, 4)}`.replace(/[A-Z]/g, (c) => String(c.charCodeAt(0) - 55));
     expect(BigInt(numeric) % 97n).toBe(1n);
     expect(await opsBalance(sandbox, 'others')).toBe(before - 5);
-    await until(() => receiver.of('balance.debited').some((e) => e.data.reason === 'virtual_account_opening' && e.data.customer_code === holder));
+    await until(() =>
+      receiver.of('balance.debited').some((e) => e.data.reason === 'virtual_account_opening' && e.data.customer_code === holder),
+    );
     expect((await api().call.GET('/virtual-accounts/{code}', { params: { path: { code: va.code } } })).data).toEqual(va);
     expect((await api().call.GET('/virtual-accounts', { params: { query: { customer_code: holder } } })).data).toEqual([va]);
-    expect(await failure(api().call.GET('/virtual-accounts/{code}', { params: { path: { code: UNKNOWN } } }))).toMatchObject({ status: 404 });
-    expect(await failure(api().call.GET('/virtual-accounts', { params: { query: { customer_code: UNKNOWN } } }))).toMatchObject({ status: 404 });
-    expect(await failure(api().call.POST('/virtual-accounts', { body: { customer_code: holder, currency: 'USD' } }))).toMatchObject({ status: 422, details: { fields: [{ field: 'currency' }] } });
+    expect(await failure(api().call.GET('/virtual-accounts/{code}', { params: { path: { code: UNKNOWN } } }))).toMatchObject({
+      status: 404,
+    });
+    expect(await failure(api().call.GET('/virtual-accounts', { params: { query: { customer_code: UNKNOWN } } }))).toMatchObject({
+      status: 404,
+    });
+    expect(await failure(api().call.POST('/virtual-accounts', { body: { customer_code: holder, currency: 'USD' } }))).toMatchObject({
+      status: 422,
+      details: { fields: [{ field: 'currency' }] },
+    });
   });
 
   it('deposits and transfers move its balance and send their events; a transfer it cannot cover fails', async () => {
     const holder = await newCustomer(sandbox);
     await verifyCustomer(sandbox, holder, 'full');
     const va = (await api().call.POST('/virtual-accounts', { body: { customer_code: holder, currency: 'EUR' } })).data;
-    const dep = await sandbox.simulate('POST', `/virtual-accounts/${va.code}/deposits`, { amount: 1200.5, sender_name: 'ACME SAS', reference: 'Salary' });
+    const dep = await sandbox.simulate('POST', `/virtual-accounts/${va.code}/deposits`, {
+      amount: 1200.5,
+      sender_name: 'ACME SAS',
+      reference: 'Salary',
+    });
     expect(dep.body.data).toMatchObject({ kind: 'deposit', status: 'received', amount: 1200.5, balance: 1200.5 });
     const out = await sandbox.simulate('POST', `/virtual-accounts/${va.code}/transfers`, { amount: 800.25, reference: 'Rent' });
     expect(out.body.data).toMatchObject({ kind: 'transfer', status: 'completed', balance: 400.25 });
     const short = await sandbox.simulate('POST', `/virtual-accounts/${va.code}/transfers`, { amount: 400.26 });
     expect(short.body.data).toMatchObject({ status: 'failed', reason: 'insufficient_funds', balance: 400.25 });
-    const chosen = await sandbox.simulate('POST', `/virtual-accounts/${va.code}/transfers`, { amount: 10, outcome: 'failed', reason: 'beneficiary_bank_rejected' });
+    const chosen = await sandbox.simulate('POST', `/virtual-accounts/${va.code}/transfers`, {
+      amount: 10,
+      outcome: 'failed',
+      reason: 'beneficiary_bank_rejected',
+    });
     expect(chosen.body.data).toMatchObject({ status: 'failed', reason: 'beneficiary_bank_rejected', balance: 400.25 });
 
     const mine = (type: string) => receiver.of(type).filter((e) => e.data.virtual_account_code === va.code);
     await until(() => mine('virtual_account.transfer_failed').length === 2);
-    expect(mine('virtual_account.deposit_received')[0]!.data).toMatchObject({ amount: 1200.5, currency: 'EUR', sender_name: 'ACME SAS', reference: 'Salary', customer_code: holder });
-    expect(mine('virtual_account.transfer_completed')[0]!.data).toMatchObject({ amount: 800.25, reference: 'Rent', transfer_id: out.body.data.transfer_id });
+    expect(mine('virtual_account.deposit_received')[0]!.data).toMatchObject({
+      amount: 1200.5,
+      currency: 'EUR',
+      sender_name: 'ACME SAS',
+      reference: 'Salary',
+      customer_code: holder,
+    });
+    expect(mine('virtual_account.transfer_completed')[0]!.data).toMatchObject({
+      amount: 800.25,
+      reference: 'Rent',
+      transfer_id: out.body.data.transfer_id,
+    });
     expect(mine('virtual_account.transfer_failed').map((e) => e.data.reason)).toEqual(['insufficient_funds', 'beneficiary_bank_rejected']);
     expect((await sandbox.simulate('POST', `/virtual-accounts/${UNKNOWN}/deposits`, { amount: 1 })).status).toBe(404);
   });
@@ -177,7 +260,12 @@ describe('virtual accounts', () => {
     await api(key).call.POST('/virtual-accounts', { body: { customer_code: holder, currency: 'EUR' } });
     expect(await opsBalance(sandbox, 'others', key)).toBe(0);
     // KYC (2.00) and proof of address (1.00) were billed before the balance was set.
-    expect(reconcile(sandbox, 'others', key)).toEqual({ kyc_verification: -200, poa_verification: -100, sandbox_adjustment: -1_000_000 + 300 + 500, virtual_account_opening: -500 });
+    expect(reconcile(sandbox, 'others', key)).toEqual({
+      kyc_verification: -200,
+      poa_verification: -100,
+      sandbox_adjustment: -1_000_000 + 300 + 500,
+      virtual_account_opening: -500,
+    });
     await sandbox.simulate('PATCH', '/account', { plan: 'decouverte' }, key);
     expect(await failure(api(key).call.GET('/virtual-accounts', {}))).toMatchObject({ status: 402, code: 'PLAN_UPGRADE_REQUIRED' });
     await r.close();

@@ -24,7 +24,11 @@ async function startCounter(): Promise<{ url: string; connections: () => number;
   server.on('connection', () => connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/hooks`, connections: () => connections, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    connections: () => connections,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
 
 /** A port of 127.0.0.1 where nothing listens (a server opened there, then closed). */
@@ -46,7 +50,8 @@ function emit(sandbox: TestSandbox, key: string, type: WebhookEventType = 'balan
 describe('the policy', () => {
   it('is `local` on a loopback address and `public` on any other', async () => {
     for (const host of ['127.0.0.1', '127.0.0.2', '::1', '[::1]', 'localhost']) expect(defaultPolicy(host), host).toBe('local');
-    for (const host of ['0.0.0.0', '::', '192.168.1.20', '10.0.0.4', '203.0.113.9', 'sandbox.example.test']) expect(defaultPolicy(host), host).toBe('public');
+    for (const host of ['0.0.0.0', '::', '192.168.1.20', '10.0.0.4', '203.0.113.9', 'sandbox.example.test'])
+      expect(defaultPolicy(host), host).toBe('public');
     const sandbox = await startTestSandbox();
     expect(sandbox.core.delivery.targets.policy).toBe('local');
     await sandbox.close();
@@ -55,15 +60,36 @@ describe('the policy', () => {
 
   it('takes only public unicast addresses as public', () => {
     const notPublic = [
-      '127.0.0.1', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.0.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1',
-      '255.255.255.255', '::1', '::', 'fe80::1', 'fc00::1', 'fd12:3456::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '64:ff9b::a00:1', '2002:a00:1::1', 'ff02::1',
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '172.31.255.255',
+      '192.168.0.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '224.0.0.1',
+      '255.255.255.255',
+      '::1',
+      '::',
+      'fe80::1',
+      'fc00::1',
+      'fd12:3456::1',
+      '::ffff:127.0.0.1',
+      '::ffff:10.0.0.1',
+      '64:ff9b::a00:1',
+      '2002:a00:1::1',
+      'ff02::1',
     ];
     for (const address of notPublic) expect(isPublicAddress(address), address).toBe(false);
-    for (const address of ['8.8.8.8', '1.1.1.1', '172.32.0.1', '2606:4700:4700::1111', '2a00:1450:4007:80b::200e']) expect(isPublicAddress(address), address).toBe(true);
+    for (const address of ['8.8.8.8', '1.1.1.1', '172.32.0.1', '2606:4700:4700::1111', '2a00:1450:4007:80b::200e'])
+      expect(isPublicAddress(address), address).toBe(true);
   });
 
   it('checks its --config: the policy, and each exception as a CIDR, an address or a host name', () => {
-    expect(() => checkConfig({ webhook_targets: { policy: 'public', allow: ['10.1.0.0/16', '10.2.3.4', 'fd00::/8', 'hooks.internal.test'] } })).not.toThrow();
+    expect(() =>
+      checkConfig({ webhook_targets: { policy: 'public', allow: ['10.1.0.0/16', '10.2.3.4', 'fd00::/8', 'hooks.internal.test'] } }),
+    ).not.toThrow();
     expect(() => checkConfig({ webhook_targets: { policy: 'open' } })).toThrow(/webhook_targets.policy: must be one of local, public/);
     expect(() => checkConfig({ webhook_targets: { allow: ['10.0.0.0/33'] } })).toThrow(/"10.0.0.0\/33" is not a CIDR/);
     expect(() => checkConfig({ webhook_targets: { allow: 'everything' } })).toThrow(/allow: must be a list/);
@@ -88,7 +114,11 @@ describe('`public`: a target that is not a public address is refused, without a 
     const port = new URL(counter.url).port;
     for (const url of [counter.url, `http://localhost:${port}/hooks`, `http://[::1]:${port}/hooks`]) {
       const refused = await failure(client.call.POST('/webhooks', { body: { url, events: ['*'] } }));
-      expect(refused, url).toMatchObject({ status: 422, code: 'VALIDATION_ERROR', details: { reason: 'webhook_ping_failed', ping_status: null } });
+      expect(refused, url).toMatchObject({
+        status: 422,
+        code: 'VALIDATION_ERROR',
+        details: { reason: 'webhook_ping_failed', ping_status: null },
+      });
       expect(refused.details.fields).toEqual([{ field: 'url', message: 'must answer the ping with a 2xx (no answer)' }]);
     }
     expect(counter.connections()).toBe(0);
@@ -99,7 +129,11 @@ describe('`public`: a target that is not a public address is refused, without a 
   it('the cloud metadata address and private networks are refused before any connection', async () => {
     for (const url of ['https://169.254.169.254/latest/meta-data', 'https://10.0.0.1/hooks', 'https://[fd00::1]/hooks']) {
       const result = await postSigned(url, '{}', 'whsec_x', 'idem_x', { targets: sandbox.core.delivery.targets, timeoutMs: 60_000 });
-      expect(result, url).toMatchObject({ status: null, failure: 'no answer: the target is not an address this sandbox delivers to', bytesRead: 0 });
+      expect(result, url).toMatchObject({
+        status: null,
+        failure: 'no answer: the target is not an address this sandbox delivers to',
+        bytesRead: 0,
+      });
     }
   });
 
@@ -120,7 +154,12 @@ describe('`public`: a target that is not a public address is refused, without a 
   });
 
   it('a webhook route goes where the operator sends it, whatever the policy', async () => {
-    const routed = await startTestSandbox({ config: { webhook_targets: { policy: 'public' }, webhook_routes: { 'https://hooks.example.test': counter.url.replace('/hooks', '') } } });
+    const routed = await startTestSandbox({
+      config: {
+        webhook_targets: { policy: 'public' },
+        webhook_routes: { 'https://hooks.example.test': counter.url.replace('/hooks', '') },
+      },
+    });
     try {
       const before = counter.connections();
       await routed.client('sk_test_routed').call.POST('/webhooks', { body: { url: 'https://hooks.example.test/hooks', events: ['*'] } });
@@ -137,7 +176,9 @@ describe('the sandbox itself is never a target', () => {
     try {
       for (const url of [`${sandbox.url}/v1/webhooks`, `${sandbox.url.replace('127.0.0.1', 'localhost')}/sandbox/faults`]) {
         const refused = await failure(sandbox.client('sk_test_self').call.POST('/webhooks', { body: { url, events: ['*'] } }));
-        expect(refused.details.fields[0].message, url).toBe('must answer the ping with a 2xx (no answer: the target is this sandbox itself)');
+        expect(refused.details.fields[0].message, url).toBe(
+          'must answer the ping with a 2xx (no answer: the target is this sandbox itself)',
+        );
       }
     } finally {
       await sandbox.close();
@@ -166,12 +207,19 @@ describe('why a ping or a delivery failed: told under `local`; under `public`, k
     const answer = await hosted.request('POST', '/v1/webhooks', { body: JSON.stringify({ url, events: ['*'] }) });
     expect(answer.status).toBe(422);
     expect(JSON.stringify(answer.body)).not.toMatch(/ECONNREFUSED|refused|connect/i);
-    expect(answer.body.error.details).toMatchObject({ reason: 'webhook_ping_failed', ping_status: null, fields: [{ field: 'url', message: 'must answer the ping with a 2xx (no answer)' }] });
+    expect(answer.body.error.details).toMatchObject({
+      reason: 'webhook_ping_failed',
+      ping_status: null,
+      fields: [{ field: 'url', message: 'must answer the ping with a 2xx (no answer)' }],
+    });
     expect(answer.body.error.message).toContain('does not say why a ping got no answer');
   });
 
   it('the test ping: `failure_reason` is the reason under `local`, and only "no answer" or the HTTP status under `public`', async () => {
-    for (const [sandbox, expected] of [[local, 'no answer (ECONNREFUSED)'], [hosted, 'no answer']] as const) {
+    for (const [sandbox, expected] of [
+      [local, 'no answer (ECONNREFUSED)'],
+      [hosted, 'no answer'],
+    ] as const) {
       const receiver = await startReceiver();
       const created = (await sandbox.client(KEY).call.POST('/webhooks', { body: { url: receiver.url, events: ['card.frozen'] } })).data;
       receiver.pingStatus = 404;

@@ -38,7 +38,11 @@ describe('endpoint rules', () => {
   it('creates after a 2xx ping and returns the secret once', async () => {
     const pings = receiver.pings;
     const client = sandbox.client('sk_test_create');
-    const created = (await client.call.POST('/webhooks', { body: { url: receiver.url, events: ['card.frozen', 'balance.low_balance'], description: 'ops' } })).data;
+    const created = (
+      await client.call.POST('/webhooks', {
+        body: { url: receiver.url, events: ['card.frozen', 'balance.low_balance'], description: 'ops' },
+      })
+    ).data;
     expect(receiver.pings).toBe(pings + 1);
     expect(created.secret).toMatch(/^whsec_[A-Za-z0-9]{32}$/);
     const listed = (await client.call.GET('/webhooks')).data;
@@ -52,11 +56,17 @@ describe('endpoint rules', () => {
     await sandbox.simulate('PATCH', '/account', { plan: 'decouverte' }, key);
     const client = sandbox.client(key);
     const first = (await client.call.POST('/webhooks', { body: { url: receiver.url, events: ['*'] } })).data;
-    expect(await failure(client.call.POST('/webhooks', { body: { url: receiver.url, events: ['*'] } }))).toMatchObject({ status: 403, code: 'PLAN_LIMIT_REACHED' });
+    expect(await failure(client.call.POST('/webhooks', { body: { url: receiver.url, events: ['*'] } }))).toMatchObject({
+      status: 403,
+      code: 'PLAN_LIMIT_REACHED',
+    });
     const disabled = (await client.call.POST('/webhooks/{code}/disable', { params: { path: { code: first.code } } })).data;
     expect(disabled.is_active).toBe(false);
     await client.call.POST('/webhooks', { body: { url: receiver.url, events: ['*'] } });
-    expect(await failure(client.call.POST('/webhooks/{code}/enable', { params: { path: { code: first.code } } }))).toMatchObject({ status: 403, code: 'PLAN_LIMIT_REACHED' });
+    expect(await failure(client.call.POST('/webhooks/{code}/enable', { params: { path: { code: first.code } } }))).toMatchObject({
+      status: 403,
+      code: 'PLAN_LIMIT_REACHED',
+    });
     await sandbox.simulate('PATCH', '/account', { plan: 'business' }, key);
     expect((await client.call.POST('/webhooks/{code}/enable', { params: { path: { code: first.code } } })).data.is_active).toBe(true);
   });
@@ -66,15 +76,31 @@ describe('endpoint rules', () => {
     const other = await startReceiver();
     const created = (await client.call.POST('/webhooks', { body: { url: receiver.url, events: ['*'] } })).data;
     other.pingStatus = 500;
-    expect(await failure(client.call.PATCH('/webhooks/{code}', { params: { path: { code: created.code } }, body: { url: other.url } }))).toMatchObject({ details: { reason: 'webhook_ping_failed', ping_status: 500 } });
+    expect(
+      await failure(client.call.PATCH('/webhooks/{code}', { params: { path: { code: created.code } }, body: { url: other.url } })),
+    ).toMatchObject({ details: { reason: 'webhook_ping_failed', ping_status: 500 } });
     other.pingStatus = 200;
-    const updated = (await client.call.PATCH('/webhooks/{code}', { params: { path: { code: created.code } }, body: { url: other.url, description: 'moved' } })).data;
+    const updated = (
+      await client.call.PATCH('/webhooks/{code}', {
+        params: { path: { code: created.code } },
+        body: { url: other.url, description: 'moved' },
+      })
+    ).data;
     expect(updated).toMatchObject({ url: other.url, description: 'moved' });
     expect(other.pings).toBe(2);
-    const described = (await client.call.PATCH('/webhooks/{code}', { params: { path: { code: created.code } }, body: { description: 'again' } })).data;
+    const described = (
+      await client.call.PATCH('/webhooks/{code}', { params: { path: { code: created.code } }, body: { description: 'again' } })
+    ).data;
     expect(described.description).toBe('again');
     expect(other.pings).toBe(2);
-    expect(await failure(client.call.PATCH('/webhooks/{code}', { params: { path: { code: '9b2d4f6a-1c3e-4a5b-8d7f-0e1a2b3c4d5e' } }, body: { description: 'x' } }))).toMatchObject({ status: 404 });
+    expect(
+      await failure(
+        client.call.PATCH('/webhooks/{code}', {
+          params: { path: { code: '9b2d4f6a-1c3e-4a5b-8d7f-0e1a2b3c4d5e' } },
+          body: { description: 'x' },
+        }),
+      ),
+    ).toMatchObject({ status: 404 });
     await other.close();
   });
 
@@ -135,7 +161,13 @@ describe('delivery', () => {
     await until(() => own.events.length === 1);
     const client = sandbox.client(key);
     const first = (await client.call.GET('/webhooks/{code}/deliveries', { params: { path: { code } } })).data[0]!;
-    expect(first).toMatchObject({ event_id: event.id, event_type: 'balance.low_balance', status: 'pending', attempt: 1, response_code: 500 });
+    expect(first).toMatchObject({
+      event_id: event.id,
+      event_type: 'balance.low_balance',
+      status: 'pending',
+      attempt: 1,
+      response_code: 500,
+    });
     const delivery = first.code;
     const schedule = DEFAULT_RETRY_SCHEDULE;
     let expectedAt = Date.parse(first.last_attempt_at) + retryDelay(schedule, delivery, 1);
@@ -166,7 +198,9 @@ describe('delivery', () => {
     own.status = 200;
     emit(key);
     await until(() => own.events.length === schedule.maxAttempts + 1);
-    await until(() => sandbox.core.db.get<{ n: number }>("SELECT consecutive_failures AS n FROM webhook_endpoints WHERE code = ?", code)!.n === 0);
+    await until(
+      () => sandbox.core.db.get<{ n: number }>('SELECT consecutive_failures AS n FROM webhook_endpoints WHERE code = ?', code)!.n === 0,
+    );
     const history = (await client.call.GET('/webhooks/{code}/deliveries', { params: { path: { code } } })).data;
     expect(history.map((d) => d.status)).toEqual(['delivered', 'failed']);
     expect(history[0]!.idempotency_key).not.toBe(history[1]!.idempotency_key);
@@ -178,10 +212,12 @@ describe('delivery', () => {
     const held: http.ServerResponse[] = [];
     const slow = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c)).on('end', () => {
-        if ((JSON.parse(Buffer.concat(chunks).toString('utf8')) as { type: string }).type === 'webhook.ping') res.writeHead(200).end();
-        else held.push(res);
-      });
+      req
+        .on('data', (c: Buffer) => chunks.push(c))
+        .on('end', () => {
+          if ((JSON.parse(Buffer.concat(chunks).toString('utf8')) as { type: string }).type === 'webhook.ping') res.writeHead(200).end();
+          else held.push(res);
+        });
     });
     await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
     const key = 'sk_test_in_flight';
@@ -195,7 +231,9 @@ describe('delivery', () => {
     await until(() => held.length === 1);
     expect(await latest()).toMatchObject({ ...inFlight, attempt: 1 });
     held[0]!.writeHead(500).end();
-    await until(() => sandbox.core.db.get<{ n: number }>('SELECT response_code AS n FROM deliveries WHERE endpoint_code = ?', code)!.n === 500);
+    await until(
+      () => sandbox.core.db.get<{ n: number }>('SELECT response_code AS n FROM deliveries WHERE endpoint_code = ?', code)!.n === 500,
+    );
     const failed = await latest();
     expect(failed).toMatchObject({ status: 'pending', attempt: 1, response_code: 500 });
     expect(Date.parse(failed.next_retry_at!)).toBeGreaterThan(Date.parse(failed.last_attempt_at)); // a retry is due later
@@ -225,7 +263,9 @@ describe('delivery', () => {
 
 it('customers need an active webhook endpoint (422 webhook_endpoint_required)', async () => {
   const client = sandbox.client('sk_test_no_endpoint');
-  const refused = await failure(client.call.POST('/customers', { body: { external_reference: 'c-1', first_name: 'A', last_name: 'B', date_of_birth: '1990-01-01' } }));
+  const refused = await failure(
+    client.call.POST('/customers', { body: { external_reference: 'c-1', first_name: 'A', last_name: 'B', date_of_birth: '1990-01-01' } }),
+  );
   expect(refused).toMatchObject({ status: 422, details: { reason: 'webhook_endpoint_required' } });
 });
 
@@ -249,10 +289,19 @@ describe('read and delete one endpoint', () => {
     expect(sandbox.core.db.get<{ status: string }>('SELECT status FROM deliveries WHERE code = ?', pending!.code)!.status).toBe('failed');
     await sandbox.advance(3 * 3600, key);
     expect(r.events).toHaveLength(1);
-    expect(await failure(api.call.GET('/webhooks/{code}', { params: { path: { code } } }))).toMatchObject({ status: 404, code: 'RESOURCE_NOT_FOUND' });
+    expect(await failure(api.call.GET('/webhooks/{code}', { params: { path: { code } } }))).toMatchObject({
+      status: 404,
+      code: 'RESOURCE_NOT_FOUND',
+    });
     expect(await failure(api.call.DELETE('/webhooks/{code}', { params: { path: { code } } }))).toMatchObject({ status: 404 });
     expect((await api.call.GET('/webhooks', {})).data).toEqual([]);
-    expect(await failure(api.call.POST('/customers', { body: { external_reference: 'after-delete', first_name: 'A', last_name: 'B', date_of_birth: '1990-01-01' } }))).toMatchObject({
+    expect(
+      await failure(
+        api.call.POST('/customers', {
+          body: { external_reference: 'after-delete', first_name: 'A', last_name: 'B', date_of_birth: '1990-01-01' },
+        }),
+      ),
+    ).toMatchObject({
       status: 422,
       details: { reason: 'webhook_endpoint_required' },
     });

@@ -5,7 +5,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SETUP_GRAPH, type ResourceKey, type SetupGraph } from '../../src/setup/graph.ts';
-import { baseOf, dependencies, dependencyOrder, Setup, SetupError, type Answer, type Body, type SetupDriver } from '../../src/setup/setup.ts';
+import {
+  baseOf,
+  dependencies,
+  dependencyOrder,
+  Setup,
+  SetupError,
+  type Answer,
+  type Body,
+  type SetupDriver,
+} from '../../src/setup/setup.ts';
 import { ROOT } from '../../scripts/lib/paths.ts';
 import { deref, isObject, type JsonObject } from '../../scripts/lib/pointer.ts';
 import { matchPathTemplate } from '../../scripts/conformance/validate-response.ts';
@@ -32,7 +41,9 @@ function firstExample(doc: JsonObject, node: unknown): unknown {
 /** The first request example of an operation. */
 const requestExample = (method: string, template: string) => {
   const body = deref(openapi, operation(openapi, method, template)?.requestBody);
-  return firstExample(openapi, isObject(body) && isObject(body.content) ? body.content['application/json'] : undefined) as JsonObject | undefined;
+  return firstExample(openapi, isObject(body) && isObject(body.content) ? body.content['application/json'] : undefined) as
+    | JsonObject
+    | undefined;
 };
 
 /** The `data` of an operation's first 200 example. */
@@ -46,7 +57,9 @@ const answerData = (method: string, template: string) => {
 function referenceFields(body: unknown): string[] {
   if (Array.isArray(body)) return body.flatMap(referenceFields);
   if (!isObject(body)) return [];
-  return Object.entries(body).flatMap(([field, value]) => (typeof value === 'string' && references[field] ? [field] : referenceFields(value)));
+  return Object.entries(body).flatMap(([field, value]) =>
+    typeof value === 'string' && references[field] ? [field] : referenceFields(value),
+  );
 }
 
 const params = (template: string) => [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
@@ -56,12 +69,15 @@ describe('the set-up graph and the contract', () => {
     const missing: string[] = [];
     for (const key of keys) {
       const node = resources[key];
-      if (node.create && !operation(openapi, node.create.method, node.create.path)) missing.push(`${key}: ${node.create.method} ${node.create.path}`);
+      if (node.create && !operation(openapi, node.create.method, node.create.path))
+        missing.push(`${key}: ${node.create.method} ${node.create.path}`);
       if (node.read && !operation(openapi, 'GET', node.read)) missing.push(`${key}: GET ${node.read}`);
       if (node.list && !operation(openapi, 'GET', node.list.path)) missing.push(`${key}: GET ${node.list.path}`);
       for (const step of node.steps ?? []) {
-        if ('call' in step && !operation(openapi, step.call.method, step.call.path)) missing.push(`${key}: ${step.call.method} ${step.call.path}`);
-        if ('outcome' in step && !operation(simulation, 'POST', step.outcome.path)) missing.push(`${key}: simulation POST ${step.outcome.path}`);
+        if ('call' in step && !operation(openapi, step.call.method, step.call.path))
+          missing.push(`${key}: ${step.call.method} ${step.call.path}`);
+        if ('outcome' in step && !operation(simulation, 'POST', step.outcome.path))
+          missing.push(`${key}: simulation POST ${step.outcome.path}`);
       }
     }
     expect(missing).toEqual([]);
@@ -85,11 +101,17 @@ describe('the set-up graph and the contract', () => {
       const node = resources[key];
       if (node.create) {
         const data = answerData(node.create.method, node.create.path);
-        expect(isObject(data) && node.create.id.some((f) => typeof data[f] === 'string'), `${key}: ${node.create.id.join('/')} in the 200 example of ${node.create.path}`).toBe(true);
+        expect(
+          isObject(data) && node.create.id.some((f) => typeof data[f] === 'string'),
+          `${key}: ${node.create.id.join('/')} in the 200 example of ${node.create.path}`,
+        ).toBe(true);
       }
       if (node.list) {
         const items = answerData('GET', node.list.path);
-        expect(Array.isArray(items) && isObject(items[0]) && node.list.id.some((f) => typeof (items[0] as JsonObject)[f] === 'string'), `${key}: ${node.list.path}`).toBe(true);
+        expect(
+          Array.isArray(items) && isObject(items[0]) && node.list.id.some((f) => typeof (items[0] as JsonObject)[f] === 'string'),
+          `${key}: ${node.list.path}`,
+        ).toBe(true);
       }
     }
   });
@@ -97,7 +119,8 @@ describe('the set-up graph and the contract', () => {
   it('orders every resource after what it needs, and refuses a graph with a cycle, naming it', () => {
     const order = dependencyOrder(SETUP_GRAPH, keys);
     expect(new Set(order)).toEqual(new Set(keys));
-    for (const key of keys) for (const dep of dependencies(SETUP_GRAPH, key)) expect(order.indexOf(dep), `${dep} before ${key}`).toBeLessThan(order.indexOf(key));
+    for (const key of keys)
+      for (const dep of dependencies(SETUP_GRAPH, key)) expect(order.indexOf(dep), `${dep} before ${key}`).toBeLessThan(order.indexOf(key));
     expect(order.indexOf('webhookEndpoint')).toBeLessThan(order.indexOf('customer'));
     const cyclic: SetupGraph = structuredClone(SETUP_GRAPH);
     cyclic.resources.webhookEndpoint.after = ['card'];
@@ -107,19 +130,27 @@ describe('the set-up graph and the contract', () => {
   it('is the order the quickstart guide follows: each resource made after what it needs', () => {
     // The guide's calls that make a resource or move it to a state, in the order it makes them.
     const guide = fs.readFileSync(path.join(ROOT, 'docs', 'quickstart.md'), 'utf8');
-    const calls = [...guide.matchAll(/-X POST "\$SANDBOX\/(v1|sandbox)(\/[^"?]+)"/g)].map((m) => ({ api: m[1]!, path: m[2]!.replace(/\$\(?[A-Za-z_][^/]*/g, 'x') }));
+    const calls = [...guide.matchAll(/-X POST "\$SANDBOX\/(v1|sandbox)(\/[^"?]+)"/g)].map((m) => ({
+      api: m[1]!,
+      path: m[2]!.replace(/\$\(?[A-Za-z_][^/]*/g, 'x'),
+    }));
     const made: ResourceKey[] = [];
     for (const call of calls) {
       const doc = call.api === 'v1' ? openapi : simulation;
       const template = matchPathTemplate(doc, 'POST', call.path);
       const key = keys.find((k) => {
         const node = resources[k];
-        return node.create?.path === template || (node.steps ?? []).some((s) => ('call' in s ? s.call.path : s.outcome.path) === template && (('call' in s) === (call.api === 'v1')));
+        return (
+          node.create?.path === template ||
+          (node.steps ?? []).some((s) => ('call' in s ? s.call.path : s.outcome.path) === template && 'call' in s === (call.api === 'v1'))
+        );
       });
       if (key && !made.includes(key)) made.push(key);
     }
     expect(made).toEqual(expect.arrayContaining(['webhookEndpoint', 'customer', 'verifiedCustomer', 'fullCustomer', 'card', 'cardTopup']));
-    for (const key of made) for (const dep of dependencies(SETUP_GRAPH, key)) if (made.includes(dep)) expect(made.indexOf(dep), `${dep} before ${key}`).toBeLessThan(made.indexOf(key));
+    for (const key of made)
+      for (const dep of dependencies(SETUP_GRAPH, key))
+        if (made.includes(dep)) expect(made.indexOf(dep), `${dep} before ${key}`).toBeLessThan(made.indexOf(key));
   });
 });
 
@@ -130,13 +161,19 @@ function fakeServer(options: { simulate?: boolean; refuse?: string; endpoints?: 
   const lists = new Map<string, string[]>([['/webhooks', options.endpoints ?? []]]);
   let next = 0;
   const answer = (status: number, data?: unknown): Answer =>
-    status < 300 ? { status, body: { success: true, data } } : { status, body: { success: false, error: { code: 'VALIDATION_ERROR', message: 'refused' } } };
+    status < 300
+      ? { status, body: { success: true, data } }
+      : { status, body: { success: false, error: { code: 'VALIDATION_ERROR', message: 'refused' } } };
   const driver: SetupDriver = {
     async call(method, p, body) {
       log.push(`${method} ${p}${body && Object.keys(body).length ? ` ${JSON.stringify(body)}` : ''}`);
       if (method === 'GET') {
         const list = lists.get(p);
-        if (list) return answer(200, list.map((code) => ({ code, is_active: true })));
+        if (list)
+          return answer(
+            200,
+            list.map((code) => ({ code, is_active: true })),
+          );
         return answer(200, records.get(p.split('/').at(-1)!));
       }
       const template = matchPathTemplate(openapi, method, p);
@@ -144,7 +181,11 @@ function fakeServer(options: { simulate?: boolean; refuse?: string; endpoints?: 
       const created = keys.find((k) => resources[k].create?.path === template);
       if (!created) return answer(200, {});
       const code = `${created}-${++next}`;
-      const record: Body = { [resources[created].create!.id[0]!]: code, status: created === 'card' ? 'pending' : 'active', verification_level: 'basic' };
+      const record: Body = {
+        [resources[created].create!.id[0]!]: code,
+        status: created === 'card' ? 'pending' : 'active',
+        verification_level: 'basic',
+      };
       records.set(code, record);
       return answer(200, record);
     },
@@ -159,7 +200,8 @@ function fakeServer(options: { simulate?: boolean; refuse?: string; endpoints?: 
       log.push(`simulate ${method} ${p} ${JSON.stringify(body)}`);
       const record = records.get(p.split('/')[2]!)!;
       if (p.startsWith('/kyc/') && body?.outcome === 'approved') record.verification_level = 'verified';
-      if (p.startsWith('/kyc/') && body?.outcome === 'approved_identity_mismatch') Object.assign(record, { verification_level: 'verified', status: 'restricted' });
+      if (p.startsWith('/kyc/') && body?.outcome === 'approved_identity_mismatch')
+        Object.assign(record, { verification_level: 'verified', status: 'restricted' });
       if (p.startsWith('/poa/')) record.verification_level = 'full';
       return answer(200, {});
     };
@@ -195,12 +237,22 @@ describe('the set-up runner', () => {
     const customer = await setup.fresh('verifiedCustomer');
     expect(setup.codes.get('webhookEndpoint')).toBe('existing');
     expect(setup.codes.has('customer')).toBe(false);
-    expect(log.map((l) => l.replace(/ \{.*$/, ''))).toEqual(['GET /webhooks', 'POST /customers', `POST /kyc/${customer}/link`, `simulate POST /kyc/${customer}/outcome`, `GET /customers/${customer}`]);
+    expect(log.map((l) => l.replace(/ \{.*$/, ''))).toEqual([
+      'GET /webhooks',
+      'POST /customers',
+      `POST /kyc/${customer}/link`,
+      `simulate POST /kyc/${customer}/outcome`,
+      `GET /customers/${customer}`,
+    ]);
     log.length = 0;
     await setup.bring('fullCustomer', customer);
     expect(log.map((l) => l.replace(/ \{.*$/, ''))).toEqual([
-      `POST /kyc/${customer}/link`, `simulate POST /kyc/${customer}/outcome`, `GET /customers/${customer}`,
-      `POST /poa/${customer}/document`, `simulate POST /poa/${customer}/outcome`, `GET /customers/${customer}`,
+      `POST /kyc/${customer}/link`,
+      `simulate POST /kyc/${customer}/outcome`,
+      `GET /customers/${customer}`,
+      `POST /poa/${customer}/document`,
+      `simulate POST /poa/${customer}/outcome`,
+      `GET /customers/${customer}`,
     ]);
   });
 
@@ -209,7 +261,13 @@ describe('the set-up runner', () => {
     const error = await new Setup(SETUP_GRAPH, driver).ensure('card').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SetupError);
     expect((error as SetupError).message).toBe('creating a card needs a customer: POST /customers answered 422 VALIDATION_ERROR: refused');
-    expect((error as SetupError).call).toMatchObject({ api: 'partner', method: 'POST', path: '/customers', status: 422, body: { first_name: 'Amina' } });
+    expect((error as SetupError).call).toMatchObject({
+      api: 'partner',
+      method: 'POST',
+      path: '/customers',
+      status: 422,
+      body: { first_name: 'Amina' },
+    });
   });
 
   it('makes its own precondition instead of taking an existing record, when the driver reuses none', async () => {

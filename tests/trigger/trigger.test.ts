@@ -15,7 +15,12 @@ import { DEFAULT_SPEC, TOOL } from '../../src/trigger/cli-args.ts';
 import { verifyWebhook, WEBHOOK_HEADERS } from '../../src/webhooks/index.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const PACKAGE = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string; homepage: string; files: string[]; bin: Record<string, string> };
+const PACKAGE = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+  version: string;
+  homepage: string;
+  files: string[];
+  bin: Record<string, string>;
+};
 const TSX = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 const SPEC = path.join(ROOT, 'generated', 'openapi.json');
 const SECRET = 'whsec_trigger_suite_5f2b7c';
@@ -140,13 +145,20 @@ describe('every failure is one line', () => {
     const result = await trigger('card.frozen', '--url', base, '--secret', SECRET);
     expect(result.code).toBe(1);
     expect(lines(result.stdout)).toHaveLength(2);
-    expect(lines(result.stdout)[1]).toMatch(/^card\.frozen\s+503 Service Unavailable\s+\d+ ms {2}\(not acknowledged: the service would retry\) answered: "Service Unavailable retry later goodbye"$/);
+    expect(lines(result.stdout)[1]).toMatch(
+      /^card\.frozen\s+503 Service Unavailable\s+\d+ ms {2}\(not acknowledged: the service would retry\) answered: "Service Unavailable retry later goodbye"$/,
+    );
     expect(result.stderr).toBe('');
   });
 
   it.each([
     ['missing', 'nope.json', undefined, /^--spec \S+nope\.json does not exist$/],
-    ['not JSON', 'bad.json', '{\n  "openapi": \n', /^--spec \S+bad\.json is not JSON \(.+\): give the OpenAPI bundle, generated\/openapi\.json$/],
+    [
+      'not JSON',
+      'bad.json',
+      '{\n  "openapi": \n',
+      /^--spec \S+bad\.json is not JSON \(.+\): give the OpenAPI bundle, generated\/openapi\.json$/,
+    ],
     ['without webhooks', 'empty.json', '{"openapi": "3.1.0"}', /^--spec \S+empty\.json has no webhooks: /],
   ])('a --spec file %s: one line naming it, exit 2', async (_, name, text, message) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trigger-spec-'));
@@ -168,7 +180,8 @@ describe('the bin', () => {
       const help = await trigger(flag);
       expect(help.code).toBe(0);
       expect(help.stdout).toMatch(new RegExp(`^Usage: ${TOOL} <event\\.type> `));
-      for (const option of ['--all', '--list', '--url', '--secret', 'WEBHOOK_SECRET', '--timeout', '--spec', '--help', '--version']) expect(help.stdout).toContain(option);
+      for (const option of ['--all', '--list', '--url', '--secret', 'WEBHOOK_SECRET', '--timeout', '--spec', '--help', '--version'])
+        expect(help.stdout).toContain(option);
       expect(help.stdout).toContain('npm run trigger -- ');
       expect(help.stdout).toContain(`Docs: ${PACKAGE.homepage}guides/webhooks/#signing-test-deliveries`);
     }

@@ -1,10 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import {
-  DEFAULT_DEDUP_TTL_SECONDS,
-  MemoryDedupStore,
-  createDeduplicator,
-  type DedupStore,
-} from '../../src/webhooks/index.js';
+import { DEFAULT_DEDUP_TTL_SECONDS, MemoryDedupStore, createDeduplicator, type DedupStore } from '../../src/webhooks/index.js';
 
 /** A settable clock in seconds. */
 function clock(start = 1_000_000) {
@@ -107,7 +102,11 @@ describe('createDeduplicator', () => {
     const dedup = createDeduplicator({ store, ttl: 120 });
     expect(await dedup.run('idem_1', () => 1)).toEqual({ duplicate: false, value: 1 });
     expect(await dedup.run('idem_1', () => 2)).toEqual({ duplicate: true });
-    await expect(dedup.run('idem_2', () => { throw new Error('boom'); })).rejects.toThrow('boom');
+    await expect(
+      dedup.run('idem_2', () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
     expect(calls).toEqual(['add idem_1 120', 'add idem_1 120', 'add idem_2 120', 'delete idem_2']);
   });
 

@@ -33,36 +33,36 @@ describe('runtime portability', () => {
 
 onEachCryptoPath(() => {
   // Which HMAC runs: node:crypto where it exists (synchronously, no Web Crypto call), Web Crypto elsewhere.
-onEachCryptoPath((path) => {
-  describe('the crypto path in use', () => {
-    afterEach(() => vi.restoreAllMocks());
+  onEachCryptoPath((path) => {
+    describe('the crypto path in use', () => {
+      afterEach(() => vi.restoreAllMocks());
 
-    it(path === 'node:crypto' ? 'never calls crypto.subtle' : 'signs with crypto.subtle', async () => {
-      const subtleSign = vi.spyOn(globalThis.crypto.subtle, 'sign');
-      const { body, headers } = await signEvent(CARD_FROZEN, SECRET);
-      await expect(verifyWebhook(body, headers, SECRET)).resolves.toEqual(CARD_FROZEN);
-      expect(subtleSign).toHaveBeenCalledTimes(path === 'node:crypto' ? 0 : 2); // sign + verify
-    });
+      it(path === 'node:crypto' ? 'never calls crypto.subtle' : 'signs with crypto.subtle', async () => {
+        const subtleSign = vi.spyOn(globalThis.crypto.subtle, 'sign');
+        const { body, headers } = await signEvent(CARD_FROZEN, SECRET);
+        await expect(verifyWebhook(body, headers, SECRET)).resolves.toEqual(CARD_FROZEN);
+        expect(subtleSign).toHaveBeenCalledTimes(path === 'node:crypto' ? 0 : 2); // sign + verify
+      });
 
-    it(path === 'node:crypto' ? 'verifyWebhookSync returns the event' : 'verifyWebhookSync says to await verifyWebhook', async () => {
-      const { body, headers } = await signEvent(CARD_FROZEN, SECRET);
-      if (path === 'node:crypto') {
-        expect(verifyWebhookSync(body, headers, SECRET)).toEqual(CARD_FROZEN);
-        expect(() => verifyWebhookSync(body, headers, 'whsec_other')).toThrow(expect.objectContaining({ code: 'signature_mismatch' }));
-      } else {
-        expect(() => verifyWebhookSync(body, headers, SECRET)).toThrow(/needs node:crypto.*await verifyWebhook/);
-      }
-    });
+      it(path === 'node:crypto' ? 'verifyWebhookSync returns the event' : 'verifyWebhookSync says to await verifyWebhook', async () => {
+        const { body, headers } = await signEvent(CARD_FROZEN, SECRET);
+        if (path === 'node:crypto') {
+          expect(verifyWebhookSync(body, headers, SECRET)).toEqual(CARD_FROZEN);
+          expect(() => verifyWebhookSync(body, headers, 'whsec_other')).toThrow(expect.objectContaining({ code: 'signature_mismatch' }));
+        } else {
+          expect(() => verifyWebhookSync(body, headers, SECRET)).toThrow(/needs node:crypto.*await verifyWebhook/);
+        }
+      });
 
-    it('rejects (never throws synchronously) from verifyWebhook', () => {
-      const result = verifyWebhook('{}', {}, SECRET);
-      expect(result).toBeInstanceOf(Promise);
-      return expect(result).rejects.toMatchObject({ code: 'missing_signature' });
+      it('rejects (never throws synchronously) from verifyWebhook', () => {
+        const result = verifyWebhook('{}', {}, SECRET);
+        expect(result).toBeInstanceOf(Promise);
+        return expect(result).rejects.toMatchObject({ code: 'missing_signature' });
+      });
     });
   });
-});
 
-// The Node http receiver of docs/webhooks.md, end to end: raw body, verification, dedup, 2xx/4xx answers.
+  // The Node http receiver of docs/webhooks.md, end to end: raw body, verification, dedup, 2xx/4xx answers.
   describe('a Node http receiver', () => {
     let server: Server;
     let url: string;

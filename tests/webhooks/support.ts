@@ -18,7 +18,10 @@ function cardFrozenExample(): Record<string, unknown> {
 export const BODY = JSON.stringify(CARD_FROZEN);
 
 /** A clock fixed at `T + offset` seconds. */
-export const at = (offset = 0) => () => T + offset;
+export const at =
+  (offset = 0) =>
+  () =>
+    T + offset;
 
 /** The two ways src/webhooks computes an HMAC: node:crypto (Node, Bun, Deno) and Web Crypto (elsewhere). */
 export const CRYPTO_PATHS = ['node:crypto', 'Web Crypto'] as const;

@@ -14,9 +14,7 @@ interface Vector {
   signature: string;
   headers: { 'X-Service-Signature': string; 'X-Service-Timestamp': string };
 }
-const { vectors } = JSON.parse(
-  readFileSync(new URL('../fixtures/webhook-vectors.json', import.meta.url), 'utf8'),
-) as { vectors: Vector[] };
+const { vectors } = JSON.parse(readFileSync(new URL('../fixtures/webhook-vectors.json', import.meta.url), 'utf8')) as { vectors: Vector[] };
 
 onEachCryptoPath(() => {
   describe('published webhook test vectors', () => {
@@ -48,9 +46,9 @@ onEachCryptoPath(() => {
       });
 
       it('verifyWebhook rejects the vector under another secret', async () => {
-        await expect(
-          verifyWebhook(v.body, v.headers, `${v.secret}x`, { now: () => v.timestamp }),
-        ).rejects.toMatchObject({ code: 'signature_mismatch' });
+        await expect(verifyWebhook(v.body, v.headers, `${v.secret}x`, { now: () => v.timestamp })).rejects.toMatchObject({
+          code: 'signature_mismatch',
+        });
       });
     });
   });

@@ -82,9 +82,7 @@ onEachCryptoPath(() => {
       const good = parseSignatureHeader(h['X-Service-Signature']).signatures[0];
       const bad = '0'.repeat(64);
       for (const header of [`t=${T},v1=${bad},v1=${good}`, `t=${T},v1=${good},v1=${bad}`]) {
-        await expect(verifyWebhook(BODY, { ...h, 'X-Service-Signature': header }, SECRET, { now: at() })).resolves.toEqual(
-          CARD_FROZEN,
-        );
+        await expect(verifyWebhook(BODY, { ...h, 'X-Service-Signature': header }, SECRET, { now: at() })).resolves.toEqual(CARD_FROZEN);
       }
       await rejection(
         verifyWebhook(BODY, { ...h, 'X-Service-Signature': `t=${T},v1=${bad},v1=${'1'.repeat(64)}` }, SECRET, { now: at() }),
@@ -150,7 +148,10 @@ onEachCryptoPath(() => {
       ['a bare hex value', 'a'.repeat(64), 'not a key=value pair'],
     ])('malformed_signature: %s', async (_name, header, phrase) => {
       const h = await headersAt();
-      const err = await rejection(verifyWebhook(BODY, { ...h, 'X-Service-Signature': header }, SECRET, { now: at() }), 'malformed_signature');
+      const err = await rejection(
+        verifyWebhook(BODY, { ...h, 'X-Service-Signature': header }, SECRET, { now: at() }),
+        'malformed_signature',
+      );
       expect(err.message).toContain(phrase);
       expect(err.message).toContain('X-Service-Signature');
     });
@@ -192,9 +193,14 @@ onEachCryptoPath(() => {
     it('signature_mismatch: uppercase hex is not the documented lowercase form', async () => {
       const h = await headersAt();
       await rejection(
-        verifyWebhook(BODY, { ...h, 'X-Service-Signature': h['X-Service-Signature'].toUpperCase().replace('T=', 't=').replace('V1=', 'v1=') }, SECRET, {
-          now: at(),
-        }),
+        verifyWebhook(
+          BODY,
+          { ...h, 'X-Service-Signature': h['X-Service-Signature'].toUpperCase().replace('T=', 't=').replace('V1=', 'v1=') },
+          SECRET,
+          {
+            now: at(),
+          },
+        ),
         'signature_mismatch',
       );
     });

@@ -19,7 +19,10 @@ it('a workflow without x-rules, and a step without a description, are refused', 
   try {
     edit(ws, 'spec/workflows/cards.arazzo.yaml', (t) =>
       t
-        .replace(/ {4}x-rules:\n {6}- \{ section: 'States and transitions \/ Card', rule: '\(card requested by POST \/cards\) → active[^\n]*\n/, '')
+        .replace(
+          / {4}x-rules:\n {6}- \{ section: 'States and transitions \/ Card', rule: '\(card requested by POST \/cards\) → active[^\n]*\n/,
+          '',
+        )
         .replace(/ {8}description: Outcomes of this account wait to be chosen through the simulation API\.\n/, ''),
     );
     const result = await redocly(['lint', 'spec/workflows/cards.arazzo.yaml', '--format', 'stylish'], ws);

@@ -16,7 +16,10 @@ const EXAMPLE = schemas['card.frozen']!.examples![0]!;
 const SECRET = 'whsec_test_receiver_secret';
 const checker = new EventChecker(bundle);
 
-async function delivery(event: Record<string, unknown>, options: { secret?: string; key?: string | null; at?: number; path?: string } = {}): Promise<ReceivedDelivery> {
+async function delivery(
+  event: Record<string, unknown>,
+  options: { secret?: string; key?: string | null; at?: number; path?: string } = {},
+): Promise<ReceivedDelivery> {
   const body = JSON.stringify(event);
   const headers = await signWebhook(body, options.secret ?? SECRET, options.key ? { idempotencyKey: options.key } : {});
   const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
@@ -24,7 +27,8 @@ async function delivery(event: Record<string, unknown>, options: { secret?: stri
   return { path: options.path ?? '/hooks/workflows', headers: lower, body, receivedAt: options.at ?? Date.now() };
 }
 
-const check = (deliveries: ReceivedDelivery[], secrets = [SECRET]) => checker.check([{ id: String(EXAMPLE.id), type: 'card.frozen' }], deliveries, secrets, '/hooks/workflows');
+const check = (deliveries: ReceivedDelivery[], secrets = [SECRET]) =>
+  checker.check([{ id: String(EXAMPLE.id), type: 'card.frozen' }], deliveries, secrets, '/hooks/workflows');
 
 describe('the receiver', () => {
   let receiver: Receiver;
@@ -33,14 +37,20 @@ describe('the receiver', () => {
   });
   afterAll(() => receiver.close());
 
-  const post = (p: string, body: unknown) => fetch(`${receiver.url}${p}`, { method: 'POST', body: JSON.stringify(body) }).then((r) => r.status);
+  const post = (p: string, body: unknown) =>
+    fetch(`${receiver.url}${p}`, { method: 'POST', body: JSON.stringify(body) }).then((r) => r.status);
 
   it('acknowledges deliveries, refuses everything on the refusing path, and only the ping on the failing path', async () => {
     expect(await post('/hooks/workflows', EXAMPLE)).toBe(204);
     expect(await post(`/hooks/workflows${RECEIVER_PATHS.refuse}`, { type: 'webhook.ping' })).toBe(500);
     expect(await post(`/hooks/workflows${RECEIVER_PATHS.flaky}`, { type: 'webhook.ping' })).toBe(204);
     expect(await post(`/hooks/workflows${RECEIVER_PATHS.flaky}`, EXAMPLE)).toBe(500);
-    expect(receiver.deliveries.map((d) => d.path)).toEqual(['/hooks/workflows', '/hooks/workflows/refuse', '/hooks/workflows/flaky', '/hooks/workflows/flaky']);
+    expect(receiver.deliveries.map((d) => d.path)).toEqual([
+      '/hooks/workflows',
+      '/hooks/workflows/refuse',
+      '/hooks/workflows/flaky',
+      '/hooks/workflows/flaky',
+    ]);
     expect(JSON.parse(receiver.deliveries[0]!.body)).toEqual(EXAMPLE);
   });
 });
@@ -52,7 +62,7 @@ describe('the event check', () => {
     expect(await check([first, retry])).toEqual([{ id: EXAMPLE.id, type: 'card.frozen', outcome: 'passed', problems: [] }]);
   });
 
-  it('fails an event that never arrived, or arrived only outside the run\'s endpoints', async () => {
+  it("fails an event that never arrived, or arrived only outside the run's endpoints", async () => {
     const [result] = await check([await delivery(EXAMPLE, { path: '/somewhere/else' })]);
     expect(result!.problems).toEqual([`card.frozen ${EXAMPLE.id}: never arrived at the receiver`]);
   });

@@ -25,7 +25,14 @@ import { deref, type JsonObject } from '../../scripts/lib/pointer.ts';
 const bundle = JSON.parse(fs.readFileSync(path.join(ROOT, 'generated', 'openapi.json'), 'utf8')) as JsonObject;
 const cards = readArazzo(path.join(ROOT, 'spec', 'workflows', 'cards.arazzo.yaml'));
 const webhooks = readArazzo(path.join(ROOT, 'spec', 'workflows', 'webhooks.arazzo.yaml'));
-const all = { api_key: 'sk_test_x', endpoint_code: 'e', webhook_url: 'w', refusing_webhook_url: 'r', failing_webhook_url: 'f', fresh_api_key: 'sk_test_y' };
+const all = {
+  api_key: 'sk_test_x',
+  endpoint_code: 'e',
+  webhook_url: 'w',
+  refusing_webhook_url: 'r',
+  failing_webhook_url: 'f',
+  fresh_api_key: 'sk_test_y',
+};
 
 describe('which workflows a run skips', () => {
   it('with everything, none', () => {
@@ -34,14 +41,18 @@ describe('which workflows a run skips', () => {
 
   it('without the simulation API, those marked x-simulation, with the reason they give', () => {
     const plan = planWorkflows(cards, all, false);
-    expect(plan.get('cardIssued')).toBe("needs the simulation API (--simulation-url): The issuance outcome is the card provider's decision.");
+    expect(plan.get('cardIssued')).toBe(
+      "needs the simulation API (--simulation-url): The issuance outcome is the card provider's decision.",
+    );
     const runnable = [...planWorkflows(webhooks, all, false)].filter(([, reason]) => !reason).map(([id]) => id);
     expect(runnable).toEqual(['endpointRules']);
   });
 
   it('without an input a workflow requires, naming the input and the option that gives it', () => {
     const { webhook_url: _w, refusing_webhook_url: _r, ...rest } = all;
-    expect(planWorkflows(webhooks, rest, true).get('endpointRules')).toBe('needs webhook_url (--webhook-url), refusing_webhook_url (--webhook-url)');
+    expect(planWorkflows(webhooks, rest, true).get('endpointRules')).toBe(
+      'needs webhook_url (--webhook-url), refusing_webhook_url (--webhook-url)',
+    );
   });
 
   it('a workflow that runs a skipped workflow, saying which', () => {
@@ -58,12 +69,16 @@ describe('which workflows a run skips', () => {
 const step = (stepId: string, status: string, extra: object = {}) => ({ type: 'step' as const, stepId, status, ...extra });
 
 describe("Respect's report, step by step", () => {
-  it('keeps the last attempt of a retried step, and a called workflow\'s steps under its step', () => {
+  it("keeps the last attempt of a retried step, and a called workflow's steps under its step", () => {
     const results = stepResults([
       { type: 'workflow', stepId: 'issued', workflowId: 'cardIssued', status: 'success', executedSteps: [step('createCard', 'success')] },
-      step('poll', 'error', { checks: [{ name: 'success criteria check', passed: false, condition: "$response.body#/data/status == 'active'" }] }),
+      step('poll', 'error', {
+        checks: [{ name: 'success criteria check', passed: false, condition: "$response.body#/data/status == 'active'" }],
+      }),
       step('poll', 'success'),
-      step('read', 'error', { checks: [{ name: 'success criteria check', passed: false, condition: '$statusCode == 200', message: 'Checking simple criteria' }] }),
+      step('read', 'error', {
+        checks: [{ name: 'success criteria check', passed: false, condition: '$statusCode == 200', message: 'Checking simple criteria' }],
+      }),
     ]);
     expect(results).toEqual([
       { step: 'issued › createCard', outcome: 'passed' },
@@ -74,10 +89,11 @@ describe("Respect's report, step by step", () => {
 
   it('fails a step whose response the contract refuses, even when its criteria passed', () => {
     const check = contractResponseCheck(bundle, 'http://127.0.0.1:1/v1');
-    const response = (body: unknown) => step('read', 'success', {
-      request: { method: 'get', url: 'http://127.0.0.1:1/v1/cards/7c9e6679-7425-40de-944b-e07fc1f90ae7' },
-      response: { statusCode: 200, body, headers: { 'content-type': 'application/json' } },
-    });
+    const response = (body: unknown) =>
+      step('read', 'success', {
+        request: { method: 'get', url: 'http://127.0.0.1:1/v1/cards/7c9e6679-7425-40de-944b-e07fc1f90ae7' },
+        response: { statusCode: 200, body, headers: { 'content-type': 'application/json' } },
+      });
     // The contract's own example of GET /cards/{code} 200 conforms; a card whose code is not a uuid does not.
     const media = (((bundle.paths as JsonObject)['/cards/{code}'] as JsonObject).get as JsonObject).responses as JsonObject;
     const examples = (((media['200'] as JsonObject).content as JsonObject)['application/json'] as JsonObject).examples as JsonObject;
@@ -89,15 +105,18 @@ describe("Respect's report, step by step", () => {
   });
 
   it('takes the events a workflow found from its own passed event-list steps only', () => {
-    const list = (id: string, status = 'success') => step('ev', status, {
-      request: { method: 'get', url: 'http://x/v1/events?type=card.frozen&limit=1' },
-      response: { statusCode: 200, body: { data: [{ id, type: 'card.frozen' }] } },
-    });
-    expect(eventsFound([
-      list('evt_1'),
-      list('evt_2', 'error'),
-      { type: 'workflow', stepId: 'issued', status: 'success', executedSteps: [list('evt_3')] },
-    ])).toEqual([{ id: 'evt_1', type: 'card.frozen' }]);
+    const list = (id: string, status = 'success') =>
+      step('ev', status, {
+        request: { method: 'get', url: 'http://x/v1/events?type=card.frozen&limit=1' },
+        response: { statusCode: 200, body: { data: [{ id, type: 'card.frozen' }] } },
+      });
+    expect(
+      eventsFound([
+        list('evt_1'),
+        list('evt_2', 'error'),
+        { type: 'workflow', stepId: 'issued', status: 'success', executedSteps: [list('evt_3')] },
+      ]),
+    ).toEqual([{ id: 'evt_1', type: 'card.frozen' }]);
   });
 });
 
@@ -117,15 +136,28 @@ describe('against the mock', () => {
 });
 
 describe('a server that refuses the receiver', () => {
-  it('fails the workflows that need it, with the server\'s answer, instead of skipping them', async () => {
-    const server = http.createServer((req, res) => req.resume().on('end', () => res.writeHead(403, { 'Content-Type': 'application/json' }).end('{"success":false}')));
+  it("fails the workflows that need it, with the server's answer, instead of skipping them", async () => {
+    const server = http.createServer((req, res) =>
+      req.resume().on('end', () => res.writeHead(403, { 'Content-Type': 'application/json' }).end('{"success":false}')),
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const receiver = await startReceiver();
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-      const results = await runWorkflows({ server: url, simulationUrl: url, apiKey: 'sk_test_x', mode: 'real', bundle, receiver, webhookUrl: 'https://hooks.example.test', only: ['kycApproved'] });
+      const results = await runWorkflows({
+        server: url,
+        simulationUrl: url,
+        apiKey: 'sk_test_x',
+        mode: 'real',
+        bundle,
+        receiver,
+        webhookUrl: 'https://hooks.example.test',
+        only: ['kycApproved'],
+      });
       expect(results.map((r) => [r.workflowId, r.outcome])).toEqual([['kycApproved', 'failed']]);
-      expect(results[0]!.reason).toMatch(/^registering the receiver \(POST \/webhooks https:\/\/hooks\.example\.test\/workflows\) answered 403/);
+      expect(results[0]!.reason).toMatch(
+        /^registering the receiver \(POST \/webhooks https:\/\/hooks\.example\.test\/workflows\) answered 403/,
+      );
     } finally {
       server.close();
       await receiver.close();

@@ -43,7 +43,14 @@ export async function checkAuth(ctx: CheckContext): Promise<void> {
       const request = copyRequest(valid);
       variant.change(request);
       const codes = (variant.codes ?? documented).filter((c) => documented.includes(c));
-      before = await expectRefusal(ctx, { group: AUTH, name: `${subject} with ${variant.what}`, request, expect: { status: 401, codes }, reads, before });
+      before = await expectRefusal(ctx, {
+        group: AUTH,
+        name: `${subject} with ${variant.what}`,
+        request,
+        expect: { status: 401, codes },
+        reads,
+        before,
+      });
     }
   }
 }

@@ -31,7 +31,13 @@ export interface CheckContext extends CheckOptions {
 const BUNDLE_ID = 'https://conformance.checks/openapi.json';
 
 /** The checks' context; `state` is the run's set-up when it was done already (run.ts), else a new one to set up. */
-export function createContext(config: ConformanceConfig, bundle: JsonObject, selected: JsonObject, options: CheckOptions, prepared?: HookState): CheckContext {
+export function createContext(
+  config: ConformanceConfig,
+  bundle: JsonObject,
+  selected: JsonObject,
+  options: CheckOptions,
+  prepared?: HookState,
+): CheckContext {
   const validator = prepared?.validator ?? createResponseValidator(bundle);
   const chosen = createResponseValidator(selected).operations();
   const operations = validator.operations().filter((o) => chosen.some((c) => c.method === o.method && c.path === o.path));
@@ -55,7 +61,13 @@ export function errorCodeOf(body: unknown): string | undefined {
  * Problems of an error answer: it must be a 4xx (or the status expected), in the failure envelope, valid against
  * the operation's response for that status where it documents one, with the expected error code.
  */
-export function refusalProblems(ctx: CheckContext, method: string, template: string, reply: Reply, expect: { status?: number; codes?: string[] }): string[] {
+export function refusalProblems(
+  ctx: CheckContext,
+  method: string,
+  template: string,
+  reply: Reply,
+  expect: { status?: number; codes?: string[] },
+): string[] {
   const problems: string[] = [];
   const got = `${reply.status}${errorCodeOf(reply.body) ? ` ${errorCodeOf(reply.body)}` : ''}`;
   if (expect.status !== undefined ? reply.status !== expect.status : reply.status < 400 || reply.status > 499) {
@@ -71,6 +83,7 @@ export function refusalProblems(ctx: CheckContext, method: string, template: str
     if (errors.length) problems.push(errors.map((e) => `${e.pointer || '/'}: ${e.message}`).join('; '));
   }
   const code = errorCodeOf(reply.body);
-  if (expect.codes?.length && !expect.codes.includes(code ?? '')) problems.push(`error code ${code}, expected ${expect.codes.join(' or ')}`);
+  if (expect.codes?.length && !expect.codes.includes(code ?? ''))
+    problems.push(`error code ${code}, expected ${expect.codes.join(' or ')}`);
   return problems;
 }

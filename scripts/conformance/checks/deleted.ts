@@ -18,14 +18,24 @@ export async function checkDeleted(ctx: CheckContext, setup: Setup): Promise<voi
     const key = resourceAt(op.path);
     const param = op.path.match(/\{([^}]+)\}$/)?.[1];
     if (!key || !param) {
-      record(ctx, { group: DELETED, name: subject, outcome: 'skipped', message: `${op.path} is not a resource of the set-up graph (src/setup/graph.ts), so the check cannot make one to delete` });
+      record(ctx, {
+        group: DELETED,
+        name: subject,
+        outcome: 'skipped',
+        message: `${op.path} is not a resource of the set-up graph (src/setup/graph.ts), so the check cannot make one to delete`,
+      });
       continue;
     }
     let code: string;
     try {
       code = await setup.fresh(key);
     } catch (error) {
-      record(ctx, { group: DELETED, name: subject, outcome: 'skipped', message: `a ${label(key)} to delete could not be made: ${(error as Error).message}` });
+      record(ctx, {
+        group: DELETED,
+        name: subject,
+        outcome: 'skipped',
+        message: `a ${label(key)} to delete could not be made: ${(error as Error).message}`,
+      });
       continue;
     }
     const deletion = requestOrSkip(ctx, DELETED, op.method, op.path);
@@ -33,7 +43,13 @@ export async function checkDeleted(ctx: CheckContext, setup: Setup): Promise<voi
     deletion.params.set(param, code);
     const { reply, curl } = await send(ctx, deletion);
     if (reply.status < 200 || reply.status > 299) {
-      record(ctx, { group: DELETED, name: `${subject} of a new ${label(key)}`, outcome: 'failed', message: `answered ${reply.status}, expected 2xx`, reproducer: curl });
+      record(ctx, {
+        group: DELETED,
+        name: `${subject} of a new ${label(key)}`,
+        outcome: 'failed',
+        message: `answered ${reply.status}, expected 2xx`,
+        reproducer: curl,
+      });
       continue;
     }
     // Every operation on the deleted resource's path and under it.
@@ -46,7 +62,14 @@ export async function checkDeleted(ctx: CheckContext, setup: Setup): Promise<voi
     // Its list.
     const list = SETUP_GRAPH.resources[key].list;
     if (list && ctx.validator.operation('GET', list.path)) {
-      const { reply, curl } = await send(ctx, { method: 'GET', template: list.path, params: new Map(), query: new URLSearchParams(), headers: {}, key: ctx.config.apiKey });
+      const { reply, curl } = await send(ctx, {
+        method: 'GET',
+        template: list.path,
+        params: new Map(),
+        query: new URLSearchParams(),
+        headers: {},
+        key: ctx.config.apiKey,
+      });
       const shown = JSON.stringify(isObject(reply.body) ? reply.body.data : reply.body).includes(code);
       record(ctx, {
         group: DELETED,
@@ -64,7 +87,12 @@ export async function checkDeleted(ctx: CheckContext, setup: Setup): Promise<voi
       if (!fields.length) continue;
       for (const field of fields) body[field] = code;
       request.body = JSON.stringify(body);
-      await expectRefusal(ctx, { group: DELETED, name: `${other.method} ${other.path} naming it in ${fields.join(', ')} after ${subject}`, request, expect: NOT_FOUND });
+      await expectRefusal(ctx, {
+        group: DELETED,
+        name: `${other.method} ${other.path} naming it in ${fields.join(', ')} after ${subject}`,
+        request,
+        expect: NOT_FOUND,
+      });
     }
   }
 }

@@ -35,7 +35,9 @@ export async function runChecks(
   const run = (name: CheckName) => chosen.includes(name) && (real || !STATEFUL.includes(name));
   if (!real) {
     const skipped = chosen.filter((c) => STATEFUL.includes(c));
-    notes.push(`A mock keeps no state: its answers are checked, not what a refused request changed${skipped.length ? `; not applicable: ${skipped.join(', ')}` : ''}.`);
+    notes.push(
+      `A mock keeps no state: its answers are checked, not what a refused request changed${skipped.length ? `; not applicable: ${skipped.join(', ')}` : ''}.`,
+    );
   }
   if (real) {
     const setup = prepared?.setup ?? (await setUp(ctx.state, () => undefined));
@@ -43,13 +45,21 @@ export async function runChecks(
   }
   if (run('input')) {
     await checkInput(ctx);
-    notes.push(`Invalid input: at most ${ctx.perOperation} requests per operation, drawn with seed ${ctx.seed} (--seed, --checks-per-operation).`);
+    notes.push(
+      `Invalid input: at most ${ctx.perOperation} requests per operation, drawn with seed ${ctx.seed} (--seed, --checks-per-operation).`,
+    );
   }
   if (run('auth')) await checkAuth(ctx);
   if (run('methods')) await checkMethods(ctx);
   if (run('isolation')) {
     if (ctx.secondKey) await checkIsolation(ctx);
-    else record(ctx, { group: ISOLATION, name: 'every operation', outcome: 'skipped', message: 'needs a key of a second account: pass --second-key <key>' });
+    else
+      record(ctx, {
+        group: ISOLATION,
+        name: 'every operation',
+        outcome: 'skipped',
+        message: 'needs a key of a second account: pass --second-key <key>',
+      });
   }
   return { title: TITLE, results: ctx.results, notes };
 }

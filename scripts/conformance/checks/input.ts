@@ -21,7 +21,14 @@ export async function checkInput(ctx: CheckContext): Promise<void> {
         record(ctx, { group: INPUT, name: `${subject} ${v.what}`, outcome: 'skipped', message: v.skip });
         continue;
       }
-      before = await expectRefusal(ctx, { group: INPUT, name: `${subject} ${v.what}`, request: v.request, reads, before, ...(v.expect ? { expect: v.expect } : {}) });
+      before = await expectRefusal(ctx, {
+        group: INPUT,
+        name: `${subject} ${v.what}`,
+        request: v.request,
+        reads,
+        before,
+        ...(v.expect ? { expect: v.expect } : {}),
+      });
     }
   }
 }

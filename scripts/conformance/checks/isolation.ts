@@ -27,7 +27,12 @@ export async function checkIsolation(ctx: CheckContext): Promise<void> {
     try {
       theirCodes.push(await theirs.ensure(key));
     } catch (error) {
-      record(ctx, { group: ISOLATION, name: `a ${label(key)} of the second key`, outcome: 'skipped', message: `could not be made: ${(error as Error).message}` });
+      record(ctx, {
+        group: ISOLATION,
+        name: `a ${label(key)} of the second key`,
+        outcome: 'skipped',
+        message: `could not be made: ${(error as Error).message}`,
+      });
     }
   }
   const ourCodes = [...ctx.state.resources].filter(([key]) => !SHARED.has(key)).map(([, code]) => code);
@@ -37,12 +42,22 @@ export async function checkIsolation(ctx: CheckContext): Promise<void> {
     const valid = requestOrSkip(ctx, ISOLATION, op.method, op.path);
     if (!valid) continue;
     const named = [
-      ...[...valid.params.keys()].filter((p) => isReferenceParam(ctx, op.method, op.path, p) && !SHARED.has(resourceKey(op.path, p))).map((p) => label(resourceKey(op.path, p))),
-      ...Object.keys(valid.body ? (JSON.parse(valid.body) as object) : {}).filter((f) => SETUP_GRAPH.references[f] && !SHARED.has(SETUP_GRAPH.references[f]!)).map((f) => `${label(SETUP_GRAPH.references[f]!)} (${f})`),
+      ...[...valid.params.keys()]
+        .filter((p) => isReferenceParam(ctx, op.method, op.path, p) && !SHARED.has(resourceKey(op.path, p)))
+        .map((p) => label(resourceKey(op.path, p))),
+      ...Object.keys(valid.body ? (JSON.parse(valid.body) as object) : {})
+        .filter((f) => SETUP_GRAPH.references[f] && !SHARED.has(SETUP_GRAPH.references[f]!))
+        .map((f) => `${label(SETUP_GRAPH.references[f]!)} (${f})`),
     ];
     if (named.length) {
       const request = { ...copyRequest(valid), key: other };
-      await expectRefusal(ctx, { group: ISOLATION, name: `${subject} with the second key, on the suite's ${named.join(', ')}`, request, expect: NOT_FOUND, reads: readsFor(ctx, valid) });
+      await expectRefusal(ctx, {
+        group: ISOLATION,
+        name: `${subject} with the second key, on the suite's ${named.join(', ')}`,
+        request,
+        expect: NOT_FOUND,
+        reads: readsFor(ctx, valid),
+      });
       continue;
     }
     if (op.method !== 'GET') continue;
@@ -53,7 +68,12 @@ export async function checkIsolation(ctx: CheckContext): Promise<void> {
     if (customer && parameters(ctx, op.method, op.path).some((p) => p.in === 'query' && p.name === 'customer_code')) {
       const request = { ...copyRequest(valid), key: other };
       request.query.set('customer_code', customer);
-      await expectRefusal(ctx, { group: ISOLATION, name: `${subject}?customer_code=<the suite's customer> with the second key`, request, expect: NOT_FOUND });
+      await expectRefusal(ctx, {
+        group: ISOLATION,
+        name: `${subject}?customer_code=<the suite's customer> with the second key`,
+        request,
+        expect: NOT_FOUND,
+      });
     }
   }
 }
@@ -63,6 +83,16 @@ async function expectNone(ctx: CheckContext, name: string, request: RequestSpec,
   const { reply, curl } = await send(ctx, request);
   const text = JSON.stringify(reply.body);
   const shown = codes.filter((c) => text.includes(c));
-  const problem = reply.status !== 200 ? `answered ${reply.status}, expected 200` : shown.length ? `shows the other account's ${shown.join(', ')}` : undefined;
-  record(ctx, { group: ISOLATION, name, outcome: problem ? 'failed' : 'passed', ...(problem ? { message: problem, reproducer: curl } : {}) });
+  const problem =
+    reply.status !== 200
+      ? `answered ${reply.status}, expected 200`
+      : shown.length
+        ? `shows the other account's ${shown.join(', ')}`
+        : undefined;
+  record(ctx, {
+    group: ISOLATION,
+    name,
+    outcome: problem ? 'failed' : 'passed',
+    ...(problem ? { message: problem, reproducer: curl } : {}),
+  });
 }

@@ -12,7 +12,10 @@ const TRIED = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 export async function checkMethods(ctx: CheckContext): Promise<void> {
   const paths = [...new Set(ctx.operations.map((o) => o.path))];
   for (const path of paths) {
-    const documented = ctx.validator.operations().filter((o) => o.path === path).map((o) => o.method);
+    const documented = ctx.validator
+      .operations()
+      .filter((o) => o.path === path)
+      .map((o) => o.method);
     const valid = requestOrSkip(ctx, METHODS, documented[0]!, path, path);
     if (!valid) continue;
     for (const method of TRIED.filter((m) => !documented.includes(m))) {
@@ -28,9 +31,14 @@ export async function checkMethods(ctx: CheckContext): Promise<void> {
         reads,
         alsoCheck: (reply) => {
           if (reply.status !== 405) return [];
-          const allow = (reply.headers.get('allow') ?? '').split(',').map((m) => m.trim().toUpperCase()).filter(Boolean);
+          const allow = (reply.headers.get('allow') ?? '')
+            .split(',')
+            .map((m) => m.trim().toUpperCase())
+            .filter(Boolean);
           const expected = [...documented].sort();
-          return allow.sort().join(',') === expected.join(',') ? [] : [`405 with Allow: ${allow.join(', ') || '(none)'}, expected ${expected.join(', ')}`];
+          return allow.sort().join(',') === expected.join(',')
+            ? []
+            : [`405 with Allow: ${allow.join(', ') || '(none)'}, expected ${expected.join(', ')}`];
         },
       });
     }

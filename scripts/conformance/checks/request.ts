@@ -41,12 +41,21 @@ export function validRequest(ctx: CheckContext, method: string, template: string
     const example = firstRequestExample(ctx, method, template) as Json;
     if (ctx.config.mode === 'real') {
       const missing = substituteBody(ctx.state, example);
-      if (missing.length) return `the request body needs a ${missing.map(label).join(', ')}: ${missing.map((k) => ctx.state.missing.get(k) ?? 'not set up').join('; ')}`;
+      if (missing.length)
+        return `the request body needs a ${missing.map(label).join(', ')}: ${missing.map((k) => ctx.state.missing.get(k) ?? 'not set up').join('; ')}`;
       if (isObject(example)) adjustBody(ctx.config, method, template, example);
     }
     body = JSON.stringify(example);
   }
-  return { method, template, params, query: new URLSearchParams(), headers: body === undefined ? {} : { 'Content-Type': 'application/json' }, body, key };
+  return {
+    method,
+    template,
+    params,
+    query: new URLSearchParams(),
+    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    body,
+    key,
+  };
 }
 
 /** The request's URL: the gift card operations at --alt-server (when given), the others at --server. */
@@ -89,14 +98,21 @@ export async function send(ctx: CheckContext, req: RequestSpec): Promise<{ reply
       continue;
     }
     // A request the server should have refused, but took, may have made a record: the run removes it afterwards.
-    const made = req.key && ctx.config.mode === 'real' ? madeRecord(ctx.validator, req.method, req.template, res.status, body, req.key) : undefined;
+    const made =
+      req.key && ctx.config.mode === 'real' ? madeRecord(ctx.validator, req.method, req.template, res.status, body, req.key) : undefined;
     if (made) ctx.state.made.push(made);
     return { reply: { status: res.status, headers: res.headers, body }, curl };
   }
 }
 
 /** A GET of the suite's key (read-backs, lists). */
-export async function read(ctx: CheckContext, template: string, params: Map<string, string>, key = ctx.config.apiKey, query = new URLSearchParams()): Promise<Reply> {
+export async function read(
+  ctx: CheckContext,
+  template: string,
+  params: Map<string, string>,
+  key = ctx.config.apiKey,
+  query = new URLSearchParams(),
+): Promise<Reply> {
   return (await send(ctx, { method: 'GET', template, params, query, headers: {}, key })).reply;
 }
 
@@ -106,7 +122,13 @@ export function parametersIn(ctx: CheckContext, method: string, template: string
 }
 
 /** The operation's request from the examples, or undefined when it cannot be made (a skipped result of `group` says why). */
-export function requestOrSkip(ctx: CheckContext, group: string, method: string, template: string, name = `${method} ${template}`): RequestSpec | undefined {
+export function requestOrSkip(
+  ctx: CheckContext,
+  group: string,
+  method: string,
+  template: string,
+  name = `${method} ${template}`,
+): RequestSpec | undefined {
   const request = validRequest(ctx, method, template);
   if (typeof request !== 'string') return request;
   record(ctx, { group, name, outcome: 'skipped', message: request });

@@ -24,7 +24,9 @@ const idOf = (item: unknown) => (isObject(item) ? (item.code ?? item.customer_co
 
 /** A record as it is; a list as the codes of its first page and its total. */
 const recordOrList = (data: unknown, body: unknown) =>
-  Array.isArray(data) ? { codes: data.map(idOf), total: isObject(body) && isObject(body.pagination) ? body.pagination.total : data.length } : data;
+  Array.isArray(data)
+    ? { codes: data.map(idOf), total: isObject(body) && isObject(body.pagination) ? body.pagination.total : data.length }
+    : data;
 
 /**
  * The reads that show whether a request to `req`'s operation changed anything: the nearest readable path at or
@@ -48,7 +50,8 @@ export function readsFor(ctx: CheckContext, req: RequestSpec): Read[] {
     const key = resourceAt(prefix) ?? SETUP_GRAPH.references[last];
     const template = key ? SETUP_GRAPH.resources[key].read : undefined;
     const param = template?.match(/\{([^}]+)\}$/)?.[1];
-    if (template && param && ctx.validator.operation('GET', template)) resource = { template, params: new Map([[param, req.params.get(last)!]]) };
+    if (template && param && ctx.validator.operation('GET', template))
+      resource = { template, params: new Map([[param, req.params.get(last)!]]) };
   }
   if (resource) reads.push({ label: `GET ${resource.template}`, ...resource, pick: recordOrList });
   if (ctx.validator.operation('GET', '/balance')) {

@@ -56,12 +56,18 @@ function validators(bundle: JsonObject) {
     }
     return fn;
   };
-  const ref = (pointer: string) => ({ $ref: `${ID}#${pointer.split('/').map((s) => encodeURIComponent(s).replace(/%7E/g, '~')).join('/')}` });
+  const ref = (pointer: string) => ({
+    $ref: `${ID}#${pointer
+      .split('/')
+      .map((s) => encodeURIComponent(s).replace(/%7E/g, '~'))
+      .join('/')}`,
+  });
   return {
     /** True when the schema at `pointer` refuses the body. */
     refusesBody: (pointer: string, value: unknown) => !compile(body, `b${pointer}`, ref(pointer))(value),
     /** True when the schema at `pointer` refuses the parameter's string, coerced as a server coerces it. */
-    refusesParam: (pointer: string, value: string) => !compile(param, `p${pointer}`, { type: 'object', properties: { v: ref(pointer) } })({ v: value }),
+    refusesParam: (pointer: string, value: string) =>
+      !compile(param, `p${pointer}`, { type: 'object', properties: { v: ref(pointer) } })({ v: value }),
   };
 }
 
@@ -77,7 +83,15 @@ const validatorsOf = (bundle: JsonObject) => {
 
 /** The JSON Schema type of a value (`integer` for a whole number). */
 const jsonType = (value: Json): string =>
-  value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value === 'number' ? (Number.isInteger(value) ? 'integer' : 'number') : typeof value;
+  value === null
+    ? 'null'
+    : Array.isArray(value)
+      ? 'array'
+      : typeof value === 'number'
+        ? Number.isInteger(value)
+          ? 'integer'
+          : 'number'
+        : typeof value;
 
 /** The values of a closed set: its `enum`, or the `enum`/`const` of every branch of its `oneOf`/`anyOf`. */
 function closedSet(bundle: JsonObject, schema: JsonObject): string[] | undefined {
@@ -95,7 +109,8 @@ function closedSet(bundle: JsonObject, schema: JsonObject): string[] | undefined
   return values;
 }
 
-const types = (schema: JsonObject): string[] => (Array.isArray(schema.type) ? schema.type.map(String) : typeof schema.type === 'string' ? [schema.type] : []);
+const types = (schema: JsonObject): string[] =>
+  Array.isArray(schema.type) ? schema.type.map(String) : typeof schema.type === 'string' ? [schema.type] : [];
 
 /** Values of every JSON type (one of them breaks `type`). */
 const anyJson: fc.Arbitrary<Json> = fc.oneof(
@@ -113,50 +128,102 @@ function breakers(bundle: JsonObject, schema: JsonObject, sample: Json | undefin
   const out: Breaker[] = [];
   const t = types(schema);
   // In a URL or a header every value is a string: only what coercion cannot save breaks `type`.
-  if (t.length && !inUrl) out.push({ rule: `type ${t.join(' or ')}`, values: anyJson, keep: (v) => !t.includes(jsonType(v)) && !(t.includes('number') && jsonType(v) === 'integer') });
-  if (inUrl && (t.includes('integer') || t.includes('number'))) out.push({ rule: `type ${t.join(' or ')}`, values: fc.oneof(fc.constantFrom('abc', '1.5', '1e', '', 'null'), fc.string({ minLength: 1, maxLength: 6 })) });
+  if (t.length && !inUrl)
+    out.push({
+      rule: `type ${t.join(' or ')}`,
+      values: anyJson,
+      keep: (v) => !t.includes(jsonType(v)) && !(t.includes('number') && jsonType(v) === 'integer'),
+    });
+  if (inUrl && (t.includes('integer') || t.includes('number')))
+    out.push({
+      rule: `type ${t.join(' or ')}`,
+      values: fc.oneof(fc.constantFrom('abc', '1.5', '1e', '', 'null'), fc.string({ minLength: 1, maxLength: 6 })),
+    });
   const closed = closedSet(bundle, schema);
   if (closed) {
     const known = closed;
-    out.push({ rule: `one of ${known.slice(0, 4).join(', ')}${known.length > 4 ? ', ...' : ''}`, values: fc.oneof(fc.constantFrom(...(known.length ? known : ['x'])).map((v) => (v.toUpperCase() === v ? v.toLowerCase() : v.toUpperCase())), fc.string({ minLength: 1, maxLength: 12 })) });
+    out.push({
+      rule: `one of ${known.slice(0, 4).join(', ')}${known.length > 4 ? ', ...' : ''}`,
+      values: fc.oneof(
+        fc.constantFrom(...(known.length ? known : ['x'])).map((v) => (v.toUpperCase() === v ? v.toLowerCase() : v.toUpperCase())),
+        fc.string({ minLength: 1, maxLength: 12 }),
+      ),
+    });
   }
-  if (schema.const !== undefined) out.push({ rule: `const ${JSON.stringify(schema.const)}`, values: fc.string({ minLength: 1, maxLength: 8 }) });
+  if (schema.const !== undefined)
+    out.push({ rule: `const ${JSON.stringify(schema.const)}`, values: fc.string({ minLength: 1, maxLength: 8 }) });
   const integer = t.includes('integer');
   const step = integer ? 1 : 0.01;
   if (typeof schema.minimum === 'number') {
     const min = schema.minimum;
-    out.push({ rule: `minimum ${min}`, values: integer ? fc.integer({ min: min - 1000, max: min - 1 }) : fc.integer({ min: 1, max: 100_000 }).map((n) => Number((min - n * step).toFixed(2))) });
+    out.push({
+      rule: `minimum ${min}`,
+      values: integer
+        ? fc.integer({ min: min - 1000, max: min - 1 })
+        : fc.integer({ min: 1, max: 100_000 }).map((n) => Number((min - n * step).toFixed(2))),
+    });
   }
-  if (typeof schema.exclusiveMinimum === 'number') out.push({ rule: `exclusiveMinimum ${schema.exclusiveMinimum}`, values: fc.constant(schema.exclusiveMinimum) });
+  if (typeof schema.exclusiveMinimum === 'number')
+    out.push({ rule: `exclusiveMinimum ${schema.exclusiveMinimum}`, values: fc.constant(schema.exclusiveMinimum) });
   if (typeof schema.maximum === 'number') {
     const max = schema.maximum;
-    out.push({ rule: `maximum ${max}`, values: integer ? fc.integer({ min: 1, max: 1000 }).map((n) => max + n) : fc.integer({ min: 1, max: 100_000 }).map((n) => Number((max + n * step).toFixed(2))) });
+    out.push({
+      rule: `maximum ${max}`,
+      values: integer
+        ? fc.integer({ min: 1, max: 1000 }).map((n) => max + n)
+        : fc.integer({ min: 1, max: 100_000 }).map((n) => Number((max + n * step).toFixed(2))),
+    });
   }
   if (typeof schema['x-decimal-places'] === 'number') {
     const places = schema['x-decimal-places'];
     const base = typeof sample === 'number' ? sample : typeof schema.minimum === 'number' ? schema.minimum : 10;
-    out.push({ rule: `at most ${places} decimal places`, extension: 'x-decimal-places', values: fc.integer({ min: 1, max: 9 }).map((d) => Number((Math.trunc(base) + d / 10 ** (places + 1)).toFixed(places + 1))) });
+    out.push({
+      rule: `at most ${places} decimal places`,
+      extension: 'x-decimal-places',
+      values: fc.integer({ min: 1, max: 9 }).map((d) => Number((Math.trunc(base) + d / 10 ** (places + 1)).toFixed(places + 1))),
+    });
   }
   if (integer) out.push({ rule: 'an integer', values: fc.integer({ min: 1, max: 99 }).map((n) => n + 0.5) });
   if (typeof schema.maxLength === 'number') {
     const max = schema.maxLength;
-    out.push({ rule: `maxLength ${max}`, values: fc.string({ unit: 'grapheme-ascii', minLength: max + 1, maxLength: max + 8 }).map((s) => (inUrl ? s.replace(/[^A-Za-z0-9]/g, 'a') : s)) });
+    out.push({
+      rule: `maxLength ${max}`,
+      values: fc
+        .string({ unit: 'grapheme-ascii', minLength: max + 1, maxLength: max + 8 })
+        .map((s) => (inUrl ? s.replace(/[^A-Za-z0-9]/g, 'a') : s)),
+    });
   }
-  if (typeof schema.minLength === 'number' && schema.minLength > 0) out.push({ rule: `minLength ${schema.minLength}`, values: fc.string({ maxLength: schema.minLength - 1 }) });
+  if (typeof schema.minLength === 'number' && schema.minLength > 0)
+    out.push({ rule: `minLength ${schema.minLength}`, values: fc.string({ maxLength: schema.minLength - 1 }) });
   if (typeof schema.pattern === 'string') {
     // Candidates only: the schema check drops those that match (a filter here could spin on a loose pattern).
-    const chars = inUrl ? fc.stringMatching(/^[A-Za-z0-9_-]{1,24}$/) : fc.oneof(fc.string({ minLength: 1, maxLength: 24 }), fc.constantFrom(' ', '!', 'é', '\t'));
+    const chars = inUrl
+      ? fc.stringMatching(/^[A-Za-z0-9_-]{1,24}$/)
+      : fc.oneof(fc.string({ minLength: 1, maxLength: 24 }), fc.constantFrom(' ', '!', 'é', '\t'));
     out.push({ rule: `pattern ${schema.pattern}`, values: chars });
   }
-  if (schema.format === 'uuid') out.push({ rule: 'format uuid', values: fc.oneof(fc.stringMatching(/^[a-z0-9-]{1,24}$/), fc.uuid().map((u) => `${u.slice(0, -1)}z`)) });
-  if (schema.format === 'date-time') out.push({ rule: 'format date-time', values: fc.constantFrom('2026-13-01T00:00:00Z', '2026-02-30T10:00:00Z', 'yesterday', '2026-03-01', '1772634006') });
+  if (schema.format === 'uuid')
+    out.push({
+      rule: 'format uuid',
+      values: fc.oneof(
+        fc.stringMatching(/^[a-z0-9-]{1,24}$/),
+        fc.uuid().map((u) => `${u.slice(0, -1)}z`),
+      ),
+    });
+  if (schema.format === 'date-time')
+    out.push({
+      rule: 'format date-time',
+      values: fc.constantFrom('2026-13-01T00:00:00Z', '2026-02-30T10:00:00Z', 'yesterday', '2026-03-01', '1772634006'),
+    });
   if (schema.format === 'email') out.push({ rule: 'format email', values: fc.stringMatching(/^[a-z]{1,10}(\.[a-z]{1,5})?$/) });
   if (typeof schema.maxItems === 'number' && Array.isArray(sample) && sample.length) {
     const max = schema.maxItems;
     out.push({ rule: `maxItems ${max}`, values: fc.constant(Array.from({ length: max + 1 }, (_, i) => sample[i % sample.length]!)) });
   }
-  if (typeof schema.minItems === 'number' && schema.minItems > 0) out.push({ rule: `minItems ${schema.minItems}`, values: fc.constant([]) });
-  if (schema.uniqueItems === true && Array.isArray(sample) && sample.length) out.push({ rule: 'uniqueItems', values: fc.constant([sample[0]!, sample[0]!]) });
+  if (typeof schema.minItems === 'number' && schema.minItems > 0)
+    out.push({ rule: `minItems ${schema.minItems}`, values: fc.constant([]) });
+  if (schema.uniqueItems === true && Array.isArray(sample) && sample.length)
+    out.push({ rule: 'uniqueItems', values: fc.constant([sample[0]!, sample[0]!]) });
   return out;
 }
 
@@ -201,7 +268,9 @@ function targets(ctx: CheckContext, valid: RequestSpec): Target[] {
   const opPointer = `/paths/${escapeToken(template)}/${method.toLowerCase()}`;
   const item = get(bundle, `/paths/${escapeToken(template)}`);
   const pointers = [
-    ...(isObject(item) && Array.isArray(item.parameters) ? item.parameters.map((_, i) => `/paths/${escapeToken(template)}/parameters/${i}`) : []),
+    ...(isObject(item) && Array.isArray(item.parameters)
+      ? item.parameters.map((_, i) => `/paths/${escapeToken(template)}/parameters/${i}`)
+      : []),
     ...(() => {
       const op = get(bundle, opPointer);
       return isObject(op) && Array.isArray(op.parameters) ? op.parameters.map((_, i) => `${opPointer}/parameters/${i}`) : [];
@@ -261,7 +330,10 @@ function targets(ctx: CheckContext, valid: RequestSpec): Target[] {
       const where = `body /${at.join('/')}`;
       const pointer = props.get(field)?.[0];
       const schema = pointer ? schemaAt(bundle, pointer) : undefined;
-      const rules: Breaker[] = [{ rule: 'required', values: fc.constant(REMOVE) }, ...(schema ? breakers(bundle, schema, current, false) : [])];
+      const rules: Breaker[] = [
+        { rule: 'required', values: fc.constant(REMOVE) },
+        ...(schema ? breakers(bundle, schema, current, false) : []),
+      ];
       for (const breaker of rules) {
         out.push({
           where,
@@ -330,8 +402,16 @@ export function violations(ctx: CheckContext, valid: RequestSpec): Violation[] {
     const request = target.draw(seed + i);
     if (!request) continue;
     const value = describeChange(valid, request, target.where);
-    const skip = ctx.config.mode === 'mock' && target.extension ? `a mock reads JSON Schema, not the contract's own ${target.extension} (docs/extensions.md)` : undefined;
-    out.push({ what: `${target.where}${value}: breaks ${target.rule}`, request, ...(target.expect ? { expect: target.expect } : {}), ...(skip ? { skip } : {}) });
+    const skip =
+      ctx.config.mode === 'mock' && target.extension
+        ? `a mock reads JSON Schema, not the contract's own ${target.extension} (docs/extensions.md)`
+        : undefined;
+    out.push({
+      what: `${target.where}${value}: breaks ${target.rule}`,
+      request,
+      ...(target.expect ? { expect: target.expect } : {}),
+      ...(skip ? { skip } : {}),
+    });
   }
   return out;
 }
@@ -339,7 +419,7 @@ export function violations(ctx: CheckContext, valid: RequestSpec): Violation[] {
 /** The value sent for what changed, shortened: ` = 4.999`, ` removed`. */
 function describeChange(valid: RequestSpec, changed: RequestSpec, where: string): string {
   const short = (v: unknown) => {
-    const text = typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v) ?? 'undefined';
+    const text = typeof v === 'string' ? JSON.stringify(v) : (JSON.stringify(v) ?? 'undefined');
     return text.length > 40 ? `${text.slice(0, 37)}...` : text;
   };
   const [kind, name] = where.split(' ');

@@ -10,7 +10,11 @@ import { scheduleLowBalanceCheck } from './rules.js';
 /** 404 for a balance type the account does not hold (an account whose products do not include it). */
 function assertHeld(core: SandboxCore, accountId: number, type: string): void {
   if (!core.products.holds(accountId, type)) {
-    throw apiError('RESOURCE_NOT_FOUND', `This account holds no ${type} balance: the products of its subscription do not include it.`, null);
+    throw apiError(
+      'RESOURCE_NOT_FOUND',
+      `This account holds no ${type} balance: the products of its subscription do not include it.`,
+      null,
+    );
   }
 }
 
@@ -19,7 +23,12 @@ export function balances(core: SandboxCore): Handlers {
   scheduleLowBalanceCheck(core);
   return {
     listBalances({ account }) {
-      return { data: ledger.balances(account.id).filter((r) => core.products.holds(account.id, r.type)).map((r) => balanceOf(core, r)) };
+      return {
+        data: ledger
+          .balances(account.id)
+          .filter((r) => core.products.holds(account.id, r.type))
+          .map((r) => balanceOf(core, r)),
+      };
     },
     getBalance({ account, params }) {
       assertHeld(core, account.id, params.type);

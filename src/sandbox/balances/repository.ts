@@ -37,8 +37,22 @@ export function balanceTransactions(
 ): { rows: components['schemas']['BalanceTransaction'][]; total: number } {
   const { db, clock } = core;
   const where = 'account_id = ? AND balance_type = ? AND created_at >= ? AND created_at < ?';
-  const rows = db.all<TransactionRow>(`SELECT * FROM balance_transactions WHERE ${where} ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?`, accountId, type, window.from, window.to, window.limit, window.offset);
-  const total = db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM balance_transactions WHERE ${where}`, accountId, type, window.from, window.to)!.n;
+  const rows = db.all<TransactionRow>(
+    `SELECT * FROM balance_transactions WHERE ${where} ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?`,
+    accountId,
+    type,
+    window.from,
+    window.to,
+    window.limit,
+    window.offset,
+  );
+  const total = db.get<{ n: number }>(
+    `SELECT COUNT(*) AS n FROM balance_transactions WHERE ${where}`,
+    accountId,
+    type,
+    window.from,
+    window.to,
+  )!.n;
   return {
     rows: rows.map((r) => ({
       id: r.id,

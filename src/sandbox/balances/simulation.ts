@@ -23,10 +23,13 @@ export function balanceSimulation(core: SandboxCore): Handlers<operations> {
       const gross = toMinor(body.gross_amount);
       const fee = toMinor(body.fee ?? 0);
       if (fee >= gross) {
-        throw apiError('VALIDATION_ERROR', 'The fee must be less than the gross amount.', { fields: [{ field: 'fee', message: 'must be less than gross_amount' }] });
+        throw apiError('VALIDATION_ERROR', 'The fee must be less than the gross amount.', {
+          fields: [{ field: 'fee', message: 'must be less than gross_amount' }],
+        });
       }
       db.transaction(() => {
-        const source = body.gift_card_code !== undefined ? { type: 'gift_card_redemption', gift_card_code: body.gift_card_code } : undefined;
+        const source =
+          body.gift_card_code !== undefined ? { type: 'gift_card_redemption', gift_card_code: body.gift_card_code } : undefined;
         ledger.credit(account, type, gross - fee, {
           reason: source ? 'gift_card_redemption' : 'deposit',
           description: source ? `Gift card ${body.gift_card_code} redeemed` : 'Deposit (sandbox simulation)',

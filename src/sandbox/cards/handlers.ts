@@ -11,13 +11,7 @@ import { formatAmount, requestAmountMinor, toAmount } from '../core/money.js';
 import { addUsage, periodOf, usage } from '../core/usage.js';
 import { findCustomer } from '../customers/repository.js';
 import { requireActiveCustomer } from '../customers/require.js';
-import {
-  CARD_FEE_MINOR,
-  PRODUCT_CODES,
-  SERVICE_FEE_MINOR,
-  WITHDRAWAL_FEE_MINOR,
-  topUpFeeMinor,
-} from './fees.js';
+import { CARD_FEE_MINOR, PRODUCT_CODES, SERVICE_FEE_MINOR, WITHDRAWAL_FEE_MINOR, topUpFeeMinor } from './fees.js';
 import { ISSUE_JOB, TOPUP_JOB, cardEventBase, cardEventIn, cardLifecycle } from './lifecycle.js';
 import { balanceTypeOf, cardOf, newTransactionId, transactionOf, type CardRow } from './repository.js';
 
@@ -35,7 +29,8 @@ function checkLoadedLimit(core: SandboxCore, account: Account, minor: number): v
   }
 }
 
-const notActive = (card: CardRow, action: string) => stateError('card_not_active', `Only an active card can be ${action}; this card is ${card.status}.`, card.status);
+const notActive = (card: CardRow, action: string) =>
+  stateError('card_not_active', `Only an active card can be ${action}; this card is ${card.status}.`, card.status);
 
 export function cards(core: SandboxCore): Handlers {
   const lifecycle = cardLifecycle(core);
@@ -46,12 +41,17 @@ export function cards(core: SandboxCore): Handlers {
     createCard({ account, body }) {
       const amount = requestAmountMinor('amount', body.amount);
       const customer = requireActiveCustomer(core, account.id, body.customer_code);
-      if (account.plan === 'decouverte' && body.category === 'physical') throw planUpgradeRequired('The plan Découverte gives virtual cards only.');
+      if (account.plan === 'decouverte' && body.category === 'physical')
+        throw planUpgradeRequired('The plan Découverte gives virtual cards only.');
       const period = periodOf(clock.now());
       const createdLimit = forPlan(contractLimits().cardsCreatedPerMonth, account.plan);
       const created = usage(db, account.id, period, 'cards_created');
       if (createdLimit !== null && created >= createdLimit) {
-        throw planLimitReached(`Your plan allows ${createdLimit} cards created per calendar month.`, { limit: 'cards_created_per_month', allowed: createdLimit, used: created });
+        throw planLimitReached(`Your plan allows ${createdLimit} cards created per calendar month.`, {
+          limit: 'cards_created_per_month',
+          allowed: createdLimit,
+          used: created,
+        });
       }
       checkLoadedLimit(core, account, amount);
       const card: CardRow = {
@@ -91,7 +91,11 @@ export function cards(core: SandboxCore): Handlers {
       if (query.customer_code && !findCustomer(core, account.id, query.customer_code)) throw notFound('Customer');
       const [limit, offset] = pageWindow(query);
       const { rows, total } = repo.list(account.id, query.customer_code, limit, offset);
-      return page(rows.map((r) => cardOf(clock, r)), total, query);
+      return page(
+        rows.map((r) => cardOf(clock, r)),
+        total,
+        query,
+      );
     },
 
     getCard({ account, params }) {
@@ -113,11 +117,31 @@ export function cards(core: SandboxCore): Handlers {
         eventFields: { brand: card.brand },
       });
       const id = randomUUID();
-      repo.insertTopUp({ id, account_id: account.id, card_code: card.code, amount_minor: amount, fee_minor: fee, status: 'pending', created_at: clock.now() });
+      repo.insertTopUp({
+        id,
+        account_id: account.id,
+        card_code: card.code,
+        amount_minor: amount,
+        fee_minor: fee,
+        status: 'pending',
+        created_at: clock.now(),
+      });
       addUsage(db, account.id, periodOf(clock.now()), 'usd_loaded_minor', amount);
       lifecycle.scheduleAuto(account, TOPUP_JOB, { topup: id });
       return {
-        data: { card_code: card.code, topup_id: id, status: 'pending' as const, amount: toAmount(amount), fee: toAmount(fee), total_debited: toAmount(amount + fee), debited_balance: balanceType, currency: 'USD' as const, failure_reason: null, refunded_amount: null, created_at: clock.iso(clock.now()) },
+        data: {
+          card_code: card.code,
+          topup_id: id,
+          status: 'pending' as const,
+          amount: toAmount(amount),
+          fee: toAmount(fee),
+          total_debited: toAmount(amount + fee),
+          debited_balance: balanceType,
+          currency: 'USD' as const,
+          failure_reason: null,
+          refunded_amount: null,
+          created_at: clock.iso(clock.now()),
+        },
       };
     },
 
@@ -129,9 +153,17 @@ export function cards(core: SandboxCore): Handlers {
       const reason = failed ? (repo.topUpFailureReason(topUp.id) ?? null) : null;
       return {
         data: {
-          card_code: card.code, topup_id: topUp.id, status: topUp.status, amount: toAmount(topUp.amount_minor), fee: toAmount(topUp.fee_minor),
-          total_debited: toAmount(topUp.amount_minor + topUp.fee_minor), debited_balance: balanceTypeOf(card.brand), currency: 'USD' as const,
-          failure_reason: reason, refunded_amount: failed ? toAmount(topUp.amount_minor + topUp.fee_minor) : null, created_at: clock.iso(topUp.created_at),
+          card_code: card.code,
+          topup_id: topUp.id,
+          status: topUp.status,
+          amount: toAmount(topUp.amount_minor),
+          fee: toAmount(topUp.fee_minor),
+          total_debited: toAmount(topUp.amount_minor + topUp.fee_minor),
+          debited_balance: balanceTypeOf(card.brand),
+          currency: 'USD' as const,
+          failure_reason: reason,
+          refunded_amount: failed ? toAmount(topUp.amount_minor + topUp.fee_minor) : null,
+          created_at: clock.iso(topUp.created_at),
         },
       };
     },
@@ -147,7 +179,8 @@ export function cards(core: SandboxCore): Handlers {
 
     unfreezeCard({ account, params }) {
       const card = lifecycle.find(account, params.code);
-      if (card.status !== 'frozen') throw stateError('card_not_frozen', `Only a frozen card can be unfrozen; this card is ${card.status}.`, card.status);
+      if (card.status !== 'frozen')
+        throw stateError('card_not_frozen', `Only a frozen card can be unfrozen; this card is ${card.status}.`, card.status);
       repo.setStatus(card.code, 'active');
       const active = repo.byCode(card.code)!;
       outbox.emit(account, 'card.unfrozen', cardEventIn(core, active, 'active'));
@@ -162,19 +195,25 @@ export function cards(core: SandboxCore): Handlers {
       const floor = contractLimits().cardWithdrawalFloorMinor;
       const withdrawable = Math.max(0, card.balance_minor - floor);
       if (amount > withdrawable) {
-        throw apiError('INSUFFICIENT_BALANCE', `At least ${formatAmount(floor)} USD must remain on the card: you can withdraw up to ${formatAmount(withdrawable)} USD.`, {
-          required: toAmount(amount),
-          available: toAmount(withdrawable),
-          balance_type: 'card',
-          card_code: card.code,
-          reason: 'card_balance_too_low',
-        });
+        throw apiError(
+          'INSUFFICIENT_BALANCE',
+          `At least ${formatAmount(floor)} USD must remain on the card: you can withdraw up to ${formatAmount(withdrawable)} USD.`,
+          {
+            required: toAmount(amount),
+            available: toAmount(withdrawable),
+            balance_type: 'card',
+            card_code: card.code,
+            reason: 'card_balance_too_low',
+          },
+        );
       }
       const failure = lifecycle.takeWithdrawalFailure(card);
       if (failure !== undefined) {
         // The card provider failed it: the event is sent and kept, nothing moves, and the answer is a 502.
         outbox.emit(account, 'card.withdrawal.failed', { ...cardEventBase(core, card), amount: toAmount(amount), reason: failure });
-        throw providerFailed(`The card provider failed the withdrawal (${failure}): nothing was withdrawn. A new request is a new withdrawal.`);
+        throw providerFailed(
+          `The card provider failed the withdrawal (${failure}): nothing was withdrawn. A new request is a new withdrawal.`,
+        );
       }
       const fee = WITHDRAWAL_FEE_MINOR[account.plan];
       const net = amount - fee;
@@ -183,30 +222,68 @@ export function cards(core: SandboxCore): Handlers {
       const credited = balanceTypeOf(card.brand);
       repo.setBalance(card.code, after);
       repo.insertTransaction(account.id, {
-        id, card_code: card.code, type: 'withdrawal', direction: 'debit', status: 'completed', amount_minor: amount, currency: 'USD',
-        merchant_name: 'CARD WITHDRAWAL', merchant_city: null, merchant_country: null, description: `Withdrawal to the ${credited} balance`,
-        failure_reason: null, balance_after_minor: after, date: clock.now(),
+        id,
+        card_code: card.code,
+        type: 'withdrawal',
+        direction: 'debit',
+        status: 'completed',
+        amount_minor: amount,
+        currency: 'USD',
+        merchant_name: 'CARD WITHDRAWAL',
+        merchant_city: null,
+        merchant_country: null,
+        description: `Withdrawal to the ${credited} balance`,
+        failure_reason: null,
+        balance_after_minor: after,
+        date: clock.now(),
       });
-      ledger.credit(account, credited, net, { reason: 'card_withdrawal', description: `Withdrawal ${id} from card ${card.code}, net of the ${toAmount(fee)} USD fee`, customerCode: card.customer_code });
+      ledger.credit(account, credited, net, {
+        reason: 'card_withdrawal',
+        description: `Withdrawal ${id} from card ${card.code}, net of the ${toAmount(fee)} USD fee`,
+        customerCode: card.customer_code,
+      });
       outbox.emit(account, 'card.withdrawal.completed', {
         ...cardEventIn(core, { ...card, balance_minor: after }, 'active'),
-        withdrawal_id: id, amount: toAmount(amount), fee: toAmount(fee), net_amount: toAmount(net), credited_balance: credited,
+        withdrawal_id: id,
+        amount: toAmount(amount),
+        fee: toAmount(fee),
+        net_amount: toAmount(net),
+        credited_balance: credited,
       });
       return {
-        data: { card_code: card.code, withdrawal_id: id, status: 'completed' as const, amount: toAmount(amount), fee: toAmount(fee), net_amount: toAmount(net), credited_balance: credited, card_balance: toAmount(after), currency: 'USD' as const },
+        data: {
+          card_code: card.code,
+          withdrawal_id: id,
+          status: 'completed' as const,
+          amount: toAmount(amount),
+          fee: toAmount(fee),
+          net_amount: toAmount(net),
+          credited_balance: credited,
+          card_balance: toAmount(after),
+          currency: 'USD' as const,
+        },
       };
     },
 
     terminateCard({ account, params }) {
       const card = lifecycle.find(account, params.code);
-      if (card.status !== 'active' && card.status !== 'frozen') throw stateError('card_not_usable', `Only an active or frozen card can be terminated; this card is ${card.status}.`, card.status);
+      if (card.status !== 'active' && card.status !== 'frozen')
+        throw stateError('card_not_usable', `Only an active or frozen card can be terminated; this card is ${card.status}.`, card.status);
       return { data: lifecycle.terminate(account, card) };
     },
 
     getCardSensitiveData({ account, params }) {
       const card = lifecycle.find(account, params.code);
-      if (card.status !== 'active' && card.status !== 'frozen') throw stateError('card_not_usable', `Sensitive data exists only for an active or frozen card; this card is ${card.status}.`, card.status);
-      return { data: { card_code: card.code, number: card.pan!, cvv: card.cvv!, expiry: card.expiry! }, headers: { 'Cache-Control': 'no-store' } };
+      if (card.status !== 'active' && card.status !== 'frozen')
+        throw stateError(
+          'card_not_usable',
+          `Sensitive data exists only for an active or frozen card; this card is ${card.status}.`,
+          card.status,
+        );
+      return {
+        data: { card_code: card.code, number: card.pan!, cvv: card.cvv!, expiry: card.expiry! },
+        headers: { 'Cache-Control': 'no-store' },
+      };
     },
 
     listCardTransactions({ account, params, query }) {
@@ -214,7 +291,11 @@ export function cards(core: SandboxCore): Handlers {
       const [from, to] = createdRange(query);
       const [limit, offset] = pageWindow(query);
       const { rows, total } = repo.transactions(account.id, card.code, limit, offset, from, to);
-      return page(rows.map((r) => transactionOf(clock, r)), total, query);
+      return page(
+        rows.map((r) => transactionOf(clock, r)),
+        total,
+        query,
+      );
     },
   };
 }

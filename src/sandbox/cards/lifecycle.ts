@@ -27,7 +27,11 @@ type CardTermination = components['schemas']['CardTermination'];
  * The base fields of a card event whose schema pins the card's status (`card.frozen` carries `frozen`): the card
  * must have that status.
  */
-export function cardEventIn<S extends CardRow['status']>(core: SandboxCore, card: CardRow, status: S): components['schemas']['CardEventBase'] & { status: S } {
+export function cardEventIn<S extends CardRow['status']>(
+  core: SandboxCore,
+  card: CardRow,
+  status: S,
+): components['schemas']['CardEventBase'] & { status: S } {
   if (card.status !== status) throw new Error(`card ${card.code} is ${card.status}, not ${status}`);
   return { ...cardEventBase(core, card), status };
 }
@@ -96,8 +100,15 @@ export class CardLifecycle {
    */
   terminate(account: Account, card: CardRow): CardTermination {
     const pending: CardTermination = {
-      card_code: card.code, status: 'pending', card_status: card.status, refunded_amount: null, card_balance_at_closure: null, provider_fee: null, termination_fee: null,
-      credited_balance: balanceTypeOf(card.brand), currency: 'USD',
+      card_code: card.code,
+      status: 'pending',
+      card_status: card.status,
+      refunded_amount: null,
+      card_balance_at_closure: null,
+      provider_fee: null,
+      termination_fee: null,
+      credited_balance: balanceTypeOf(card.brand),
+      currency: 'USD',
     };
     if (this.repo.pendingTermination(card.code) !== undefined) return pending;
     if (this.terminationDelays.delete(card.code)) {
@@ -128,11 +139,28 @@ export class CardLifecycle {
       this.repo.setBalance(current.code, 0);
       this.repo.setStatus(current.code, 'cancelled');
       this.repo.deleteTermination(current.code);
-      if (refunded > 0) ledger.credit(account, credited, refunded, { reason: 'card_termination', description: `Balance of terminated card ${current.code}`, customerCode: current.customer_code });
+      if (refunded > 0)
+        ledger.credit(account, credited, refunded, {
+          reason: 'card_termination',
+          description: `Balance of terminated card ${current.code}`,
+          customerCode: current.customer_code,
+        });
       const closed = this.repo.byCode(current.code)!;
-      const amounts = { refunded_amount: toAmount(refunded), card_balance_at_closure: toAmount(closing), provider_fee: toAmount(providerFee), termination_fee: toAmount(terminationFee) };
+      const amounts = {
+        refunded_amount: toAmount(refunded),
+        card_balance_at_closure: toAmount(closing),
+        provider_fee: toAmount(providerFee),
+        termination_fee: toAmount(terminationFee),
+      };
       outbox.emit(account, 'card.terminated', { ...cardEventIn(this.core, closed, 'cancelled'), ...amounts });
-      return { card_code: current.code, status: 'completed', card_status: 'cancelled', ...amounts, credited_balance: credited, currency: 'USD' };
+      return {
+        card_code: current.code,
+        status: 'completed',
+        card_status: 'cancelled',
+        ...amounts,
+        credited_balance: credited,
+        currency: 'USD',
+      };
     });
   }
 
@@ -141,7 +169,10 @@ export class CardLifecycle {
     return this.core.db.transaction(() => {
       if (this.repo.pendingTermination(card.code) === undefined) {
         const hint = autoOutcomeHint(this.core, this.account(card));
-        throw apiError('VALIDATION_ERROR', `No termination of this card waits on the card provider; the card is ${card.status}.${hint}`, { fields: [], current_status: card.status });
+        throw apiError('VALIDATION_ERROR', `No termination of this card waits on the card provider; the card is ${card.status}.${hint}`, {
+          fields: [],
+          current_status: card.status,
+        });
       }
       this.completeTermination(card);
       return this.repo.byCode(card.code)!;
@@ -164,7 +195,11 @@ export class CardLifecycle {
       const current = this.repo.byCode(card.code)!;
       if (current.status !== 'pending') {
         const hint = autoOutcomeHint(this.core, this.account(current));
-        throw apiError('VALIDATION_ERROR', `Only a pending card can be issued or fail; this card is ${current.status}.${hint}`, { fields: [], reason: 'card_not_active', current_status: current.status });
+        throw apiError('VALIDATION_ERROR', `Only a pending card can be issued or fail; this card is ${current.status}.${hint}`, {
+          fields: [],
+          reason: 'card_not_active',
+          current_status: current.status,
+        });
       }
       const account = this.account(current);
       if (choice.outcome === 'activated') {
@@ -172,16 +207,36 @@ export class CardLifecycle {
         const expiry = new Date(clock.now());
         const mm = String(expiry.getUTCMonth() + 1).padStart(2, '0');
         const yy = String((expiry.getUTCFullYear() + 3) % 100).padStart(2, '0');
-        this.repo.issue(current.code, { pan, last_four: pan.slice(-4), expiry: `${mm}/${yy}`, cvv: String(randomInt(1000)).padStart(3, '0'), balance_minor: current.initial_load_minor });
+        this.repo.issue(current.code, {
+          pan,
+          last_four: pan.slice(-4),
+          expiry: `${mm}/${yy}`,
+          cvv: String(randomInt(1000)).padStart(3, '0'),
+          balance_minor: current.initial_load_minor,
+        });
         const issued = this.repo.byCode(current.code)!;
-        outbox.emit(account, 'card.activated', { ...cardEventIn(this.core, issued, 'active'), last_four: issued.last_four!, name_on_card: issued.name_on_card, expiry: issued.expiry! });
+        outbox.emit(account, 'card.activated', {
+          ...cardEventIn(this.core, issued, 'active'),
+          last_four: issued.last_four!,
+          name_on_card: issued.name_on_card,
+          expiry: issued.expiry!,
+        });
         return issued;
       }
       const refund = current.initial_load_minor + current.card_fee_minor + current.service_fee_minor;
       this.repo.setStatus(current.code, 'failed');
-      ledger.credit(account, balanceTypeOf(current.brand), refund, { reason: 'card_creation_refund', description: `Refund of failed card ${current.code}`, customerCode: current.customer_code });
+      ledger.credit(account, balanceTypeOf(current.brand), refund, {
+        reason: 'card_creation_refund',
+        description: `Refund of failed card ${current.code}`,
+        customerCode: current.customer_code,
+      });
       const failed = this.repo.byCode(current.code)!;
-      outbox.emit(account, 'card.creation_failed', { ...cardEventIn(this.core, failed, 'failed'), last_four: null, reason: choice.reason ?? 'issuer_declined', refunded_amount: toAmount(refund) });
+      outbox.emit(account, 'card.creation_failed', {
+        ...cardEventIn(this.core, failed, 'failed'),
+        last_four: null,
+        reason: choice.reason ?? 'issuer_declined',
+        refunded_amount: toAmount(refund),
+      });
       return failed;
     });
   }
@@ -193,7 +248,10 @@ export class CardLifecycle {
       const current = this.repo.topUp(topUp.id)!;
       if (current.status !== 'pending') {
         const hint = autoOutcomeHint(this.core, this.account(this.repo.byCode(current.card_code)!));
-        throw apiError('VALIDATION_ERROR', `The top-up is already ${current.status}.${hint}`, { fields: [], current_status: current.status });
+        throw apiError('VALIDATION_ERROR', `The top-up is already ${current.status}.${hint}`, {
+          fields: [],
+          current_status: current.status,
+        });
       }
       const card = this.repo.byCode(current.card_code)!;
       const account = this.account(card);
@@ -202,7 +260,12 @@ export class CardLifecycle {
         this.repo.setBalance(card.code, card.balance_minor + current.amount_minor);
         this.repo.setTopUpStatus(current.id, 'completed');
         const after = this.repo.byCode(card.code)!;
-        outbox.emit(account, 'card.topup.completed', { ...cardEventBase(this.core, after), amount: toAmount(current.amount_minor), fee: toAmount(current.fee_minor), topup_id: current.id });
+        outbox.emit(account, 'card.topup.completed', {
+          ...cardEventBase(this.core, after),
+          amount: toAmount(current.amount_minor),
+          fee: toAmount(current.fee_minor),
+          topup_id: current.id,
+        });
       } else {
         this.failTopUp(account, card, current, choice.reason ?? (usable ? 'provider_error' : `card_${card.status}`));
       }
@@ -215,9 +278,19 @@ export class CardLifecycle {
     const refund = topUp.amount_minor + topUp.fee_minor;
     this.repo.setTopUpStatus(topUp.id, 'failed');
     this.repo.insertTopUpFailure(topUp.id, reason);
-    this.core.ledger.credit(account, balanceTypeOf(card.brand), refund, { reason: 'card_topup_refund', description: `Refund of top-up ${topUp.id}`, customerCode: card.customer_code });
+    this.core.ledger.credit(account, balanceTypeOf(card.brand), refund, {
+      reason: 'card_topup_refund',
+      description: `Refund of top-up ${topUp.id}`,
+      customerCode: card.customer_code,
+    });
     const now = this.repo.byCode(card.code)!;
-    this.core.outbox.emit(account, 'card.topup.failed', { ...cardEventBase(this.core, now), amount: toAmount(topUp.amount_minor), reason, refunded_amount: toAmount(refund), topup_id: topUp.id });
+    this.core.outbox.emit(account, 'card.topup.failed', {
+      ...cardEventBase(this.core, now),
+      amount: toAmount(topUp.amount_minor),
+      reason,
+      refunded_amount: toAmount(refund),
+      topup_id: topUp.id,
+    });
   }
 
   find(account: Account, code: string): CardRow {

@@ -53,7 +53,8 @@ export interface CardTransactionRow {
   date: number;
 }
 
-export const balanceTypeOf = (brand: CardRow['brand']): 'cards_visa' | 'cards_mastercard' => (brand === 'VISA' ? 'cards_visa' : 'cards_mastercard');
+export const balanceTypeOf = (brand: CardRow['brand']): 'cards_visa' | 'cards_mastercard' =>
+  brand === 'VISA' ? 'cards_visa' : 'cards_mastercard';
 
 export function cardOf(clock: Clock, r: CardRow): components['schemas']['Card'] {
   return {
@@ -132,8 +133,23 @@ export class CardRepository {
     this.db.run(
       `INSERT INTO cards (code, account_id, customer_code, product_code, brand, category, name_on_card, status, balance_minor, initial_load_minor, card_fee_minor, service_fee_minor, last_four, expiry, pan, cvv, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      r.code, r.account_id, r.customer_code, r.product_code, r.brand, r.category, r.name_on_card, r.status, r.balance_minor, r.initial_load_minor,
-      r.card_fee_minor, r.service_fee_minor, r.last_four, r.expiry, r.pan, r.cvv, r.created_at,
+      r.code,
+      r.account_id,
+      r.customer_code,
+      r.product_code,
+      r.brand,
+      r.category,
+      r.name_on_card,
+      r.status,
+      r.balance_minor,
+      r.initial_load_minor,
+      r.card_fee_minor,
+      r.service_fee_minor,
+      r.last_four,
+      r.expiry,
+      r.pan,
+      r.cvv,
+      r.created_at,
     );
   }
   setStatus(code: string, status: CardRow['status']): void {
@@ -143,7 +159,15 @@ export class CardRepository {
     this.db.run('UPDATE cards SET balance_minor = ? WHERE code = ?', minor, code);
   }
   issue(code: string, fields: { last_four: string; expiry: string; pan: string; cvv: string; balance_minor: number }): void {
-    this.db.run("UPDATE cards SET status = 'active', last_four = ?, expiry = ?, pan = ?, cvv = ?, balance_minor = ? WHERE code = ?", fields.last_four, fields.expiry, fields.pan, fields.cvv, fields.balance_minor, code);
+    this.db.run(
+      "UPDATE cards SET status = 'active', last_four = ?, expiry = ?, pan = ?, cvv = ?, balance_minor = ? WHERE code = ?",
+      fields.last_four,
+      fields.expiry,
+      fields.pan,
+      fields.cvv,
+      fields.balance_minor,
+      code,
+    );
   }
   topUp(id: string): TopUpRow | undefined {
     return this.db.get<TopUpRow>('SELECT * FROM card_topups WHERE id = ?', id);
@@ -152,7 +176,16 @@ export class CardRepository {
     return this.db.all<TopUpRow>("SELECT * FROM card_topups WHERE card_code = ? AND status = 'pending' ORDER BY created_at", cardCode);
   }
   insertTopUp(r: TopUpRow): void {
-    this.db.run('INSERT INTO card_topups (id, account_id, card_code, amount_minor, fee_minor, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)', r.id, r.account_id, r.card_code, r.amount_minor, r.fee_minor, r.status, r.created_at);
+    this.db.run(
+      'INSERT INTO card_topups (id, account_id, card_code, amount_minor, fee_minor, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      r.id,
+      r.account_id,
+      r.card_code,
+      r.amount_minor,
+      r.fee_minor,
+      r.status,
+      r.created_at,
+    );
   }
   setTopUpStatus(id: string, status: TopUpRow['status']): void {
     this.db.run('UPDATE card_topups SET status = ? WHERE id = ?', status, id);
@@ -178,14 +211,40 @@ export class CardRepository {
     this.db.run(
       `INSERT INTO card_transactions (id, account_id, card_code, type, direction, status, amount_minor, currency, merchant_name, merchant_city, merchant_country, description, failure_reason, balance_after_minor, date)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      r.id, accountId, r.card_code, r.type, r.direction, r.status, r.amount_minor, r.currency, r.merchant_name, r.merchant_city, r.merchant_country, r.description, r.failure_reason, r.balance_after_minor, r.date,
+      r.id,
+      accountId,
+      r.card_code,
+      r.type,
+      r.direction,
+      r.status,
+      r.amount_minor,
+      r.currency,
+      r.merchant_name,
+      r.merchant_city,
+      r.merchant_country,
+      r.description,
+      r.failure_reason,
+      r.balance_after_minor,
+      r.date,
     );
   }
-  transactions(accountId: number, cardCode: string, limit: number, offset: number, from?: number, to?: number): { rows: CardTransactionRow[]; total: number } {
+  transactions(
+    accountId: number,
+    cardCode: string,
+    limit: number,
+    offset: number,
+    from?: number,
+    to?: number,
+  ): { rows: CardTransactionRow[]; total: number } {
     const where = 'account_id = ? AND card_code = ? AND date >= ? AND date < ?';
     const args: SqlValue[] = [accountId, cardCode, from ?? 0, to ?? Number.MAX_SAFE_INTEGER];
     return {
-      rows: this.db.all<CardTransactionRow>(`SELECT * FROM card_transactions WHERE ${where} ORDER BY date DESC, seq DESC LIMIT ? OFFSET ?`, ...args, limit, offset),
+      rows: this.db.all<CardTransactionRow>(
+        `SELECT * FROM card_transactions WHERE ${where} ORDER BY date DESC, seq DESC LIMIT ? OFFSET ?`,
+        ...args,
+        limit,
+        offset,
+      ),
       total: this.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM card_transactions WHERE ${where}`, ...args)!.n,
     };
   }

@@ -41,7 +41,8 @@ export function cardSimulation(core: SandboxCore): Handlers<operations> {
     simulateCardTransaction({ account, params, body }) {
       return db.transaction(() => {
         const card = lifecycle.find(account, params.code);
-        if (card.status !== 'active' && card.status !== 'frozen') throw stateError('card_not_usable', `This card is ${card.status}.`, card.status);
+        if (card.status !== 'active' && card.status !== 'frozen')
+          throw stateError('card_not_usable', `This card is ${card.status}.`, card.status);
         const amount = toMinor(body.amount);
         let type: components['schemas']['CardTransactionType'] = body.type;
         let failure: string | null = body.type === 'decline' ? (body.failure_reason ?? 'declined_by_issuer') : null;
@@ -67,7 +68,12 @@ export function cardSimulation(core: SandboxCore): Handlers<operations> {
           merchant_name: merchant,
           merchant_city: body.merchant_city ?? null,
           merchant_country: body.merchant_country ?? null,
-          description: type === 'refund' ? `Refund from ${merchant}` : type === 'decline' ? `Declined payment at ${merchant}` : `Card payment at ${merchant}`,
+          description:
+            type === 'refund'
+              ? `Refund from ${merchant}`
+              : type === 'decline'
+                ? `Declined payment at ${merchant}`
+                : `Card payment at ${merchant}`,
           failure_reason: failure,
           balance_after_minor: after,
           date: clock.now(),

@@ -21,7 +21,6 @@ export type BalanceType = components['schemas']['BalanceType'];
 /** The ops balance types: the contract's named ones and its provisional `others` (a `const` branch). */
 export const BALANCE_TYPES: readonly BalanceType[] = [...balanceTypeOneOf0Values, ...constValues<BalanceType>('BalanceType')];
 
-
 export const LOOPBACK_IPS = ['127.0.0.1', '::1', '::ffff:127.0.0.1'];
 
 export interface AccountDefaults {

@@ -67,6 +67,11 @@ export class Clock {
   }
 
   persist(): void {
-    this.db.run('UPDATE clock SET now_ms = ?, offset_ms = ?, frozen = ? WHERE id = 1', this.now(), this.offset, this.frozenAt !== undefined ? 1 : 0);
+    this.db.run(
+      'UPDATE clock SET now_ms = ?, offset_ms = ?, frozen = ? WHERE id = 1',
+      this.now(),
+      this.offset,
+      this.frozenAt !== undefined ? 1 : 0,
+    );
   }
 }

@@ -51,14 +51,23 @@ export function perCore<T>(make: (core: SandboxCore) => T): (core: SandboxCore) 
 
 export type OperationId = keyof operations;
 type Op<Id extends keyof Ops, Ops = operations> = Ops[Id];
-type PathOf<O> = O extends { parameters: { path: infer P } } ? ([P] extends [never | undefined] ? Record<string, never> : P) : Record<string, never>;
-type QueryOf<O> = O extends { parameters: { query?: infer Q } } ? ([Q] extends [never | undefined] ? Record<string, never> : NonNullable<Q>) : Record<string, never>;
+type PathOf<O> = O extends { parameters: { path: infer P } }
+  ? [P] extends [never | undefined]
+    ? Record<string, never>
+    : P
+  : Record<string, never>;
+type QueryOf<O> = O extends { parameters: { query?: infer Q } }
+  ? [Q] extends [never | undefined]
+    ? Record<string, never>
+    : NonNullable<Q>
+  : Record<string, never>;
 type BodyOf<O> = O extends { requestBody: { content: { 'application/json': infer B } } }
   ? B
   : O extends { requestBody?: { content: { 'application/json': infer B } } }
     ? B | undefined
     : undefined;
-export type DataOf<Id extends keyof Ops, Ops = operations> = Op<Id, Ops> extends { responses: { 200: { content: { 'application/json': { data: infer D } } } } } ? D : never;
+export type DataOf<Id extends keyof Ops, Ops = operations> =
+  Op<Id, Ops> extends { responses: { 200: { content: { 'application/json': { data: infer D } } } } } ? D : never;
 
 /** A call of an operation of `Ops` (the partner API's by default; the simulation API's too). */
 export interface Call<Id extends keyof Ops, Ops = operations> {
@@ -87,7 +96,11 @@ export type Handler<Id extends keyof Ops, Ops = operations> = (call: Call<Id, Op
 export type Handlers<Ops = operations> = { [Id in keyof Ops]?: Handler<Id, Ops> };
 
 /** A page of a list: `{ data, pagination }` from a total and the rows of the page. */
-export function page<T>(rows: T[], total: number, query: { page?: number; limit?: number }): { data: T[]; pagination: components['schemas']['Pagination'] } {
+export function page<T>(
+  rows: T[],
+  total: number,
+  query: { page?: number; limit?: number },
+): { data: T[]; pagination: components['schemas']['Pagination'] } {
   const limit = query.limit ?? 20;
   return { data: rows, pagination: { page: query.page ?? 1, limit, total, pages: Math.ceil(total / limit) } };
 }
@@ -108,7 +121,8 @@ export function createdRange(query: object): [number, number] {
     const value = q[field];
     if (value === undefined) return fallback;
     const ms = typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : Number.NaN;
-    if (Number.isNaN(ms)) throw validationError(`${field} must be a date-time (ISO 8601).`, [{ field, message: 'must match format "date-time" (format)' }]);
+    if (Number.isNaN(ms))
+      throw validationError(`${field} must be a date-time (ISO 8601).`, [{ field, message: 'must match format "date-time" (format)' }]);
     return ms;
   };
   return [read('created_from', 0), read('created_to', Number.MAX_SAFE_INTEGER)];

@@ -45,7 +45,9 @@ function readJson(file: string): JsonObject {
 
 /** The `https://`-only url fields the sandbox also accepts (and gives) as loopback `http://` urls. */
 const LOOPBACK_URL_FIELDS: [schema: string, field: string][] = [
-  ...['CreateWebhookEndpointRequest', 'UpdateWebhookEndpointRequest', 'WebhookEndpoint', 'CreatedWebhookEndpoint', 'WebhookTestResult'].map((s): [string, string] => [s, 'url']),
+  ...['CreateWebhookEndpointRequest', 'UpdateWebhookEndpointRequest', 'WebhookEndpoint', 'CreatedWebhookEndpoint', 'WebhookTestResult'].map(
+    (s): [string, string] => [s, 'url'],
+  ),
   // The KYC page is served by the sandbox itself, and the person may return to an app on your machine.
   ['KycLink', 'url'],
   ['CreateKycLinkRequest', 'return_url'],

@@ -134,7 +134,12 @@ export async function postSigned(
           method: 'POST',
           agent: false,
           ...connect,
-          headers: { ...headers, 'Content-Type': 'application/json', 'Content-Length': payload.length, 'User-Agent': 'partner-api-sandbox' },
+          headers: {
+            ...headers,
+            'Content-Type': 'application/json',
+            'Content-Length': payload.length,
+            'User-Agent': 'partner-api-sandbox',
+          },
         },
         (response) => {
           status = response.statusCode ?? null;
@@ -171,7 +176,14 @@ export class Delivery {
   /** Where webhooks may go, and what a ping's caller is told (./webhook-targets.ts). */
   readonly targets: WebhookTargets;
 
-  constructor(db: Db, clock: Clock, scheduler: Scheduler, schedule: RetrySchedule, routes: WebhookRouteMap = {}, targets = new WebhookTargets({}, '127.0.0.1')) {
+  constructor(
+    db: Db,
+    clock: Clock,
+    scheduler: Scheduler,
+    schedule: RetrySchedule,
+    routes: WebhookRouteMap = {},
+    targets = new WebhookTargets({}, '127.0.0.1'),
+  ) {
     this.db = db;
     this.clock = clock;
     this.scheduler = scheduler;
@@ -192,9 +204,15 @@ export class Delivery {
 
   /** One attempt of one delivery, then its outcome recorded (and the next attempt scheduled). */
   async attempt(code: string, jobId: number): Promise<void> {
-    const delivery = this.db.get<DeliveryRow>('SELECT code, endpoint_code, event_id, status, attempt, idempotency_key FROM deliveries WHERE code = ?', code);
+    const delivery = this.db.get<DeliveryRow>(
+      'SELECT code, endpoint_code, event_id, status, attempt, idempotency_key FROM deliveries WHERE code = ?',
+      code,
+    );
     const endpoint = delivery
-      ? this.db.get<{ url: string; secret: string; is_active: number }>('SELECT url, secret, is_active FROM webhook_endpoints WHERE code = ?', delivery.endpoint_code)
+      ? this.db.get<{ url: string; secret: string; is_active: number }>(
+          'SELECT url, secret, is_active FROM webhook_endpoints WHERE code = ?',
+          delivery.endpoint_code,
+        )
       : undefined;
     const event = delivery ? this.db.get<{ body: string }>('SELECT body FROM events WHERE id = ?', delivery.event_id) : undefined;
     if (delivery?.status !== 'pending' || !endpoint || !event) {
@@ -246,9 +264,17 @@ export class Delivery {
         code,
       );
       if (delivered) {
-        this.db.run('UPDATE webhook_endpoints SET consecutive_failures = 0, last_success_at = ? WHERE code = ?', now, delivery.endpoint_code);
+        this.db.run(
+          'UPDATE webhook_endpoints SET consecutive_failures = 0, last_success_at = ? WHERE code = ?',
+          now,
+          delivery.endpoint_code,
+        );
       } else {
-        this.db.run('UPDATE webhook_endpoints SET consecutive_failures = consecutive_failures + 1, last_failure_at = ? WHERE code = ?', now, delivery.endpoint_code);
+        this.db.run(
+          'UPDATE webhook_endpoints SET consecutive_failures = consecutive_failures + 1, last_failure_at = ? WHERE code = ?',
+          now,
+          delivery.endpoint_code,
+        );
       }
       this.scheduler.complete(jobId);
     });

@@ -41,10 +41,23 @@ async function readRoutes(document: JsonObject): Promise<DocumentRoute[]> {
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   app.addHook('onRoute', (route: RouteOptions & { routePath?: string }) => {
     const { operationId, openapiPath } = route.config as { operationId: string; openapiPath: string };
-    routes.push({ operationId, openapiPath, method: String(route.method), url: route.routePath ?? route.url.slice(READ_PREFIX.length), schema: route.schema ?? {} });
+    routes.push({
+      operationId,
+      openapiPath,
+      method: String(route.method),
+      url: route.routePath ?? route.url.slice(READ_PREFIX.length),
+      schema: route.schema ?? {},
+    });
   });
-  const operationResolver = (operationId: string, _method: string, openapiPath: string) => ({ config: { operationId, openapiPath }, handler: async () => null });
-  await app.register(openapiGlue, { specification: structuredClone(document), operationResolver: operationResolver as never, prefix: READ_PREFIX });
+  const operationResolver = (operationId: string, _method: string, openapiPath: string) => ({
+    config: { operationId, openapiPath },
+    handler: async () => null,
+  });
+  await app.register(openapiGlue, {
+    specification: structuredClone(document),
+    operationResolver: operationResolver as never,
+    prefix: READ_PREFIX,
+  });
   await app.close();
   return routes;
 }

@@ -9,7 +9,8 @@ import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fast
 
 export function dropContentTypeOfEmptyBody(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
   const headers = request.raw.headers;
-  const empty = headers['transfer-encoding'] === undefined && (headers['content-length'] === undefined || headers['content-length'] === '0');
+  const empty =
+    headers['transfer-encoding'] === undefined && (headers['content-length'] === undefined || headers['content-length'] === '0');
   if (empty && headers['content-type'] !== undefined) delete headers['content-type'];
   done();
 }

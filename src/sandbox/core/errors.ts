@@ -15,11 +15,8 @@ export type ErrorReason = components['schemas']['ErrorReason'];
  * The `details` the contract gives for an error code: its declared fields (the generated type intersects them
  * with the envelope's untyped `details`, which an object literal cannot satisfy), or null where it allows null.
  */
-export type DetailsOf<C extends ErrorCode> = ErrorDetails<C> extends infer D
-  ? D extends null
-    ? null
-    : { [K in keyof D as string extends K ? never : K]: D[K] }
-  : never;
+export type DetailsOf<C extends ErrorCode> =
+  ErrorDetails<C> extends infer D ? (D extends null ? null : { [K in keyof D as string extends K ? never : K]: D[K] }) : never;
 
 export interface FieldError {
   field: string;
@@ -50,8 +47,10 @@ let messageMaxLength: number | undefined;
 /** The longest `error.message` the contract's ErrorEnvelope allows. */
 export function errorMessageMaxLength(): number {
   messageMaxLength ??= Number(
-    (((((sandboxDocument().components as JsonObject).schemas as JsonObject).ErrorEnvelope as JsonObject).properties as JsonObject).error as JsonObject & { properties: { message: { maxLength: number } } })
-      .properties.message.maxLength,
+    (
+      ((((sandboxDocument().components as JsonObject).schemas as JsonObject).ErrorEnvelope as JsonObject).properties as JsonObject)
+        .error as JsonObject & { properties: { message: { maxLength: number } } }
+    ).properties.message.maxLength,
   );
   return messageMaxLength;
 }
@@ -89,7 +88,13 @@ export class ApiError<C extends ErrorCode = ErrorCode> extends Error {
   readonly keepsChanges: boolean;
 
   /** Made by `apiError` or `outsideOperations` only: the status always comes from the catalogue. */
-  private constructor(status: number, code: C, message: string, details: DetailsOf<C> | Record<string, unknown> | null, options: ErrorOptions) {
+  private constructor(
+    status: number,
+    code: C,
+    message: string,
+    details: DetailsOf<C> | Record<string, unknown> | null,
+    options: ErrorOptions,
+  ) {
     super(message);
     this.status = status;
     this.code = code;
@@ -104,7 +109,11 @@ export class ApiError<C extends ErrorCode = ErrorCode> extends Error {
   }
 
   /** An answer outside every operation (OUTSIDE_OPERATIONS), in the envelope with the contract's code for it. */
-  static outsideOperations<S extends OutsideStatus>(status: S, message: string, details: Record<string, unknown> | null): ApiError<(typeof OUTSIDE_OPERATIONS)[S]> {
+  static outsideOperations<S extends OutsideStatus>(
+    status: S,
+    message: string,
+    details: Record<string, unknown> | null,
+  ): ApiError<(typeof OUTSIDE_OPERATIONS)[S]> {
     return new ApiError(status, OUTSIDE_OPERATIONS[status], message, details, {});
   }
 }
@@ -115,7 +124,11 @@ export function apiError<C extends ErrorCode>(code: C, message: string, details:
 }
 
 /** An answer outside every operation (OUTSIDE_OPERATIONS), in the envelope with the contract's code for it. */
-export function outsideOperations<S extends OutsideStatus>(status: S, message: string, details: Record<string, unknown> | null): ApiError<(typeof OUTSIDE_OPERATIONS)[S]> {
+export function outsideOperations<S extends OutsideStatus>(
+  status: S,
+  message: string,
+  details: Record<string, unknown> | null,
+): ApiError<(typeof OUTSIDE_OPERATIONS)[S]> {
   return ApiError.outsideOperations(status, message, details);
 }
 
@@ -125,7 +138,12 @@ export const validationError = (message: string, fields: FieldError[], extra: De
   apiError('VALIDATION_ERROR', message, { fields, ...extra });
 
 /** A refusal caused by a resource's state: VALIDATION_ERROR with `details.reason` and `current_status`. */
-export const stateError = (reason: ErrorReason, message: string, currentStatus?: string, extra: DetailsOf<'VALIDATION_ERROR'> = {}): ApiError =>
+export const stateError = (
+  reason: ErrorReason,
+  message: string,
+  currentStatus?: string,
+  extra: DetailsOf<'VALIDATION_ERROR'> = {},
+): ApiError =>
   apiError('VALIDATION_ERROR', message, {
     fields: [],
     reason,
@@ -135,7 +153,8 @@ export const stateError = (reason: ErrorReason, message: string, currentStatus?:
 
 export const planUpgradeRequired = (message: string): ApiError => apiError('PLAN_UPGRADE_REQUIRED', message, null);
 
-export const planLimitReached = (message: string, details: DetailsOf<'PLAN_LIMIT_REACHED'>): ApiError => apiError('PLAN_LIMIT_REACHED', message, details);
+export const planLimitReached = (message: string, details: DetailsOf<'PLAN_LIMIT_REACHED'>): ApiError =>
+  apiError('PLAN_LIMIT_REACHED', message, details);
 
 /** OPERATION_FAILED: a provider failed an operation that had started; what it recorded (its event) is kept. */
 export const providerFailed = (message: string): ApiError => apiError('OPERATION_FAILED', message, null, { keepsChanges: true });

@@ -36,11 +36,22 @@ export class Outbox {
    * Records an event and queues its deliveries. Call inside the transaction of the change. `data` is typed by the
    * event's schema in the contract (the generated `webhooks`), so a payload that does not match it does not compile.
    */
-  emit<T extends WebhookEventType>(account: { id: number; mode: 'test' | 'live' }, type: T, data: WebhookEventMap[T]['data']): EventEnvelope {
+  emit<T extends WebhookEventType>(
+    account: { id: number; mode: 'test' | 'live' },
+    type: T,
+    data: WebhookEventMap[T]['data'],
+  ): EventEnvelope {
     const now = this.clock.now();
     const uuid = timeOrderedUuid();
     const event: EventEnvelope = { id: `evt_${uuid}`, type, created_at: this.clock.iso(now), data, mode: account.mode };
-    this.db.run('INSERT INTO events (id, account_id, type, body, created_at) VALUES (?, ?, ?, ?, ?)', event.id, account.id, type, JSON.stringify(event), now);
+    this.db.run(
+      'INSERT INTO events (id, account_id, type, body, created_at) VALUES (?, ?, ?, ?, ?)',
+      event.id,
+      account.id,
+      type,
+      JSON.stringify(event),
+      now,
+    );
     const endpoints = this.db.all<{ code: string; events: string }>(
       'SELECT code, events FROM webhook_endpoints WHERE account_id = ? AND is_active = 1 ORDER BY seq',
       account.id,

@@ -13,7 +13,11 @@ const oneLine = (text: string): string => text.replace(/[\u0000-\u001f\u007f-\u0
 /** `Name: message (at the first frame of its stack)`, on one line. */
 export function describeFailure(error: unknown): string {
   if (!(error instanceof Error)) return oneLine(`thrown ${typeof error}: ${String(error)}`);
-  const frame = error.stack?.split('\n').find((line) => line.trimStart().startsWith('at '))?.trim().replace(/^at /, '');
+  const frame = error.stack
+    ?.split('\n')
+    .find((line) => line.trimStart().startsWith('at '))
+    ?.trim()
+    .replace(/^at /, '');
   return oneLine(`${error.name}: ${error.message}${frame ? ` (at ${frame})` : ''}`);
 }
 

@@ -32,7 +32,9 @@ export class IdempotencyStore {
   }
 
   static fingerprint(method: string, url: string, body: unknown): string {
-    return createHash('sha256').update(`${method} ${url}\n${JSON.stringify(body ?? null)}`).digest('hex');
+    return createHash('sha256')
+      .update(`${method} ${url}\n${JSON.stringify(body ?? null)}`)
+      .digest('hex');
   }
 
   /**
@@ -43,8 +45,17 @@ export class IdempotencyStore {
   async acquire(accountId: number, key: string, now: number): Promise<{ kept: StoredResponse } | { end: () => void }> {
     const slot = `${accountId}:${key}`;
     while (this.running.has(slot)) await this.running.get(slot);
-    this.db.run('DELETE FROM idempotency_keys WHERE account_id = ? AND key = ? AND created_at <= ?', accountId, key, now - IDEMPOTENCY_TTL_MS);
-    const kept = this.db.get<StoredResponse>('SELECT fingerprint, status, body FROM idempotency_keys WHERE account_id = ? AND key = ?', accountId, key);
+    this.db.run(
+      'DELETE FROM idempotency_keys WHERE account_id = ? AND key = ? AND created_at <= ?',
+      accountId,
+      key,
+      now - IDEMPOTENCY_TTL_MS,
+    );
+    const kept = this.db.get<StoredResponse>(
+      'SELECT fingerprint, status, body FROM idempotency_keys WHERE account_id = ? AND key = ?',
+      accountId,
+      key,
+    );
     if (kept) return { kept };
     let end!: () => void;
     this.running.set(slot, new Promise<void>((resolve) => (end = resolve)));

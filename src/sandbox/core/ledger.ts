@@ -39,13 +39,20 @@ export class Ledger {
   }
 
   balance(accountId: number, type: BalanceType): BalanceRow {
-    return this.db.get<BalanceRow>('SELECT type, minor, low_threshold_minor, negative_since, updated_at FROM balances WHERE account_id = ? AND type = ?', accountId, type)!;
+    return this.db.get<BalanceRow>(
+      'SELECT type, minor, low_threshold_minor, negative_since, updated_at FROM balances WHERE account_id = ? AND type = ?',
+      accountId,
+      type,
+    )!;
   }
 
   /** The account's balances in the contract's order of types (`cards_visa` first), as `GET /balance` lists them. */
   balances(accountId: number): BalanceRow[] {
     // Sorted here: the primary key orders them by name, and a sort in SQL would build a temporary B-tree per request.
-    const rows = this.db.all<BalanceRow>('SELECT type, minor, low_threshold_minor, negative_since, updated_at FROM balances WHERE account_id = ?', accountId);
+    const rows = this.db.all<BalanceRow>(
+      'SELECT type, minor, low_threshold_minor, negative_since, updated_at FROM balances WHERE account_id = ?',
+      accountId,
+    );
     return rows.sort((a, b) => BALANCE_TYPES.indexOf(a.type) - BALANCE_TYPES.indexOf(b.type));
   }
 
@@ -93,7 +100,10 @@ export class Ledger {
     const before = this.balance(account.id, type);
     const delta = minor - before.minor;
     if (delta === 0) return;
-    this.move(account, type, before, delta, delta > 0 ? 'credit' : 'debit', { reason: 'sandbox_adjustment', description: 'Balance set through the sandbox simulation API' });
+    this.move(account, type, before, delta, delta > 0 ? 'credit' : 'debit', {
+      reason: 'sandbox_adjustment',
+      description: 'Balance set through the sandbox simulation API',
+    });
   }
 
   setThreshold(accountId: number, type: BalanceType, minor: number): void {
@@ -102,14 +112,32 @@ export class Ledger {
 
   lowBalance(account: Account, type: BalanceType): void {
     const b = this.balance(account.id, type);
-    this.outbox.emit(account, 'balance.low_balance', { balance_type: type, balance: toAmount(b.minor), lowBalanceThreshold: toAmount(b.low_threshold_minor) });
+    this.outbox.emit(account, 'balance.low_balance', {
+      balance_type: type,
+      balance: toAmount(b.minor),
+      lowBalanceThreshold: toAmount(b.low_threshold_minor),
+    });
   }
 
-  private move(account: Account, type: BalanceType, before: BalanceRow, delta: number, direction: 'debit' | 'credit', movement: Movement): number {
+  private move(
+    account: Account,
+    type: BalanceType,
+    before: BalanceRow,
+    delta: number,
+    direction: 'debit' | 'credit',
+    movement: Movement,
+  ): number {
     const now = this.clock.now();
     const after = before.minor + delta;
     const since = after < 0 ? (before.negative_since ?? now) : null;
-    this.db.run('UPDATE balances SET minor = ?, negative_since = ?, updated_at = ? WHERE account_id = ? AND type = ?', after, since, now, account.id, type);
+    this.db.run(
+      'UPDATE balances SET minor = ?, negative_since = ?, updated_at = ? WHERE account_id = ? AND type = ?',
+      after,
+      since,
+      now,
+      account.id,
+      type,
+    );
     this.db.run(
       `INSERT INTO balance_transactions (id, account_id, balance_type, direction, amount_minor, balance_after_minor, reason, description, customer_code, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,

@@ -43,7 +43,11 @@ const NUMBER = /\d[\d,]*(?:\.\d+)?/;
 function tableRows(text: string): Map<string, string> {
   const rows = new Map<string, string>();
   for (const line of text.split('\n')) {
-    const cells = line.trim().match(/^\|(.*)\|$/)?.[1]?.split('|').map((c) => c.trim());
+    const cells = line
+      .trim()
+      .match(/^\|(.*)\|$/)?.[1]
+      ?.split('|')
+      .map((c) => c.trim());
     if (cells && cells.length >= 2 && !/^-+$/.test(cells[0]!)) rows.set(cells[0]!, cells[1]!);
   }
   return rows;
@@ -64,7 +68,9 @@ export function limitsOf(description: string): ContractLimits {
   };
   /** `30 per minute (Découverte); 100 per minute (Starter, ...)`, `25 ... (Découverte); none otherwise`. */
   const perPlan = (label: string, scale: (n: number) => number = (n) => n): PerPlan => {
-    const parts = cell(label).split(';').map((p) => p.trim());
+    const parts = cell(label)
+      .split(';')
+      .map((p) => p.trim());
     const decouverte = parts.find((p) => p.includes('Découverte'));
     if (decouverte === undefined) throw new Error(`the contract's limits table: "${label}" gives no value for Découverte`);
     const others = parts.find((p) => p !== decouverte);

@@ -7,7 +7,12 @@ const BASES = ['/v1', '/api/v1'] as const;
 
 /** The contract's template as a regular expression of a path without its base (`/cards/{code}` -> `^/cards/[^/]+/?$`). */
 function templateRe(template: string): RegExp {
-  return new RegExp(`^${template.split(/\{[^}]+\}/).map((s) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('[^/]+')}/?$`);
+  return new RegExp(
+    `^${template
+      .split(/\{[^}]+\}/)
+      .map((s) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
+      .join('[^/]+')}/?$`,
+  );
 }
 
 /** The base an operation is served at: `/api/v1` for the gift card operations ({alt_base_url}), else `/v1`. */

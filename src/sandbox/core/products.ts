@@ -95,8 +95,10 @@ export class ProductAccess {
     const product = PRODUCT_OF_TAG[tag];
     if (!product) return undefined;
     const list = this.products(account.id);
-    if (list !== null) return list.includes(product) ? undefined : `${LABEL[product]} is not among the products of this account's subscription.`;
-    if (account.plan === 'decouverte' && DECOUVERTE_EXCLUDED.includes(product)) return `${LABEL[product]} are not included in the plan Découverte.`;
+    if (list !== null)
+      return list.includes(product) ? undefined : `${LABEL[product]} is not among the products of this account's subscription.`;
+    if (account.plan === 'decouverte' && DECOUVERTE_EXCLUDED.includes(product))
+      return `${LABEL[product]} are not included in the plan Découverte.`;
     return undefined;
   }
 }

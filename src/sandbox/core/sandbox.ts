@@ -107,7 +107,10 @@ function accountDefaults(config: SandboxConfig, manual: boolean): AccountDefault
   const opening = d.opening_balance !== undefined ? toMinor(d.opening_balance) : undefined;
   return {
     plan: d.plan ?? DEFAULT_ACCOUNT.plan,
-    openingMinor: opening === undefined ? DEFAULT_ACCOUNT.openingMinor : Object.fromEntries(BALANCE_TYPES.map((t) => [t, opening])) as AccountDefaults['openingMinor'],
+    openingMinor:
+      opening === undefined
+        ? DEFAULT_ACCOUNT.openingMinor
+        : (Object.fromEntries(BALANCE_TYPES.map((t) => [t, opening])) as AccountDefaults['openingMinor']),
     lowThresholdMinor: d.low_balance_threshold !== undefined ? toMinor(d.low_balance_threshold) : DEFAULT_ACCOUNT.lowThresholdMinor,
     allowedIps: d.allowed_ips ?? DEFAULT_ACCOUNT.allowedIps,
     manual: d.manual ?? manual,
@@ -121,20 +124,26 @@ export function checkConfig(config: unknown): SandboxConfig {
   const c = config as SandboxConfig;
   for (const [key, account] of Object.entries(c.accounts ?? {})) {
     if (apiKeyMode(key) === undefined) throw new Error(`config accounts: "${key}" is not an API key: ${API_KEY_RULE}`);
-    if (account.plan !== undefined && !PLANS.includes(account.plan)) throw new Error(`config accounts.${key}.plan: must be one of ${PLANS.join(', ')}`);
+    if (account.plan !== undefined && !PLANS.includes(account.plan))
+      throw new Error(`config accounts.${key}.plan: must be one of ${PLANS.join(', ')}`);
     for (const product of account.products ?? []) {
-      if (!PRODUCTS.includes(product)) throw new Error(`config accounts.${key}.products: "${product}" is not one of ${PRODUCTS.join(', ')}`);
+      if (!PRODUCTS.includes(product))
+        throw new Error(`config accounts.${key}.products: "${product}" is not one of ${PRODUCTS.join(', ')}`);
     }
-    if (account.rate_limit !== undefined && (!Number.isInteger(account.rate_limit) || account.rate_limit < 1)) throw new Error(`config accounts.${key}.rate_limit: a positive integer`);
+    if (account.rate_limit !== undefined && (!Number.isInteger(account.rate_limit) || account.rate_limit < 1))
+      throw new Error(`config accounts.${key}.rate_limit: a positive integer`);
     for (const type of Object.keys(account.balances ?? {})) {
-      if (!(BALANCE_TYPES as readonly string[]).includes(type)) throw new Error(`config accounts.${key}.balances: unknown balance type "${type}"`);
+      if (!(BALANCE_TYPES as readonly string[]).includes(type))
+        throw new Error(`config accounts.${key}.balances: unknown balance type "${type}"`);
     }
   }
-  if (c.defaults?.plan !== undefined && !PLANS.includes(c.defaults.plan)) throw new Error(`config defaults.plan: must be one of ${PLANS.join(', ')}`);
+  if (c.defaults?.plan !== undefined && !PLANS.includes(c.defaults.plan))
+    throw new Error(`config defaults.plan: must be one of ${PLANS.join(', ')}`);
   if (c.webhook_routes !== undefined) checkWebhookRoutes(c.webhook_routes);
   if (c.webhook_targets !== undefined) checkWebhookTargets(c.webhook_targets);
   const auto = c.defaults?.auto_complete_seconds;
-  if (auto !== undefined && (!Number.isInteger(auto) || auto < 0 || auto > 86_400)) throw new Error('config defaults.auto_complete_seconds: an integer from 0 to 86400');
+  if (auto !== undefined && (!Number.isInteger(auto) || auto < 0 || auto > 86_400))
+    throw new Error('config defaults.auto_complete_seconds: an integer from 0 to 86400');
   return c;
 }
 
@@ -152,8 +161,12 @@ export async function createSandbox(
   prepare?: (sandbox: PreparingSandbox) => Promise<void>,
 ): Promise<RunningSandbox> {
   const config = checkConfig(options.config ?? {});
-  if (options.publicUrl !== undefined && !isPublicUrl(options.publicUrl)) throw new Error(`publicUrl must be an https:// url, got "${options.publicUrl}"`);
-  const db = new SqliteDb(options.db, modules.flatMap((m) => (m.tables === undefined ? [] : [m.tables])));
+  if (options.publicUrl !== undefined && !isPublicUrl(options.publicUrl))
+    throw new Error(`publicUrl must be an https:// url, got "${options.publicUrl}"`);
+  const db = new SqliteDb(
+    options.db,
+    modules.flatMap((m) => (m.tables === undefined ? [] : [m.tables])),
+  );
   const clock = new Clock(db);
   if (options.freezeClock) clock.freeze();
   const scheduler = new Scheduler(db, clock);
@@ -166,7 +179,19 @@ export async function createSandbox(
   const ledger = new Ledger(db, clock, outbox);
   const accounts = new Accounts(db, clock, accountDefaults(config, options.manual ?? false));
   const products = new ProductAccess(db);
-  const core: SandboxCore = { db, clock, scheduler, outbox, delivery, ledger, accounts, products, faults: new Faults(), autoCompleteMs: options.autoCompleteMs ?? (config.defaults?.auto_complete_seconds ?? 2) * 1000, url: '' };
+  const core: SandboxCore = {
+    db,
+    clock,
+    scheduler,
+    outbox,
+    delivery,
+    ledger,
+    accounts,
+    products,
+    faults: new Faults(),
+    autoCompleteMs: options.autoCompleteMs ?? (config.defaults?.auto_complete_seconds ?? 2) * 1000,
+    url: '',
+  };
 
   const handlers: Handlers = {};
   for (const product of modules) Object.assign(handlers, product.handlers(core));
@@ -185,7 +210,13 @@ export async function createSandbox(
     });
   }
 
-  const server = await buildServer({ core, document: sandboxDocument(), handlers, rateLimit: options.rateLimit ?? true, extra: simulation(core) });
+  const server = await buildServer({
+    core,
+    document: sandboxDocument(),
+    handlers,
+    rateLimit: options.rateLimit ?? true,
+    extra: simulation(core),
+  });
   const close = async () => {
     scheduler.stop();
     await server.close();

@@ -67,7 +67,11 @@ export class Scheduler {
   }
 
   private nextDue(until: number): JobRow | undefined {
-    const rows = this.db.all<JobRow>('SELECT id, run_at, kind, payload FROM jobs WHERE run_at <= ? ORDER BY run_at, id LIMIT ?', until, this.claimed.size + 1);
+    const rows = this.db.all<JobRow>(
+      'SELECT id, run_at, kind, payload FROM jobs WHERE run_at <= ? ORDER BY run_at, id LIMIT ?',
+      until,
+      this.claimed.size + 1,
+    );
     return rows.find((r) => !this.claimed.has(r.id));
   }
 

@@ -151,7 +151,9 @@ CREATE TABLE IF NOT EXISTS idempotency_keys (
  * Columns added to a core table after its first release: a --db file made before has the table without them, and
  * `CREATE TABLE IF NOT EXISTS` leaves it so; each is added when missing.
  */
-const ADDED_COLUMNS: readonly { table: string; column: string; ddl: string }[] = [{ table: 'deliveries', column: 'failure_reason', ddl: 'failure_reason TEXT' }];
+const ADDED_COLUMNS: readonly { table: string; column: string; ddl: string }[] = [
+  { table: 'deliveries', column: 'failure_reason', ddl: 'failure_reason TEXT' },
+];
 
 /**
  * A bare `LIMIT ?` or `OFFSET ?`. SQLite plans a statement for the values bound there and re-prepares it

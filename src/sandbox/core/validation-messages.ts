@@ -31,12 +31,14 @@ export const PATTERN_WORDS: Record<string, string> = {
   '^[A-Z]{3}$': 'must be a currency code: three capital letters (ISO 4217, such as EUR)',
   '^[A-Za-z0-9_.:-]{1,255}$': 'must be 1 to 255 letters, digits, "_", ".", ":" or "-"',
   '^evt_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$': 'must be an event id: evt_ and a lowercase UUID',
-  "^[A-Za-z][A-Za-z .'-]{0,25}$": 'must be 1 to 26 characters: Latin letters without accents, spaces, ".", "\'" or "-", starting with a letter',
+  "^[A-Za-z][A-Za-z .'-]{0,25}$":
+    'must be 1 to 26 characters: Latin letters without accents, spaces, ".", "\'" or "-", starting with a letter',
   '^\\+[1-9][0-9]{1,14}$': 'must be a phone number in E.164 form: "+", the country code and the number, digits only (such as +33612345678)',
   '^[a-z]{2,3}(-[A-Z][a-z]{3})?(-([A-Z]{2}|[0-9]{3}))?$': 'must be a BCP 47 language tag, such as fr, fr-FR or zh-Hant-TW',
   '^[A-Za-z0-9+/]+={0,2}$': 'must be base64: the standard alphabet, with padding, without line breaks',
   '^[A-Za-z0-9_]{1,64}$': 'must be 1 to 64 letters, digits or "_"',
-  '^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$': 'must be an IBAN without spaces, in capitals: the country code, two check digits, then 11 to 30 letters or digits',
+  '^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$':
+    'must be an IBAN without spaces, in capitals: the country code, two check digits, then 11 to 30 letters or digits',
   '^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$': 'must be a BIC: 8 or 11 capital letters or digits',
   '^[0-9]{4,17}$': 'must be 4 to 17 digits',
   '^[0-9]{9}$': 'must be 9 digits',
@@ -71,7 +73,8 @@ function branchOf(error: AjvError, schemaPath: string): number | undefined {
 }
 
 /** An error on the value at `instancePath` itself that says it is not one of a set: `enum` or `const`. */
-const isValueSet = (e: AjvError, instancePath: string) => e.instancePath === instancePath && (e.keyword === 'enum' || e.keyword === 'const');
+const isValueSet = (e: AjvError, instancePath: string) =>
+  e.instancePath === instancePath && (e.keyword === 'enum' || e.keyword === 'const');
 
 /**
  * Keeps the errors of the alternative the request chose, for each failed `oneOf`/`anyOf` (outermost first).
@@ -81,9 +84,7 @@ const isValueSet = (e: AjvError, instancePath: string) => e.instancePath === ins
 function chooseAlternatives(errors: AjvError[]): AjvError[] {
   let kept = errors;
   for (;;) {
-    const combinator = kept
-      .filter((e) => COMBINATORS.has(e.keyword))
-      .sort((a, b) => a.schemaPath.length - b.schemaPath.length)[0];
+    const combinator = kept.filter((e) => COMBINATORS.has(e.keyword)).sort((a, b) => a.schemaPath.length - b.schemaPath.length)[0];
     if (!combinator) return kept;
     const at = combinator.schemaPath;
     const where = combinator.instancePath;
@@ -94,8 +95,16 @@ function chooseAlternatives(errors: AjvError[]): AjvError[] {
     }
     const outside = kept.filter((e) => e !== combinator && branchOf(e, at) === undefined);
     const discriminated = (i: number) =>
-      branches.get(i)!.some((e) => e.keyword === 'const' && e.schemaPath === `${at}/${i}/properties/${e.instancePath.slice(where.length + 1)}/const` && e.instancePath.startsWith(`${where}/`));
-    const wrongType = (i: number) => branches.get(i)!.some((e) => e.keyword === 'type' && e.instancePath === where && e.schemaPath === `${at}/${i}/type`);
+      branches
+        .get(i)!
+        .some(
+          (e) =>
+            e.keyword === 'const' &&
+            e.schemaPath === `${at}/${i}/properties/${e.instancePath.slice(where.length + 1)}/const` &&
+            e.instancePath.startsWith(`${where}/`),
+        );
+    const wrongType = (i: number) =>
+      branches.get(i)!.some((e) => e.keyword === 'type' && e.instancePath === where && e.schemaPath === `${at}/${i}/type`);
     const candidates = [...branches.keys()].filter((i) => !discriminated(i) && !wrongType(i));
 
     let chosen: AjvError[];
@@ -106,7 +115,8 @@ function chooseAlternatives(errors: AjvError[]): AjvError[] {
     } else {
       const pool = candidates.length > 0 ? candidates : [...branches.keys()];
       const all = pool.flatMap((i) => branches.get(i)!);
-      const discriminators = candidates.length === 0 ? all.filter((e) => e.keyword === 'const' && e.instancePath.startsWith(`${where}/`)) : [];
+      const discriminators =
+        candidates.length === 0 ? all.filter((e) => e.keyword === 'const' && e.instancePath.startsWith(`${where}/`)) : [];
       if (all.every((e) => isValueSet(e, where))) {
         chosen = [mergedValueSet(where, all)]; // scalar alternatives: an enum and a `*`, say
       } else if (discriminators.length > 0 && discriminators.every((e) => e.instancePath === discriminators[0]!.instancePath)) {
@@ -131,7 +141,12 @@ function mergedValueSet(instancePath: string, errors: AjvError[]): AjvError {
 /** `/amount` -> `amount`, `/events/0` -> `events.0`; the missing or extra property for those keywords. */
 function fieldOf(error: AjvError, context: string): string {
   const base = error.instancePath.split('/').slice(1).join('.');
-  const extra = error.keyword === 'required' ? error.params.missingProperty : error.keyword === 'additionalProperties' ? error.params.additionalProperty : undefined;
+  const extra =
+    error.keyword === 'required'
+      ? error.params.missingProperty
+      : error.keyword === 'additionalProperties'
+        ? error.params.additionalProperty
+        : undefined;
   const name = [base, extra].filter((s) => s !== undefined && s !== '').join('.');
   return name !== '' ? name : context;
 }

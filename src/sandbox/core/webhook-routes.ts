@@ -7,7 +7,8 @@ export type WebhookRouteMap = Record<string, string>;
 
 /** Checks a `webhook_routes` object; throws an Error naming the first problem. */
 export function checkWebhookRoutes(routes: unknown): WebhookRouteMap {
-  if (!routes || typeof routes !== 'object' || Array.isArray(routes)) throw new Error('config webhook_routes: must be an object of "https://…": "http://127.0.0.1:…"');
+  if (!routes || typeof routes !== 'object' || Array.isArray(routes))
+    throw new Error('config webhook_routes: must be an object of "https://…": "http://127.0.0.1:…"');
   for (const [from, to] of Object.entries(routes)) {
     if (!/^https:\/\/[^/?#]+/.test(from)) throw new Error(`config webhook_routes: "${from}" is not an https:// url`);
     if (typeof to !== 'string' || !to.startsWith('http://') || !new RegExp(LOOPBACK_HTTP_URL).test(to)) {
@@ -21,7 +22,8 @@ export function checkWebhookRoutes(routes: unknown): WebhookRouteMap {
 export function routeWebhookUrl(routes: WebhookRouteMap, url: string): string {
   for (const [from, to] of Object.entries(routes)) {
     const prefix = from.replace(/\/$/, '');
-    if (url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`)) return to.replace(/\/$/, '') + url.slice(prefix.length);
+    if (url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`))
+      return to.replace(/\/$/, '') + url.slice(prefix.length);
   }
   return url;
 }

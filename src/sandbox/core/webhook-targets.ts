@@ -86,13 +86,16 @@ export const defaultPolicy = (host: string): WebhookTargetPolicy => (isLoopbackH
 
 /** Checks `webhook_targets` of a --config object; throws an Error naming the first problem. */
 export function checkWebhookTargets(targets: unknown): WebhookTargetsConfig {
-  if (!targets || typeof targets !== 'object' || Array.isArray(targets)) throw new Error('config webhook_targets: must be an object { "policy": "local" | "public", "allow": [...] }');
+  if (!targets || typeof targets !== 'object' || Array.isArray(targets))
+    throw new Error('config webhook_targets: must be an object { "policy": "local" | "public", "allow": [...] }');
   const t = targets as WebhookTargetsConfig;
   for (const key of Object.keys(t)) {
     if (key !== 'policy' && key !== 'allow') throw new Error(`config webhook_targets: unknown setting "${key}" (policy, allow)`);
   }
-  if (t.policy !== undefined && !WEBHOOK_TARGET_POLICIES.includes(t.policy)) throw new Error(`config webhook_targets.policy: must be one of ${WEBHOOK_TARGET_POLICIES.join(', ')}`);
-  if (t.allow !== undefined && !Array.isArray(t.allow)) throw new Error('config webhook_targets.allow: must be a list of CIDRs, addresses or host names');
+  if (t.policy !== undefined && !WEBHOOK_TARGET_POLICIES.includes(t.policy))
+    throw new Error(`config webhook_targets.policy: must be one of ${WEBHOOK_TARGET_POLICIES.join(', ')}`);
+  if (t.allow !== undefined && !Array.isArray(t.allow))
+    throw new Error('config webhook_targets.allow: must be a list of CIDRs, addresses or host names');
   for (const entry of t.allow ?? []) {
     if (typeof entry !== 'string' || parseAllowed(entry) === undefined) {
       throw new Error(`config webhook_targets.allow: "${String(entry)}" is not a CIDR ("10.1.0.0/16"), an address or a host name`);
@@ -112,13 +115,16 @@ function parseAllowed(entry: string): Allowed | undefined {
     const bits = prefix === undefined ? max : /^\d{1,3}$/.test(prefix) ? Number(prefix) : Number.NaN;
     return bits >= 0 && bits <= max ? { subnet: [bare, bits, type] } : undefined;
   }
-  return prefix === undefined && /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(bare) ? { host: bare.toLowerCase() } : undefined;
+  return prefix === undefined && /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(bare)
+    ? { host: bare.toLowerCase() }
+    : undefined;
 }
 
 /** This machine's own addresses: a target there is the sandbox itself, or its neighbours on the host. */
 function ownAddresses(): Set<string> {
   const own = new Set<string>();
-  for (const list of Object.values(os.networkInterfaces())) for (const i of list ?? []) own.add(i.address.replace(/%.*$/, '').toLowerCase());
+  for (const list of Object.values(os.networkInterfaces()))
+    for (const i of list ?? []) own.add(i.address.replace(/%.*$/, '').toLowerCase());
   return own;
 }
 
@@ -149,7 +155,8 @@ export class WebhookTargets {
     const self = new URL(url);
     this.selfOrigins.add(self.origin);
     if (isLoopbackHost(self.hostname) || ['0.0.0.0', '[::]'].includes(self.hostname)) {
-      for (const host of ['127.0.0.1', 'localhost', '[::1]']) this.selfOrigins.add(`${self.protocol}//${host}${self.port ? `:${self.port}` : ''}`);
+      for (const host of ['127.0.0.1', 'localhost', '[::1]'])
+        this.selfOrigins.add(`${self.protocol}//${host}${self.port ? `:${self.port}` : ''}`);
     }
   }
 

@@ -21,7 +21,11 @@ export function findCustomer(core: SandboxCore, accountId: number, code: string)
 
 /** The customer's `external_reference` (what every card event carries), or undefined for no such customer. */
 export function externalReferenceOf(core: SandboxCore, accountId: number, code: string): string | undefined {
-  return core.db.get<{ external_reference: string }>('SELECT external_reference FROM customers WHERE account_id = ? AND code = ?', accountId, code)?.external_reference;
+  return core.db.get<{ external_reference: string }>(
+    'SELECT external_reference FROM customers WHERE account_id = ? AND code = ?',
+    accountId,
+    code,
+  )?.external_reference;
 }
 
 /** A new customer, active at the `basic` level. */
@@ -32,7 +36,15 @@ export function insertCustomer(
   core.db.run(
     `INSERT INTO customers (code, account_id, external_reference, first_name, last_name, date_of_birth, email, phone, status, restriction_reason, verification_level, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', NULL, 'basic', ?)`,
-    row.code, row.account_id, row.external_reference, row.first_name, row.last_name, row.date_of_birth, row.email, row.phone, core.clock.now(),
+    row.code,
+    row.account_id,
+    row.external_reference,
+    row.first_name,
+    row.last_name,
+    row.date_of_birth,
+    row.email,
+    row.phone,
+    core.clock.now(),
   );
 }
 
@@ -52,7 +64,12 @@ export function customerList(
     where.push(`${column} = ?`);
     args.push(value);
   }
-  const rows = core.db.all<CustomerRow>(`SELECT * FROM customers WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT ? OFFSET ?`, ...args, limit, offset);
+  const rows = core.db.all<CustomerRow>(
+    `SELECT * FROM customers WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT ? OFFSET ?`,
+    ...args,
+    limit,
+    offset,
+  );
   const total = core.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM customers WHERE ${where.join(' AND ')}`, ...args)!.n;
   return { rows, total };
 }
@@ -72,15 +89,26 @@ export function restrictCustomer(core: SandboxCore, code: string, reason: string
 }
 
 /** Replaces the declared identity by the verified one and lifts the restriction (the customer is active again). */
-export function replaceIdentity(core: SandboxCore, code: string, identity: { first_name: string; last_name: string; date_of_birth: string }): void {
+export function replaceIdentity(
+  core: SandboxCore,
+  code: string,
+  identity: { first_name: string; last_name: string; date_of_birth: string },
+): void {
   core.db.run(
     "UPDATE customers SET first_name = ?, last_name = ?, date_of_birth = ?, status = 'active', restriction_reason = NULL WHERE code = ?",
-    identity.first_name, identity.last_name, identity.date_of_birth, code,
+    identity.first_name,
+    identity.last_name,
+    identity.date_of_birth,
+    code,
   );
 }
 
 /** Sets the given columns of a customer (`null` clears one). */
-export function setCustomerFields(core: SandboxCore, code: string, changes: Partial<Record<(typeof CUSTOMER_UPDATABLE)[number], string | null>>): void {
+export function setCustomerFields(
+  core: SandboxCore,
+  code: string,
+  changes: Partial<Record<(typeof CUSTOMER_UPDATABLE)[number], string | null>>,
+): void {
   for (const column of CUSTOMER_UPDATABLE) {
     if (changes[column] !== undefined) core.db.run(`UPDATE customers SET ${column} = ? WHERE code = ?`, changes[column], code);
   }

@@ -17,7 +17,11 @@ export function requireActiveCustomer(core: SandboxCore, accountId: number, code
   if (!customer) throw notFound('Customer');
   if (customer.status === 'restricted') throw restrictedError();
   if (customer.status === 'inactive') {
-    throw stateError('customer_not_active', 'The customer is inactive: activate it first (POST /customers/{customerCode}/activate).', 'inactive');
+    throw stateError(
+      'customer_not_active',
+      'The customer is inactive: activate it first (POST /customers/{customerCode}/activate).',
+      'inactive',
+    );
   }
   return customer;
 }
@@ -42,7 +46,12 @@ export function customerPage<Row>(
   const where = query.customer_code === undefined ? 'account_id = ?' : 'account_id = ? AND customer_code = ?';
   const args: SqlValue[] = query.customer_code === undefined ? [accountId] : [accountId, query.customer_code];
   const [limit, offset] = pageWindow(query);
-  const rows = core.db.all<Row>(`SELECT * FROM ${table} WHERE ${where} ORDER BY created_at DESC, ${key} DESC LIMIT ? OFFSET ?`, ...args, limit, offset);
+  const rows = core.db.all<Row>(
+    `SELECT * FROM ${table} WHERE ${where} ORDER BY created_at DESC, ${key} DESC LIMIT ? OFFSET ?`,
+    ...args,
+    limit,
+    offset,
+  );
   const total = core.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where}`, ...args)!.n;
   return { rows, total };
 }

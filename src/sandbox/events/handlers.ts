@@ -22,7 +22,13 @@ export function events(core: SandboxCore): Handlers {
     listEvents({ account, query }) {
       const [from, to] = createdRange(query);
       const [limit, offset] = pageWindow(query);
-      const { rows, total } = eventPage(core, account.id, { from: Math.max(from, clock.now() - EVENT_RETENTION_MS), to, type: query.type }, limit, offset);
+      const { rows, total } = eventPage(
+        core,
+        account.id,
+        { from: Math.max(from, clock.now() - EVENT_RETENTION_MS), to, type: query.type },
+        limit,
+        offset,
+      );
       return page(rows.map(eventOf), total, query);
     },
 
@@ -36,13 +42,18 @@ export function events(core: SandboxCore): Handlers {
       if (body?.endpoint_code !== undefined) {
         const endpoint = endpoints.find(account.id, body.endpoint_code);
         if (!endpoint) throw notFound('Webhook endpoint');
-        if (endpoint.is_active !== 1) throw stateError('webhook_endpoint_inactive', 'The endpoint is disabled: enable it first.', 'disabled');
+        if (endpoint.is_active !== 1)
+          throw stateError('webhook_endpoint_inactive', 'The endpoint is disabled: enable it first.', 'disabled');
         if (!subscribes(JSON.parse(endpoint.events) as string[], event.type)) {
           throw stateError('webhook_endpoint_not_subscribed', `The endpoint is not subscribed to ${event.type}.`);
         }
         targets = [endpoint.code];
       } else {
-        targets = endpoints.list(account.id).filter((e) => e.is_active === 1 && subscribes(JSON.parse(e.events) as string[], event.type)).map((e) => e.code).reverse();
+        targets = endpoints
+          .list(account.id)
+          .filter((e) => e.is_active === 1 && subscribes(JSON.parse(e.events) as string[], event.type))
+          .map((e) => e.code)
+          .reverse();
       }
       const now = clock.now();
       const codes = targets.map((endpoint) => outbox.queueDelivery(account.id, endpoint, event.id, idempotencyKeyOf(event.id), now));

@@ -33,8 +33,13 @@ export function giftCards(core: SandboxCore): Handlers {
       const product = productById(body.product_id);
       if (!product) throw notFound('Gift card product');
       if (!orderable(product, amount)) {
-        const allowed = product.denomination_type === 'fixed' ? `one of ${(product.denominations ?? []).join(', ')}` : `from ${product.min_amount} to ${product.max_amount}`;
-        throw validationError(`The amount of ${product.product_id} must be ${allowed} ${product.currency}.`, [{ field: 'amount', message: `must be ${allowed}` }]);
+        const allowed =
+          product.denomination_type === 'fixed'
+            ? `one of ${(product.denominations ?? []).join(', ')}`
+            : `from ${product.min_amount} to ${product.max_amount}`;
+        throw validationError(`The amount of ${product.product_id} must be ${allowed} ${product.currency}.`, [
+          { field: 'amount', message: `must be ${allowed}` },
+        ]);
       }
       const code = randomUUID();
       const debited = usdMinorOf(product, amount * body.quantity);
@@ -44,14 +49,26 @@ export function giftCards(core: SandboxCore): Handlers {
         customerCode: customer.code,
         eventFields: { product: product.product_id },
       });
-      insertOrder(core, { code, account_id: account.id, customer_code: customer.code, product_id: product.product_id, amount_minor: amount, quantity: body.quantity, debited_minor: debited });
+      insertOrder(core, {
+        code,
+        account_id: account.id,
+        customer_code: customer.code,
+        product_id: product.product_id,
+        amount_minor: amount,
+        quantity: body.quantity,
+        debited_minor: debited,
+      });
       if (!account.manual) scheduler.schedule(DELIVERY_JOB_KIND, clock.now() + core.autoCompleteMs, { order: code });
       return { data: orderOf(clock, orderByCode(core, code)!, false) };
     },
 
     listGiftCardOrders({ account, query }) {
       const { rows, total } = customerPage<GiftCardOrderRow>(core, account.id, 'gift_card_orders', 'code', query);
-      return page(rows.map((r) => orderOf(clock, r, false)), total, query);
+      return page(
+        rows.map((r) => orderOf(clock, r, false)),
+        total,
+        query,
+      );
     },
 
     getGiftCardOrder({ account, params }) {

@@ -21,7 +21,11 @@ export interface GiftCardOrderRow {
 }
 
 /** The order's contract shape; its redemption details only when `withRedemptions` (GET of one delivered order). */
-export function orderOf(clock: SandboxCore['clock'], r: GiftCardOrderRow, withRedemptions: boolean): components['schemas']['GiftCardOrder'] {
+export function orderOf(
+  clock: SandboxCore['clock'],
+  r: GiftCardOrderRow,
+  withRedemptions: boolean,
+): components['schemas']['GiftCardOrder'] {
   return {
     code: r.code,
     customer_code: r.customer_code,
@@ -46,10 +50,20 @@ export function findOrder(core: SandboxCore, account: Account, code: string): Gi
 }
 
 /** A new pending order. */
-export function insertOrder(core: SandboxCore, row: Pick<GiftCardOrderRow, 'code' | 'account_id' | 'customer_code' | 'product_id' | 'amount_minor' | 'quantity' | 'debited_minor'>): void {
+export function insertOrder(
+  core: SandboxCore,
+  row: Pick<GiftCardOrderRow, 'code' | 'account_id' | 'customer_code' | 'product_id' | 'amount_minor' | 'quantity' | 'debited_minor'>,
+): void {
   core.db.run(
     `INSERT INTO gift_card_orders (code, account_id, customer_code, product_id, amount_minor, quantity, debited_minor, status, redemptions, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', NULL, ?)`,
-    row.code, row.account_id, row.customer_code, row.product_id, row.amount_minor, row.quantity, row.debited_minor, core.clock.now(),
+    row.code,
+    row.account_id,
+    row.customer_code,
+    row.product_id,
+    row.amount_minor,
+    row.quantity,
+    row.debited_minor,
+    core.clock.now(),
   );
 }

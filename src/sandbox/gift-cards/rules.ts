@@ -36,17 +36,35 @@ export class GiftCardOrders {
       const current = this.byCode(order.code)!;
       const from = choice.outcome === 'refunded' ? 'delivered' : 'pending';
       if (current.status !== from) {
-        throw apiError('VALIDATION_ERROR', `Only a ${from} order can become ${choice.outcome}; this order is ${current.status}.`, { fields: [], current_status: current.status });
+        throw apiError('VALIDATION_ERROR', `Only a ${from} order can become ${choice.outcome}; this order is ${current.status}.`, {
+          fields: [],
+          current_status: current.status,
+        });
       }
       const account = accounts.byId(current.account_id);
-      const base = { order_code: current.code, customer_code: current.customer_code, product_id: current.product_id, amount: toAmount(current.amount_minor), quantity: current.quantity };
+      const base = {
+        order_code: current.code,
+        customer_code: current.customer_code,
+        product_id: current.product_id,
+        amount: toAmount(current.amount_minor),
+        quantity: current.quantity,
+      };
       const now = clock.now();
       if (choice.outcome === 'delivered') {
         const redemptions: Redemption[] = Array.from({ length: current.quantity }, () => {
           const code = randomBytes(8).toString('hex').toUpperCase();
-          return { redemption_code: code, pin: String(randomInt(10_000)).padStart(4, '0'), redemption_url: `https://sandbox.giftcards.test/redeem/${code}`, expires_at: new Date(now + YEAR_MS).toISOString().slice(0, 10) };
+          return {
+            redemption_code: code,
+            pin: String(randomInt(10_000)).padStart(4, '0'),
+            redemption_url: `https://sandbox.giftcards.test/redeem/${code}`,
+            expires_at: new Date(now + YEAR_MS).toISOString().slice(0, 10),
+          };
         });
-        db.run("UPDATE gift_card_orders SET status = 'delivered', redemptions = ? WHERE code = ?", JSON.stringify(redemptions), current.code);
+        db.run(
+          "UPDATE gift_card_orders SET status = 'delivered', redemptions = ? WHERE code = ?",
+          JSON.stringify(redemptions),
+          current.code,
+        );
         outbox.emit(account, 'gift_card.delivered', { ...base, delivered_at: clock.iso(now) });
       } else {
         ledger.credit(account, 'gift_cards', current.debited_minor, {
@@ -55,8 +73,15 @@ export class GiftCardOrders {
           customerCode: current.customer_code,
         });
         db.run('UPDATE gift_card_orders SET status = ?, redemptions = NULL WHERE code = ?', choice.outcome, current.code);
-        if (choice.outcome === 'failed') outbox.emit(account, 'gift_card.failed', { ...base, reason: choice.reason ?? 'vendor_error', failed_at: clock.iso(now) });
-        else outbox.emit(account, 'gift_card.refunded', { ...base, refunded_amount: toAmount(current.debited_minor), balance_type: 'gift_cards', refunded_at: clock.iso(now) });
+        if (choice.outcome === 'failed')
+          outbox.emit(account, 'gift_card.failed', { ...base, reason: choice.reason ?? 'vendor_error', failed_at: clock.iso(now) });
+        else
+          outbox.emit(account, 'gift_card.refunded', {
+            ...base,
+            refunded_amount: toAmount(current.debited_minor),
+            balance_type: 'gift_cards',
+            refunded_at: clock.iso(now),
+          });
       }
       return this.byCode(current.code)!;
     });
@@ -64,4 +89,3 @@ export class GiftCardOrders {
 }
 
 export const giftCardOrders = perCore((core) => new GiftCardOrders(core));
-

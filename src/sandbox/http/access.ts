@@ -17,9 +17,13 @@ export const accessChecks = fp<{ core: SandboxCore }>(
       if (operation.method !== 'GET') {
         const since = core.ledger.negativeSince(account.id);
         if (since !== undefined) {
-          throw apiError('ACCOUNT_SUSPENDED_NEGATIVE_BALANCE', 'An ops balance is negative: only GET requests are accepted until it is funded.', {
-            negative_balance_since: core.clock.iso(since),
-          });
+          throw apiError(
+            'ACCOUNT_SUSPENDED_NEGATIVE_BALANCE',
+            'An ops balance is negative: only GET requests are accepted until it is funded.',
+            {
+              negative_balance_since: core.clock.iso(since),
+            },
+          );
         }
       }
       const fault = core.faults.take(account.id, operation.operationId);

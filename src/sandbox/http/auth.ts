@@ -25,7 +25,11 @@ export function presentedKey(request: FastifyRequest, askFor: string): { token: 
   const token = bearerToken(header);
   const mode = token === undefined ? undefined : apiKeyMode(token);
   if (!token || mode === undefined) {
-    throw apiError('AUTHENTICATION_FAILED', `The API key is invalid: send \`Authorization: Bearer <API_KEY>\` with a key that is ${API_KEY_RULE}.`, null);
+    throw apiError(
+      'AUTHENTICATION_FAILED',
+      `The API key is invalid: send \`Authorization: Bearer <API_KEY>\` with a key that is ${API_KEY_RULE}.`,
+      null,
+    );
   }
   return { token, mode };
 }
@@ -50,7 +54,8 @@ export const authentication = fp<AuthOptions>(
       if (!route.operation) return done(); // not an operation of the API (404, the simulation API)
       const key = presentedKey(request, 'Send your API key as `Authorization: Bearer <API_KEY>`.');
       const account = core.accounts.known(key.token);
-      if (!account) throw apiError('AUTHENTICATION_FAILED', 'This API key is not known to the sandbox (it accepts only the keys of its config).', null);
+      if (!account)
+        throw apiError('AUTHENTICATION_FAILED', 'This API key is not known to the sandbox (it accepts only the keys of its config).', null);
       request.sandbox.account = account;
       if (account.revoked) throw apiError('AUTHENTICATION_FAILED', 'This API key has been revoked.', null);
       if (!account.allowedIps.includes(request.ip)) {

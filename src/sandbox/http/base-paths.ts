@@ -20,10 +20,17 @@ function methodsByPath(operations: OperationInfo[]): { re: RegExp; methods: Set<
   }
   // A literal segment wins over a parameter: `/payouts/beneficiaries` is not `/payouts/{code}`.
   const params = (template: string) => template.split('{').length;
-  return [...byTemplate].sort(([a], [b]) => params(a) - params(b)).map(([template, methods]) => ({
-    re: new RegExp(`^/(v1|api/v1)${template.split(/\{[^}]+\}/).map((s) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('[^/]+')}/?$`),
-    methods,
-  }));
+  return [...byTemplate]
+    .sort(([a], [b]) => params(a) - params(b))
+    .map(([template, methods]) => ({
+      re: new RegExp(
+        `^/(v1|api/v1)${template
+          .split(/\{[^}]+\}/)
+          .map((s) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
+          .join('[^/]+')}/?$`,
+      ),
+      methods,
+    }));
 }
 
 /** The answer to a request no operation serves: 405 with `Allow` for a known path, else 404. */
@@ -36,12 +43,22 @@ export function noOperationAnswer(core: SandboxCore, operations: OperationInfo[]
     if (match && !match.methods.has(request.method)) {
       const allowed = [...match.methods].join(', ');
       reply.header('Allow', allowed);
-      return sendError(core, request, reply, outsideOperations(405, `${request.method} is not an operation of ${path}; it accepts ${allowed}.`, {
-        method: request.method,
-        allowed_methods: [...match.methods],
-      }));
+      return sendError(
+        core,
+        request,
+        reply,
+        outsideOperations(405, `${request.method} is not an operation of ${path}; it accepts ${allowed}.`, {
+          method: request.method,
+          allowed_methods: [...match.methods],
+        }),
+      );
     }
-    return sendError(core, request, reply, apiError('RESOURCE_NOT_FOUND', `No operation at ${request.method} ${path}.${basePathHint(request.method, path, operations)}`, null));
+    return sendError(
+      core,
+      request,
+      reply,
+      apiError('RESOURCE_NOT_FOUND', `No operation at ${request.method} ${path}.${basePathHint(request.method, path, operations)}`, null),
+    );
   };
 }
 
@@ -55,7 +72,11 @@ export const basePaths = fp<BasePathOptions>(
     // Before idempotency: a call at the wrong address is not the operation's answer, and is not kept.
     app.addHook('preHandler', (request, _reply, done) => {
       if (request.sandbox.route.wrongHost && request.sandbox.account) {
-        throw apiError('wrong_api_host', 'Gift card operations are served at the gift card address `{alt_base_url}` (`/api/v1`), not at `/v1`.', null);
+        throw apiError(
+          'wrong_api_host',
+          'Gift card operations are served at the gift card address `{alt_base_url}` (`/api/v1`), not at `/v1`.',
+          null,
+        );
       }
       done();
     });

@@ -48,15 +48,27 @@ export const errorFormatting = fp<ErrorOptions>(
       if (error instanceof ApiError) return sendError(core, request, reply, error);
       if (error.validation) {
         const context = error.validationContext ?? 'body';
-        const data = context === 'body' ? request.body : context === 'querystring' ? request.query : context === 'params' ? request.params : request.headers;
+        const data =
+          context === 'body'
+            ? request.body
+            : context === 'querystring'
+              ? request.query
+              : context === 'params'
+                ? request.params
+                : request.headers;
         const { message, fields } = validationProblem(error.validation as AjvError[], context, data);
         return sendError(core, request, reply, apiError('VALIDATION_ERROR', message, { fields }));
       }
       switch (error.code) {
         case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-          return sendError(core, request, reply, outsideOperations(415, `Content-Type ${String(request.headers['content-type'])} is not accepted: send application/json.`, {
-            fields: [{ field: 'Content-Type', message: 'must be application/json' }],
-          }));
+          return sendError(
+            core,
+            request,
+            reply,
+            outsideOperations(415, `Content-Type ${String(request.headers['content-type'])} is not accepted: send application/json.`, {
+              fields: [{ field: 'Content-Type', message: 'must be application/json' }],
+            }),
+          );
         case 'FST_ERR_CTP_BODY_TOO_LARGE': {
           const limit = request.routeOptions.bodyLimit ?? BODY_LIMIT_BYTES;
           const tooLarge = outsideOperations(413, `The request body is larger than ${limit} bytes.`, {
@@ -68,13 +80,32 @@ export const errorFormatting = fp<ErrorOptions>(
         }
         case 'FST_ERR_CTP_EMPTY_JSON_BODY':
         case 'FST_ERR_CTP_INVALID_JSON_BODY':
-          return sendError(core, request, reply, apiError('VALIDATION_ERROR', 'The request body is not valid JSON.', { fields: [{ field: 'body', message: 'is not valid JSON' }] }));
+          return sendError(
+            core,
+            request,
+            reply,
+            apiError('VALIDATION_ERROR', 'The request body is not valid JSON.', {
+              fields: [{ field: 'body', message: 'is not valid JSON' }],
+            }),
+          );
       }
       if (error instanceof SyntaxError || error.statusCode === 400) {
-        return sendError(core, request, reply, apiError('VALIDATION_ERROR', `The request body is not valid JSON: ${error.message}`, { fields: [{ field: 'body', message: 'is not valid JSON' }] }));
+        return sendError(
+          core,
+          request,
+          reply,
+          apiError('VALIDATION_ERROR', `The request body is not valid JSON: ${error.message}`, {
+            fields: [{ field: 'body', message: 'is not valid JSON' }],
+          }),
+        );
       }
       logFailure(`500 ${request.id} ${request.method} ${request.url.slice(0, 200)}`, error);
-      return sendError(core, request, reply, apiError('INTERNAL_ERROR', `The sandbox failed: ${error instanceof Error ? error.message : String(error)}`, null));
+      return sendError(
+        core,
+        request,
+        reply,
+        apiError('INTERNAL_ERROR', `The sandbox failed: ${error instanceof Error ? error.message : String(error)}`, null),
+      );
     });
   },
   { name: 'sandbox-error-formatting' },

@@ -32,7 +32,12 @@ export const idempotency = fp<IdempotencyOptions>(
       }
       if ('kept' in slot) {
         request.sandbox.idempotency = { key, fingerprint, end: () => {}, replayed: true };
-        reply.code(slot.kept.status).header('Idempotent-Replayed', 'true').type('application/json').serializer((p: unknown) => String(p)).send(slot.kept.body);
+        reply
+          .code(slot.kept.status)
+          .header('Idempotent-Replayed', 'true')
+          .type('application/json')
+          .serializer((p: unknown) => String(p))
+          .send(slot.kept.body);
         return true;
       }
       request.sandbox.idempotency = { key, fingerprint, end: slot.end, replayed: false };

@@ -68,22 +68,34 @@ export const jsonBody = fp(
     app.removeContentTypeParser('application/json');
     app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request: FastifyRequest, body: Buffer, done) => {
       if (!isUtf8(body)) {
-        return done(apiError('VALIDATION_ERROR', 'The request body is not valid JSON: it is not UTF-8.', { fields: [{ field: 'body', message: 'is not valid JSON (not UTF-8)' }] }));
+        return done(
+          apiError('VALIDATION_ERROR', 'The request body is not valid JSON: it is not UTF-8.', {
+            fields: [{ field: 'body', message: 'is not valid JSON (not UTF-8)' }],
+          }),
+        );
       }
       const text = body.toString('utf8');
       if (nestsDeeperThan(text, BODY_MAX_DEPTH)) {
-        return done(outsideOperations(413, `The request body nests arrays and objects more than ${BODY_MAX_DEPTH} levels deep.`, {
-          fields: [{ field: 'body', message: `must be nested at most ${BODY_MAX_DEPTH} levels deep` }],
-        }));
+        return done(
+          outsideOperations(413, `The request body nests arrays and objects more than ${BODY_MAX_DEPTH} levels deep.`, {
+            fields: [{ field: 'body', message: `must be nested at most ${BODY_MAX_DEPTH} levels deep` }],
+          }),
+        );
       }
       parse(request, text, (error, parsed) => {
         if (error) return done(error);
         if (request.routeOptions.schema?.body !== undefined && SURROGATE_ESCAPE.test(text)) {
           const field = loneSurrogateField(parsed);
           if (field !== undefined) {
-            return done(apiError('VALIDATION_ERROR', `The request is invalid: ${field} holds a lone surrogate (an escape such as \\ud800 without its pair), which is not Unicode text.`, {
-              fields: [{ field, message: 'must be valid Unicode text (a lone surrogate escape such as \\ud800 is not)' }],
-            }));
+            return done(
+              apiError(
+                'VALIDATION_ERROR',
+                `The request is invalid: ${field} holds a lone surrogate (an escape such as \\ud800 without its pair), which is not Unicode text.`,
+                {
+                  fields: [{ field, message: 'must be valid Unicode text (a lone surrogate escape such as \\ud800 is not)' }],
+                },
+              ),
+            );
           }
         }
         done(null, parsed);

@@ -25,7 +25,9 @@ export const operationRoutes = fp<OperationRouteOptions>(
   async (app: FastifyInstance, { core, document, operations, handlers, idempotency }) => {
     app.addHook('preValidation', (request, _reply, done) => {
       if (request.sandbox.route.operation?.bodyRequired && (request.body === undefined || request.body === null)) {
-        throw apiError('VALIDATION_ERROR', 'A JSON request body is required.', { fields: [{ field: 'body', message: 'is required (required)' }] });
+        throw apiError('VALIDATION_ERROR', 'A JSON request body is required.', {
+          fields: [{ field: 'body', message: 'is required (required)' }],
+        });
       }
       done();
     });
@@ -46,7 +48,14 @@ export const operationRoutes = fp<OperationRouteOptions>(
               not_implemented: true,
             });
           }
-          const call = { account: request.sandbox.account!, ip: request.ip, params: request.params, query: request.query, body: request.body, core } as Call<OperationId>;
+          const call = {
+            account: request.sandbox.account!,
+            ip: request.ip,
+            params: request.params,
+            query: request.query,
+            body: request.body,
+            core,
+          } as Call<OperationId>;
           // A synchronous handler's change and the idempotent answer to it commit in one transaction, so a crash
           // cannot keep the one without the other. (An asynchronous handler's answer is kept when it is sent.)
           const idem = request.sandbox.idempotency;
@@ -64,7 +73,12 @@ export const operationRoutes = fp<OperationRouteOptions>(
             if (value instanceof Promise) return { later: value };
             body = successBody(core, request, value);
             if (idem && !idem.replayed) {
-              idempotency.keep(call.account.id, idem.key, { fingerprint: idem.fingerprint, status: 200, body: JSON.stringify(body) }, core.clock.now());
+              idempotency.keep(
+                call.account.id,
+                idem.key,
+                { fingerprint: idem.fingerprint, status: 200, body: JSON.stringify(body) },
+                core.clock.now(),
+              );
               idem.kept = true;
             }
             return { now: value };
@@ -83,7 +97,8 @@ export const operationRoutes = fp<OperationRouteOptions>(
       await app.register(
         async (scope) => {
           for (const route of routes) {
-            if (prefix === '/v1' || altPaths.has(route.openapiPath)) scope.route({ method: route.method, url: route.url, schema: route.schema, ...routeOptions(prefix, route) });
+            if (prefix === '/v1' || altPaths.has(route.openapiPath))
+              scope.route({ method: route.method, url: route.url, schema: route.schema, ...routeOptions(prefix, route) });
           }
         },
         { prefix },

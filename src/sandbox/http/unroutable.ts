@@ -30,18 +30,30 @@ interface ClientError extends Error {
 export function clientErrorAnswer(error: ClientError): ApiError {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return outsideOperations(431, `The request line and headers are larger than ${HEADER_LIMIT_BYTES} bytes: send a shorter query, or fewer or shorter headers.`, {
-        fields: [{ field: 'headers', message: `the request line and headers must be at most ${HEADER_LIMIT_BYTES} bytes` }],
-      });
+      return outsideOperations(
+        431,
+        `The request line and headers are larger than ${HEADER_LIMIT_BYTES} bytes: send a shorter query, or fewer or shorter headers.`,
+        {
+          fields: [{ field: 'headers', message: `the request line and headers must be at most ${HEADER_LIMIT_BYTES} bytes` }],
+        },
+      );
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return outsideOperations(408, `The request did not arrive in time: its headers must arrive within ${HEADERS_TIMEOUT_MS / 1000} seconds, the whole request within ${REQUEST_TIMEOUT_MS / 1000}.`, {
-        fields: [{ field: 'request', message: `must arrive whole within ${REQUEST_TIMEOUT_MS / 1000} seconds` }],
-      });
+      return outsideOperations(
+        408,
+        `The request did not arrive in time: its headers must arrive within ${HEADERS_TIMEOUT_MS / 1000} seconds, the whole request within ${REQUEST_TIMEOUT_MS / 1000}.`,
+        {
+          fields: [{ field: 'request', message: `must arrive whole within ${REQUEST_TIMEOUT_MS / 1000} seconds` }],
+        },
+      );
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return outsideOperations(413, 'The chunk extensions of the request body are too large.', { fields: [{ field: 'body', message: 'has chunk extensions too large' }] });
+      return outsideOperations(413, 'The chunk extensions of the request body are too large.', {
+        fields: [{ field: 'body', message: 'has chunk extensions too large' }],
+      });
     default: {
       const why = (error.reason ?? error.code ?? error.message).replace(/[^\x20-\x7e]+/g, ' ').slice(0, 200);
-      return outsideOperations(400, `The request is not valid HTTP/1.1: ${why}.`, { fields: [{ field: 'request', message: `is not valid HTTP/1.1 (${why})` }] });
+      return outsideOperations(400, `The request is not valid HTTP/1.1: ${why}.`, {
+        fields: [{ field: 'request', message: `is not valid HTTP/1.1 (${why})` }],
+      });
     }
   }
 }
@@ -78,7 +90,8 @@ export function frameworkErrors(core: SandboxCore) {
     if (!request.sandbox) request.sandbox = unroutedState();
     const path = request.url.split('?')[0]!;
     const shown = path.length > 200 ? `${path.slice(0, 200)}…` : path;
-    const why = error.code === 'FST_ERR_BAD_URL' ? 'its path is not a valid URL (a percent-encoded part is not UTF-8)' : 'its path cannot be routed';
+    const why =
+      error.code === 'FST_ERR_BAD_URL' ? 'its path is not a valid URL (a percent-encoded part is not UTF-8)' : 'its path cannot be routed';
     sendError(core, request, reply, apiError('RESOURCE_NOT_FOUND', `No operation at ${request.method} ${shown}: ${why}.`, null));
   };
 }

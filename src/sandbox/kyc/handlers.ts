@@ -18,7 +18,13 @@ export function kyc(core: SandboxCore): Handlers {
         throw stateError('kyc_already_approved', "The customer's KYC is already approved: no new link is needed.", 'approved');
       }
       const session = verification.createSession(account, customer, body ?? {});
-      return { data: { customer_code: customer.code, url: `${core.url}${KYC_PAGE_PATH}/${session.token}`, expires_at: clock.iso(session.expires_at) } };
+      return {
+        data: {
+          customer_code: customer.code,
+          url: `${core.url}${KYC_PAGE_PATH}/${session.token}`,
+          expires_at: clock.iso(session.expires_at),
+        },
+      };
     },
     getKycStatus({ account, params }) {
       const customer = findCustomer(core, account.id, params.customerCode);
@@ -29,11 +35,22 @@ export function kyc(core: SandboxCore): Handlers {
       const customer = findCustomer(core, account.id, params.customerCode);
       if (!customer) throw notFound('Customer');
       if (customer.status !== 'restricted' || customer.restriction_reason !== 'identity_mismatch') {
-        throw stateError('identity_not_mismatched', 'Only a customer restricted for an identity mismatch can be synchronized.', customer.status);
+        throw stateError(
+          'identity_not_mismatched',
+          'Only a customer restricted for an identity mismatch can be synchronized.',
+          customer.status,
+        );
       }
       const updated = verification.synchronize(account, customer);
       return {
-        data: { customer_code: updated.code, external_reference: updated.external_reference, first_name: updated.first_name, last_name: updated.last_name, date_of_birth: updated.date_of_birth, status: 'active' as const },
+        data: {
+          customer_code: updated.code,
+          external_reference: updated.external_reference,
+          first_name: updated.first_name,
+          last_name: updated.last_name,
+          date_of_birth: updated.date_of_birth,
+          status: 'active' as const,
+        },
       };
     },
   };

@@ -11,7 +11,18 @@ import { KYC_OUTCOMES, kycVerification, type KycOutcome } from './verification.j
 
 export const KYC_PAGE_PATH = '/sandbox/kyc/s';
 
-type Texts = { title: string; intro: string; expires: string; choose: string; mismatchName: string; done: string; back: string; closed: Record<Exclude<SessionRow['status'], 'open'>, string>; unknown: string; outcomes: Record<KycOutcome, string> };
+type Texts = {
+  title: string;
+  intro: string;
+  expires: string;
+  choose: string;
+  mismatchName: string;
+  done: string;
+  back: string;
+  closed: Record<Exclude<SessionRow['status'], 'open'>, string>;
+  unknown: string;
+  outcomes: Record<KycOutcome, string>;
+};
 
 const TEXTS: Record<'en' | 'fr', Texts> = {
   en: {
@@ -22,7 +33,11 @@ const TEXTS: Record<'en' | 'fr', Texts> = {
     mismatchName: 'First name read on the document (identity mismatch only)',
     done: 'Thank you. The verification outcome was recorded; the partner receives it as a kyc.* event.',
     back: 'You can close this page.',
-    closed: { submitted: 'This verification was already submitted.', expired: 'This link has expired. Ask for a new one.', replaced: 'A newer link replaced this one.' },
+    closed: {
+      submitted: 'This verification was already submitted.',
+      expired: 'This link has expired. Ask for a new one.',
+      replaced: 'A newer link replaced this one.',
+    },
     unknown: 'This verification link does not exist.',
     outcomes: {
       approved: 'Approve',
@@ -42,7 +57,11 @@ const TEXTS: Record<'en' | 'fr', Texts> = {
     mismatchName: "Prénom lu sur le document (divergence d'identité seulement)",
     done: "Merci. L'issue de la vérification est enregistrée ; le partenaire la reçoit par un événement kyc.*.",
     back: 'Vous pouvez fermer cette page.',
-    closed: { submitted: 'Cette vérification a déjà été soumise.', expired: 'Ce lien a expiré. Demandez-en un nouveau.', replaced: 'Un lien plus récent remplace celui-ci.' },
+    closed: {
+      submitted: 'Cette vérification a déjà été soumise.',
+      expired: 'Ce lien a expiré. Demandez-en un nouveau.',
+      replaced: 'Un lien plus récent remplace celui-ci.',
+    },
     unknown: "Ce lien de vérification n'existe pas.",
     outcomes: {
       approved: 'Approuver',
@@ -100,7 +119,9 @@ export function kycPage(core: SandboxCore) {
       if (session?.status !== 'open') return closedPage(reply, session);
       const { lang, t } = textsFor(session.locale);
       const customer = findCustomer(core, session.account_id, session.customer_code)!;
-      const buttons = KYC_OUTCOMES.map((o) => `<button type="submit" name="outcome" value="${o}">${escapeHtml(t.outcomes[o])}</button>`).join('\n');
+      const buttons = KYC_OUTCOMES.map(
+        (o) => `<button type="submit" name="outcome" value="${o}">${escapeHtml(t.outcomes[o])}</button>`,
+      ).join('\n');
       const body = `<p>${t.intro} <strong>${escapeHtml(`${customer.first_name} ${customer.last_name}`)}</strong> (${escapeHtml(customer.date_of_birth)}).</p>
 <p class="note">${t.expires} ${core.clock.iso(session.expires_at)}.</p>
 <form method="post" action="${KYC_PAGE_PATH}/${session.token}">

@@ -49,7 +49,8 @@ export class KycVerification {
     core.scheduler.register(KYC_AUTO_JOB, (p) => {
       const row = this.row(Number(p.account), String(p.customer));
       const session = this.openSession(Number(p.account), String(p.customer));
-      if (row?.kyc_status === 'pending' || session) this.apply(this.account(Number(p.account)), String(p.customer), { outcome: 'approved' });
+      if (row?.kyc_status === 'pending' || session)
+        this.apply(this.account(Number(p.account)), String(p.customer), { outcome: 'approved' });
     });
     core.scheduler.register(KYC_EXPIRY_JOB, (p) => {
       const session = this.core.db.get<SessionRow>('SELECT * FROM kyc_sessions WHERE token = ?', String(p.token));
@@ -66,7 +67,11 @@ export class KycVerification {
   }
 
   openSession(accountId: number, customerCode: string): SessionRow | undefined {
-    return this.core.db.get<SessionRow>("SELECT * FROM kyc_sessions WHERE account_id = ? AND customer_code = ? AND status = 'open' ORDER BY seq DESC LIMIT 1", accountId, customerCode);
+    return this.core.db.get<SessionRow>(
+      "SELECT * FROM kyc_sessions WHERE account_id = ? AND customer_code = ? AND status = 'open' ORDER BY seq DESC LIMIT 1",
+      accountId,
+      customerCode,
+    );
   }
 
   session(token: string): SessionRow | undefined {
@@ -82,7 +87,11 @@ export class KycVerification {
     const { db, clock, scheduler } = this.core;
     return db.transaction(() => {
       const now = clock.now();
-      db.run("UPDATE kyc_sessions SET status = 'replaced' WHERE account_id = ? AND customer_code = ? AND status = 'open'", account.id, customer.code);
+      db.run(
+        "UPDATE kyc_sessions SET status = 'replaced' WHERE account_id = ? AND customer_code = ? AND status = 'open'",
+        account.id,
+        customer.code,
+      );
       const session: SessionRow = {
         token: randomBytes(12).toString('hex'),
         account_id: account.id,
@@ -95,10 +104,18 @@ export class KycVerification {
       };
       db.run(
         'INSERT INTO kyc_sessions (token, account_id, customer_code, return_url, locale, status, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-        session.token, session.account_id, session.customer_code, session.return_url, session.locale, session.status, session.expires_at, session.created_at,
+        session.token,
+        session.account_id,
+        session.customer_code,
+        session.return_url,
+        session.locale,
+        session.status,
+        session.expires_at,
+        session.created_at,
       );
       scheduler.schedule(KYC_EXPIRY_JOB, session.expires_at, { token: session.token });
-      if (!account.manual) scheduler.schedule(KYC_AUTO_JOB, now + this.core.autoCompleteMs, { account: account.id, customer: customer.code });
+      if (!account.manual)
+        scheduler.schedule(KYC_AUTO_JOB, now + this.core.autoCompleteMs, { account: account.id, customer: customer.code });
       return session;
     });
   }
@@ -125,23 +142,37 @@ export class KycVerification {
         throw apiError('VALIDATION_ERROR', message, { fields: [], current_status: status });
       }
       if (reviewing && !session && !FINAL_OUTCOMES.includes(choice.outcome)) {
-        throw apiError('VALIDATION_ERROR', `A manual review ends with approved, approved_identity_mismatch or rejected, not ${choice.outcome}.`, {
-          fields: [{ field: 'outcome', message: 'must be approved, approved_identity_mismatch or rejected during a manual review' }],
-          current_status: 'pending',
-        });
+        throw apiError(
+          'VALIDATION_ERROR',
+          `A manual review ends with approved, approved_identity_mismatch or rejected, not ${choice.outcome}.`,
+          {
+            fields: [{ field: 'outcome', message: 'must be approved, approved_identity_mismatch or rejected during a manual review' }],
+            current_status: 'pending',
+          },
+        );
       }
       const now = clock.now();
       const base = { customer_code: customer.code, external_reference: customer.external_reference };
       const sessionStatus = choice.outcome === 'expired' ? 'expired' : choice.outcome === 'resubmission_requested' ? 'open' : 'submitted';
       if (session) db.run('UPDATE kyc_sessions SET status = ? WHERE token = ?', sessionStatus, session.token);
 
-      const save = (status: KycStatusValue, fields: { reason?: string | null; mismatch?: boolean; approvedAt?: number | null; verified?: Identity | null }) => {
+      const save = (
+        status: KycStatusValue,
+        fields: { reason?: string | null; mismatch?: boolean; approvedAt?: number | null; verified?: Identity | null },
+      ) => {
         db.run(
           `INSERT INTO kyc_verifications (customer_code, account_id, kyc_status, reason, identity_mismatch, approved_at, verified_identity, updated_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (customer_code) DO UPDATE SET kyc_status = excluded.kyc_status, reason = excluded.reason, identity_mismatch = excluded.identity_mismatch,
              approved_at = excluded.approved_at, verified_identity = excluded.verified_identity, updated_at = excluded.updated_at`,
-          customer.code, account.id, status, fields.reason ?? null, fields.mismatch ? 1 : 0, fields.approvedAt ?? null, fields.verified ? JSON.stringify(fields.verified) : null, now,
+          customer.code,
+          account.id,
+          status,
+          fields.reason ?? null,
+          fields.mismatch ? 1 : 0,
+          fields.approvedAt ?? null,
+          fields.verified ? JSON.stringify(fields.verified) : null,
+          now,
         );
       };
 
@@ -151,13 +182,16 @@ export class KycVerification {
           const declared = declaredOf(customer);
           const mismatch = choice.outcome === 'approved_identity_mismatch';
           const verified: Identity = mismatch
-            ? { first_name: `${declared.first_name}-Marie`, ...stripUndefined(choice.verified_identity ?? {}) } as Identity
+            ? ({ first_name: `${declared.first_name}-Marie`, ...stripUndefined(choice.verified_identity ?? {}) } as Identity)
             : declared;
           if (mismatch) {
             verified.last_name ??= declared.last_name;
             verified.date_of_birth ??= declared.date_of_birth;
           }
-          const differs = verified.first_name !== declared.first_name || verified.last_name !== declared.last_name || verified.date_of_birth !== declared.date_of_birth;
+          const differs =
+            verified.first_name !== declared.first_name ||
+            verified.last_name !== declared.last_name ||
+            verified.date_of_birth !== declared.date_of_birth;
           if (mismatch && !differs) {
             throw apiError('VALIDATION_ERROR', 'An identity mismatch needs a verified identity that differs from the declared one.', {
               fields: [{ field: 'verified_identity', message: 'must differ from the declared identity' }],
@@ -167,7 +201,12 @@ export class KycVerification {
           setVerificationLevel(this.core, customer.code, 'verified');
           if (mismatch) restrictCustomer(this.core, customer.code, 'identity_mismatch');
           save('approved', { mismatch, approvedAt: now, verified });
-          ledger.debit(account, VERIFICATION_BALANCE, KYC_FEE_MINOR, { reason: 'kyc_verification', description: `KYC verification of customer ${customer.code}`, customerCode: customer.code, allowNegative: true });
+          ledger.debit(account, VERIFICATION_BALANCE, KYC_FEE_MINOR, {
+            reason: 'kyc_verification',
+            description: `KYC verification of customer ${customer.code}`,
+            customerCode: customer.code,
+            allowNegative: true,
+          });
           outbox.emit(account, 'kyc.approved', {
             ...base,
             kyc_status: 'approved',
@@ -192,12 +231,18 @@ export class KycVerification {
         case 'pending_review':
           save('pending', {});
           outbox.emit(account, 'kyc.pending_review', { ...base, kyc_status: 'pending', verification_level: customer.verification_level });
-          if (!account.manual) this.core.scheduler.schedule(KYC_AUTO_JOB, now + this.core.autoCompleteMs, { account: account.id, customer: customer.code });
+          if (!account.manual)
+            this.core.scheduler.schedule(KYC_AUTO_JOB, now + this.core.autoCompleteMs, { account: account.id, customer: customer.code });
           break;
         case 'resubmission_requested': {
           const reason = choice.reason ?? DEFAULT_REASONS.resubmission_requested!;
           save('resubmission_requested', { reason });
-          outbox.emit(account, 'kyc.resubmission_requested', { ...base, kyc_status: 'resubmission_requested', verification_level: customer.verification_level, reason });
+          outbox.emit(account, 'kyc.resubmission_requested', {
+            ...base,
+            kyc_status: 'resubmission_requested',
+            verification_level: customer.verification_level,
+            reason,
+          });
           break;
         }
         case 'rejected':
@@ -206,7 +251,12 @@ export class KycVerification {
           const status = choice.outcome === 'expired' ? 'expired' : 'rejected';
           const reason = choice.reason ?? DEFAULT_REASONS[choice.outcome]!;
           save(status, { reason });
-          outbox.emit(account, choice.outcome === 'expired' ? 'kyc.expired' : 'kyc.rejected', { ...base, kyc_status: status, verification_level: customer.verification_level, reason });
+          outbox.emit(account, choice.outcome === 'expired' ? 'kyc.expired' : 'kyc.rejected', {
+            ...base,
+            kyc_status: status,
+            verification_level: customer.verification_level,
+            reason,
+          });
           break;
         }
       }

@@ -5,7 +5,10 @@ import type { components } from '../../../generated/openapi.js';
 export type Rail = components['schemas']['PayoutRail'];
 
 /** The payout fee: a share of the amount (basis points: 50 is 0.5 %), at least the rail's minimum. */
-export const PAYOUT_FEE = { basisPoints: 50, minimumMinor: { sepa: 100, ach: 200 } } as const satisfies { basisPoints: number; minimumMinor: Record<Rail, number> };
+export const PAYOUT_FEE = { basisPoints: 50, minimumMinor: { sepa: 100, ach: 200 } } as const satisfies {
+  basisPoints: number;
+  minimumMinor: Record<Rail, number>;
+};
 
 /** Fee in USD minor units, rounded to the cent. */
 export function payoutFeeMinor(rail: Rail, amountMinor: number): number {
@@ -24,4 +27,39 @@ export const QUOTE_VALIDITY_MS = 5 * 60_000;
 export const BALANCE_OF_RAIL = { sepa: 'payout_sepa', ach: 'others' } as const;
 
 /** Countries whose IBAN the sandbox finds a BIC for (SEPA members). */
-export const SEPA_COUNTRIES = new Set(['AT', 'BE', 'BG', 'CH', 'CY', 'CZ', 'DE', 'DK', 'EE', 'ES', 'FI', 'FR', 'GB', 'GR', 'HR', 'HU', 'IE', 'IS', 'IT', 'LI', 'LT', 'LU', 'LV', 'MC', 'MT', 'NL', 'NO', 'PL', 'PT', 'RO', 'SE', 'SI', 'SK', 'SM']);
+export const SEPA_COUNTRIES = new Set([
+  'AT',
+  'BE',
+  'BG',
+  'CH',
+  'CY',
+  'CZ',
+  'DE',
+  'DK',
+  'EE',
+  'ES',
+  'FI',
+  'FR',
+  'GB',
+  'GR',
+  'HR',
+  'HU',
+  'IE',
+  'IS',
+  'IT',
+  'LI',
+  'LT',
+  'LU',
+  'LV',
+  'MC',
+  'MT',
+  'NL',
+  'NO',
+  'PL',
+  'PT',
+  'RO',
+  'SE',
+  'SI',
+  'SK',
+  'SM',
+]);

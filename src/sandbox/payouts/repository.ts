@@ -40,10 +40,17 @@ export interface PayoutRow {
 }
 
 /** All but the first `keep` and the last 4 characters hidden. */
-export const mask = (value: string, keep: number): string => value.slice(0, keep) + '*'.repeat(Math.max(0, value.length - keep - 4)) + value.slice(-4);
+export const mask = (value: string, keep: number): string =>
+  value.slice(0, keep) + '*'.repeat(Math.max(0, value.length - keep - 4)) + value.slice(-4);
 
 export function beneficiaryOf(clock: SandboxCore['clock'], r: BeneficiaryRow): Beneficiary {
-  return { ...(JSON.parse(r.body) as Omit<Beneficiary, 'code' | 'customer_code' | 'rail' | 'created_at'>), code: r.code, customer_code: r.customer_code, rail: r.rail, created_at: clock.iso(r.created_at) };
+  return {
+    ...(JSON.parse(r.body) as Omit<Beneficiary, 'code' | 'customer_code' | 'rail' | 'created_at'>),
+    code: r.code,
+    customer_code: r.customer_code,
+    rail: r.rail,
+    created_at: clock.iso(r.created_at),
+  };
 }
 
 export function payoutBeneficiary(b: Beneficiary): components['schemas']['PayoutBeneficiary'] {
@@ -71,19 +78,38 @@ function listWhere(accountId: number, filters: Record<string, unknown>, columns:
   return [where.join(' AND '), args];
 }
 
-
 /** A new beneficiary; `view` is what the contract shows of it (masked numbers, address). */
-export function insertBeneficiary(core: SandboxCore, row: Pick<BeneficiaryRow, 'code' | 'account_id' | 'customer_code' | 'rail'>, view: Omit<Beneficiary, 'code' | 'customer_code' | 'rail' | 'created_at'>): void {
+export function insertBeneficiary(
+  core: SandboxCore,
+  row: Pick<BeneficiaryRow, 'code' | 'account_id' | 'customer_code' | 'rail'>,
+  view: Omit<Beneficiary, 'code' | 'customer_code' | 'rail' | 'created_at'>,
+): void {
   core.db.run(
     'INSERT INTO beneficiaries (code, account_id, customer_code, rail, body, deleted_at, created_at) VALUES (?, ?, ?, ?, ?, NULL, ?)',
-    row.code, row.account_id, row.customer_code, row.rail, JSON.stringify(view), core.clock.now(),
+    row.code,
+    row.account_id,
+    row.customer_code,
+    row.rail,
+    JSON.stringify(view),
+    core.clock.now(),
   );
 }
 
 /** One page of the account's beneficiaries not deleted, the customer's only when `customer_code` is given, most recent first. */
-export function beneficiaryPage(core: SandboxCore, accountId: number, filters: { customer_code?: string }, limit: number, offset: number): { rows: BeneficiaryRow[]; total: number } {
+export function beneficiaryPage(
+  core: SandboxCore,
+  accountId: number,
+  filters: { customer_code?: string },
+  limit: number,
+  offset: number,
+): { rows: BeneficiaryRow[]; total: number } {
   const [where, args] = listWhere(accountId, filters, ['customer_code'], 'account_id = ? AND deleted_at IS NULL');
-  const rows = core.db.all<BeneficiaryRow>(`SELECT * FROM beneficiaries WHERE ${where} ORDER BY created_at DESC, code DESC LIMIT ? OFFSET ?`, ...args, limit, offset);
+  const rows = core.db.all<BeneficiaryRow>(
+    `SELECT * FROM beneficiaries WHERE ${where} ORDER BY created_at DESC, code DESC LIMIT ? OFFSET ?`,
+    ...args,
+    limit,
+    offset,
+  );
   const total = core.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM beneficiaries WHERE ${where}`, ...args)!.n;
   return { rows, total };
 }
@@ -98,7 +124,19 @@ export function insertQuote(core: SandboxCore, row: PayoutRow): void {
   core.db.run(
     `INSERT INTO payouts (code, account_id, customer_code, beneficiary_code, reference, rail, status, amount_minor, fee_minor, received_minor, amount_eur_minor, balance_type, created_at, expires_at)
      VALUES (?, ?, ?, ?, ?, ?, 'quote', ?, ?, ?, ?, ?, ?, ?)`,
-    row.code, row.account_id, row.customer_code, row.beneficiary_code, row.reference, row.rail, row.amount_minor, row.fee_minor, row.received_minor, row.amount_eur_minor, row.balance_type, row.created_at, row.expires_at,
+    row.code,
+    row.account_id,
+    row.customer_code,
+    row.beneficiary_code,
+    row.reference,
+    row.rail,
+    row.amount_minor,
+    row.fee_minor,
+    row.received_minor,
+    row.amount_eur_minor,
+    row.balance_type,
+    row.created_at,
+    row.expires_at,
   );
 }
 
@@ -110,9 +148,19 @@ export function payoutPage(
   limit: number,
   offset: number,
 ): { rows: PayoutRow[]; total: number } {
-  const [where, args] = listWhere(accountId, filters, ['customer_code', 'status'], "account_id = ? AND status != 'quote' AND created_at >= ? AND created_at < ?");
+  const [where, args] = listWhere(
+    accountId,
+    filters,
+    ['customer_code', 'status'],
+    "account_id = ? AND status != 'quote' AND created_at >= ? AND created_at < ?",
+  );
   args.splice(1, 0, filters.from, filters.to);
-  const rows = core.db.all<PayoutRow>(`SELECT * FROM payouts WHERE ${where} ORDER BY created_at DESC, code DESC LIMIT ? OFFSET ?`, ...args, limit, offset);
+  const rows = core.db.all<PayoutRow>(
+    `SELECT * FROM payouts WHERE ${where} ORDER BY created_at DESC, code DESC LIMIT ? OFFSET ?`,
+    ...args,
+    limit,
+    offset,
+  );
   const total = core.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM payouts WHERE ${where}`, ...args)!.n;
   return { rows, total };
 }

@@ -11,7 +11,14 @@ import { formatAmount, toAmount } from '../core/money.js';
 import { addUsage, periodOf, usage } from '../core/usage.js';
 import { requireActiveCustomer } from '../customers/require.js';
 import { USD_EUR_RATE } from './fees.js';
-import { beneficiaryOf, payoutBeneficiary, type Beneficiary, type BeneficiaryRow, type PayoutRow, type PayoutStatus } from './repository.js';
+import {
+  beneficiaryOf,
+  payoutBeneficiary,
+  type Beneficiary,
+  type BeneficiaryRow,
+  type PayoutRow,
+  type PayoutStatus,
+} from './repository.js';
 
 export const PAYOUT_JOB = 'payout.progress';
 
@@ -32,14 +39,22 @@ export class PayoutBook {
   }
 
   beneficiary(account: Account, code: string): BeneficiaryRow {
-    const row = this.core.db.get<BeneficiaryRow>('SELECT * FROM beneficiaries WHERE account_id = ? AND code = ? AND deleted_at IS NULL', account.id, code);
+    const row = this.core.db.get<BeneficiaryRow>(
+      'SELECT * FROM beneficiaries WHERE account_id = ? AND code = ? AND deleted_at IS NULL',
+      account.id,
+      code,
+    );
     if (!row) throw notFound('Beneficiary');
     return row;
   }
 
   /** A payout (a confirmed quote) of the account. */
   find(account: Account, code: string): PayoutRow {
-    const row = this.core.db.get<PayoutRow>("SELECT * FROM payouts WHERE account_id = ? AND code = ? AND status != 'quote'", account.id, code);
+    const row = this.core.db.get<PayoutRow>(
+      "SELECT * FROM payouts WHERE account_id = ? AND code = ? AND status != 'quote'",
+      account.id,
+      code,
+    );
     if (!row) throw notFound('Payout');
     return row;
   }
@@ -91,15 +106,21 @@ export class PayoutBook {
       if (!quote) throw notFound('Quote');
       this.beneficiary(account, quote.beneficiary_code);
       requireActiveCustomer(this.core, account.id, quote.customer_code);
-      if (quote.status !== 'quote') throw stateError('quote_already_confirmed', 'This quote was already confirmed: the payout exists.', quote.status);
+      if (quote.status !== 'quote')
+        throw stateError('quote_already_confirmed', 'This quote was already confirmed: the payout exists.', quote.status);
       const now = clock.now();
-      if (now >= quote.expires_at) throw stateError('quote_expired', `This quote expired at ${clock.iso(quote.expires_at)}: ask for a new one.`, 'expired');
+      if (now >= quote.expires_at)
+        throw stateError('quote_expired', `This quote expired at ${clock.iso(quote.expires_at)}: ask for a new one.`, 'expired');
       const period = periodOf(now);
       const limit = forPlan(contractLimits().payoutsPerMonthMinor, account.plan);
       if (limit !== null) {
         const used = usage(db, account.id, period, 'payout_usd_minor');
         if (used + quote.amount_minor > limit) {
-          throw planLimitReached(`Your plan allows ${formatAmount(limit)} USD of payouts per calendar month.`, { limit: 'payouts_usd_per_month', allowed: toAmount(limit), used: toAmount(used) });
+          throw planLimitReached(`Your plan allows ${formatAmount(limit)} USD of payouts per calendar month.`, {
+            limit: 'payouts_usd_per_month',
+            allowed: toAmount(limit),
+            used: toAmount(used),
+          });
         }
       }
       ledger.debit(account, quote.balance_type, quote.amount_minor + quote.fee_minor, {
@@ -122,11 +143,19 @@ export class PayoutBook {
    */
   move(payout: PayoutRow, choice: { outcome: 'processing' | 'completed' | 'failed' | 'refunded'; reason?: string }): PayoutRow {
     const { db, clock, ledger, accounts } = this.core;
-    const from: Record<typeof choice.outcome, PayoutStatus[]> = { processing: ['pending'], completed: ['pending', 'processing'], failed: ['pending', 'processing'], refunded: ['completed'] };
+    const from: Record<typeof choice.outcome, PayoutStatus[]> = {
+      processing: ['pending'],
+      completed: ['pending', 'processing'],
+      failed: ['pending', 'processing'],
+      refunded: ['completed'],
+    };
     return db.transaction(() => {
       const current = this.byCode(payout.code)!;
       if (!from[choice.outcome].includes(current.status as PayoutStatus)) {
-        throw apiError('VALIDATION_ERROR', `A ${current.status} payout cannot become ${choice.outcome}.`, { fields: [], current_status: current.status });
+        throw apiError('VALIDATION_ERROR', `A ${current.status} payout cannot become ${choice.outcome}.`, {
+          fields: [],
+          current_status: current.status,
+        });
       }
       const account = accounts.byId(current.account_id);
       const now = clock.now();
@@ -136,15 +165,37 @@ export class PayoutBook {
           this.scheduleNext(account, current.code);
           break;
         case 'completed':
-          db.run("UPDATE payouts SET status = 'completed', sent_at = COALESCE(sent_at, ?), completed_at = ? WHERE code = ?", now, now, current.code);
+          db.run(
+            "UPDATE payouts SET status = 'completed', sent_at = COALESCE(sent_at, ?), completed_at = ? WHERE code = ?",
+            now,
+            now,
+            current.code,
+          );
           break;
         case 'failed':
-          ledger.credit(account, current.balance_type, current.amount_minor + current.fee_minor, { reason: 'payout_failed_refund', description: `Refund of failed payout ${current.code}`, customerCode: current.customer_code });
-          db.run("UPDATE payouts SET status = 'failed', failure_reason = ? WHERE code = ?", choice.reason ?? 'rejected_by_beneficiary_bank', current.code);
+          ledger.credit(account, current.balance_type, current.amount_minor + current.fee_minor, {
+            reason: 'payout_failed_refund',
+            description: `Refund of failed payout ${current.code}`,
+            customerCode: current.customer_code,
+          });
+          db.run(
+            "UPDATE payouts SET status = 'failed', failure_reason = ? WHERE code = ?",
+            choice.reason ?? 'rejected_by_beneficiary_bank',
+            current.code,
+          );
           break;
         case 'refunded':
-          ledger.credit(account, current.balance_type, current.amount_minor, { reason: 'payout_returned', description: `Payout ${current.code} returned by the beneficiary's bank`, customerCode: current.customer_code });
-          db.run("UPDATE payouts SET status = 'refunded', refunded_at = ?, failure_reason = ? WHERE code = ?", now, choice.reason ?? null, current.code);
+          ledger.credit(account, current.balance_type, current.amount_minor, {
+            reason: 'payout_returned',
+            description: `Payout ${current.code} returned by the beneficiary's bank`,
+            customerCode: current.customer_code,
+          });
+          db.run(
+            "UPDATE payouts SET status = 'refunded', refunded_at = ?, failure_reason = ? WHERE code = ?",
+            now,
+            choice.reason ?? null,
+            current.code,
+          );
           break;
       }
       return this.byCode(current.code)!;
@@ -153,4 +204,3 @@ export class PayoutBook {
 }
 
 export const payoutBook = perCore((core) => new PayoutBook(core));
-

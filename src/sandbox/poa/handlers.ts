@@ -15,21 +15,35 @@ export function poa(core: SandboxCore): Handlers {
   return {
     uploadPoaDocument({ account, params, body }) {
       if (decodedBytes(body.content) > POA_MAX_BYTES) {
-        throw validationError('The document is larger than 10 MB.', [{ field: 'content', message: `must decode to at most ${POA_MAX_BYTES} bytes` }]);
+        throw validationError('The document is larger than 10 MB.', [
+          { field: 'content', message: `must decode to at most ${POA_MAX_BYTES} bytes` },
+        ]);
       }
       const customer = requireActiveCustomer(core, account.id, params.customerCode);
       if (customer.verification_level === 'basic') {
-        throw stateError('verification_level_too_low', 'The customer must have the verified verification level (current: basic): complete KYC first.', undefined, {
-          current_verification_level: 'basic',
-          required_verification_level: 'verified',
-        });
+        throw stateError(
+          'verification_level_too_low',
+          'The customer must have the verified verification level (current: basic): complete KYC first.',
+          undefined,
+          {
+            current_verification_level: 'basic',
+            required_verification_level: 'verified',
+          },
+        );
       }
       const previous = latestDocument(core, account.id, customer.code);
-      if (previous?.status === 'pending') throw stateError('poa_under_review', 'A proof-of-address document of this customer is already under review.', 'pending');
+      if (previous?.status === 'pending')
+        throw stateError('poa_under_review', 'A proof-of-address document of this customer is already under review.', 'pending');
       if (customer.verification_level === 'full') {
-        throw stateError('poa_already_approved', 'The proof of address of this customer is already approved (level full).', 'approved', { current_verification_level: 'full' });
+        throw stateError('poa_already_approved', 'The proof of address of this customer is already approved (level full).', 'approved', {
+          current_verification_level: 'full',
+        });
       }
-      insertDocument(core, account.id, customer.code, { name: body.document_name, contentType: body.content_type, sizeBytes: decodedBytes(body.content) });
+      insertDocument(core, account.id, customer.code, {
+        name: body.document_name,
+        contentType: body.content_type,
+        sizeBytes: decodedBytes(body.content),
+      });
       scheduleAutoReview(core, account, customer.code);
       return { data: poaStatusOf(core, customer, latestDocument(core, account.id, customer.code)!) };
     },

@@ -15,15 +15,29 @@ export interface DocumentRow {
 
 /** The customer's latest document. */
 export function latestDocument(core: SandboxCore, accountId: number, customerCode: string): DocumentRow | undefined {
-  return core.db.get<DocumentRow>('SELECT * FROM poa_documents WHERE account_id = ? AND customer_code = ? ORDER BY seq DESC LIMIT 1', accountId, customerCode);
+  return core.db.get<DocumentRow>(
+    'SELECT * FROM poa_documents WHERE account_id = ? AND customer_code = ? ORDER BY seq DESC LIMIT 1',
+    accountId,
+    customerCode,
+  );
 }
 
 /** A new document, pending review. */
-export function insertDocument(core: SandboxCore, accountId: number, customerCode: string, document: { name: string; contentType: string; sizeBytes: number }): void {
+export function insertDocument(
+  core: SandboxCore,
+  accountId: number,
+  customerCode: string,
+  document: { name: string; contentType: string; sizeBytes: number },
+): void {
   core.db.run(
     `INSERT INTO poa_documents (account_id, customer_code, document_name, content_type, size_bytes, status, rejection_reason, approved_at, created_at)
      VALUES (?, ?, ?, ?, ?, 'pending', NULL, NULL, ?)`,
-    accountId, customerCode, document.name, document.contentType, document.sizeBytes, core.clock.now(),
+    accountId,
+    customerCode,
+    document.name,
+    document.contentType,
+    document.sizeBytes,
+    core.clock.now(),
   );
 }
 

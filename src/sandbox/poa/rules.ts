@@ -16,7 +16,12 @@ export const POA_AUTO_JOB = 'poa.auto_outcome';
 export const POA_MAX_BYTES = 10 * 1024 * 1024;
 
 /** The review outcome of the customer's pending document, in one transaction with its events and billing. */
-export function reviewPoa(core: SandboxCore, account: Account, customerCode: string, choice: { outcome: 'approved' | 'rejected'; reason?: string }): components['schemas']['PoaStatus'] {
+export function reviewPoa(
+  core: SandboxCore,
+  account: Account,
+  customerCode: string,
+  choice: { outcome: 'approved' | 'rejected'; reason?: string },
+): components['schemas']['PoaStatus'] {
   const { db, clock, outbox, ledger } = core;
   return db.transaction(() => {
     const customer = findCustomer(core, account.id, customerCode);
@@ -24,14 +29,22 @@ export function reviewPoa(core: SandboxCore, account: Account, customerCode: str
     const doc = latestDocument(core, account.id, customer.code);
     if (doc?.status !== 'pending') {
       const hint = doc ? autoOutcomeHint(core, account) : '';
-      throw apiError('VALIDATION_ERROR', `No proof-of-address document of this customer is pending review.${hint}`, { fields: [], current_status: doc?.status ?? 'none' });
+      throw apiError('VALIDATION_ERROR', `No proof-of-address document of this customer is pending review.${hint}`, {
+        fields: [],
+        current_status: doc?.status ?? 'none',
+      });
     }
     const now = clock.now();
     const base = { customer_code: customer.code, external_reference: customer.external_reference };
     if (choice.outcome === 'approved') {
       approveDocument(core, doc.seq, now);
       setVerificationLevel(core, customer.code, 'full');
-      ledger.debit(account, VERIFICATION_BALANCE, POA_FEE_MINOR, { reason: 'poa_verification', description: `Proof-of-address verification of customer ${customer.code}`, customerCode: customer.code, allowNegative: true });
+      ledger.debit(account, VERIFICATION_BALANCE, POA_FEE_MINOR, {
+        reason: 'poa_verification',
+        description: `Proof-of-address verification of customer ${customer.code}`,
+        customerCode: customer.code,
+        allowNegative: true,
+      });
       outbox.emit(account, 'poa.approved', { ...base, poa_status: 'approved', verification_level: 'full', approved_at: clock.iso(now) });
     } else {
       const reason = choice.reason ?? 'document_not_accepted';
@@ -46,11 +59,13 @@ export function reviewPoa(core: SandboxCore, account: Account, customerCode: str
 export function registerPoaReview(core: SandboxCore): void {
   core.scheduler.register(POA_AUTO_JOB, (p) => {
     const account = core.accounts.byId(Number(p.account));
-    if (latestDocument(core, account.id, String(p.customer))?.status === 'pending') reviewPoa(core, account, String(p.customer), { outcome: 'approved' });
+    if (latestDocument(core, account.id, String(p.customer))?.status === 'pending')
+      reviewPoa(core, account, String(p.customer), { outcome: 'approved' });
   });
 }
 
 /** Schedules the automatic review of a document just submitted, unless the account chooses outcomes. */
 export function scheduleAutoReview(core: SandboxCore, account: Account, customerCode: string): void {
-  if (!account.manual) core.scheduler.schedule(POA_AUTO_JOB, core.clock.now() + core.autoCompleteMs, { account: account.id, customer: customerCode });
+  if (!account.manual)
+    core.scheduler.schedule(POA_AUTO_JOB, core.clock.now() + core.autoCompleteMs, { account: account.id, customer: customerCode });
 }

@@ -25,7 +25,11 @@ export function faultHandlers(core: SandboxCore): Handlers<operations> {
           { field: 'status', message: `must be a status that ${body.operation_id} documents` },
         ]);
       }
-      const fault = core.faults.arm(account.id, { operationId: body.operation_id, status: body.status as FaultStatus, count: body.count ?? 1, message: body.message }, core.clock.now());
+      const fault = core.faults.arm(
+        account.id,
+        { operationId: body.operation_id, status: body.status as FaultStatus, count: body.count ?? 1, message: body.message },
+        core.clock.now(),
+      );
       return { data: view(fault) };
     },
     listFaults({ account }) {

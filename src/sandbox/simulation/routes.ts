@@ -22,7 +22,16 @@ import { walletSimulation } from '../wallets/simulation.js';
 import { faultHandlers } from './faults.js';
 
 /** Each product's part of the simulation API (its simulation.ts). */
-const PRODUCT_SIMULATIONS = [cardSimulation, balanceSimulation, kycSimulation, poaSimulation, walletSimulation, virtualAccountSimulation, payoutSimulation, giftCardSimulation];
+const PRODUCT_SIMULATIONS = [
+  cardSimulation,
+  balanceSimulation,
+  kycSimulation,
+  poaSimulation,
+  walletSimulation,
+  virtualAccountSimulation,
+  payoutSimulation,
+  giftCardSimulation,
+];
 
 export const SIMULATION_PREFIX = '/sandbox';
 
@@ -35,7 +44,7 @@ export function simulationHandlers(core: SandboxCore): Handlers<operations> {
   });
 
   return {
-    ...Object.assign({}, ...PRODUCT_SIMULATIONS.map((simulate) => simulate(core))) as Handlers<operations>,
+    ...(Object.assign({}, ...PRODUCT_SIMULATIONS.map((simulate) => simulate(core))) as Handlers<operations>),
     ...faultHandlers(core),
     getClock: () => ({ data: clockState() }),
     async advanceClock({ body }) {
@@ -60,7 +69,11 @@ export function simulationHandlers(core: SandboxCore): Handlers<operations> {
       // Everything here is the key holder's to set, from any address (revoked keys included: they can be
       // restored), except the allow-list from an address it refuses: that address would lift its own refusal.
       if (body.allowed_ips !== undefined && !account.allowedIps.includes(ip)) {
-        throw apiError('IP_NOT_ALLOWED', `Requests from ${ip} are not allowed for this key, and its allowed addresses can be changed only from one of them (or with --config).`, null);
+        throw apiError(
+          'IP_NOT_ALLOWED',
+          `Requests from ${ip} are not allowed for this key, and its allowed addresses can be changed only from one of them (or with --config).`,
+          null,
+        );
       }
       if (body.products !== undefined) core.products.set(account.id, body.products);
       const next = accounts.update(account.apiKey, {
@@ -70,7 +83,17 @@ export function simulationHandlers(core: SandboxCore): Handlers<operations> {
         ...(body.allowed_ips !== undefined ? { allowedIps: body.allowed_ips } : {}),
         ...(body.rate_limit !== undefined ? { rateLimit: body.rate_limit } : {}),
       });
-      return { data: { mode: next.mode, plan: next.plan, revoked: next.revoked, manual: next.manual, allowed_ips: next.allowedIps, rate_limit: next.rateLimit, products: core.products.products(account.id) } };
+      return {
+        data: {
+          mode: next.mode,
+          plan: next.plan,
+          revoked: next.revoked,
+          manual: next.manual,
+          allowed_ips: next.allowedIps,
+          rate_limit: next.rateLimit,
+          products: core.products.products(account.id),
+        },
+      };
     },
   };
 }
@@ -81,19 +104,30 @@ export function simulationRoutes(core: SandboxCore) {
   return async (app: FastifyInstance): Promise<void> => {
     const resolver = (operationId: string) => ({
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
-        const { token, mode } = presentedKey(request, 'Send the API key of the account to simulate for: `Authorization: Bearer sk_test_…`.');
+        const { token, mode } = presentedKey(
+          request,
+          'Send the API key of the account to simulate for: `Authorization: Bearer sk_test_…`.',
+        );
         request.sandbox = { ...request.sandbox, mode };
         const account = core.accounts.resolve(token);
         request.sandbox.account = account;
         const handler = handlers[operationId as keyof operations] as (call: Call<keyof operations, operations>) => unknown;
-        const result = (await handler({ account, ip: request.ip, params: request.params, query: request.query, body: request.body, core } as Call<keyof operations, operations>)) as Outcome;
+        const result = (await handler({
+          account,
+          ip: request.ip,
+          params: request.params,
+          query: request.query,
+          body: request.body,
+          core,
+        } as Call<keyof operations, operations>)) as Outcome;
         return reply.send(successBody(core, request, { data: result.data }));
       },
     });
     const routes = await documentRoutes(simulationDocument());
     await app.register(
       async (scope) => {
-        for (const route of routes) scope.route({ method: route.method, url: route.url, schema: route.schema, ...resolver(route.operationId) });
+        for (const route of routes)
+          scope.route({ method: route.method, url: route.url, schema: route.schema, ...resolver(route.operationId) });
       },
       { prefix: SIMULATION_PREFIX },
     );

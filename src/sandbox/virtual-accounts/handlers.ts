@@ -14,12 +14,18 @@ export function virtualAccounts(core: SandboxCore): Handlers {
   return {
     createVirtualAccount({ account, body }) {
       const customer = requireActiveCustomer(core, account.id, body.customer_code);
-      if (body.currency !== 'EUR') throw validationError('The sandbox opens EUR virtual accounts only.', [{ field: 'currency', message: 'must be EUR' }]);
+      if (body.currency !== 'EUR')
+        throw validationError('The sandbox opens EUR virtual accounts only.', [{ field: 'currency', message: 'must be EUR' }]);
       if (customer.verification_level !== 'full') {
-        throw stateError('verification_level_too_low', 'A virtual account needs the customer at the full verification level (KYC and proof of address approved).', undefined, {
-          current_verification_level: customer.verification_level,
-          required_verification_level: 'full',
-        });
+        throw stateError(
+          'verification_level_too_low',
+          'A virtual account needs the customer at the full verification level (KYC and proof of address approved).',
+          undefined,
+          {
+            current_verification_level: customer.verification_level,
+            required_verification_level: 'full',
+          },
+        );
       }
       const code = randomUUID();
       ledger.debit(account, 'others', VIRTUAL_ACCOUNT_FEE_MINOR, {
@@ -28,13 +34,23 @@ export function virtualAccounts(core: SandboxCore): Handlers {
         customerCode: customer.code,
         eventFields: { product: 'virtual_account' },
       });
-      insertVirtualAccount(core, { code, account_id: account.id, customer_code: customer.code, currency: body.currency, account_holder_name: `${customer.first_name} ${customer.last_name}` });
+      insertVirtualAccount(core, {
+        code,
+        account_id: account.id,
+        customer_code: customer.code,
+        currency: body.currency,
+        account_holder_name: `${customer.first_name} ${customer.last_name}`,
+      });
       return { data: virtualAccountOf(clock, findVirtualAccount(core, account, code)) };
     },
 
     listVirtualAccounts({ account, query }) {
       const { rows, total } = customerPage<VirtualAccountRow>(core, account.id, 'virtual_accounts', 'code', query);
-      return page(rows.map((r) => virtualAccountOf(clock, r)), total, query);
+      return page(
+        rows.map((r) => virtualAccountOf(clock, r)),
+        total,
+        query,
+      );
     },
 
     getVirtualAccount({ account, params }) {

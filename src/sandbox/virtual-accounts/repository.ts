@@ -52,11 +52,22 @@ export function findVirtualAccount(core: SandboxCore, account: Account, code: st
 }
 
 /** A new active virtual account at the sandbox's bank, with a zero balance. */
-export function insertVirtualAccount(core: SandboxCore, row: Pick<VirtualAccountRow, 'code' | 'account_id' | 'customer_code' | 'currency' | 'account_holder_name'>): void {
+export function insertVirtualAccount(
+  core: SandboxCore,
+  row: Pick<VirtualAccountRow, 'code' | 'account_id' | 'customer_code' | 'currency' | 'account_holder_name'>,
+): void {
   core.db.run(
     `INSERT INTO virtual_accounts (code, account_id, customer_code, currency, status, iban, bic_swift, bank_name, account_holder_name, balance_minor, created_at)
      VALUES (?, ?, ?, ?, 'active', ?, ?, ?, ?, 0, ?)`,
-    row.code, row.account_id, row.customer_code, row.currency, newIban(), VIRTUAL_ACCOUNT_BANK.bic, VIRTUAL_ACCOUNT_BANK.name, row.account_holder_name, core.clock.now(),
+    row.code,
+    row.account_id,
+    row.customer_code,
+    row.currency,
+    newIban(),
+    VIRTUAL_ACCOUNT_BANK.bic,
+    VIRTUAL_ACCOUNT_BANK.name,
+    row.account_holder_name,
+    core.clock.now(),
   );
 }
 

@@ -16,19 +16,34 @@ export function wallets(core: SandboxCore): Handlers {
       const customer = requireActiveCustomer(core, account.id, body.customer_code);
       const network = body.network ?? DEFAULT_NETWORK[body.currency];
       const id = `wal_${randomBytes(12).toString('hex')}`;
-      insertWallet(core, { id, account_id: account.id, customer_code: customer.code, currency: body.currency, network, address: newAddress(network) });
+      insertWallet(core, {
+        id,
+        account_id: account.id,
+        customer_code: customer.code,
+        currency: body.currency,
+        network,
+        address: newAddress(network),
+      });
       return { data: walletOf(clock, walletById(core, id)!) };
     },
 
     listWallets({ account, query }) {
       const { rows, total } = customerPage<WalletRow>(core, account.id, 'wallets', 'id', query);
-      return page(rows.map((r) => walletOf(clock, r)), total, query);
+      return page(
+        rows.map((r) => walletOf(clock, r)),
+        total,
+        query,
+      );
     },
 
     listWalletWithdrawals({ account, query }) {
       const [limit, offset] = pageWindow(query);
       const { rows, total } = withdrawalPage(core, account.id, limit, offset);
-      return page(rows.map((r) => withdrawalOf(core, r)), total, query);
+      return page(
+        rows.map((r) => withdrawalOf(core, r)),
+        total,
+        query,
+      );
     },
   };
 }

@@ -44,7 +44,15 @@ export function newAddress(network: string): string {
 export const newTxHash = (): string => `0x${randomBytes(32).toString('hex')}`;
 
 export function walletOf(clock: SandboxCore['clock'], r: WalletRow): components['schemas']['Wallet'] {
-  return { id: r.id, customer_code: r.customer_code, currency: r.currency, network: r.network, address: r.address, balance: fromMicro(r.balance_micro), created_at: clock.iso(r.created_at) };
+  return {
+    id: r.id,
+    customer_code: r.customer_code,
+    currency: r.currency,
+    network: r.network,
+    address: r.address,
+    balance: fromMicro(r.balance_micro),
+    created_at: clock.iso(r.created_at),
+  };
 }
 
 export function withdrawalOf(core: SandboxCore, r: WithdrawalView): components['schemas']['WalletWithdrawal'] {
@@ -68,10 +76,19 @@ export function withdrawalOf(core: SandboxCore, r: WithdrawalView): components['
 /** A withdrawal with its wallet's currency and network (what its contract shape shows). */
 export type WithdrawalView = WithdrawalRow & { currency: string; network: string };
 
-export function insertWallet(core: SandboxCore, row: Pick<WalletRow, 'id' | 'account_id' | 'customer_code' | 'currency' | 'network' | 'address'>): void {
+export function insertWallet(
+  core: SandboxCore,
+  row: Pick<WalletRow, 'id' | 'account_id' | 'customer_code' | 'currency' | 'network' | 'address'>,
+): void {
   core.db.run(
     'INSERT INTO wallets (id, account_id, customer_code, currency, network, address, balance_micro, created_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?)',
-    row.id, row.account_id, row.customer_code, row.currency, row.network, row.address, core.clock.now(),
+    row.id,
+    row.account_id,
+    row.customer_code,
+    row.currency,
+    row.network,
+    row.address,
+    core.clock.now(),
   );
 }
 
@@ -86,11 +103,18 @@ export function withdrawalView(core: SandboxCore, w: WithdrawalRow): WithdrawalV
 }
 
 /** One page of the account's withdrawals, most recent first. */
-export function withdrawalPage(core: SandboxCore, accountId: number, limit: number, offset: number): { rows: WithdrawalView[]; total: number } {
+export function withdrawalPage(
+  core: SandboxCore,
+  accountId: number,
+  limit: number,
+  offset: number,
+): { rows: WithdrawalView[]; total: number } {
   const rows = core.db.all<WithdrawalView>(
     `SELECT w.*, x.currency AS currency, x.network AS network FROM wallet_withdrawals w JOIN wallets x ON x.id = w.wallet_id
      WHERE w.account_id = ? ORDER BY w.requested_at DESC, w.code DESC LIMIT ? OFFSET ?`,
-    accountId, limit, offset,
+    accountId,
+    limit,
+    offset,
   );
   const total = core.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM wallet_withdrawals WHERE account_id = ?', accountId)!.n;
   return { rows, total };

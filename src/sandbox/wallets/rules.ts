@@ -62,14 +62,24 @@ export class WalletBook {
     const { db, clock, scheduler } = this.core;
     const commission = Math.round((amountMicro * WITHDRAWAL_COMMISSION_PERCENT) / 100);
     if (amountMicro <= commission + NETWORK_FEE_MICRO) {
-      throw validationError(`The amount must exceed the fees (${fromMicro(commission + NETWORK_FEE_MICRO)} ${wallet.currency}).`, [{ field: 'amount', message: 'must be more than the withdrawal fees' }]);
+      throw validationError(`The amount must exceed the fees (${fromMicro(commission + NETWORK_FEE_MICRO)} ${wallet.currency}).`, [
+        { field: 'amount', message: 'must be more than the withdrawal fees' },
+      ]);
     }
     return db.transaction(() => {
       const code = randomUUID();
       db.run(
         `INSERT INTO wallet_withdrawals (code, account_id, wallet_id, amount_micro, commission_micro, network_fee_micro, to_address, status, tx_id, failure_reason, requested_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, 'processing', ?, NULL, ?)`,
-        code, account.id, wallet.id, amountMicro, commission, NETWORK_FEE_MICRO, toAddress, newTxHash(), clock.now(),
+        code,
+        account.id,
+        wallet.id,
+        amountMicro,
+        commission,
+        NETWORK_FEE_MICRO,
+        toAddress,
+        newTxHash(),
+        clock.now(),
       );
       const row = this.withdrawal(code)!;
       if (amountMicro > wallet.balance_micro) return this.fail(account, wallet, row, 'insufficient_balance', false);
@@ -84,7 +94,8 @@ export class WalletBook {
     const { db, clock, outbox, accounts } = this.core;
     return db.transaction(() => {
       const current = this.withdrawal(withdrawal.code)!;
-      if (current.status !== 'processing') throw apiError('VALIDATION_ERROR', `The withdrawal is already ${current.status}.`, { fields: [], current_status: current.status });
+      if (current.status !== 'processing')
+        throw apiError('VALIDATION_ERROR', `The withdrawal is already ${current.status}.`, { fields: [], current_status: current.status });
       const account = accounts.byId(current.account_id);
       const wallet = this.find(account, current.wallet_id);
       if (choice.outcome === 'failed') return this.fail(account, wallet, current, choice.reason ?? 'provider_error', true);
@@ -105,7 +116,12 @@ export class WalletBook {
     const { db, clock, outbox } = this.core;
     if (refund) db.run('UPDATE wallets SET balance_micro = balance_micro + ? WHERE id = ?', w.amount_micro, wallet.id);
     db.run("UPDATE wallet_withdrawals SET status = 'failed', failure_reason = ? WHERE code = ?", reason, w.code);
-    outbox.emit(account, 'wallet.withdrawal_failed', { ...this.eventBase(wallet, w.amount_micro), to_address: w.to_address, reason, failed_at: clock.iso() });
+    outbox.emit(account, 'wallet.withdrawal_failed', {
+      ...this.eventBase(wallet, w.amount_micro),
+      to_address: w.to_address,
+      reason,
+      failed_at: clock.iso(),
+    });
     return this.withdrawal(w.code)!;
   }
 }

@@ -28,10 +28,28 @@ export function webhookEndpoints(core: SandboxCore): Handlers {
       const now = clock.now();
       core.db.transaction(() => {
         checkAllowance(repo, account); // another endpoint may have been created during the ping
-        repo.insert({ code, account_id: account.id, url: body.url, secret, events: JSON.stringify(body.events), description: body.description ?? null, is_active: 1, created_at: now, updated_at: now });
+        repo.insert({
+          code,
+          account_id: account.id,
+          url: body.url,
+          secret,
+          events: JSON.stringify(body.events),
+          description: body.description ?? null,
+          is_active: 1,
+          created_at: now,
+          updated_at: now,
+        });
       });
       return {
-        data: { code, url: body.url, secret, events: body.events, is_active: true, description: body.description ?? null, created_at: clock.iso(now) },
+        data: {
+          code,
+          url: body.url,
+          secret,
+          events: body.events,
+          is_active: true,
+          description: body.description ?? null,
+          created_at: clock.iso(now),
+        },
       };
     },
     getWebhookEndpoint({ account, params }) {
@@ -108,7 +126,11 @@ export function webhookEndpoints(core: SandboxCore): Handlers {
       const [from, to] = createdRange(query);
       const [limit, offset] = pageWindow(query);
       const { rows, total } = repo.deliveries(account.id, params.code, limit, offset, from, to);
-      return page(rows.map((r) => deliveryOf(clock, r)), total, query);
+      return page(
+        rows.map((r) => deliveryOf(clock, r)),
+        total,
+        query,
+      );
     },
   };
 }

@@ -95,28 +95,61 @@ export class EndpointRepository {
   insert(r: Omit<EndpointRow, 'consecutive_failures' | 'last_success_at' | 'last_failure_at'>): void {
     this.db.run(
       `INSERT INTO webhook_endpoints (code, account_id, url, secret, events, description, is_active, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      r.code, r.account_id, r.url, r.secret, r.events, r.description, r.is_active, r.created_at, r.updated_at,
+      r.code,
+      r.account_id,
+      r.url,
+      r.secret,
+      r.events,
+      r.description,
+      r.is_active,
+      r.created_at,
+      r.updated_at,
     );
   }
-  update(code: string, change: { url: string; events: string; description: string | null; is_active: number; secret: string; updated_at: number }): void {
+  update(
+    code: string,
+    change: { url: string; events: string; description: string | null; is_active: number; secret: string; updated_at: number },
+  ): void {
     this.db.run(
       'UPDATE webhook_endpoints SET url = ?, events = ?, description = ?, is_active = ?, secret = ?, updated_at = ? WHERE code = ?',
-      change.url, change.events, change.description, change.is_active, change.secret, change.updated_at, code,
+      change.url,
+      change.events,
+      change.description,
+      change.is_active,
+      change.secret,
+      change.updated_at,
+      code,
     );
   }
   /** Deletes the endpoint; its pending deliveries fail without an attempt, and its history goes with it. */
   delete(accountId: number, code: string): void {
-    this.db.run("UPDATE deliveries SET status = 'failed', next_retry_at = NULL WHERE account_id = ? AND endpoint_code = ? AND status = 'pending'", accountId, code);
+    this.db.run(
+      "UPDATE deliveries SET status = 'failed', next_retry_at = NULL WHERE account_id = ? AND endpoint_code = ? AND status = 'pending'",
+      accountId,
+      code,
+    );
     this.db.run('DELETE FROM webhook_endpoints WHERE code = ?', code);
   }
   delivery(code: string): DeliveryRow | undefined {
     return this.db.get<DeliveryRow>('SELECT d.*, e.type FROM deliveries d JOIN events e ON e.id = d.event_id WHERE d.code = ?', code);
   }
-  deliveries(accountId: number, endpointCode: string, limit: number, offset: number, from = 0, to = Number.MAX_SAFE_INTEGER): { rows: DeliveryRow[]; total: number } {
+  deliveries(
+    accountId: number,
+    endpointCode: string,
+    limit: number,
+    offset: number,
+    from = 0,
+    to = Number.MAX_SAFE_INTEGER,
+  ): { rows: DeliveryRow[]; total: number } {
     const where = 'd.account_id = ? AND d.endpoint_code = ? AND d.created_at >= ? AND d.created_at < ?';
     const rows = this.db.all<DeliveryRow>(
       `SELECT d.*, e.type FROM deliveries d JOIN events e ON e.id = d.event_id WHERE ${where} ORDER BY d.created_at DESC, d.seq DESC LIMIT ? OFFSET ?`,
-      accountId, endpointCode, from, to, limit, offset,
+      accountId,
+      endpointCode,
+      from,
+      to,
+      limit,
+      offset,
     );
     const total = this.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM deliveries d WHERE ${where}`, accountId, endpointCode, from, to)!.n;
     return { rows, total };

@@ -27,7 +27,10 @@ export async function ping(core: SandboxCore, account: Account, endpointCode: st
 
 export function pingFailed(core: SandboxCore, url: string, result: PostResult): ApiError {
   const reason = core.delivery.targets.callerReason(result) ?? 'no answer';
-  const policy = core.delivery.targets.policy === 'public' ? ' This sandbox delivers to public addresses only, and does not say why a ping got no answer.' : '';
+  const policy =
+    core.delivery.targets.policy === 'public'
+      ? ' This sandbox delivers to public addresses only, and does not say why a ping got no answer.'
+      : '';
   return apiError('VALIDATION_ERROR', `The ping to ${url} did not get a 2xx answer (${reason}).${policy}`, {
     fields: [{ field: 'url', message: `must answer the ping with a 2xx (${reason})` }],
     reason: 'webhook_ping_failed',
@@ -38,6 +41,9 @@ export function pingFailed(core: SandboxCore, url: string, result: PostResult): 
 export function checkAllowance(repo: EndpointRepository, account: Account): void {
   const allowance = activeEndpointAllowance(account);
   if (repo.activeCount(account.id) >= allowance) {
-    throw planLimitReached(`Your plan allows ${allowance} active webhook endpoint${allowance === 1 ? '' : 's'}.`, { limit: 'active_webhook_endpoints', allowed: allowance });
+    throw planLimitReached(`Your plan allows ${allowance} active webhook endpoint${allowance === 1 ? '' : 's'}.`, {
+      limit: 'active_webhook_endpoints',
+      allowed: allowance,
+    });
   }
 }

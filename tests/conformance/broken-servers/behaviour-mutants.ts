@@ -34,17 +34,32 @@ function wrap<T extends object, K extends keyof T>(target: T, key: K, make: (ori
 }
 
 /** Drops the events of one type (the change itself still happens). */
-const dropEvent = (type: string): Mutation => (sandbox) =>
-  wrap(sandbox.core.outbox, 'emit', (emit) => (account, t, data) => (t === type ? { id: 'evt_dropped', type: t, created_at: '', data, mode: account.mode } : emit(account, t, data)));
+const dropEvent =
+  (type: string): Mutation =>
+  (sandbox) =>
+    wrap(
+      sandbox.core.outbox,
+      'emit',
+      (emit) => (account, t, data) =>
+        t === type ? { id: 'evt_dropped', type: t, created_at: '', data, mode: account.mode } : emit(account, t, data),
+    );
 
 /** Rewrites the ledger movements of one reason: `amount` gets the minor units actually moved (0: none). */
-function ledgerMutant(direction: 'credit' | 'debit', reason: string, amount: (minor: number, account: Parameters<Ledger['credit']>[0]) => number): Mutation {
+function ledgerMutant(
+  direction: 'credit' | 'debit',
+  reason: string,
+  amount: (minor: number, account: Parameters<Ledger['credit']>[0]) => number,
+): Mutation {
   return (sandbox) =>
-    wrap(sandbox.core.ledger, direction, (move) => (account: Parameters<Ledger['credit']>[0], type: Parameters<Ledger['credit']>[1], minor: number, movement: Movement) => {
-      if (movement.reason !== reason) return move(account, type, minor, movement);
-      const moved = amount(minor, account);
-      return moved === 0 ? sandbox.core.ledger.balance(account.id, type).minor : move(account, type, moved, movement);
-    });
+    wrap(
+      sandbox.core.ledger,
+      direction,
+      (move) => (account: Parameters<Ledger['credit']>[0], type: Parameters<Ledger['credit']>[1], minor: number, movement: Movement) => {
+        if (movement.reason !== reason) return move(account, type, minor, movement);
+        const moved = amount(minor, account);
+        return moved === 0 ? sandbox.core.ledger.balance(account.id, type).minor : move(account, type, moved, movement);
+      },
+    );
 }
 
 /** Lets a frozen card be withdrawn from: during a withdrawal request, a frozen card reads as active. */

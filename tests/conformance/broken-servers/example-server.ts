@@ -66,7 +66,9 @@ export function startExampleServer(options: { spec?: string; mutate?: Mutation; 
   const bundle = JSON.parse(readFileSync(options.spec ?? defaultSpec(), 'utf8')) as OpenApiBundle;
   const validator = createResponseValidator(bundle);
   const text = JSON.stringify(bundle);
-  const knownCodes = new Set((text.match(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi) ?? []).map((s) => s.toLowerCase()));
+  const knownCodes = new Set(
+    (text.match(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi) ?? []).map((s) => s.toLowerCase()),
+  );
 
   const enumValues = new Set<string>();
   JSON.stringify(bundle, (key, value: unknown) => {
@@ -100,7 +102,9 @@ export function startExampleServer(options: { spec?: string; mutate?: Mutation; 
     const template = matchPathTemplate(bundle, method, url.pathname);
     const raw = await readBody(req);
     if (!template) {
-      return { answer: { status: 404, body: { success: false, error: { code: 'RESOURCE_NOT_FOUND', message: 'No such route.', details: null } } } };
+      return {
+        answer: { status: 404, body: { success: false, error: { code: 'RESOURCE_NOT_FOUND', message: 'No such route.', details: null } } },
+      };
     }
     const auth = req.headers.authorization;
     if (!auth) return { template, answer: error(method, template, 401, 'AUTHENTICATION_REQUIRED') };
@@ -126,7 +130,8 @@ export function startExampleServer(options: { spec?: string; mutate?: Mutation; 
       }
     }
     const limit = url.searchParams.get('limit');
-    if (limit !== null && !(Number(limit) >= 1 && Number(limit) <= 100)) return { template, answer: error(method, template, 422, 'VALIDATION_ERROR') };
+    if (limit !== null && !(Number(limit) >= 1 && Number(limit) <= 100))
+      return { template, answer: error(method, template, 422, 'VALIDATION_ERROR') };
     const filter = url.searchParams.get('customer_code');
     if (filter && !knownCodes.has(filter.toLowerCase())) return { template, answer: error(method, template, 404, 'RESOURCE_NOT_FOUND') };
     if (raw) {
@@ -159,7 +164,9 @@ export function startExampleServer(options: { spec?: string; mutate?: Mutation; 
       for (let i = 0; i < 10 && n && typeof n.$ref === 'string'; i++) n = get(bundle, n.$ref) as Record<string, unknown> | undefined;
       return n;
     };
-    const operation = (bundle.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>)[template]?.[method.toLowerCase()];
+    const operation = (bundle.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>)[template]?.[
+      method.toLowerCase()
+    ];
     const response = key ? deref(operation?.responses[key]) : undefined;
     const out: Record<string, string> = {};
     for (const [name, header] of Object.entries((response?.headers as Record<string, unknown> | undefined) ?? {})) {
@@ -175,7 +182,10 @@ export function startExampleServer(options: { spec?: string; mutate?: Mutation; 
         const final = template && options.mutate ? options.mutate({ method: req.method ?? 'GET', path: template, answer: a }) : a;
         const body = final.body === undefined ? '' : typeof final.body === 'string' ? final.body : JSON.stringify(final.body);
         const headers = template ? headerExamples(req.method ?? 'GET', template, final.status) : {};
-        res.writeHead(final.status, body ? { ...headers, 'Content-Type': final.contentType ?? 'application/json; charset=utf-8' } : headers);
+        res.writeHead(
+          final.status,
+          body ? { ...headers, 'Content-Type': final.contentType ?? 'application/json; charset=utf-8' } : headers,
+        );
         res.end(body);
       })
       .catch((e: unknown) => {

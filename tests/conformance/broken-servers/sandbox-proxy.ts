@@ -12,7 +12,9 @@ export interface ProxiedRequest {
   body: string;
 }
 
-export type Rewrite = (req: ProxiedRequest) => { answer: { status: number; body: unknown } } | { forward: ProxiedRequest; first?: ProxiedRequest[] };
+export type Rewrite = (
+  req: ProxiedRequest,
+) => { answer: { status: number; body: unknown } } | { forward: ProxiedRequest; first?: ProxiedRequest[] };
 
 export interface Proxy {
   url: string;
@@ -27,8 +29,17 @@ export async function startProxy(target: string, rewrite: Rewrite): Promise<Prox
     incoming.on('data', (c: Buffer) => chunks.push(c));
     incoming.on('end', () => {
       void (async () => {
-        const headers = Object.fromEntries(Object.entries(incoming.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)).map(([k, v]) => [k, String(v)]));
-        const what = rewrite({ method: incoming.method ?? 'GET', url: incoming.url ?? '/', headers, body: Buffer.concat(chunks).toString('utf8') });
+        const headers = Object.fromEntries(
+          Object.entries(incoming.headers)
+            .filter(([k]) => !['host', 'connection', 'content-length'].includes(k))
+            .map(([k, v]) => [k, String(v)]),
+        );
+        const what = rewrite({
+          method: incoming.method ?? 'GET',
+          url: incoming.url ?? '/',
+          headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+        });
         if ('answer' in what) {
           res.writeHead(what.answer.status, { 'Content-Type': 'application/json' }).end(JSON.stringify(what.answer.body));
           return;
@@ -44,5 +55,8 @@ export async function startProxy(target: string, rewrite: Rewrite): Promise<Prox
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
