@@ -1,7 +1,8 @@
 // The negative, security and isolation checks, run against the server before Dredd (so that what Dredd's
 // transactions set off later cannot be taken for a change a refused request made): the suite's records set up
-// as for Dredd, then the deleted-resource checks (which make and delete records of their own), invalid input,
-// authentication, wrong methods and, with --second-key, isolation. Against a mock, which keeps no state, only
+// as for Dredd, then the deleted-resource checks (which make and delete records of their own), the list checks
+// (pagination, filters: they read the records set up), invalid input, authentication, wrong methods and, with
+// --second-key, isolation. Against a mock, which keeps no state, only
 // the answers are checked. The run sets up once for the checks and Dredd (run.ts passes its set-up); on their
 // own the checks set up for themselves.
 import type { Setup } from '../../../src/setup/setup.ts';
@@ -13,11 +14,13 @@ import { createContext, record, type CheckOptions } from './context.ts';
 import { checkDeleted } from './deleted.ts';
 import { checkInput } from './input.ts';
 import { checkIsolation, ISOLATION } from './isolation.ts';
+import { checkFilters, checkPagination } from './lists.ts';
 import { checkMethods } from './methods.ts';
 
-export const CHECKS = ['input', 'auth', 'methods', 'isolation', 'deleted'] as const;
+export const CHECKS = ['input', 'auth', 'methods', 'isolation', 'deleted', 'pagination', 'filters'] as const;
 export type CheckName = (typeof CHECKS)[number];
-const STATEFUL: CheckName[] = ['isolation', 'deleted'];
+// The list checks read the counts and the records of a server that keeps them: a mock's examples have neither.
+const STATEFUL: CheckName[] = ['isolation', 'deleted', 'pagination', 'filters'];
 
 export const TITLE = 'Negative, security and isolation checks (per check)';
 
@@ -42,6 +45,8 @@ export async function runChecks(
   if (real) {
     const setup = prepared?.setup ?? (await setUp(ctx.state, () => undefined));
     if (run('deleted')) await checkDeleted(ctx, setup);
+    if (run('pagination')) await checkPagination(ctx);
+    if (run('filters')) await checkFilters(ctx);
   }
   if (run('input')) {
     await checkInput(ctx);

@@ -1,6 +1,6 @@
 // A proxy in front of a running sandbox that breaks one rule of the API's security or input handling while
-// every answer stays well-shaped (see security-mutants.ts): each request may be answered by the proxy, or
-// forwarded as it is or changed, with requests of its own sent first.
+// every answer stays well-shaped (see security-mutants.ts, list-mutants.ts): each request may be answered by the
+// proxy, or forwarded as it is or changed, with requests of its own sent first, and its JSON answer changed.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -14,7 +14,9 @@ export interface ProxiedRequest {
 
 export type Rewrite = (
   req: ProxiedRequest,
-) => { answer: { status: number; body: unknown } } | { forward: ProxiedRequest; first?: ProxiedRequest[] };
+) =>
+  | { answer: { status: number; body: unknown } }
+  | { forward: ProxiedRequest; first?: ProxiedRequest[]; reshape?: (body: unknown) => unknown };
 
 export interface Proxy {
   url: string;
@@ -50,7 +52,12 @@ export async function startProxy(target: string, rewrite: Rewrite): Promise<Prox
         answer.headers.forEach((value, key) => {
           if (!['content-length', 'connection', 'keep-alive', 'transfer-encoding'].includes(key)) out[key] = value;
         });
-        res.writeHead(answer.status, out).end(await answer.text());
+        const text = await answer.text();
+        if (!what.reshape) {
+          res.writeHead(answer.status, out).end(text);
+          return;
+        }
+        res.writeHead(answer.status, out).end(JSON.stringify(what.reshape(JSON.parse(text))));
       })().catch((error: Error) => res.writeHead(502).end(error.message));
     });
   });

@@ -1,0 +1,72 @@
+// The list checks (scripts/conformance/checks/lists.ts) on every list operation of a seeded sandbox: they pass
+// against the sandbox as it is, and each copy whose lists break one rule (broken-servers/list-mutants.ts) is
+// caught, the failure naming the request, with a curl command that replays it.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
+import { runChecks, type CheckName } from '../../scripts/conformance/checks/index.ts';
+import { selectOperations } from '../../scripts/conformance/select.ts';
+import type { ConformanceConfig, ReportSection } from '../../scripts/conformance/types.ts';
+import { LIST_MUTANTS } from './broken-servers/list-mutants.ts';
+import { startProxy, type Rewrite } from './broken-servers/sandbox-proxy.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const bundle = JSON.parse(fs.readFileSync(path.join(ROOT, 'generated', 'openapi.json'), 'utf8'));
+const KEY = 'sk_test_lists';
+const LISTS: CheckName[] = ['pagination', 'filters'];
+// Every operation answering a page: the checks find the list operations among them from the contract.
+const ONLY = Object.values(bundle.paths as Record<string, { get?: { operationId: string } }>)
+  .map((item) => item.get?.operationId)
+  .filter((id): id is string => typeof id === 'string' && id.startsWith('list'));
+
+let sandbox: RunningSandbox;
+beforeAll(async () => {
+  // A seeded sandbox holds the contract's example records beside the run's own: a filter ignored shows them.
+  sandbox = await startSandbox({ port: 0, seedExamples: KEY, rateLimit: false });
+}, 60_000);
+afterAll(() => sandbox?.close());
+
+async function checksThrough(rewrite: Rewrite, chosen: CheckName[]): Promise<ReportSection> {
+  const proxy = await startProxy(new URL(sandbox.baseUrl).origin, rewrite);
+  try {
+    const config: ConformanceConfig = {
+      spec: '',
+      results: '',
+      mode: 'real',
+      apiKey: KEY,
+      server: `${proxy.url}/v1`,
+      altServer: `${proxy.url}/api/v1`,
+      simulationUrl: sandbox.simulationUrl,
+      webhookUrl: 'https://hooks.acme-partner.test/partner-api',
+    };
+    return await runChecks(config, bundle, selectOperations(bundle, ONLY).bundle, chosen, { seed: 15, perOperation: 1 });
+  } finally {
+    await proxy.close();
+  }
+}
+
+describe('list checks', () => {
+  it('pass against the sandbox as it is, on every list operation', async () => {
+    const section = await checksThrough((req) => ({ forward: req }), LISTS);
+    const failed = section.results.filter((r) => r.outcome === 'failed').map((r) => `${r.group}: ${r.name}: ${r.message}`);
+    expect(failed).toEqual([]);
+    const passed = section.results.filter((r) => r.outcome === 'passed').map((r) => `${r.group}: ${r.name}`);
+    console.log(section.results.map((r) => `${r.outcome} ${r.group}: ${r.name}${r.message ? `: ${r.message}` : ''}`).join('\n'));
+    expect(passed).toEqual(expect.arrayContaining(['pagination: GET /cards', 'pagination: GET /customers', 'pagination: GET /events']));
+    expect(passed.some((p) => p.startsWith('list filter: GET /cards customer_code='))).toBe(true);
+  }, 180_000);
+
+  for (const mutant of LIST_MUTANTS) {
+    it(`catch a server that ${mutant.name}`, async () => {
+      const section = await checksThrough(mutant.rewrite, [mutant.check]);
+      const failed = section.results.filter((r) => r.outcome === 'failed');
+      const caught = failed.find(
+        (r) => r.group === mutant.caught.group && r.name.includes(mutant.caught.name) && r.message?.includes(mutant.caught.message),
+      );
+      expect(caught, failed.map((r) => `${r.group}: ${r.name}: ${r.message}`).join('\n') || 'nothing failed').toBeDefined();
+      console.log(`${mutant.name}: ${caught!.name}: ${caught!.message}\n${caught!.reproducer}`);
+      expect(caught!.reproducer).toMatch(/^curl -sS -X GET /);
+    }, 180_000);
+  }
+});
