@@ -8,8 +8,8 @@ export interface ListMutant {
   /** The check that must catch it (--checks). */
   check: 'pagination' | 'filters';
   rewrite: Rewrite;
-  /** The failure expected: its group, a part of its name and of its message. */
-  caught: { group: string; name: string; message: string };
+  /** The failure expected: its group, a part of its name, and what its problem (the message before the answer) says. */
+  caught: { group: string; name: string; problem: RegExp };
 }
 
 const cardList = (req: { method: string; url: string }) => req.method === 'GET' && /^\/v1\/cards(\?|$)/.test(req.url);
@@ -34,7 +34,8 @@ export const LIST_MUTANTS: ListMutant[] = [
     check: 'pagination',
     rewrite: (req) =>
       cardList(req) ? { forward: req, reshape: reshapePagination((p) => ({ ...p, total: p.total + 1 })) } : { forward: req },
-    caught: { group: 'pagination', name: 'GET /cards', message: 'expected ceil(total / limit)' },
+    // Which rule shows it depends on the number of cards: pages no longer ceil(total / limit), or the last page short.
+    caught: { group: 'pagination', name: 'GET /cards', problem: /expected ceil\(total \/ limit\)|holds \d+ items, expected/ },
   },
   {
     // Its pages agree with its total: only the items show the lie.
@@ -47,7 +48,7 @@ export const LIST_MUTANTS: ListMutant[] = [
             reshape: reshapePagination((p) => ({ ...p, total: p.total + 1, pages: Math.ceil((p.total + 1) / p.limit) })),
           }
         : { forward: req },
-    caught: { group: 'pagination', name: 'GET /cards', message: 'items, expected' },
+    caught: { group: 'pagination', name: 'GET /cards', problem: /holds \d+ items, expected|the pages hold \d+ items together/ },
   },
   {
     name: "ignores the customer_code filter of GET /cards (and lists other customers' cards)",
@@ -58,6 +59,6 @@ export const LIST_MUTANTS: ListMutant[] = [
       url.searchParams.delete('customer_code');
       return { forward: { ...req, url: `${url.pathname}${url.search}` } };
     },
-    caught: { group: 'list filter', name: 'GET /cards customer_code', message: 'has customer_code "' },
+    caught: { group: 'list filter', name: 'GET /cards customer_code', problem: /^item \S+ has customer_code "[^"]+", filtered by / },
   },
 ];
