@@ -4,6 +4,7 @@
 // is a 422 that arms nothing.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FAULT_FAILURE } from '../../src/sandbox/core/delivery.ts';
+import { createSimulationClient, startWebhookReceiver } from '../../src/testing/index.ts';
 import { connect, startReceiver, until, useScenario, type Receiver, type TestSandbox } from './support.ts';
 
 const scenario = useScenario({ connect: false });
@@ -137,6 +138,31 @@ describe('webhook delivery faults', () => {
     });
     await a.own.close();
     await b.own.close();
+  });
+
+  it("the test kit's receiver reports every delivery in arrival order, repeats counted (the testing guide's example)", async () => {
+    const key = 'sk_test_wf_kit';
+    const client = sandbox.client(key);
+    const sim = createSimulationClient({ apiKey: key, baseUrl: sandbox.simulationUrl });
+    await sim.call.PUT('/webhook-faults', { body: { seed: 42, duplicate_share: 1, reorder_window: 3 } });
+    const receiver = await startWebhookReceiver();
+    await receiver.register(client);
+    const created: string[] = [];
+    for (const gross_amount of [100, 200, 300]) {
+      await sim.call.POST('/balances/{type}/deposits', { params: { path: { type: 'cards_visa' } }, body: { gross_amount } });
+      created.push(sandbox.core.db.get<{ id: string }>('SELECT id FROM events ORDER BY rowid DESC LIMIT 1')!.id);
+    }
+    const deliveries = await receiver.waitForDeliveries(6);
+    expect(new Set(deliveries.map((d) => d.idempotencyKey)).size).toBe(3);
+    expect(receiver.duplicates()).toBe(3);
+    expect(deliveries.map((d) => d.copy)).toEqual([1, 2, 1, 2, 1, 2]);
+    expect(receiver.events).toHaveLength(3);
+    const order = deliveries.filter((d) => d.copy === 1).map((d) => d.eventId);
+    expect([...order].sort()).toEqual([...created].sort());
+    expect(order).not.toEqual(created);
+    expect(receiver.events.map((e) => e.id)).toEqual(order);
+    await sim.call.DELETE('/webhook-faults');
+    await receiver.close();
   });
 
   it('bad input: 422 in the envelope naming the field, and nothing armed', async () => {
