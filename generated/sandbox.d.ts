@@ -492,6 +492,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhook-faults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the webhook delivery faults
+         * @description Sandbox-only. The delivery fault plan of this key's account (all zero when none is set) and how many first attempts it holds for reordering.
+         */
+        get: operations["getWebhookFaults"];
+        /**
+         * Set the webhook delivery faults
+         * @description Sandbox-only. Replaces the delivery fault plan of this key's account: from now on its webhook deliveries are duplicated (a `duplicate_share` of delivered attempts is posted a second time at once, with the same `X-Service-Idempotency-Key`, as a retry after a lost answer would be), delayed (each first attempt waits `delay_seconds` of the sandbox clock after the event), held and released in another order (once `reorder_window` first attempts are held, they are released one after the other in a shuffled order that is never the order of creation) and failed (a `failure_share` of attempts is recorded as not answered, without a post, so the normal retry schedule applies). Every choice is drawn from a generator seeded with `seed` and reset by each call, so the same calls in the same order repeat exactly. Other accounts' deliveries are not affected. The plan is kept in memory: a restart clears it.
+         */
+        put: operations["setWebhookFaults"];
+        post?: never;
+        /**
+         * Clear the webhook delivery faults
+         * @description Sandbox-only. Removes the delivery fault plan of this key's account: deliveries are perfect again. First attempts held for reordering are released at once, in the order they were created.
+         */
+        delete: operations["clearWebhookFaults"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -721,6 +749,54 @@ export interface components {
                 /** Format: int32 */
                 cleared: number;
             };
+        };
+        WebhookFaultPlanRequest: {
+            /**
+             * Format: int32
+             * @description Seeds every choice of the plan; the same seed and the same deliveries repeat the same faults.
+             * @default 1
+             */
+            seed?: number;
+            /**
+             * @description The share of delivered attempts posted a second time, at once, with the same idempotency key.
+             * @default 0
+             */
+            duplicate_share?: number;
+            /**
+             * @description The share of attempts recorded as not answered (no post is made); the retry schedule applies.
+             * @default 0
+             */
+            failure_share?: number;
+            /**
+             * Format: int32
+             * @description Seconds of the sandbox clock each first attempt waits after its event.
+             * @default 0
+             */
+            delay_seconds?: number;
+            /**
+             * Format: int32
+             * @description How many first attempts are held before they are released in a shuffled order; null does not reorder.
+             * @default null
+             */
+            reorder_window?: number | null;
+        };
+        WebhookFaultPlan: {
+            /** Format: int32 */
+            seed: number;
+            duplicate_share: number;
+            failure_share: number;
+            /** Format: int32 */
+            delay_seconds: number;
+            /** Format: int32 */
+            reorder_window: number | null;
+            /**
+             * Format: int32
+             * @description First attempts held for reordering, waiting for the window to fill.
+             */
+            held: number;
+        };
+        WebhookFaultPlanEnvelope: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["WebhookFaultPlan"];
         };
         Reason: string;
         WalletDepositRequest: {
@@ -2525,6 +2601,74 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ClearFaultsEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getWebhookFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plan in force. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookFaultPlanEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    setWebhookFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookFaultPlanRequest"];
+            };
+        };
+        responses: {
+            /** @description The plan now in force. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookFaultPlanEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    clearWebhookFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plan in force (none). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookFaultPlanEnvelope"];
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -9,6 +9,7 @@
 export {
   startWebhookReceiver,
   type EventMatch,
+  type ReceivedDelivery,
   type RejectedDelivery,
   type WaitOptions,
   type WebhookReceiver,

@@ -1,6 +1,7 @@
 // A webhook receiver for your tests: an HTTP server on a loopback port that verifies every delivery with the
-// toolkit's verifyWebhook, keeps the verified events (once each: retries share an X-Service-Idempotency-Key)
-// and the rejected deliveries, and lets a test wait for an event. It works with any sandbox that can reach it:
+// toolkit's verifyWebhook, keeps the verified events (once each: retries share an X-Service-Idempotency-Key),
+// every verified delivery in arrival order (repeats included) and the rejected deliveries, and lets a test wait
+// for an event or for a number of deliveries. It works with any sandbox that can reach it:
 // one started in-process with startSandbox(), or one in another process (`npx partner-api-sandbox`).
 // See docs/testing.md.
 import http from 'node:http';
@@ -32,6 +33,19 @@ export interface RejectedDelivery {
   type?: string;
 }
 
+/** One verified delivery, as it arrived: a repeat of an idempotency key is a delivery of its own. */
+export interface ReceivedDelivery {
+  /** The event's id and type. */
+  eventId: string;
+  type: string;
+  /** The delivery's `X-Service-Idempotency-Key` (the event id when the header is missing). */
+  idempotencyKey: string;
+  /** 1 for the first delivery of its idempotency key, 2 for the first repeat, and so on. */
+  copy: number;
+  /** The status the receiver answered it with. */
+  answered: number;
+}
+
 /** What an event must show: a predicate, or fields its `data` must have (compared deeply, others ignored). */
 export type EventMatch<T extends WebhookEventType> = ((event: WebhookEventOf<T>) => boolean) | DeepPartial<WebhookEventOf<T>['data']>;
 type DeepPartial<T> = T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
@@ -50,6 +64,15 @@ export interface WebhookReceiver {
   answer: number;
   /** Every verified event, once each, in arrival order. */
   readonly events: readonly WebhookEvent[];
+  /**
+   * Every verified delivery in arrival order, repeats included (`copy` > 1): what a handler's deduplication and
+   * ordering code sees. `events` keeps each idempotency key once.
+   */
+  readonly deliveries: readonly ReceivedDelivery[];
+  /** How many verified deliveries repeated an idempotency key already received. */
+  duplicates(): number;
+  /** Resolves with `deliveries` once at least `count` verified deliveries arrived; rejects after `timeout` ms. */
+  waitForDeliveries(count: number, options?: WaitOptions): Promise<readonly ReceivedDelivery[]>;
   /** Deliveries answered 400 (expect none). */
   readonly rejected: readonly RejectedDelivery[];
   /** Deliveries acknowledged before the secret was known (the registration ping). */
@@ -95,7 +118,8 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions = {})
   const path = options.path ?? '/webhooks';
   const events: WebhookEvent[] = [];
   const rejected: RejectedDelivery[] = [];
-  const seen = new Set<string>();
+  const deliveries: ReceivedDelivery[] = [];
+  const seen = new Map<string, number>();
   const waiters = new Set<() => void>();
   let unverified = 0;
 
@@ -122,11 +146,11 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions = {})
       return 400;
     }
     const key = getHeader(headers, WEBHOOK_HEADERS.idempotencyKey) ?? event.id;
-    if (!seen.has(key)) {
-      seen.add(key);
-      events.push(event);
-      for (const wake of waiters) wake();
-    }
+    const copy = (seen.get(key) ?? 0) + 1;
+    seen.set(key, copy);
+    if (copy === 1) events.push(event);
+    deliveries.push({ eventId: event.id, type: event.type, idempotencyKey: key, copy, answered: receiver.answer });
+    for (const wake of waiters) wake();
     return receiver.answer;
   };
 
@@ -151,6 +175,28 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions = {})
     secret: options.secret,
     answer: 204,
     events,
+    deliveries,
+    duplicates: () => deliveries.filter((d) => d.copy > 1).length,
+    waitForDeliveries(count, wait = {}) {
+      const timeout = wait.timeout ?? 5_000;
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (deliveries.length < count) return;
+          done();
+          resolve(deliveries);
+        };
+        const timer = setTimeout(() => {
+          done();
+          reject(new Error(`waitForDeliveries: ${deliveries.length} of ${count} deliveries arrived within ${timeout} ms.`));
+        }, timeout);
+        const done = () => {
+          clearTimeout(timer);
+          waiters.delete(check);
+        };
+        waiters.add(check);
+        check();
+      });
+    },
     rejected,
     get unverified() {
       return unverified;
@@ -203,6 +249,7 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions = {})
     },
     clear() {
       events.length = 0;
+      deliveries.length = 0;
       rejected.length = 0;
       seen.clear();
       unverified = 0;

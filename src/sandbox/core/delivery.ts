@@ -2,13 +2,15 @@
 // toolkit's signWebhook, exactly as verifyWebhook verifies), POSTs it with a 10 s timeout to a target the
 // sandbox's policy allows (./webhook-targets.ts), reads at most 64 KiB of the answer, and records the outcome
 // with its reason. A non-2xx answer or no answer is retried with exponential backoff and seeded jitter, with the
-// same X-Service-Idempotency-Key, until the attempts run out; the delivery is then `failed`.
+// same X-Service-Idempotency-Key, until the attempts run out; the delivery is then `failed`. An account's delivery
+// fault plan (./delivery-faults.ts) delays, holds and reorders, fails or duplicates its attempts here.
 import http from 'node:http';
 import https from 'node:https';
 import type net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { signWebhook } from '../../webhooks/sign.js';
 import type { Clock } from './clock.js';
+import { DeliveryFaults } from './delivery-faults.js';
 import { DELIVERY_JOB } from './events.js';
 import type { Scheduler } from './scheduler.js';
 import type { Db } from './store.js';
@@ -38,6 +40,9 @@ export const DEFAULT_RETRY_SCHEDULE: RetrySchedule = {
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
 
+/** The failure reason of an attempt that an account's delivery fault plan failed. */
+export const FAULT_FAILURE = 'no answer (sandbox delivery fault)';
+
 /** FNV-1a of a string: the seed of a delivery's jitter. */
 function hash(text: string): number {
   let h = 0x811c9dc5;
@@ -65,6 +70,8 @@ export function retryDelay(schedule: RetrySchedule, deliveryCode: string, attemp
 
 interface DeliveryRow {
   code: string;
+  account_id: number;
+  created_at: number;
   endpoint_code: string;
   event_id: string;
   status: string;
@@ -175,6 +182,15 @@ export class Delivery {
   private readonly routes: WebhookRouteMap;
   /** Where webhooks may go, and what a ping's caller is told (./webhook-targets.ts). */
   readonly targets: WebhookTargets;
+  /** The accounts' delivery fault plans (the simulation API sets them). */
+  readonly faults = new DeliveryFaults();
+  /**
+   * First attempts a fault plan released, in the order to make them. Only the head is scheduled: the next is
+   * scheduled when it is done, so the receiver sees them arrive in this order whether the clock runs or not.
+   */
+  private readonly releasing: string[] = [];
+  /** Released first attempts, which are not held again. */
+  private readonly released = new Set<string>();
 
   constructor(
     db: Db,
@@ -202,10 +218,38 @@ export class Delivery {
     return postSigned(routed, body, secret, idempotencyKey, routed === url ? { targets: this.targets } : {});
   }
 
+  /** Lets held first attempts go, in this order (a plan filled its window, or was replaced or cleared). */
+  release(codes: readonly string[]): void {
+    const idle = this.releasing.length === 0;
+    for (const code of codes) {
+      this.released.add(code);
+      this.releasing.push(code);
+    }
+    if (idle) this.releaseNext();
+  }
+
+  private releaseNext(): void {
+    const code = this.releasing[0];
+    if (code !== undefined) this.scheduler.schedule(DELIVERY_JOB, this.clock.now(), { delivery: code });
+  }
+
   /** One attempt of one delivery, then its outcome recorded (and the next attempt scheduled). */
   async attempt(code: string, jobId: number): Promise<void> {
+    const releasedNow = this.releasing[0] === code && this.released.has(code);
+    try {
+      await this.attemptOnce(code, jobId);
+    } finally {
+      if (releasedNow) {
+        this.releasing.shift();
+        this.released.delete(code);
+        this.releaseNext();
+      }
+    }
+  }
+
+  private async attemptOnce(code: string, jobId: number): Promise<void> {
     const delivery = this.db.get<DeliveryRow>(
-      'SELECT code, endpoint_code, event_id, status, attempt, idempotency_key FROM deliveries WHERE code = ?',
+      'SELECT code, account_id, created_at, endpoint_code, event_id, status, attempt, idempotency_key FROM deliveries WHERE code = ?',
       code,
     );
     const endpoint = delivery
@@ -227,6 +271,23 @@ export class Delivery {
       });
       return;
     }
+    if (delivery.attempt === 0) {
+      const due = this.faults.delayedUntil(delivery.account_id, delivery.created_at);
+      if (due > this.clock.now()) {
+        this.db.transaction(() => {
+          this.scheduler.schedule(DELIVERY_JOB, due, { delivery: code });
+          this.scheduler.complete(jobId);
+        });
+        return;
+      }
+      const order = this.released.has(code) ? undefined : this.faults.hold(delivery.account_id, code);
+      if (order) {
+        // Held: the job ends here, and the delivery stays pending until its window is released.
+        this.scheduler.complete(jobId);
+        if (order.length > 0) this.release(order);
+        return;
+      }
+    }
     const sentAt = this.clock.now();
     const attempt = delivery.attempt + 1;
     // The attempt is under way: the history shows it as the latest, with no answer or duration yet and no
@@ -237,8 +298,18 @@ export class Delivery {
       sentAt,
       code,
     );
-    const result = await this.post(endpoint.url, event.body, endpoint.secret, delivery.idempotency_key);
+    // Both choices are drawn before the post, in the order the attempts start: drawn after it, they would follow
+    // the order the receiver answers in, and a seed would not repeat.
+    const fails = this.faults.fails(delivery.account_id);
+    const duplicates = !fails && this.faults.duplicates(delivery.account_id);
+    // A failure the plan chose is recorded as an attempt that got no answer, without a post.
+    const result: PostResult = fails
+      ? { status: null, durationMs: 0, failure: FAULT_FAILURE, bytesRead: 0 }
+      : await this.post(endpoint.url, event.body, endpoint.secret, delivery.idempotency_key);
     const delivered = result.failure === null;
+    // A duplicate the plan chose is the same body posted again at once with the same idempotency key, as a retry
+    // after an answer lost on the way back would be; the history keeps the one delivered attempt.
+    if (delivered && duplicates) await this.post(endpoint.url, event.body, endpoint.secret, delivery.idempotency_key);
     const now = this.clock.now();
     this.db.transaction(() => {
       let status = 'delivered';

@@ -1,5 +1,6 @@
 // The simulation API's faults (`POST`, `GET`, `DELETE /sandbox/faults`): arm the next requests of one partner
-// API operation to answer a documented 500 or 502 (src/sandbox/core/faults.ts), list them, disarm them.
+// API operation to answer a documented 500 or 502 (src/sandbox/core/faults.ts), list them, disarm them; and the
+// webhook delivery fault plan of the account (`/sandbox/webhook-faults`, src/sandbox/core/delivery-faults.ts).
 import type { components as simulation, operations } from '../../../generated/sandbox.js';
 import type { Handlers, SandboxCore } from '../core/context.js';
 import { operationsOf } from '../core/contract.js';
@@ -37,6 +38,25 @@ export function faultHandlers(core: SandboxCore): Handlers<operations> {
     },
     clearFaults({ account }) {
       return { data: { cleared: core.faults.clear(account.id) } };
+    },
+    setWebhookFaults({ account, body }) {
+      const held = core.delivery.faults.set(account.id, {
+        seed: body.seed ?? 1,
+        duplicateShare: body.duplicate_share ?? 0,
+        failureShare: body.failure_share ?? 0,
+        delayMs: (body.delay_seconds ?? 0) * 1000,
+        reorderWindow: body.reorder_window ?? null,
+      });
+      // What the old plan held goes as it was created: holding it under a new window would mix two plans' draws.
+      core.delivery.release(held);
+      return { data: core.delivery.faults.view(account.id) };
+    },
+    getWebhookFaults({ account }) {
+      return { data: core.delivery.faults.view(account.id) };
+    },
+    clearWebhookFaults({ account }) {
+      core.delivery.release(core.delivery.faults.clear(account.id));
+      return { data: core.delivery.faults.view(account.id) };
     },
   };
 }
