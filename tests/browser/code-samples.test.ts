@@ -55,6 +55,7 @@ describe('code samples in the reference', () => {
   async function choose(page: Page, section: Locator, label: string): Promise<string> {
     const { selector, code } = samplesPanel(section);
     if ((await selector.innerText()).trim() !== label) {
+      const before = await code.innerText();
       await closeMenus(page);
       await selector.scrollIntoViewIfNeeded();
       await selector.click();
@@ -66,6 +67,10 @@ describe('code samples in the reference', () => {
       await items.filter({ hasText: exact }).first().click();
       await section.locator('button[aria-haspopup="menu"]').filter({ hasText: exact }).first().waitFor();
       await closeMenus(page);
+      // The selector's label changes before the code block re-renders: on a loaded machine, reading at once
+      // could still give the previous language's sample.
+      const deadline = Date.now() + WAIT_MS;
+      while ((await code.innerText()) === before && Date.now() < deadline) await page.waitForTimeout(100);
     }
     return code.innerText();
   }
