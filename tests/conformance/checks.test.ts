@@ -10,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
 import { CHECKS, runChecks } from '../../scripts/conformance/checks/index.ts';
 import { selectOperations } from '../../scripts/conformance/select.ts';
-import type { ConformanceConfig, ReportSection } from '../../scripts/conformance/types.ts';
+import type { ReportSection } from '../../scripts/conformance/types.ts';
 import { MUTANTS, SECOND_KEY, SUITE_KEY } from './broken-servers/security-mutants.ts';
-import { startProxy, type Rewrite } from './broken-servers/sandbox-proxy.ts';
+import { configThrough, startProxy, type Rewrite } from './broken-servers/sandbox-proxy.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const bundle = JSON.parse(fs.readFileSync(path.join(ROOT, 'generated', 'openapi.json'), 'utf8'));
@@ -31,17 +31,7 @@ afterAll(() => sandbox?.close());
 async function checksThrough(rewrite: Rewrite, then?: (section: ReportSection) => Promise<void>): Promise<ReportSection> {
   const proxy = await startProxy(new URL(sandbox.baseUrl).origin, rewrite);
   try {
-    const config: ConformanceConfig = {
-      spec: '',
-      results: '',
-      mode: 'real',
-      apiKey: SUITE_KEY,
-      server: `${proxy.url}/v1`,
-      altServer: `${proxy.url}/api/v1`,
-      simulationUrl: sandbox.simulationUrl,
-      // The contract's example webhook url, which a seeded sandbox answers.
-      webhookUrl: 'https://hooks.acme-partner.test/partner-api',
-    };
+    const config = configThrough(proxy, sandbox.simulationUrl, SUITE_KEY);
     const section = await runChecks(config, bundle, selectOperations(bundle, ONLY).bundle, [...CHECKS], {
       secondKey: SECOND_KEY,
       seed: 15,

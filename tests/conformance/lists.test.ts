@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
 import { runChecks, type CheckName } from '../../scripts/conformance/checks/index.ts';
 import { selectOperations } from '../../scripts/conformance/select.ts';
-import type { ConformanceConfig, ReportSection } from '../../scripts/conformance/types.ts';
+import type { ReportSection } from '../../scripts/conformance/types.ts';
 import { LIST_MUTANTS } from './broken-servers/list-mutants.ts';
-import { startProxy, type Rewrite } from './broken-servers/sandbox-proxy.ts';
+import { configThrough, startProxy, type Rewrite } from './broken-servers/sandbox-proxy.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const bundle = JSON.parse(fs.readFileSync(path.join(ROOT, 'generated', 'openapi.json'), 'utf8'));
@@ -30,16 +30,7 @@ afterAll(() => sandbox?.close());
 async function checksThrough(rewrite: Rewrite, chosen: CheckName[]): Promise<ReportSection> {
   const proxy = await startProxy(new URL(sandbox.baseUrl).origin, rewrite);
   try {
-    const config: ConformanceConfig = {
-      spec: '',
-      results: '',
-      mode: 'real',
-      apiKey: KEY,
-      server: `${proxy.url}/v1`,
-      altServer: `${proxy.url}/api/v1`,
-      simulationUrl: sandbox.simulationUrl,
-      webhookUrl: 'https://hooks.acme-partner.test/partner-api',
-    };
+    const config = configThrough(proxy, sandbox.simulationUrl, KEY);
     return await runChecks(config, bundle, selectOperations(bundle, ONLY).bundle, chosen, { seed: 15, perOperation: 1 });
   } finally {
     await proxy.close();

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { PLANS, DEFAULT_ACCOUNT, OPENING_BALANCE_MINOR } from '../../src/sandbox/core/accounts.ts';
 import {
   ACCOUNTS_IN_MEMORY,
+  ANSWER_LIMIT_BYTES,
   BODY_LIMIT_BYTES,
   BODY_MAX_DEPTH,
   DB_FILE_MODE,
@@ -22,7 +23,6 @@ import {
 } from '../../src/sandbox/core/bounds.ts';
 import { errorMessageMaxLength } from '../../src/sandbox/core/errors.ts';
 import { contractLimits } from '../../src/sandbox/core/limits.ts';
-import { ANSWER_LIMIT_BYTES } from '../../src/sandbox/core/delivery.ts';
 import { formatAmount } from '../../src/sandbox/core/money.ts';
 import {
   CARD_FEE_MINOR,

@@ -55,3 +55,10 @@ export const ACCOUNTS_IN_MEMORY = 1_000;
  * bounds the total anyway.
  */
 export const RATE_LIMITED_KEYS_IN_MEMORY = 10_000;
+
+/**
+ * The most of a receiver's answer the sandbox reads. Only the status counts; the body is read (and discarded) up
+ * to this, so that a receiver that answers at length still closes cleanly, and beyond it the connection is
+ * closed: a receiver's answer never costs the sandbox more memory or time than this.
+ */
+export const ANSWER_LIMIT_BYTES = 64 * 1024;

@@ -4,6 +4,7 @@
 // with its reason. A non-2xx answer or no answer is retried with exponential backoff and seeded jitter, with the
 // same X-Service-Idempotency-Key, until the attempts run out; the delivery is then `failed`. An account's delivery
 // fault plan (./delivery-faults.ts) delays, holds and reorders, fails or duplicates its attempts here.
+import { ANSWER_LIMIT_BYTES } from './bounds.js';
 import http from 'node:http';
 import https from 'node:https';
 import type net from 'node:net';
@@ -87,13 +88,6 @@ export interface PostResult {
   /** Bytes of the answer's body read (at most about ANSWER_LIMIT_BYTES: the rest is never read). */
   bytesRead: number;
 }
-
-/**
- * The most of a receiver's answer the sandbox reads. Only the status counts; the body is read (and discarded) up
- * to this, so that a receiver that answers at length still closes cleanly, and beyond it the connection is
- * closed: a receiver's answer never costs the sandbox more memory or time than this.
- */
-export const ANSWER_LIMIT_BYTES = 64 * 1024;
 
 /**
  * POSTs a signed body; never throws. `status` is null when no answer came (time-out, refused, or a target the

@@ -3,6 +3,7 @@
 // proxy, or forwarded as it is or changed, with requests of its own sent first, and its JSON answer changed.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { ConformanceConfig } from '../../../scripts/conformance/types.ts';
 
 export interface ProxiedRequest {
   method: string;
@@ -65,5 +66,20 @@ export async function startProxy(target: string, rewrite: Rewrite): Promise<Prox
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The suite's configuration in real mode against the sandbox behind `proxy`, with the simulation API beside it. */
+export function configThrough(proxy: Proxy, simulationUrl: string, apiKey: string): ConformanceConfig {
+  return {
+    spec: '',
+    results: '',
+    mode: 'real',
+    apiKey,
+    server: `${proxy.url}/v1`,
+    altServer: `${proxy.url}/api/v1`,
+    simulationUrl,
+    // The contract's example webhook url, which a seeded sandbox answers.
+    webhookUrl: 'https://hooks.acme-partner.test/partner-api',
   };
 }
