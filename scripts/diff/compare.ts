@@ -119,65 +119,77 @@ export function compareSchema(a: Schema, b: Schema, emit: Emit, path = '', ances
   }
 }
 
+/** What the walk knows at one node: the two schemas, where they are, and the ancestors on the way there. */
+interface NodeVisit {
+  a: Schema;
+  b: Schema;
+  emit: Emit;
+  path: string;
+  /** `path`, or `(root)` in a message. */
+  at: string;
+  seen: Set<Schema>;
+}
+
+/** One schema node: each group of keywords compared in turn, then the subschemas. */
 function compareNode(a: Schema, b: Schema, emit: Emit, path: string, seen: Set<Schema>): void {
-  const at = path || '(root)';
+  const visit: NodeVisit = { a, b, emit, path, at: path || '(root)', seen };
+  for (const step of NODE_STEPS) step(visit);
+}
+
+function compareTypes({ a, b, emit, path, at }: NodeVisit): void {
   const ta = typesOf(a),
     tb = typesOf(b);
-  if (!same(ta, tb)) {
-    if (ta && tb) {
-      const added = tb.filter((t) => !covers(ta, t));
-      const removed = ta.filter((t) => !covers(tb, t));
-      if (added.length)
-        emit({ rule: 'type-widened', path, message: `${at}: type now also allows ${added.map(code).join(', ')}`, before: ta, after: tb });
-      if (removed.length)
-        emit({
-          rule: 'type-narrowed',
-          path,
-          message: `${at}: type no longer allows ${removed.map(code).join(', ')}`,
-          before: ta,
-          after: tb,
-        });
-    } else if (tb) emit({ rule: 'type-narrowed', path, message: `${at}: type restricted to ${tb.map(code).join(', ')}`, after: tb });
-    else emit({ rule: 'type-widened', path, message: `${at}: type restriction ${ta!.map(code).join(', ')} removed`, before: ta });
-  }
-  if (!same(a.const, b.const)) {
-    if (a.const !== undefined && b.const !== undefined)
+  if (same(ta, tb)) return;
+  if (ta && tb) {
+    const added = tb.filter((t) => !covers(ta, t));
+    const removed = ta.filter((t) => !covers(tb, t));
+    if (added.length)
+      emit({ rule: 'type-widened', path, message: `${at}: type now also allows ${added.map(code).join(', ')}`, before: ta, after: tb });
+    if (removed.length)
       emit({
-        rule: 'const-changed',
+        rule: 'type-narrowed',
         path,
-        message: `${at}: constant changed from ${code(a.const)} to ${code(b.const)}`,
-        before: a.const,
-        after: b.const,
+        message: `${at}: type no longer allows ${removed.map(code).join(', ')}`,
+        before: ta,
+        after: tb,
       });
-    else if (b.const !== undefined) emit({ rule: 'const-added', path, message: `${at}: now fixed to ${code(b.const)}`, after: b.const });
-    else emit({ rule: 'const-removed', path, message: `${at}: no longer fixed to ${code(a.const)}`, before: a.const });
-  }
-  if (!same(a.enum, b.enum)) {
-    if (a.enum && b.enum) {
-      const added = b.enum.filter((v: unknown) => !a.enum.some((w: unknown) => same(v, w)));
-      const removed = a.enum.filter((v: unknown) => !b.enum.some((w: unknown) => same(v, w)));
-      // `error.details.reason` is classified like `error.code` (docs/contract-diff.md, Errors).
-      const [addedRule, removedRule] = ERROR_REASON.test(path)
-        ? ['error-reason-added', 'error-reason-removed']
-        : ['enum-value-added', 'enum-value-removed'];
-      for (const v of added)
-        emit({
-          rule: addedRule,
-          path,
-          message: `${at}: ${ERROR_REASON.test(path) ? 'error reason' : 'enum value'} ${code(v)} added`,
-          after: v,
-        });
-      for (const v of removed)
-        emit({
-          rule: removedRule,
-          path,
-          message: `${at}: ${ERROR_REASON.test(path) ? 'error reason' : 'enum value'} ${code(v)} removed`,
-          before: v,
-        });
-    } else if (b.enum)
+  } else if (tb) emit({ rule: 'type-narrowed', path, message: `${at}: type restricted to ${tb.map(code).join(', ')}`, after: tb });
+  else emit({ rule: 'type-widened', path, message: `${at}: type restriction ${ta!.map(code).join(', ')} removed`, before: ta });
+}
+
+function compareConst({ a, b, emit, path, at }: NodeVisit): void {
+  if (same(a.const, b.const)) return;
+  if (a.const !== undefined && b.const !== undefined)
+    emit({
+      rule: 'const-changed',
+      path,
+      message: `${at}: constant changed from ${code(a.const)} to ${code(b.const)}`,
+      before: a.const,
+      after: b.const,
+    });
+  else if (b.const !== undefined) emit({ rule: 'const-added', path, message: `${at}: now fixed to ${code(b.const)}`, after: b.const });
+  else emit({ rule: 'const-removed', path, message: `${at}: no longer fixed to ${code(a.const)}`, before: a.const });
+}
+
+function compareEnum({ a, b, emit, path, at }: NodeVisit): void {
+  if (same(a.enum, b.enum)) return;
+  if (!a.enum || !b.enum) {
+    if (b.enum)
       emit({ rule: 'enum-added', path, message: `${at}: restricted to the values ${b.enum.map(code).join(', ')}`, after: b.enum });
     else emit({ rule: 'enum-removed', path, message: `${at}: no longer restricted to ${a.enum.map(code).join(', ')}`, before: a.enum });
+    return;
   }
+  const added = b.enum.filter((v: unknown) => !a.enum.some((w: unknown) => same(v, w)));
+  const removed = a.enum.filter((v: unknown) => !b.enum.some((w: unknown) => same(v, w)));
+  // `error.details.reason` is classified like `error.code` (docs/contract-diff.md, Errors).
+  const reason = ERROR_REASON.test(path);
+  const [addedRule, removedRule] = reason ? ['error-reason-added', 'error-reason-removed'] : ['enum-value-added', 'enum-value-removed'];
+  const noun = reason ? 'error reason' : 'enum value';
+  for (const v of added) emit({ rule: addedRule, path, message: `${at}: ${noun} ${code(v)} added`, after: v });
+  for (const v of removed) emit({ rule: removedRule, path, message: `${at}: ${noun} ${code(v)} removed`, before: v });
+}
+
+function compareConstraints({ a, b, emit, path, at }: NodeVisit): void {
   for (const k of [...MAX, ...MIN]) {
     if (a[k] === b[k]) continue;
     const tighter = a[k] === undefined || (b[k] !== undefined && (MAX.includes(k) ? b[k] < a[k] : b[k] > a[k]));
@@ -200,11 +212,15 @@ function compareNode(a: Schema, b: Schema, emit: Emit, path: string, seen: Set<S
       after: b[k],
     });
   }
+}
+
+function compareAnnotations({ a, b, emit, path, at }: NodeVisit): void {
   if (!same(a.deprecated, b.deprecated) && b.deprecated) emit({ rule: 'deprecated', path, message: `${at}: deprecated` });
   const docs = DOCS.filter((k) => !same(a[k], b[k]));
   if (docs.length) emit({ rule: 'docs-changed', path, message: `${at}: ${docs.join(', ')} changed` });
+}
 
-  // Objects
+function compareProperties({ a, b, emit, path, seen }: NodeVisit): void {
   const pa: Schema = a.properties ?? {},
     pb: Schema = b.properties ?? {};
   const ra: string[] = a.required ?? [],
@@ -231,6 +247,9 @@ function compareNode(a: Schema, b: Schema, emit: Emit, path: string, seen: Set<S
   // Required names without a property schema (rare): still a change in what must be present.
   for (const p of rb)
     if (!ra.includes(p) && !(p in pb)) emit({ rule: 'property-became-required', path: sub(p), message: `${sub(p)}: now required` });
+}
+
+function compareAdditionalProperties({ a, b, emit, path, at, seen }: NodeVisit): void {
   const apA = a.additionalProperties,
     apB = b.additionalProperties;
   if (apA !== false && apB === false)
@@ -238,11 +257,14 @@ function compareNode(a: Schema, b: Schema, emit: Emit, path: string, seen: Set<S
   else if (apA === false && apB !== false)
     emit({ rule: 'additional-properties-opened', path, message: `${at}: additional properties now allowed` });
   else if (typeof apA === 'object' && typeof apB === 'object') compareSchema(apA, apB, emit, `${path}{*}`, seen);
+}
 
-  // Arrays
+function compareItems({ a, b, emit, path, seen }: NodeVisit): void {
   if (a.items || b.items) compareSchema(a.items ?? {}, b.items ?? {}, emit, `${path}[]`, seen);
+}
 
-  // Alternatives, matched by name, then by schema, then by order (pairVariants)
+/** Alternatives, matched by name, then by schema, then by order (pairVariants). */
+function compareVariants({ a, b, emit, path, at, seen }: NodeVisit): void {
   for (const k of ['oneOf', 'anyOf'] as const) {
     const va: Schema[] = a[k] ?? [],
       vb: Schema[] = b[k] ?? [];
@@ -263,6 +285,19 @@ function compareNode(a: Schema, b: Schema, emit: Emit, path: string, seen: Set<S
     for (const [, key] of added) emit({ rule: 'variant-added', path, message: `${at}: ${k} alternative ${code(key)} added`, after: key });
   }
 }
+
+/** The order in which a node's changes are reported. */
+const NODE_STEPS = [
+  compareTypes,
+  compareConst,
+  compareEnum,
+  compareConstraints,
+  compareAnnotations,
+  compareProperties,
+  compareAdditionalProperties,
+  compareItems,
+  compareVariants,
+];
 
 function compareParams(
   a: Map<string, Parameter>,

@@ -112,6 +112,83 @@ function describeMatch(match: unknown): string {
   return typeof match === 'function' ? ' matching your predicate' : ` with data ${JSON.stringify(match)}`;
 }
 
+/** Resolves with what `find` returns once it returns something, checked now and at each wake; rejects after `timeout` ms. */
+function waitUntil<T>(waiters: Set<() => void>, find: () => T | undefined, timeout: number, failure: () => string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const found = find();
+      if (found === undefined) return;
+      done();
+      resolve(found);
+    };
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error(failure()));
+    }, timeout);
+    const done = () => {
+      clearTimeout(timer);
+      waiters.delete(check);
+    };
+    waiters.add(check);
+    check();
+  });
+}
+
+/** A delivery verified with `secret`, or why it was refused. */
+async function verifyDelivery(
+  raw: Buffer,
+  headers: http.IncomingHttpHeaders,
+  secret: string,
+  verify: VerifyOptions | undefined,
+): Promise<{ event: WebhookEvent } | { rejected: RejectedDelivery }> {
+  try {
+    return { event: await verifyWebhook(raw, headers, secret, verify) };
+  } catch (error) {
+    let type: string | undefined;
+    try {
+      type = (JSON.parse(raw.toString('utf8')) as { type?: string }).type;
+    } catch {
+      // not JSON: verifyWebhook said so
+    }
+    const code = (error as { code?: string }).code ?? 'invalid_body';
+    return { rejected: { code, message: (error as Error).message, ...(type ? { type } : {}) } };
+  }
+}
+
+/** Listens on `host`; a POST to `path` is answered with the status `receive` gives, anything else 404. */
+async function listen(
+  host: string,
+  port: number,
+  path: string,
+  receive: (raw: Buffer, headers: http.IncomingHttpHeaders) => Promise<number>,
+): Promise<{ server: http.Server; port: number }> {
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      if (request.method !== 'POST' || request.url?.split('?')[0] !== path) {
+        response.writeHead(404).end();
+        return;
+      }
+      void receive(Buffer.concat(chunks), request.headers).then((status) => response.writeHead(status).end());
+    });
+  });
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, host, resolve));
+  return { server, port: (server.address() as AddressInfo).port };
+}
+
+/** Why waitForEvent gave up: what did arrive, the first rejection, and a missing secret. */
+function noEventMessage(receiver: WebhookReceiver, type: string, match: unknown, timeout: number): string {
+  const got =
+    Object.entries(receiver.counts())
+      .map(([t, n]) => `${t} ×${n}`)
+      .join(', ') || 'nothing';
+  const { rejected } = receiver;
+  const bad = rejected.length ? `; ${rejected.length} delivery(ies) rejected, the first: ${rejected[0]!.message}` : '';
+  const hint = receiver.secret === undefined ? ' The receiver has no secret yet: call register() or set receiver.secret.' : '';
+  return `waitForEvent: no ${type} event${describeMatch(match)} arrived within ${timeout} ms; received ${got}${bad}.${hint}`;
+}
+
 /** Starts a receiver on a loopback port. Close it when the tests are done. */
 export async function startWebhookReceiver(options: WebhookReceiverOptions = {}): Promise<WebhookReceiver> {
   const host = options.host ?? '127.0.0.1';
@@ -128,23 +205,12 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions = {})
       unverified++;
       return 204;
     }
-    let event: WebhookEvent;
-    try {
-      event = await verifyWebhook(raw, headers, receiver.secret, options.verify);
-    } catch (error) {
-      let type: string | undefined;
-      try {
-        type = (JSON.parse(raw.toString('utf8')) as { type?: string }).type;
-      } catch {
-        // not JSON: verifyWebhook said so
-      }
-      rejected.push({
-        code: (error as { code?: string }).code ?? 'invalid_body',
-        message: (error as Error).message,
-        ...(type ? { type } : {}),
-      });
+    const verified = await verifyDelivery(raw, headers, receiver.secret, options.verify);
+    if ('rejected' in verified) {
+      rejected.push(verified.rejected);
       return 400;
     }
+    const { event } = verified;
     const key = getHeader(headers, WEBHOOK_HEADERS.idempotencyKey) ?? event.id;
     const copy = (seen.get(key) ?? 0) + 1;
     seen.set(key, copy);
@@ -154,20 +220,7 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions = {})
     return receiver.answer;
   };
 
-  const server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      if (request.method !== 'POST' || request.url?.split('?')[0] !== path) {
-        response.writeHead(404).end();
-        return;
-      }
-      void receive(Buffer.concat(chunks), request.headers).then((status) => response.writeHead(status).end());
-    });
-  });
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(options.port ?? 0, host, resolve));
-  const { port } = server.address() as AddressInfo;
-
+  const { server, port } = await listen(host, options.port ?? 0, path, receive);
   const byType = (type?: string) => (type === undefined ? [...events] : events.filter((e) => e.type === type));
 
   const receiver: WebhookReceiver = {
@@ -179,23 +232,12 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions = {})
     duplicates: () => deliveries.filter((d) => d.copy > 1).length,
     waitForDeliveries(count, wait = {}) {
       const timeout = wait.timeout ?? 5_000;
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          if (deliveries.length < count) return;
-          done();
-          resolve(deliveries);
-        };
-        const timer = setTimeout(() => {
-          done();
-          reject(new Error(`waitForDeliveries: ${deliveries.length} of ${count} deliveries arrived within ${timeout} ms.`));
-        }, timeout);
-        const done = () => {
-          clearTimeout(timer);
-          waiters.delete(check);
-        };
-        waiters.add(check);
-        check();
-      });
+      return waitUntil(
+        waiters,
+        () => (deliveries.length >= count ? deliveries : undefined),
+        timeout,
+        () => `waitForDeliveries: ${deliveries.length} of ${count} deliveries arrived within ${timeout} ms.`,
+      );
     },
     rejected,
     get unverified() {
@@ -209,32 +251,12 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions = {})
       const test = (event: WebhookEvent): event is WebhookEventOf<T> =>
         event.type === type &&
         (match === undefined || (typeof match === 'function' ? match(event as WebhookEventOf<T>) : matches(event.data, match)));
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          const found = events.find(test);
-          if (!found) return;
-          done();
-          resolve(found);
-        };
-        const timer = setTimeout(() => {
-          done();
-          const got =
-            Object.entries(receiver.counts())
-              .map(([t, n]) => `${t} ×${n}`)
-              .join(', ') || 'nothing';
-          const bad = rejected.length ? `; ${rejected.length} delivery(ies) rejected, the first: ${rejected[0]!.message}` : '';
-          const hint = receiver.secret === undefined ? ' The receiver has no secret yet: call register() or set receiver.secret.' : '';
-          reject(
-            new Error(`waitForEvent: no ${type} event${describeMatch(match)} arrived within ${timeout} ms; received ${got}${bad}.${hint}`),
-          );
-        }, timeout);
-        const done = () => {
-          clearTimeout(timer);
-          waiters.delete(check);
-        };
-        waiters.add(check);
-        check();
-      });
+      return waitUntil(
+        waiters,
+        () => events.find(test),
+        timeout,
+        () => noEventMessage(receiver, type, match, timeout),
+      );
     },
     async register(client, registration = {}) {
       const created = await client.call.POST('/webhooks', {
