@@ -168,49 +168,60 @@ interface OperationContext {
 }
 
 function operationSection(ctx: OperationContext, op: ExampleOperation, raw: JsonObject, item: JsonObject): string {
-  const { docs: doc } = ctx;
-  const method = op.method.toLowerCase();
-  const pathPointer = `/paths/${escapeToken(op.path)}/${method}`;
   const events = Array.isArray(raw['x-events']) ? raw['x-events'].map((e) => `\`${text(e)}\``) : [];
   const head = [
-    `\`${op.method} ${serverTemplate(ctx.openapi, op.path, method)}${op.path}\`, operationId \`${op.operationId}\`.`,
+    `\`${op.method} ${serverTemplate(ctx.openapi, op.path, op.method.toLowerCase())}${op.path}\`, operationId \`${op.operationId}\`.`,
     raw['x-provisional'] === true ? 'Provisional.' : '',
     events.length > 0 ? `Emits ${events.join(', ')}.` : '',
   ]
     .filter(Boolean)
     .join(' ');
   const parts: string[] = [`### ${op.summary || op.operationId}`, '', head, '', text(raw.description).trim()];
+  if (op.parameters.length > 0) parts.push('', '**Parameters**', '', parametersMarkdown(ctx.docs, op, raw, item));
+  const media = requestMedia(ctx.docs, raw);
+  if (media) parts.push('', ...requestBodyLines(ctx.docs, op, media));
+  parts.push(...responsesLines(ctx, op, raw));
+  const examples = exampleLines(ctx.docs, op, raw, media);
+  if (examples.length > 0) parts.push('', '**Examples**', '', ...examples);
+  return parts
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
 
-  if (op.parameters.length > 0) parts.push('', '**Parameters**', '', parametersMarkdown(doc, op, raw, item));
-
+/** The operation's JSON request body (its media type object), if it takes one. */
+function requestMedia(doc: JsonObject, raw: JsonObject): JsonObject | undefined {
   const requestBody = deref(doc, raw.requestBody);
   const media = isObject(requestBody) && isObject(requestBody.content) ? requestBody.content['application/json'] : undefined;
-  if (isObject(media)) {
-    const name = schemaName(media.schema);
-    parts.push(
-      '',
-      `**Request body** (\`application/json\`, ${op.bodyRequired ? 'required' : 'optional'}${name ? `, \`${name}\`` : ''})`,
-      '',
-    );
-    const about = deref(doc, media.schema);
-    if (isObject(about) && Array.isArray(about.oneOf) && text(about.description)) parts.push(text(about.description).trim(), '');
-    parts.push(schemaMarkdown(doc, media.schema));
-  }
+  return isObject(media) ? media : undefined;
+}
 
-  const responses = isObject(raw.responses) ? raw.responses : {};
+function requestBodyLines(doc: JsonObject, op: ExampleOperation, media: JsonObject): string[] {
+  const name = schemaName(media.schema);
+  const lines = [`**Request body** (\`application/json\`, ${op.bodyRequired ? 'required' : 'optional'}${name ? `, \`${name}\`` : ''})`, ''];
+  const about = deref(doc, media.schema);
+  if (isObject(about) && Array.isArray(about.oneOf) && text(about.description)) lines.push(text(about.description).trim(), '');
+  lines.push(schemaMarkdown(doc, media.schema));
+  return lines;
+}
+
+/** Each success response with what its `data` is, then the errors: shared ones by name, the operation's own with examples. */
+function responsesLines(ctx: OperationContext, op: ExampleOperation, raw: JsonObject): string[] {
+  const { docs: doc } = ctx;
+  const pathPointer = `/paths/${escapeToken(op.path)}/${op.method.toLowerCase()}`;
+  const lines: string[] = [];
   const errors: string[] = [];
-  for (const [status, node] of Object.entries(responses)) {
+  for (const [status, node] of Object.entries(isObject(raw.responses) ? raw.responses : {})) {
     const response = deref(doc, node);
     const description = isObject(response) ? text(response.description).trim() : '';
     if (/^2/.test(status)) {
-      const schemaPointer = `${pathPointer}/responses/${status}/content/application~1json/schema`;
-      const data = dataOf(doc, schemaPointer);
+      const data = dataOf(doc, `${pathPointer}/responses/${status}/content/application~1json/schema`);
       if (data.name) ctx.schemas.add(data.name);
       const what = data.name
         ? `\`data\` is ${data.array ? 'an array of ' : 'a '}[\`${data.name}\`](#${data.name.toLowerCase()}) (see Schemas).`
         : '';
-      parts.push('', `**Response ${status}**: ${indented([description, what].filter(Boolean).join(' '))}`);
-      if (!data.name && data.schema !== undefined) parts.push('', 'Fields of `data`:', '', schemaMarkdown(doc, data.schema));
+      lines.push('', `**Response ${status}**: ${indented([description, what].filter(Boolean).join(' '))}`);
+      if (!data.name && data.schema !== undefined) lines.push('', 'Fields of `data`:', '', schemaMarkdown(doc, data.schema));
       continue;
     }
     const codes = responseErrorCodes(doc, node).map((c) => `\`${c}\``);
@@ -229,10 +240,14 @@ function operationSection(ctx: OperationContext, op: ExampleOperation, raw: Json
           .join(''),
     );
   }
-  if (errors.length > 0) parts.push('', '**Errors**', '', ...errors);
+  if (errors.length > 0) lines.push('', '**Errors**', '', ...errors);
+  return lines;
+}
 
+/** The request and success examples, then the curl and TypeScript samples. */
+function exampleLines(doc: JsonObject, op: ExampleOperation, raw: JsonObject, media: JsonObject | undefined): string[] {
   const examples: string[] = [];
-  if (isObject(media)) {
+  if (media) {
     for (const example of mediaExamples(doc, media)) examples.push(`Request \`${example.name}\`:`, '', json(example.value), '');
   }
   for (const response of op.responses.filter((r) => /^2/.test(r.status))) {
@@ -251,11 +266,7 @@ function operationSection(ctx: OperationContext, op: ExampleOperation, raw: Json
       '',
     );
   }
-  if (examples.length > 0) parts.push('', '**Examples**', '', ...examples);
-  return parts
-    .join('\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+  return examples;
 }
 
 /**
@@ -285,17 +296,13 @@ function webhookSection(name: string, op: JsonObject, shared: string, eventsPage
     .trim();
 }
 
-/**
- * The reference as one markdown page. `eventsPageOf` gives the address of the events page that describes an
- * event (its markdown twin), for the webhooks' links.
- */
-export function referenceMarkdown(
-  openapi: JsonObject,
-  eventsPageOf: (event: string) => string | undefined = () => undefined,
-): ReferencePage {
-  const docs = docsDocument(openapi as Record<string, unknown>) as JsonObject;
-  const info = isObject(docs.info) ? docs.info : {};
-  const ctx: OperationContext = { openapi, docs, schemas: new Set() };
+/** The sections of each tag, in the order of the tag groups: its operations, then its webhooks. */
+function tagSections(
+  ctx: OperationContext,
+  shared: string,
+  eventsPageOf: (event: string) => string | undefined,
+): { sections: string[]; operations: ReferenceOperation[]; webhooks: string[] } {
+  const { docs } = ctx;
   const examples = new Map(exampleOperations(docs).map((op) => [`${op.method} ${op.path}`, op]));
   const entries = operationEntries(docs);
   const tagDescriptions = new Map(
@@ -305,21 +312,12 @@ export function referenceMarkdown(
     ? docs['x-tagGroups'].filter(isObject).flatMap((g) => (Array.isArray(g.tags) ? g.tags.map(text) : []))
     : [...tagDescriptions.keys()];
   const tagOf = (op: JsonObject) => (Array.isArray(op.tags) ? text(op.tags[0]) : '');
-
-  const webhookOps = Object.values(isObject(docs.webhooks) ? docs.webhooks : {})
-    .map((node) => deref(docs, node))
-    .flatMap((item) => (isObject(item) && isObject(item.post) ? [item.post] : []));
-  const shared = sharedWebhookText(webhookOps.map((op) => text(op.description)));
   const operations: ReferenceOperation[] = [];
   const webhooks: string[] = [];
   const sections: string[] = [];
   for (const tag of grouped) {
     const own = entries.filter((e) => tagOf(e.operation) === tag);
-    const hooks = Object.entries(isObject(docs.webhooks) ? docs.webhooks : {}).flatMap(([name, node]) => {
-      const item = deref(docs, node);
-      const op = isObject(item) && isObject(item.post) ? item.post : undefined;
-      return op && tagOf(op) === tag ? [{ name, op }] : [];
-    });
+    const hooks = webhookOperations(docs).filter(({ op }) => tagOf(op) === tag);
     if (own.length === 0 && hooks.length === 0) continue;
     const parts = [`## ${tag}`, '', (tagDescriptions.get(tag) ?? '').trim()];
     for (const { path, method, item, operation } of own) {
@@ -333,8 +331,20 @@ export function referenceMarkdown(
     }
     sections.push(parts.join('\n').trim());
   }
+  return { sections, operations, webhooks };
+}
 
-  const schemas = [...ctx.schemas].sort().map((name) => {
+/** The document's webhooks with their `post` operation, by event name. */
+function webhookOperations(docs: JsonObject): { name: string; op: JsonObject }[] {
+  return Object.entries(isObject(docs.webhooks) ? docs.webhooks : {}).flatMap(([name, node]) => {
+    const item = deref(docs, node);
+    return isObject(item) && isObject(item.post) ? [{ name, op: item.post }] : [];
+  });
+}
+
+/** Each schema the responses named, written once. */
+function schemaSections(docs: JsonObject, names: Set<string>): string[] {
+  return [...names].sort().map((name) => {
     const node = deref(docs, { $ref: `#/components/schemas/${name}` });
     const description = isObject(node) ? text(node.description).trim() : '';
     return [
@@ -344,7 +354,11 @@ export function referenceMarkdown(
       schemaMarkdown(docs, { $ref: `#/components/schemas/${name}` }),
     ].join('\n');
   });
+}
 
+/** What the page says before the operations: the servers, authentication, webhooks, shared errors, the API's description. */
+function preambleLines(docs: JsonObject, shared: string): string[] {
+  const info = isObject(docs.info) ? docs.info : {};
   const sharedResponses = Object.entries(
     isObject(get(docs, '/components/responses')) ? (get(docs, '/components/responses') as JsonObject) : {},
   ).flatMap(([name, node]) => {
@@ -359,7 +373,7 @@ export function referenceMarkdown(
     .map((s) => `- \`${text(s.url)}\`: ${text(s.description)}`);
   const security = deref(docs, get(docs, '/components/securitySchemes/bearerAuth'));
   const title = `${text(info.title) || 'API'} (${text(info.version)})`;
-  const body = [
+  return [
     `${title}: ${text(info.summary)} Every operation of the API with its parameters, request body, responses, errors ` +
       'and examples, every webhook event it sends, and the schemas of its answers; the same as the ' +
       '[reference page](/reference/), from the same document ([openapi.json](/openapi.json)).',
@@ -378,13 +392,31 @@ export function referenceMarkdown(
     ...sharedResponses,
     '',
     text(info.description).trim(),
+  ];
+}
+
+/**
+ * The reference as one markdown page. `eventsPageOf` gives the address of the events page that describes an
+ * event (its markdown twin), for the webhooks' links.
+ */
+export function referenceMarkdown(
+  openapi: JsonObject,
+  eventsPageOf: (event: string) => string | undefined = () => undefined,
+): ReferencePage {
+  const docs = docsDocument(openapi as Record<string, unknown>) as JsonObject;
+  const info = isObject(docs.info) ? docs.info : {};
+  const ctx: OperationContext = { openapi, docs, schemas: new Set() };
+  const shared = sharedWebhookText(webhookOperations(docs).map(({ op }) => text(op.description)));
+  const { sections, operations, webhooks } = tagSections(ctx, shared, eventsPageOf);
+  const body = [
+    ...preambleLines(docs, shared),
     '',
     ...sections.flatMap((s) => [s, '']),
     '## Schemas',
     '',
     'The schemas the responses above name as their `data`, each written once.',
     '',
-    ...schemas.flatMap((s) => [s, '']),
+    ...schemaSections(docs, ctx.schemas).flatMap((s) => [s, '']),
   ]
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
