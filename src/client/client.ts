@@ -161,7 +161,8 @@ function checkUrl(name: string, value: unknown, example: string): string {
   return (value as string).replace(/\/+$/, '');
 }
 
-export function createPartnerClient(options: PartnerClientOptions): PartnerClient {
+/** The checked settings of a client: every mistake in the options is a TypeError that names it. */
+function settingsOf(options: PartnerClientOptions) {
   const mode = modeOfApiKey(options?.apiKey);
   const baseUrl = checkUrl('baseUrl', options.baseUrl, 'https://api.example.com/v1 ({base_url})');
   const giftCardBaseUrl =
@@ -175,6 +176,168 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
       `Partner API client: timeoutMs must be a number of ms from 0 (no timeout) to ${MAX_TIMER_MS}, got ${String(timeoutMs)}.`,
     );
   }
+  return { mode, baseUrl, giftCardBaseUrl, timeoutMs };
+}
+
+/** A call's options with the gift card address as its base, for a path served there. */
+function routed(method: UpperMethod, path: string, init: Record<string, unknown>, giftCardBaseUrl: string | undefined) {
+  if (!isGiftCardPath(path) || init.baseUrl !== undefined) return init;
+  if (giftCardBaseUrl === undefined) {
+    throw new Error(
+      `Partner API client: ${method} ${path} is served at the gift card address {alt_base_url}, which ends ` +
+        'in /api/v1. Pass giftCardBaseUrl to createPartnerClient.',
+    );
+  }
+  return { ...init, baseUrl: giftCardBaseUrl };
+}
+
+/**
+ * The call's signal: the caller's, joined with the call's deadline when there is one. At the deadline the
+ * request is aborted with a PartnerTimeoutError, and `expire` (set by a call that races its deadline) is told.
+ */
+class CallDeadline {
+  readonly signal: AbortSignal | undefined;
+  timedOut = false;
+  expire: ((reason: unknown) => void) | undefined;
+  private readonly deadline: Deadline | undefined;
+
+  constructor(
+    deadlines: Deadlines | undefined,
+    callerSignal: AbortSignal | undefined,
+    timeout: ConstructorParameters<typeof PartnerTimeoutError>[0],
+  ) {
+    this.signal = callerSignal;
+    if (deadlines === undefined) return;
+    const controller = new AbortController();
+    this.signal = callerSignal ? AbortSignal.any([callerSignal, controller.signal]) : controller.signal;
+    this.deadline = deadlines.add(() => {
+      this.timedOut = true;
+      const reason = new PartnerTimeoutError(timeout);
+      controller.abort(reason);
+      this.expire?.(reason);
+    });
+  }
+
+  /** The call's result, or its PartnerTimeoutError at the deadline, for a fetch that may ignore the signal. */
+  race<T>(pending: Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.expire = reject;
+      pending.then(resolve, reject);
+    });
+  }
+
+  get armed(): boolean {
+    return this.deadline !== undefined;
+  }
+
+  clear(): void {
+    this.deadline?.clear();
+  }
+}
+
+/** What a call's transport saw: the Request sent, its serialised body (for a retry's Request), and fetch's promise. */
+interface Sending {
+  request?: Request;
+  body?: unknown;
+  sent?: Promise<Response>;
+}
+
+/**
+ * The openapi-fetch init of a call: its transport (retries, the deadline's signal), and for a POST the
+ * `Idempotency-Key` and a body serialiser that keeps the body for a retry.
+ */
+function callInitOf(
+  method: UpperMethod,
+  init: Record<string, unknown>,
+  fetch: FetchLike,
+  fetchInit: FetchInit | undefined,
+  retry: ReturnType<typeof retryPolicy>,
+  sendsKeys: boolean,
+  sending: Sending,
+): Record<string, unknown> {
+  // (openapi-fetch calls it with the merged headers too, as declared by BodySerializer.)
+  const serialise = (init.bodySerializer ?? defaultBodySerializer) as (body: unknown, headers?: unknown) => unknown;
+  const transport = (request: Request): Promise<Response> => {
+    sending.request = request;
+    const resend = sending.body === undefined ? undefined : () => new Request(request, { body: sending.body as RequestInit['body'] });
+    sending.sent = sendWithRetries(fetch, retry, request, fetchInit, resend, retryable);
+    return sending.sent;
+  };
+  const callInit: Record<string, unknown> = { ...init, fetch: transport };
+  // A GET, or a POST with a key, may be sent again; undefined: let the Request say (a middleware's key).
+  let retryable: boolean | undefined = method === 'GET' || (method !== 'POST' ? false : undefined);
+  if (method === 'POST') {
+    if (hasIdempotencyKey(init)) retryable = true;
+    else if (sendsKeys) {
+      // Set before openapi-fetch builds the Request: a header set on a built Request costs ~3 µs.
+      callInit.headers = withHeader(init.headers, IDEMPOTENCY_KEY, globalThis.crypto.randomUUID());
+      retryable = true;
+    }
+    if (init.body !== undefined) callInit.bodySerializer = (body: unknown, headers?: unknown) => (sending.body = serialise(body, headers));
+  }
+  return callInit;
+}
+
+/** Method, path template and URL of an error response. */
+type Origin = { method: string; path: string; url: string };
+type Send = (method: UpperMethod, path: string, init: Record<string, unknown> | undefined) => Promise<FetchResult>;
+type PageInit = { params?: { query?: Record<string, unknown> } };
+
+/** The success body of a result, or the error it stands for, built with the call's origin. */
+function unwrapWith(origins: WeakMap<Response, Origin>) {
+  return function unwrap<R extends FetchResult>(result: R): Exclude<R['data'], undefined> {
+    const { response } = result;
+    const origin = origins.get(response) ?? { method: '', path: response.url, url: response.url };
+    if (response.ok && result.data !== undefined) return result.data as Exclude<R['data'], undefined>;
+    if (response.ok) throw new PartnerResponseError({ status: response.status, ...origin, body: undefined, response });
+    throw errorFromResponse(result.error, response, origin.method, origin.path, origin.url);
+  };
+}
+
+/** Every item of a list, page after page, from `params.query.page` (default 1) to `pagination.pages`. */
+async function* pages(send: Send, unwrap: (result: FetchResult) => unknown, path: string, init?: PageInit) {
+  const query = init?.params?.query ?? {};
+  let page = typeof query.page === 'number' ? query.page : 1;
+  for (;;) {
+    const body = unwrap(await send('GET', path, { ...init, params: { ...init?.params, query: { ...query, page } } })) as {
+      data?: unknown;
+      pagination?: { pages?: unknown };
+    };
+    const pages = body.pagination?.pages;
+    if (!Array.isArray(body.data) || typeof pages !== 'number') {
+      throw new TypeError(`Partner API client: GET ${path} page ${page} has no data array or no pagination.pages.`);
+    }
+    yield* body.data;
+    if (page >= pages) return;
+    page += 1;
+  }
+}
+
+/**
+ * What a failed call throws: its timeout (unless the caller aborted), a connection error when fetch itself
+ * failed after its retries (not an abort), or the error as it came.
+ */
+async function callFailure(
+  error: unknown,
+  call: { method: string; path: string; timeoutMs: number },
+  deadline: CallDeadline,
+  callerSignal: AbortSignal | undefined,
+  sending: Sending,
+): Promise<unknown> {
+  if (deadline.timedOut && !callerSignal?.aborted) return new PartnerTimeoutError(call);
+  const fromFetch =
+    sending.sent !== undefined &&
+    (await sending.sent.then(
+      () => false,
+      (rejection: unknown) => rejection === error,
+    ));
+  if (fromFetch && !deadline.signal?.aborted)
+    return new PartnerConnectionError({ method: call.method, path: call.path, url: sending.request!.url, cause: error });
+  return error;
+}
+
+export function createPartnerClient(options: PartnerClientOptions): PartnerClient {
+  const { mode, baseUrl, giftCardBaseUrl, timeoutMs } = settingsOf(options);
   const defaultFetch = options.fetch === undefined;
   const baseFetch: FetchLike = options.fetch ?? ((request, init) => globalThis.fetch(request, init));
   const retry = retryPolicy(options.retry === false ? { retries: 0 } : options.retry);
@@ -188,125 +351,43 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
   });
 
   // Method, path template and URL of each error response, for the errors `unwrap` builds.
-  const origins = new WeakMap<Response, { method: string; path: string; url: string }>();
+  const origins = new WeakMap<Response, Origin>();
 
   async function send(method: UpperMethod, path: string, init: Record<string, unknown> | undefined): Promise<FetchResult> {
-    let options = init ?? {};
-    if (isGiftCardPath(path) && options.baseUrl === undefined) {
-      if (giftCardBaseUrl === undefined) {
-        throw new Error(
-          `Partner API client: ${method} ${path} is served at the gift card address {alt_base_url}, which ends ` +
-            'in /api/v1. Pass giftCardBaseUrl to createPartnerClient.',
-        );
-      }
-      options = { ...options, baseUrl: giftCardBaseUrl };
-    }
-
+    const options = routed(method, path, init ?? {}, giftCardBaseUrl);
     // The call's signal (timeout and caller's) goes to fetch as `init.signal`, not on openapi-fetch's Request:
     // linking a signal to a Request costs about as much as the rest of the client's work.
     const callerSignal = (options.signal as AbortSignal | undefined | null) ?? undefined;
-    let signal = callerSignal;
-    let deadline: Deadline | undefined;
-    let timedOut = false;
-    let expire: ((reason: unknown) => void) | undefined;
-    if (deadlines !== undefined) {
-      const controller = new AbortController();
-      signal = callerSignal ? AbortSignal.any([callerSignal, controller.signal]) : controller.signal;
-      deadline = deadlines.add(() => {
-        timedOut = true;
-        const reason = new PartnerTimeoutError({ method, path, timeoutMs });
-        controller.abort(reason);
-        expire?.(reason);
-      });
-    }
-    const fetchInit: FetchInit | undefined = signal ? { signal } : undefined;
+    const deadline = new CallDeadline(deadlines, callerSignal, { method, path, timeoutMs });
+    const { signal } = deadline;
     const fetch = (options.fetch as FetchLike | undefined) ?? baseFetch;
     // globalThis.fetch honours init.signal, body included; a fetch of yours may not (one written for a
     // Request alone drops init), so the call then also races its deadline.
-    const raceDeadline = deadline !== undefined && (options.fetch !== undefined || !defaultFetch);
-    let sentRequest: Request | undefined; // its URL is read only for an error (the getter serialises it)
-    // The serialised body, kept to build the Request of a retry (a sent Request's body is consumed).
-    let sentBody: unknown;
-    // (openapi-fetch calls it with the merged headers too, as declared by BodySerializer.)
-    const serialise = (options.bodySerializer ?? defaultBodySerializer) as (body: unknown, headers?: unknown) => unknown;
-
-    let sent: Promise<Response> | undefined;
-    const transport = (request: Request): Promise<Response> => {
-      sentRequest = request;
-      const resend = sentBody === undefined ? undefined : () => new Request(request, { body: sentBody as RequestInit['body'] });
-      sent = sendWithRetries(fetch, retry, request, fetchInit, resend, retryable);
-      return sent;
-    };
-    const callInit: Record<string, unknown> = { ...options, fetch: transport };
-    // A GET, or a POST with a key, may be sent again; undefined: let the Request say (a middleware's key).
-    let retryable: boolean | undefined = method === 'GET' || (method !== 'POST' ? false : undefined);
-    if (method === 'POST') {
-      if (hasIdempotencyKey(options)) retryable = true;
-      else if (sendsKeys) {
-        // Set before openapi-fetch builds the Request: a header set on a built Request costs ~3 µs.
-        callInit.headers = withHeader(options.headers, IDEMPOTENCY_KEY, globalThis.crypto.randomUUID());
-        retryable = true;
-      }
-      if (options.body !== undefined) callInit.bodySerializer = (body: unknown, headers?: unknown) => (sentBody = serialise(body, headers));
-    }
-
+    const raceDeadline = deadline.armed && (options.fetch !== undefined || !defaultFetch);
+    const sending: Sending = {};
+    const callInit = callInitOf(method, options, fetch, signal ? { signal } : undefined, retry, sendsKeys, sending);
     try {
       const pending = raw.request(lower(method), path as never, callInit as never);
-      const result = raceDeadline
-        ? await new Promise<FetchResult>((resolve, reject) => {
-            expire = reject;
-            pending.then(resolve, reject);
-          })
-        : await pending;
+      const result = raceDeadline ? await deadline.race(pending) : await pending;
       // Only what unwrap turns into an error needs its origin.
       if (!result.response.ok || result.data === undefined) {
-        origins.set(result.response, { method, path, url: sentRequest?.url ?? result.response.url });
+        // (a sent Request's URL is read only for an error: the getter serialises it)
+        origins.set(result.response, { method, path, url: sending.request?.url ?? result.response.url });
       }
       return result;
     } catch (error) {
-      if (timedOut && !callerSignal?.aborted) throw new PartnerTimeoutError({ method, path, timeoutMs });
-      // fetch itself failed (after its retries), not an abort: the server could not be reached.
-      const fromFetch =
-        sent !== undefined &&
-        (await sent.then(
-          () => false,
-          (rejection: unknown) => rejection === error,
-        ));
-      if (fromFetch && !signal?.aborted) throw new PartnerConnectionError({ method, path, url: sentRequest!.url, cause: error });
-      throw error;
+      throw await callFailure(error, { method, path, timeoutMs }, deadline, callerSignal, sending);
     } finally {
-      deadline?.clear();
+      deadline.clear();
     }
   }
 
-  function unwrap<R extends FetchResult>(result: R): Exclude<R['data'], undefined> {
-    const { response } = result;
-    const origin = origins.get(response) ?? { method: '', path: response.url, url: response.url };
-    if (response.ok && result.data !== undefined) return result.data as Exclude<R['data'], undefined>;
-    if (response.ok) throw new PartnerResponseError({ status: response.status, ...origin, body: undefined, response });
-    throw errorFromResponse(result.error, response, origin.method, origin.path, origin.url);
-  }
+  const unwrap = unwrapWith(origins);
 
   const method = (m: UpperMethod) => (path: string, init?: Record<string, unknown>) => send(m, path, init);
   const dataMethod = (m: UpperMethod) => async (path: string, init?: Record<string, unknown>) => unwrap(await send(m, path, init));
 
-  async function* paginate(path: string, init?: { params?: { query?: Record<string, unknown> } }) {
-    const query = init?.params?.query ?? {};
-    let page = typeof query.page === 'number' ? query.page : 1;
-    for (;;) {
-      const body = unwrap(await send('GET', path, { ...init, params: { ...init?.params, query: { ...query, page } } })) as {
-        data?: unknown;
-        pagination?: { pages?: unknown };
-      };
-      const pages = body.pagination?.pages;
-      if (!Array.isArray(body.data) || typeof pages !== 'number') {
-        throw new TypeError(`Partner API client: GET ${path} page ${page} has no data array or no pagination.pages.`);
-      }
-      yield* body.data;
-      if (page >= pages) return;
-      page += 1;
-    }
-  }
+  const paginate = (path: string, init?: PageInit) => pages(send, unwrap, path, init);
 
   const client = {
     mode,
