@@ -126,9 +126,24 @@ export function createMcpServer({ target, catalogue = new Catalogue(), docs }: P
     },
   );
 
-  const operationLine = (op: CatalogueOperation) =>
-    `${op.operationId.padEnd(32)} ${op.method.padEnd(6)} ${op.path}  ${op.summary}${op.provisional ? ' (provisional)' : ''}`;
+  const tools: ToolContext = { target, catalogue, docs };
+  for (const register of TOOLS) register(server, tools);
+  return server;
+}
 
+/** What every tool works with: where calls go, the operations of both documents, the docs. */
+interface ToolContext {
+  target: Target;
+  catalogue: Catalogue;
+  docs: Docs | undefined;
+}
+
+type ToolRegistration = (server: McpServer, tools: ToolContext) => void;
+
+const operationLine = (op: CatalogueOperation) =>
+  `${op.operationId.padEnd(32)} ${op.method.padEnd(6)} ${op.path}  ${op.summary}${op.provisional ? ' (provisional)' : ''}`;
+
+function listOperationsTool(server: McpServer, { target, catalogue }: ToolContext): void {
   server.registerTool(
     'list_operations',
     {
@@ -172,7 +187,9 @@ export function createMcpServer({ target, catalogue = new Catalogue(), docs }: P
       return reply(lines.join('\n'));
     },
   );
+}
 
+function describeOperationTool(server: McpServer, { catalogue, docs }: ToolContext): void {
   server.registerTool(
     'describe_operation',
     {
@@ -223,37 +240,45 @@ export function createMcpServer({ target, catalogue = new Catalogue(), docs }: P
       );
     },
   );
+}
 
-  const requestShape = {
-    path_params: z
-      .record(z.string(), z.union([z.string(), z.number()]))
-      .optional()
-      .describe('The path parameters by name: { "code": "<card code>" }.'),
-    query: z.record(z.string(), z.unknown()).optional().describe('The query parameters by name: { "limit": 20, "page": 1 }.'),
-    body: z
-      .record(z.string(), z.unknown())
-      .optional()
-      .describe("The JSON body, as the operation's schema describes it (describe_operation)."),
-  };
+/** The parts of a request both calling tools take. */
+const requestShape = {
+  path_params: z
+    .record(z.string(), z.union([z.string(), z.number()]))
+    .optional()
+    .describe('The path parameters by name: { "code": "<card code>" }.'),
+  query: z.record(z.string(), z.unknown()).optional().describe('The query parameters by name: { "limit": 20, "page": 1 }.'),
+  body: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe("The JSON body, as the operation's schema describes it (describe_operation)."),
+};
 
-  /** Validates, sends and reports one call of an operation. */
-  const call = async (op: CatalogueOperation, input: RequestInput & { idempotency_key?: string }): Promise<CallToolResult> => {
-    const problems = await catalogue.problems(op, input);
-    if (problems.length > 0) {
-      return reply(
-        `Not sent: the request breaks the contract of ${op.operationId} (${op.method} ${op.path}):\n${problems.map((p) => `- ${p}`).join('\n')}\n` +
-          "describe_operation gives its input's JSON Schemas.",
-        true,
-      );
-    }
-    try {
-      const answer = await send(target, op, input);
-      return reply(answer, answer.status >= 400);
-    } catch (error) {
-      return reply(`Not answered: ${op.method} ${op.path} (${op.operationId}) could not be sent: ${sendFailure(error)}`, true);
-    }
-  };
+/** Validates, sends and reports one call of an operation. */
+async function call(
+  { target, catalogue }: ToolContext,
+  op: CatalogueOperation,
+  input: RequestInput & { idempotency_key?: string },
+): Promise<CallToolResult> {
+  const problems = await catalogue.problems(op, input);
+  if (problems.length > 0) {
+    return reply(
+      `Not sent: the request breaks the contract of ${op.operationId} (${op.method} ${op.path}):\n${problems.map((p) => `- ${p}`).join('\n')}\n` +
+        "describe_operation gives its input's JSON Schemas.",
+      true,
+    );
+  }
+  try {
+    const answer = await send(target, op, input);
+    return reply(answer, answer.status >= 400);
+  } catch (error) {
+    return reply(`Not answered: ${op.method} ${op.path} (${op.operationId}) could not be sent: ${sendFailure(error)}`, true);
+  }
+}
 
+function callPartnerApiTool(server: McpServer, tools: ToolContext): void {
+  const { catalogue } = tools;
   server.registerTool(
     'call_partner_api',
     {
@@ -275,9 +300,12 @@ export function createMcpServer({ target, catalogue = new Catalogue(), docs }: P
       },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     },
-    async ({ operation_id, ...input }) => call(catalogue.get(operation_id)!, input),
+    async ({ operation_id, ...input }) => call(tools, catalogue.get(operation_id)!, input),
   );
+}
 
+function simulateTool(server: McpServer, tools: ToolContext): void {
+  const { catalogue } = tools;
   const simulations = catalogue.operations.filter((op) => op.api === 'simulation');
   server.registerTool(
     'simulate',
@@ -299,9 +327,11 @@ export function createMcpServer({ target, catalogue = new Catalogue(), docs }: P
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
-    async ({ operation_id, ...input }) => call(catalogue.get(operation_id)!, input),
+    async ({ operation_id, ...input }) => call(tools, catalogue.get(operation_id)!, input),
   );
+}
 
+function listEventsTool(server: McpServer, { target }: ToolContext): void {
   server.registerTool(
     'list_events',
     {
@@ -338,7 +368,9 @@ export function createMcpServer({ target, catalogue = new Catalogue(), docs }: P
       }
     },
   );
+}
 
+function searchDocsTool(server: McpServer, { docs }: ToolContext): void {
   server.registerTool(
     'search_docs',
     {
@@ -380,6 +412,14 @@ export function createMcpServer({ target, catalogue = new Catalogue(), docs }: P
       );
     },
   );
-
-  return server;
 }
+
+/** The tools, in the order they are listed. */
+const TOOLS: ToolRegistration[] = [
+  listOperationsTool,
+  describeOperationTool,
+  callPartnerApiTool,
+  simulateTool,
+  listEventsTool,
+  searchDocsTool,
+];
