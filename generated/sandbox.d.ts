@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * Read the clock
-         * @description The clock's current time, whether it is frozen, and the timers waiting to run.
+         * @description The current time of the clock of this key's account, whether it is frozen, and the account's timers waiting to run (on a sandbox with a shared clock, `--clock shared`, every account's).
          */
         get: operations["getClock"];
         put?: never;
@@ -35,7 +35,7 @@ export interface paths {
         put?: never;
         /**
          * Advance the clock
-         * @description Moves the clock forward by `seconds`, or to the time `to`, and runs every timer that falls due on the way, in order, with the clock set to each timer's time: automatic outcomes, webhook delivery retries, the 4-hourly low balance check. A time before the clock's is refused (422): the clock moves forward only.
+         * @description Moves the clock of this key's account forward by `seconds`, or to the time `to`, and runs every timer of the account that falls due on the way, in order, with the clock set to each timer's time: automatic outcomes, webhook deliveries and their retries, expiries, the 4-hourly low balance check. Other accounts' clocks and timers stay where they are (on a sandbox with a shared clock, `--clock shared`, every account's move). A time before the clock's is refused (422) and changes nothing: the clock moves forward only.
          */
         post: operations["advanceClock"];
         delete?: never;
@@ -55,7 +55,7 @@ export interface paths {
         put?: never;
         /**
          * Freeze the clock
-         * @description Stops the clock at its current time. It then moves only when advanced.
+         * @description Stops the clock of this key's account at its current time: it then moves only when advanced. Other accounts' clocks keep running (on a sandbox with a shared clock, `--clock shared`, the one clock stops).
          */
         post: operations["freezeClock"];
         delete?: never;
@@ -75,7 +75,7 @@ export interface paths {
         put?: never;
         /**
          * Let the clock follow real time
-         * @description The clock follows real time again, from its current time.
+         * @description The clock of this key's account follows real time again, from its current time (on a sandbox with a shared clock, `--clock shared`, the one clock).
          */
         post: operations["resumeClock"];
         delete?: never;
@@ -529,12 +529,12 @@ export interface components {
         ClockState: {
             /**
              * Format: date-time
-             * @description The clock's time.
+             * @description The time of the clock of the key's account.
              */
             now: string;
             /** @description True when the clock moves only when advanced. */
             frozen: boolean;
-            /** @description Timers waiting to run, in order. */
+            /** @description The account's timers waiting to run, in order (every account's on a shared clock). */
             pending_jobs: {
                 /** Format: date-time */
                 run_at: string;
