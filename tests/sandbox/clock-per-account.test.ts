@@ -1,8 +1,13 @@
 // A clock per account (test clocks): each key's simulation API freezes, resumes and advances its own account's
 // clock only, and what is time-based for an account (its timers, its idempotency keys' 24 hours, its webhook
 // deliveries, its records' timestamps) follows that clock; `clock: 'shared'` keeps one clock for every key. A
-// refused move changes nothing. Each test fails if the accounts shared one clock.
+// refused move changes nothing, and a database file made with one clock keeps it as the sandbox's own. Each test
+// of the per-account clocks fails if the accounts shared one clock.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DatabaseSync } from '../../src/sandbox/core/sqlite.ts';
 import { requestExamples } from '../../src/sandbox/seed.ts';
 import { createSandboxClock } from '../../src/testing/index.ts';
 import {
@@ -205,6 +210,30 @@ describe('the clock of each key, running', () => {
     } finally {
       await sandbox.close();
       for (const r of Object.values(receivers)) await r.close();
+    }
+  });
+});
+
+describe('a database file made with one clock', () => {
+  it("keeps that clock as the sandbox's own, which each account's clock starts from", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandbox-one-clock-'));
+    const file = path.join(dir, 'one-clock.sqlite');
+    const then = Date.UTC(2030, 0, 1);
+    const old = new DatabaseSync(file);
+    old.exec(`CREATE TABLE clock (id INTEGER PRIMARY KEY CHECK (id = 1), now_ms INTEGER NOT NULL, offset_ms INTEGER NOT NULL,
+      frozen INTEGER NOT NULL CHECK (frozen IN (0, 1))) STRICT;
+      INSERT INTO clock (id, now_ms, offset_ms, frozen) VALUES (1, ${then}, 0, 1);
+      CREATE TABLE jobs (id INTEGER PRIMARY KEY AUTOINCREMENT, run_at INTEGER NOT NULL, kind TEXT NOT NULL, payload TEXT NOT NULL) STRICT;`);
+    old.close();
+    const sandbox = await startTestSandbox({ db: file, freezeClock: false });
+    try {
+      expect(await clockOfKey(sandbox, A)).toMatchObject({ now: new Date(then).toISOString(), frozen: true });
+      await sandbox.advance(60, A);
+      expect((await clockOfKey(sandbox, B)).now).toBe(new Date(then).toISOString());
+      expect(sandbox.problems).toEqual([]);
+    } finally {
+      await sandbox.close();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });

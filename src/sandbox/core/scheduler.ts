@@ -99,11 +99,8 @@ export class Scheduler {
       return;
     }
     // The accounts with a job before the horizon (no clock is past it) may have one due: each runs on its clock.
-    const rows = this.db.all<{ account_id: number }>(
-      'SELECT account_id FROM jobs WHERE run_at <= ? ORDER BY run_at, id',
-      this.clock.horizon(),
-    );
-    for (const owner of new Set(rows.map((r) => r.account_id))) this.runDue(this.clock.of(owner).now(), owner);
+    const owners = this.db.all<{ account_id: number }>('SELECT DISTINCT account_id FROM jobs WHERE run_at <= ?', this.clock.horizon());
+    for (const { account_id } of owners) this.runDue(this.clock.of(account_id).now(), account_id);
   }
 
   /**
