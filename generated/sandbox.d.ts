@@ -506,7 +506,7 @@ export interface paths {
         get: operations["getWebhookFaults"];
         /**
          * Set the webhook delivery faults
-         * @description Sandbox-only. Replaces the delivery fault plan of this key's account: from now on its webhook deliveries are duplicated (a `duplicate_share` of delivered attempts is posted a second time at once, with the same `X-Service-Idempotency-Key`, as a retry after a lost answer would be), delayed (each first attempt waits `delay_seconds` of the sandbox clock after the event), held and released in another order (once `reorder_window` first attempts are held, they are released one after the other in a shuffled order that is never the order of creation) and failed (a `failure_share` of attempts is recorded as not answered, without a post, so the normal retry schedule applies). Every choice is drawn from a generator seeded with `seed` and reset by each call, so the same calls in the same order repeat exactly. Other accounts' deliveries are not affected. The plan is kept in memory: a restart clears it.
+         * @description Sandbox-only. Replaces the delivery fault plan of this key's account: from now on its webhook deliveries are duplicated (a `duplicate_share` of delivered attempts is posted a second time at once, with the same `X-Service-Idempotency-Key`, as a retry after a lost answer would be), delayed (each first attempt waits `delay_seconds` of the account's clock after the event), held and released in another order (once `reorder_window` first attempts are held, they are released one after the other in a shuffled order that is never the order of creation) and failed (a `failure_share` of attempts is recorded as not answered, without a post, so the normal retry schedule applies). Every choice is drawn from a generator seeded with `seed` and reset by each call, so the same calls in the same order repeat exactly. Other accounts' deliveries are not affected. The plan is kept in memory: a restart clears it.
          */
         put: operations["setWebhookFaults"];
         post?: never;
@@ -769,7 +769,7 @@ export interface components {
             failure_share?: number;
             /**
              * Format: int32
-             * @description Seconds of the sandbox clock each first attempt waits after its event.
+             * @description Seconds of the account's clock each first attempt waits after its event.
              * @default 0
              */
             delay_seconds?: number;

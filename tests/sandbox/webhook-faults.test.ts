@@ -66,7 +66,7 @@ describe('webhook delivery faults', () => {
     await own.close();
   });
 
-  it('delayed: the first attempt waits delay_seconds of the sandbox clock', async () => {
+  it("delayed: the first attempt waits delay_seconds of the account's clock", async () => {
     const key = 'sk_test_wf_delay';
     const { own } = await endpoint(key);
     await plan(key, { delay_seconds: 30 });
