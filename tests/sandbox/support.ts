@@ -1,4 +1,4 @@
-// Test support for the sandbox suites: an in-process sandbox (port 0, frozen clock), the package's typed
+// Test support for the sandbox suites: an in-process sandbox (port 0, frozen clocks), the package's typed
 // client whose every response is checked against the contract, and a webhook receiver that verifies each
 // delivery with the toolkit and checks each event against its schema.
 import http from 'node:http';

@@ -60,32 +60,30 @@ export const operationRoutes = fp<OperationRouteOptions>(
           // cannot keep the one without the other. (An asynchronous handler's answer is kept when it is sent.)
           const idem = request.sandbox.idempotency;
           let body: ReturnType<typeof successBody> | undefined;
-          // On the clock of the key's account: the handler's timestamps, expiries and timers, and what it awaits.
-          const started = core.clock.within(call.account.id, () =>
-            core.db.transaction(() => {
-              let value: Outcome | Promise<Outcome>;
-              try {
-                value = handler(call) as Outcome | Promise<Outcome>;
-              } catch (error) {
-                // A failure that is itself a fact (a provider failed the operation; its event is sent) commits what
-                // was recorded before it; any other error rolls the operation back.
-                if (error instanceof ApiError && error.keepsChanges) return { failed: error };
-                throw error;
-              }
-              if (value instanceof Promise) return { later: value };
-              body = successBody(core, request, value);
-              if (idem && !idem.replayed) {
-                idempotency.keep(
-                  call.account.id,
-                  idem.key,
-                  { fingerprint: idem.fingerprint, status: 200, body: JSON.stringify(body) },
-                  core.clock.now(),
-                );
-                idem.kept = true;
-              }
-              return { now: value };
-            }),
-          );
+          const started = core.db.transaction(() => {
+            let value: Outcome | Promise<Outcome>;
+            try {
+              // On the clock of the key's account: the handler's timestamps, expiries and timers, and what it awaits.
+              value = core.clock.within(call.account.id, () => handler(call)) as Outcome | Promise<Outcome>;
+            } catch (error) {
+              // A failure that is itself a fact (a provider failed the operation; its event is sent) commits what
+              // was recorded before it; any other error rolls the operation back.
+              if (error instanceof ApiError && error.keepsChanges) return { failed: error };
+              throw error;
+            }
+            if (value instanceof Promise) return { later: value };
+            body = successBody(core, request, value);
+            if (idem && !idem.replayed) {
+              idempotency.keep(
+                call.account.id,
+                idem.key,
+                { fingerprint: idem.fingerprint, status: 200, body: JSON.stringify(body) },
+                core.clock.of(call.account.id).now(),
+              );
+              idem.kept = true;
+            }
+            return { now: value };
+          });
           if (started.failed) throw started.failed;
           const result: Outcome = started.later ? await started.later : started.now!;
           for (const [name, value] of Object.entries(result.headers ?? {})) reply.header(name, value);
