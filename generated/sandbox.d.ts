@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * Read the clock
-         * @description The clock's current time, whether it is frozen, and the timers waiting to run.
+         * @description The current time of the clock of this key's account, whether it is frozen, and the account's timers waiting to run (on a sandbox with a shared clock, `--clock shared`, every account's).
          */
         get: operations["getClock"];
         put?: never;
@@ -35,7 +35,7 @@ export interface paths {
         put?: never;
         /**
          * Advance the clock
-         * @description Moves the clock forward by `seconds`, or to the time `to`, and runs every timer that falls due on the way, in order, with the clock set to each timer's time: automatic outcomes, webhook delivery retries, the 4-hourly low balance check. A time before the clock's is refused (422): the clock moves forward only.
+         * @description Moves the clock of this key's account forward by `seconds`, or to the time `to`, and runs every timer of the account that falls due on the way, in order, with the clock set to each timer's time: automatic outcomes, webhook deliveries and their retries, expiries, the 4-hourly low balance check. Other accounts' clocks and timers stay where they are (on a sandbox with a shared clock, `--clock shared`, every account's move). A time before the clock's is refused (422) and changes nothing: the clock moves forward only.
          */
         post: operations["advanceClock"];
         delete?: never;
@@ -55,7 +55,7 @@ export interface paths {
         put?: never;
         /**
          * Freeze the clock
-         * @description Stops the clock at its current time. It then moves only when advanced.
+         * @description Stops the clock of this key's account at its current time: it then moves only when advanced. Other accounts' clocks keep running (on a sandbox with a shared clock, `--clock shared`, the one clock stops).
          */
         post: operations["freezeClock"];
         delete?: never;
@@ -75,7 +75,7 @@ export interface paths {
         put?: never;
         /**
          * Let the clock follow real time
-         * @description The clock follows real time again, from its current time.
+         * @description The clock of this key's account follows real time again, from its current time (on a sandbox with a shared clock, `--clock shared`, the one clock).
          */
         post: operations["resumeClock"];
         delete?: never;
@@ -506,7 +506,7 @@ export interface paths {
         get: operations["getWebhookFaults"];
         /**
          * Set the webhook delivery faults
-         * @description Sandbox-only. Replaces the delivery fault plan of this key's account: from now on its webhook deliveries are duplicated (a `duplicate_share` of delivered attempts is posted a second time at once, with the same `X-Service-Idempotency-Key`, as a retry after a lost answer would be), delayed (each first attempt waits `delay_seconds` of the sandbox clock after the event), held and released in another order (once `reorder_window` first attempts are held, they are released one after the other in a shuffled order that is never the order of creation) and failed (a `failure_share` of attempts is recorded as not answered, without a post, so the normal retry schedule applies). Every choice is drawn from a generator seeded with `seed` and reset by each call, so the same calls in the same order repeat exactly. Other accounts' deliveries are not affected. The plan is kept in memory: a restart clears it.
+         * @description Sandbox-only. Replaces the delivery fault plan of this key's account: from now on its webhook deliveries are duplicated (a `duplicate_share` of delivered attempts is posted a second time at once, with the same `X-Service-Idempotency-Key`, as a retry after a lost answer would be), delayed (each first attempt waits `delay_seconds` of the account's clock after the event), held and released in another order (once `reorder_window` first attempts are held, they are released one after the other in a shuffled order that is never the order of creation) and failed (a `failure_share` of attempts is recorded as not answered, without a post, so the normal retry schedule applies). Every choice is drawn from a generator seeded with `seed` and reset by each call, so the same calls in the same order repeat exactly. Other accounts' deliveries are not affected. The plan is kept in memory: a restart clears it.
          */
         put: operations["setWebhookFaults"];
         post?: never;
@@ -529,12 +529,12 @@ export interface components {
         ClockState: {
             /**
              * Format: date-time
-             * @description The clock's time.
+             * @description The time of the clock of the key's account.
              */
             now: string;
             /** @description True when the clock moves only when advanced. */
             frozen: boolean;
-            /** @description Timers waiting to run, in order. */
+            /** @description The account's timers waiting to run, in order (every account's on a shared clock). */
             pending_jobs: {
                 /** Format: date-time */
                 run_at: string;
@@ -769,7 +769,7 @@ export interface components {
             failure_share?: number;
             /**
              * Format: int32
-             * @description Seconds of the sandbox clock each first attempt waits after its event.
+             * @description Seconds of the account's clock each first attempt waits after its event.
              * @default 0
              */
             delay_seconds?: number;

@@ -314,8 +314,8 @@ function simulateTool(server: McpServer, tools: ToolContext): void {
       description:
         "Calls one operation of the sandbox's simulation API, for the account of the key: what the service, a provider " +
         'or your customer would do. Outcomes (a KYC decision, a card issued, a top-up applied, a payout moved), faults ' +
-        '(the next calls of an operation answer 500 or 502), the clock (read, advance: automatic outcomes and webhook ' +
-        'retries fall due; freeze, resume), balances, deposits and card payments. By default asynchronous outcomes ' +
+        "(the next calls of an operation answer 500 or 502), the clock of the key's account (read, advance: its automatic " +
+        'outcomes and webhook retries fall due; freeze, resume; other keys keep their own), balances, deposits and card payments. By default asynchronous outcomes ' +
         'complete by themselves 2 seconds of the clock after the request; advanceClock { seconds: 2 } makes them happen ' +
         "now. Its input is checked against the simulation API's contract first. The operations:\n" +
         simulations.map((op) => `- ${op.operationId} (${op.method} ${op.path}): ${op.summary}`).join('\n'),

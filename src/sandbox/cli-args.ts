@@ -3,6 +3,7 @@
 import { parseCli as parseArgv, UsageError } from '../cli-args.js';
 import { PACKAGE, guideUrl, nodeFloor } from '../package-info.js';
 import { API_KEY_RULE, apiKeyMode } from '../client/api-key.js';
+import { CLOCK_MODES, type ClockMode } from './core/clock.js';
 import { isPublicUrl } from './core/public-url.js';
 
 /** The bin's name in package.json: what a partner types, and the first word of every line it prints. */
@@ -25,6 +26,8 @@ Options:
   --public-url <url>  the https:// address a TLS proxy or tunnel serves the sandbox at: the links it
                       gives (the KYC page) start with it instead of http://HOST:PORT
   --manual            asynchronous outcomes wait to be chosen through the simulation API
+  --clock <mode>      per-account (default): each API key's account has its own clock, which only its
+                      key moves; shared: one clock for every account, which any key moves
   --no-rate-limit     turn the per-key rate limit off
   -h, --help          print this help
   -v, --version       print the version (${PACKAGE.version})
@@ -40,6 +43,7 @@ const OPTIONS = {
   'public-url': { type: 'string' },
   config: { type: 'string' },
   manual: { type: 'boolean', default: false },
+  clock: { type: 'string', default: 'per-account' },
   'no-rate-limit': { type: 'boolean', default: false },
   version: { type: 'boolean', short: 'v', default: false },
 } as const;
@@ -53,6 +57,7 @@ export interface SandboxArgs {
   'public-url'?: string;
   config?: string;
   manual: boolean;
+  clock: ClockMode;
   'no-rate-limit': boolean;
   version: boolean;
 }
@@ -68,6 +73,7 @@ export function parseCli(argv: string[]): SandboxArgs | null {
   const values = parsed.values as Omit<SandboxArgs, 'port'> & { port: string };
   const port = Number(values.port);
   if (!/^\d+$/.test(values.port) || port > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, got "${values.port}"`);
+  if (!CLOCK_MODES.includes(values.clock)) throw new UsageError(`--clock must be ${CLOCK_MODES.join(' or ')}, got "${values.clock}"`);
   if (values.seed !== undefined && values.seed !== 'examples') throw new UsageError(`--seed accepts only "examples", got "${values.seed}"`);
   const publicUrl = values['public-url'];
   if (publicUrl !== undefined && !isPublicUrl(publicUrl))

@@ -31,6 +31,7 @@ async function main(): Promise<number> {
     host: args.host,
     db: args.db,
     manual: args.manual,
+    clock: args.clock,
     rateLimit: !args['no-rate-limit'],
     config: config as never,
     seedExamples: args.seed ? args['seed-key'] : undefined,

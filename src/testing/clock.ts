@@ -1,10 +1,12 @@
-// The sandbox's clock, for your tests: read it, move it forward (which runs every timer that falls due on the
-// way: automatic outcomes, webhook retries, expiries), freeze it, let it follow real time again. A thin layer
+// The clock of your key's account in the sandbox, for your tests: read it, move it forward (which runs every timer
+// of the account that falls due on the way: automatic outcomes, webhook retries, expiries), freeze it, let it
+// follow real time again. Each account has its own clock, so test files with keys of their own that share a
+// sandbox never move each other's time (on a sandbox started with `clock: 'shared'`, every key moves one). A thin layer
 // over the simulation client's data-or-throw `call` (`/sandbox/clock...` of spec/sandbox.yaml): an error answer
 // throws its PartnerApiError.
 import { createSimulationClient, type SimulationClientOptions, type SimulationPaths } from '../sandbox/client.js';
 
-/** The clock as `GET /sandbox/clock` gives it: its time, whether it is frozen, the timers waiting. */
+/** The account's clock as `GET /sandbox/clock` gives it: its time, whether it is frozen, the account's timers waiting. */
 export type ClockState = SimulationPaths['/clock']['get']['responses'][200]['content']['application/json']['data'];
 
 export interface SandboxClock {
@@ -19,8 +21,8 @@ export interface SandboxClock {
 }
 
 /**
- * The clock of the sandbox at `options.baseUrl` (its simulation API, `sandbox.simulationUrl`, or
- * `http://HOST:PORT/sandbox` for a sandbox in another process), for the account of `options.apiKey`.
+ * The clock of the account of `options.apiKey` in the sandbox at `options.baseUrl` (its simulation API,
+ * `sandbox.simulationUrl`, or `http://HOST:PORT/sandbox` for a sandbox in another process).
  */
 export function createSandboxClock(options: SimulationClientOptions): SandboxClock {
   const sim = createSimulationClient(options);

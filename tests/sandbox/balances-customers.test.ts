@@ -2,7 +2,7 @@
 // crossing debit and every 4 hours of the clock) and customers (list, get, activate).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isPartnerApiError } from '../../src/client/index.ts';
-import { newCustomer, until, useScenario, type Receiver, type TestSandbox } from './support.ts';
+import { clockOf, newCustomer, until, useScenario, type Receiver, type TestSandbox } from './support.ts';
 
 const KEY = 'sk_test_balances';
 const scenario = useScenario({ key: KEY });
@@ -54,10 +54,10 @@ describe('ops balances', () => {
   });
 
   it('filter the history by created_from (inclusive) and created_to (exclusive); a bad date is a 422', async () => {
-    const first = sandbox.core.clock.now();
+    const first = clockOf(sandbox, KEY).now();
     await sandbox.simulate('PUT', '/balances/gift_cards', { balance: 9000 }, KEY);
     await sandbox.advance(60, KEY);
-    const second = sandbox.core.clock.now();
+    const second = clockOf(sandbox, KEY).now();
     await sandbox.simulate('PUT', '/balances/gift_cards', { balance: 8000 }, KEY);
     const list = async (query: Record<string, string>) =>
       (await sandbox.request('GET', `/v1/balance/gift_cards/transactions?${new URLSearchParams(query)}`, { key: KEY })).body.data.map(

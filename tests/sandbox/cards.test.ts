@@ -8,6 +8,7 @@ import { toAmount } from '../../src/sandbox/core/money.ts';
 import {
   DOCUMENT,
   KEY,
+  clockOf,
   connect,
   failure,
   newCustomer,
@@ -159,7 +160,7 @@ describe('Découverte limits', () => {
       details: { limit: 'cards_created_per_month', allowed: 25, used: 25 },
     });
     // A new calendar month of the clock starts a new count.
-    const now = new Date(sandbox.core.clock.now());
+    const now = new Date(clockOf(sandbox, key).now());
     const nextMonth = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
     await sandbox.simulate('POST', '/clock/advance', { to: new Date(nextMonth).toISOString() }, key);
     await client.call.POST('/cards', { body: { customer_code: owner, brand: 'VISA', category: 'virtual', amount: 10 } });
@@ -473,7 +474,7 @@ describe('the simulation API', () => {
     const noKey = await fetch(`${sandbox.simulationUrl}/clock`);
     expect(noKey.status).toBe(401);
     const clock = await sandbox.simulate('GET', '/clock');
-    expect(clock.body.data).toMatchObject({ now: sandbox.core.clock.iso(), frozen: true });
+    expect(clock.body.data).toMatchObject({ now: clockOf(sandbox).iso(), frozen: true });
   });
 
   it('a zero auto-complete time issues cards right after the request', async () => {

@@ -164,6 +164,9 @@ describe('command line', () => {
     });
     expect(() => parseCli(['--port', 'abc'])).toThrow(/--port/);
     expect(() => parseCli(['--seed', 'random'])).toThrow(/--seed/);
+    expect(parseCli([])).toMatchObject({ clock: 'per-account' });
+    expect(parseCli(['--clock', 'shared'])).toMatchObject({ clock: 'shared' });
+    expect(() => parseCli(['--clock', 'global'])).toThrow('--clock must be per-account or shared, got "global"');
   });
 
   it('an unknown flag: one line naming it, the usage, exit 2', async () => {

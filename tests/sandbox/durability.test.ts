@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DB_FILE_MODE } from '../../src/sandbox/core/bounds.ts';
-import { connect, newCustomer, startReceiver, startTestSandbox, until } from './support.ts';
+import { clockOf, connect, newCustomer, startReceiver, startTestSandbox, until } from './support.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandbox-db-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -28,14 +28,14 @@ describe('restart with --db', () => {
     receiver.status = 500;
     await sandbox.client(key).call.POST('/cards/{code}/freeze', { params: { path: { code: card.code } } });
     await until(() => receiver.of('card.frozen').length === 1);
-    const clockBefore = sandbox.core.clock.now();
+    const clockBefore = clockOf(sandbox, key).now();
     const balanceBefore = (await sandbox.client(key).call.GET('/balance/{type}', { params: { path: { type: 'cards_visa' } } })).data
       .balance;
     await sandbox.close();
 
     receiver.status = 200;
     sandbox = await startTestSandbox({ db });
-    expect(sandbox.core.clock.now()).toBe(clockBefore);
+    expect(clockOf(sandbox, key).now()).toBe(clockBefore);
     const client = sandbox.client(key);
     expect((await client.call.GET('/cards/{code}', { params: { path: { code: card.code } } })).data).toMatchObject({
       status: 'frozen',

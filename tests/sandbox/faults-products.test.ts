@@ -190,7 +190,7 @@ describe('a key with a rate limit of 1 a minute (config)', () => {
       expect(Number(second.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect(second.headers.get('x-ratelimit-remaining')).toBe('0');
       // The config's products apply too, once the window has passed.
-      await limited.advance(60);
+      await limited.advance(60, 'sk_test_one_a_minute');
       expect((await limited.request('GET', '/v1/cards', { key: 'sk_test_one_a_minute' })).status).toBe(402);
       expect(limited.problems).toEqual([]);
     } finally {

@@ -4,7 +4,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSimulationClient } from '../../src/sandbox/index.ts';
 import { requestExamples } from '../../src/sandbox/seed.ts';
-import { DOCUMENT, connect, newCustomer, startReceiver, until, useScenario, type Receiver, type TestSandbox } from './support.ts';
+import { DOCUMENT, clockOf, connect, newCustomer, startReceiver, until, useScenario, type Receiver, type TestSandbox } from './support.ts';
 
 const KEY = 'sk_test_kyc';
 const MANUAL = 'sk_test_kyc_manual';
@@ -255,7 +255,7 @@ describe('KYC outcomes (every row of the table)', () => {
     const customer = await newCustomer(sandbox, MANUAL);
     const url = await link(customer);
     const created = (await post(`/kyc/${customer}/link`)).body.data; // a second link replaces the first
-    expect(Date.parse(created.expires_at) - sandbox.core.clock.now()).toBe(7 * 24 * 3600 * 1000);
+    expect(Date.parse(created.expires_at) - clockOf(sandbox, MANUAL).now()).toBe(7 * 24 * 3600 * 1000);
     expect((await fetch(url)).status).toBe(410);
     await sandbox.advance(7 * 24 * 3600, MANUAL);
     expect((await get(`/kyc/${customer}/status`)).body.data).toMatchObject({
@@ -360,7 +360,11 @@ describe('proof of address', () => {
     expect(twice.body.error.details).toMatchObject({ reason: 'poa_under_review', current_status: 'pending' });
 
     const approved = await sandbox.simulate('POST', `/poa/${customer}/outcome`, { outcome: 'approved' }, MANUAL);
-    expect(approved.body.data).toMatchObject({ poa_status: 'approved', verification_level: 'full', approved_at: sandbox.core.clock.iso() });
+    expect(approved.body.data).toMatchObject({
+      poa_status: 'approved',
+      verification_level: 'full',
+      approved_at: clockOf(sandbox, MANUAL).iso(),
+    });
     expect((await get(`/poa/${customer}/status`)).body.data.poa_status).toBe('approved');
     expect((await get(`/customers/${customer}`)).body.data.verification_level).toBe('full');
     expect((await get('/balance/others')).body.data.balance).toBe(before - 1);

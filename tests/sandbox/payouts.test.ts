@@ -6,6 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   KEY,
+  clockOf,
   connect,
   failure,
   newCustomer,
@@ -268,7 +269,7 @@ describe('quotes and payouts', () => {
     const two = await newCustomer(sandbox, key);
     const first = (await confirm((await quote((await sepa(key, one)).code, 10, key)).data.code, key)).data;
     await sandbox.advance(10, key);
-    const middle = sandbox.core.clock.iso();
+    const middle = clockOf(sandbox, key).iso();
     const second = (await confirm((await quote((await ach(key, two)).code, 20, key)).data.code, key)).data;
     expect((await api(key).call.GET('/payouts', {})).data.map((p) => p.code)).toEqual([second.code, first.code]);
     expect((await api(key).call.GET('/payouts', { params: { query: { customer_code: one } } })).data.map((p) => p.code)).toEqual([
@@ -310,7 +311,7 @@ describe('quotes and payouts', () => {
     });
     await confirm((await quote(b.code, 1000, key)).data.code, key);
     // A new calendar month of the clock starts a new allowance.
-    const now = new Date(sandbox.core.clock.now());
+    const now = new Date(clockOf(sandbox, key).now());
     await sandbox.simulate(
       'POST',
       '/clock/advance',

@@ -1,4 +1,4 @@
-// Test support for the sandbox suites: an in-process sandbox (port 0, frozen clock), the package's typed
+// Test support for the sandbox suites: an in-process sandbox (port 0, frozen clocks), the package's typed
 // client whose every response is checked against the contract, and a webhook receiver that verifies each
 // delivery with the toolkit and checks each event against its schema.
 import http from 'node:http';
@@ -136,7 +136,7 @@ export function stateDigest(sandbox: Pick<RunningSandbox, 'core'>): Record<strin
   const tables = db
     .all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
     .map((t) => t.name);
-  const counted = new Set(['deliveries', 'webhook_endpoints', 'jobs', 'clock']);
+  const counted = new Set(['deliveries', 'webhook_endpoints', 'jobs', 'clock', 'clocks']);
   const digest: Record<string, string | number> = {};
   for (const table of tables) {
     if (table === 'idempotency_keys') continue;
@@ -164,6 +164,9 @@ export interface TestSandbox extends RunningSandbox {
 }
 
 export const KEY = 'sk_test_scenario';
+
+/** The clock of a key's account: each account has its own (src/sandbox/core/clock.ts), which its key's advance moves. */
+export const clockOf = (sandbox: Pick<RunningSandbox, 'core'>, key = KEY) => sandbox.core.clock.of(sandbox.core.accounts.resolve(key).id);
 
 export async function startTestSandbox(options: SandboxOptions = {}): Promise<TestSandbox> {
   const sandbox = await startSandbox({ port: 0, freezeClock: true, rateLimit: false, ...options });

@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FAULT_FAILURE } from '../../src/sandbox/core/delivery.ts';
 import { createSimulationClient, startWebhookReceiver } from '../../src/testing/index.ts';
-import { connect, startReceiver, until, useScenario, type Receiver, type TestSandbox } from './support.ts';
+import { clockOf, connect, startReceiver, until, useScenario, type Receiver, type TestSandbox } from './support.ts';
 
 const scenario = useScenario({ connect: false });
 let sandbox: TestSandbox;
@@ -17,6 +17,9 @@ function emit(key: string) {
   const data = { balance_type: 'cards_visa', balance: 42, lowBalanceThreshold: 100 } as never;
   return sandbox.core.db.transaction(() => sandbox.core.outbox.emit(account, 'balance.low_balance', data));
 }
+
+/** The timers of a key's account, on its clock. */
+const pendingOf = (key: string) => sandbox.core.scheduler.pending(sandbox.core.accounts.resolve(key).id);
 
 async function plan(key: string, body: unknown) {
   const answer = await sandbox.simulate('PUT', '/webhook-faults', body, key);
@@ -63,7 +66,7 @@ describe('webhook delivery faults', () => {
     await own.close();
   });
 
-  it('delayed: the first attempt waits delay_seconds of the sandbox clock', async () => {
+  it("delayed: the first attempt waits delay_seconds of the account's clock", async () => {
     const key = 'sk_test_wf_delay';
     const { own } = await endpoint(key);
     await plan(key, { delay_seconds: 30 });
@@ -80,7 +83,7 @@ describe('webhook delivery faults', () => {
     const { own, code } = await endpoint(key);
     await plan(key, { failure_share: 1 });
     const event = emit(key);
-    await until(() => sandbox.core.scheduler.pending().some((j) => j.run_at > sandbox.core.clock.now()));
+    await until(() => pendingOf(key).some((j) => j.run_at > clockOf(sandbox, key).now()));
     const [first] = await history(key, code);
     expect(first).toMatchObject({ event_id: event.id, status: 'pending', attempt: 1, response_code: null, failure_reason: FAULT_FAILURE });
     expect(first!.next_retry_at).not.toBeNull();
@@ -99,7 +102,7 @@ describe('webhook delivery faults', () => {
       const { own, code } = await endpoint(key);
       await plan(key, { seed, duplicate_share: 0.5, failure_share: 0.3, reorder_window: 4 });
       const created = Array.from({ length: 8 }, () => emit(key).id);
-      await until(() => sandbox.core.scheduler.pending().filter((j) => j.run_at <= sandbox.core.clock.now()).length === 0);
+      await until(() => pendingOf(key).filter((j) => j.run_at <= clockOf(sandbox, key).now()).length === 0);
       await sandbox.core.scheduler.settle();
       const index = (id: string) => created.indexOf(id);
       const rows = (await history(key, code)).map((d) => [index(d.event_id), d.status, d.attempt, d.failure_reason]);
@@ -131,6 +134,9 @@ describe('webhook delivery faults', () => {
     await sandbox.advance(60, clean);
     expect(b.own.events.map((e) => e.id).sort()).toEqual([...created].sort());
     expect(new Set(b.own.events.map((e) => e.idempotencyKey)).size).toBe(3);
+    // The clean key's advance moves its own clock only: the faulty account's delayed attempt waits for its clock.
+    expect(a.own.events).toEqual([]);
+    await sandbox.advance(10, faulty);
     expect(a.own.events.map((e) => e.id)).toEqual([faultyEvent.id, faultyEvent.id]);
     expect((await sandbox.simulate('GET', '/webhook-faults', undefined, clean)).body.data).toMatchObject({
       duplicate_share: 0,

@@ -1,21 +1,36 @@
-// The ops balances' rule of their own: every 4 hours of the clock, `balance.low_balance` for each balance below
-// its threshold, for every account (the debits, credits and their events are the core's ledger).
+// The ops balances' rule of their own: every 4 hours of an account's clock, `balance.low_balance` for each of
+// its balances below its threshold (the debits, credits and their events are the core's ledger). Each account
+// has its own check, a job on its clock, so that one account's advance checks its balances only.
 import type { SandboxCore } from '../core/context.js';
 
 export const LOW_BALANCE_CHECK_JOB = 'balance.low_balance_check';
 export const LOW_BALANCE_CHECK_EVERY_MS = 4 * 3_600_000;
 
-/** Registers the check and schedules its first run (once per store: a reopened file keeps its job). */
+/** Registers the check, and schedules the first run of each account made from now on (a reopened file keeps its jobs). */
 export function scheduleLowBalanceCheck(core: SandboxCore): void {
   const { db, clock, ledger, scheduler } = core;
-  scheduler.register(LOW_BALANCE_CHECK_JOB, () => {
-    for (const { id } of db.all<{ id: number }>('SELECT id FROM accounts WHERE revoked = 0 ORDER BY id')) {
-      const account = core.accounts.byId(id);
-      for (const b of ledger.balances(id)) if (b.minor < b.low_threshold_minor) ledger.lowBalance(account, b.type);
+  const check = (id: number) => {
+    const account = core.accounts.byId(id);
+    if (account.revoked) return;
+    for (const b of ledger.balances(id)) if (b.minor < b.low_threshold_minor) ledger.lowBalance(account, b.type);
+  };
+  const next = (id: number) =>
+    clock.within(id, () => scheduler.schedule(LOW_BALANCE_CHECK_JOB, clock.now() + LOW_BALANCE_CHECK_EVERY_MS, { account: id }));
+  scheduler.register(LOW_BALANCE_CHECK_JOB, (payload) => {
+    if (typeof payload.account === 'number') {
+      check(payload.account);
+      next(payload.account);
+      return;
     }
-    scheduler.schedule(LOW_BALANCE_CHECK_JOB, clock.now() + LOW_BALANCE_CHECK_EVERY_MS, {});
+    // The one check for every account of a file made before: each account gets its own from here.
+    const unchecked = db.all<{ id: number }>(
+      'SELECT id FROM accounts WHERE id NOT IN (SELECT account_id FROM jobs WHERE kind = ?) ORDER BY id',
+      LOW_BALANCE_CHECK_JOB,
+    );
+    for (const { id } of unchecked) {
+      check(id);
+      next(id);
+    }
   });
-  if (!db.get('SELECT id FROM jobs WHERE kind = ?', LOW_BALANCE_CHECK_JOB)) {
-    scheduler.schedule(LOW_BALANCE_CHECK_JOB, clock.now() + LOW_BALANCE_CHECK_EVERY_MS, {});
-  }
+  core.accounts.onCreated((account) => next(account.id));
 }

@@ -97,11 +97,18 @@ export class Accounts {
   readonly defaults: AccountDefaults;
   /** The accounts of the most recently used keys (the store holds them all). */
   private readonly cache = new BoundedMap<string, Account>(ACCOUNTS_IN_MEMORY);
+  /** What modules do for each new account, inside the transaction that makes it (a timer of its own). */
+  private readonly created: ((account: Account) => void)[] = [];
 
   constructor(db: Db, clock: Clock, defaults: AccountDefaults) {
     this.db = db;
     this.clock = clock;
     this.defaults = defaults;
+  }
+
+  /** Calls `fn` with each account made from now on, on its clock, inside the transaction that makes it. */
+  onCreated(fn: (account: Account) => void): void {
+    this.created.push(fn);
   }
 
   /** How many accounts are held in memory (at most ACCOUNTS_IN_MEMORY). */
@@ -146,6 +153,7 @@ export class Accounts {
           now,
         );
       }
+      for (const fn of this.created) this.clock.within(created.id, () => fn(created));
       return created;
     });
     this.cache.set(apiKey, account);

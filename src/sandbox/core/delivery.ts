@@ -224,7 +224,10 @@ export class Delivery {
 
   private releaseNext(): void {
     const code = this.releasing[0];
-    if (code !== undefined) this.scheduler.schedule(DELIVERY_JOB, this.clock.now(), { delivery: code });
+    if (code === undefined) return;
+    // The next in line may be another account's: it is attempted on its own account's clock.
+    const account = this.db.get<{ account_id: number }>('SELECT account_id FROM deliveries WHERE code = ?', code)?.account_id ?? 0;
+    this.clock.within(account, () => this.scheduler.schedule(DELIVERY_JOB, this.clock.now(), { delivery: code }));
   }
 
   /** One attempt of one delivery, then its outcome recorded (and the next attempt scheduled). */

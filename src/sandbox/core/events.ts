@@ -41,6 +41,15 @@ export class Outbox {
     type: T,
     data: WebhookEventMap[T]['data'],
   ): EventEnvelope {
+    // On the account's clock, whatever runs it (a job of another clock included): its time and its deliveries'.
+    return this.clock.within(account.id, () => this.record(account, type, data));
+  }
+
+  private record<T extends WebhookEventType>(
+    account: { id: number; mode: 'test' | 'live' },
+    type: T,
+    data: WebhookEventMap[T]['data'],
+  ): EventEnvelope {
     const now = this.clock.now();
     const uuid = timeOrderedUuid();
     const event: EventEnvelope = { id: `evt_${uuid}`, type, created_at: this.clock.iso(now), data, mode: account.mode };

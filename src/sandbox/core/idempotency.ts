@@ -3,6 +3,8 @@
 // method, path or body is refused (422, `idempotency_key_reused`); a retry while the first request runs
 // waits for it. 5xx answers are not kept. Keys are scoped to the API key.
 import { createHash } from 'node:crypto';
+import { BoundedMap } from './bounded-map.js';
+import { ACCOUNTS_IN_MEMORY } from './bounds.js';
 import { sandboxDocument, type JsonObject } from './contract.js';
 import type { Db } from './store.js';
 
@@ -19,13 +21,14 @@ export interface StoredResponse {
   body: string;
 }
 
-/** How often, in the sandbox's time, kept answers past their 24 hours are deleted (at the next write). */
+/** How often, in an account's time, its kept answers past their 24 hours are deleted (at its next write). */
 export const IDEMPOTENCY_PURGE_EVERY_MS = 3_600_000;
 
 export class IdempotencyStore {
   private readonly db: Db;
   private readonly running = new Map<string, Promise<void>>();
-  private purgedAt = Number.NEGATIVE_INFINITY;
+  /** When each recently used account's kept answers were last purged, on its clock. */
+  private readonly purgedAt = new BoundedMap<number, number>(ACCOUNTS_IN_MEMORY);
 
   constructor(db: Db) {
     this.db = db;
@@ -71,15 +74,19 @@ export class IdempotencyStore {
     };
   }
 
-  /** Deletes every kept answer past its 24 hours, at most once per IDEMPOTENCY_PURGE_EVERY_MS of the clock. */
-  purgeExpired(now: number): void {
-    if (now - this.purgedAt < IDEMPOTENCY_PURGE_EVERY_MS && now >= this.purgedAt) return;
-    this.purgedAt = now;
-    this.db.run('DELETE FROM idempotency_keys WHERE created_at <= ?', now - IDEMPOTENCY_TTL_MS);
+  /**
+   * Deletes the account's kept answers past their 24 hours, at most once per IDEMPOTENCY_PURGE_EVERY_MS of its
+   * clock. One account at a time: `now` is its clock's, and another account's keys are on another clock.
+   */
+  purgeExpired(accountId: number, now: number): void {
+    const purgedAt = this.purgedAt.get(accountId) ?? Number.NEGATIVE_INFINITY;
+    if (now - purgedAt < IDEMPOTENCY_PURGE_EVERY_MS && now >= purgedAt) return;
+    this.purgedAt.set(accountId, now);
+    this.db.run('DELETE FROM idempotency_keys WHERE account_id = ? AND created_at <= ?', accountId, now - IDEMPOTENCY_TTL_MS);
   }
 
   keep(accountId: number, key: string, response: StoredResponse, now: number): void {
-    this.purgeExpired(now);
+    this.purgeExpired(accountId, now);
     this.db.run(
       'INSERT OR REPLACE INTO idempotency_keys (account_id, key, fingerprint, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?)',
       accountId,

@@ -1,4 +1,5 @@
-// Per-key rate limit: a fixed one-minute window of the sandbox clock, 30 requests on Découverte and 100 on
+// Per-key rate limit: a fixed one-minute window of the clock of the key's account (no other account's advance
+// moves it; advancing your own a minute starts a new window, as it always did), 30 requests on Découverte and 100 on
 // other plans (or the account's own limit). Counts are kept in memory, for the most recently used keys only
 // (RATE_LIMITED_KEYS_IN_MEMORY): a count of an earlier minute is worth nothing, and any caller can invent keys.
 import { BoundedMap } from './bounded-map.js';

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { API_KEY_RULE, apiKeyMode } from '../../client/api-key.js';
 import type { FastifyInstance } from 'fastify';
 import { Accounts, BALANCE_TYPES, DEFAULT_ACCOUNT, PLANS, type AccountDefaults, type BalanceType, type Plan } from './accounts.js';
-import { Clock } from './clock.js';
+import { Clock, type ClockMode } from './clock.js';
 import type { Handlers, SandboxCore } from './context.js';
 import { sandboxDocument } from './contract.js';
 import { DEFAULT_RETRY_SCHEDULE, Delivery, type RetrySchedule } from './delivery.js';
@@ -68,8 +68,13 @@ export interface SandboxOptions {
   /** false turns the per-key rate limit off. */
   rateLimit?: boolean;
   config?: SandboxConfig;
-  /** Freeze the clock at start (tests): it then moves only when advanced. */
+  /** Freeze the clocks at start (tests): each account's then moves only when advanced. */
   freezeClock?: boolean;
+  /**
+   * `per-account` (default): each account (API key) has its own clock, which only its key's simulation API moves;
+   * `shared`: one clock for every account, which any key moves (docs/sandbox.md, "The clock").
+   */
+  clock?: ClockMode;
   /** Clock milliseconds an automatic (happy) outcome takes. Default 2,000. */
   autoCompleteMs?: number;
   /**
@@ -167,8 +172,8 @@ export async function createSandbox(
     options.db,
     modules.flatMap((m) => (m.tables === undefined ? [] : [m.tables])),
   );
-  const clock = new Clock(db);
-  if (options.freezeClock) clock.freeze();
+  const clock = new Clock(db, { mode: options.clock ?? 'per-account' });
+  if (options.freezeClock) clock.freezeAll();
   const scheduler = new Scheduler(db, clock);
   // A job that throws has no request to answer: its error is logged, or it would be lost.
   scheduler.onError = (error, kind) => logFailure(`job ${kind}`, error);

@@ -1,7 +1,8 @@
-// Timers as rows: every job is a row with `run_at` (clock time). Due jobs run in `run_at` order with the
-// clock set to each job's time. A synchronous job runs in the transaction that deletes its row; an
-// asynchronous one (a delivery attempt) deletes its row when it records its outcome, so a job cut short
-// by a crash runs again after a restart.
+// Timers as rows: every job is a row with `run_at`, in the time of the clock of its account (the account in
+// scope when it was scheduled: ./clock.ts), and one timer loop for all. A job is due when its account's clock
+// reaches `run_at`; due jobs run in `run_at` order, on their account's clock set to each job's time. A
+// synchronous job runs in the transaction that deletes its row; an asynchronous one (a delivery attempt)
+// deletes its row when it records its outcome, so a job cut short by a crash runs again after a restart.
 import type { Clock } from './clock.js';
 import type { Db } from './store.js';
 
@@ -12,7 +13,10 @@ interface JobRow {
   run_at: number;
   kind: string;
   payload: string;
+  account_id: number;
 }
+
+const JOB_COLUMNS = 'id, run_at, kind, payload, account_id';
 
 export class Scheduler {
   private readonly db: Db;
@@ -36,9 +40,15 @@ export class Scheduler {
     this.handlers.set(kind, { fn, async: options.async ?? false });
   }
 
-  /** Adds a job (call inside the transaction of the change that needs it). */
+  /** Adds a job on the clock of the account in scope (call inside the transaction of the change that needs it). */
   schedule(kind: string, runAt: number, payload: Record<string, unknown>): void {
-    this.db.run('INSERT INTO jobs (run_at, kind, payload) VALUES (?, ?, ?)', runAt, kind, JSON.stringify(payload));
+    this.db.run(
+      'INSERT INTO jobs (run_at, kind, payload, account_id) VALUES (?, ?, ?, ?)',
+      runAt,
+      kind,
+      JSON.stringify(payload),
+      this.clock.account,
+    );
     this.poke();
   }
 
@@ -50,7 +60,7 @@ export class Scheduler {
   /** Runs due jobs as the clock follows real time. */
   start(intervalMs = 100): void {
     if (this.timer) return;
-    this.timer = setInterval(() => this.runDue(this.clock.now()), intervalMs);
+    this.timer = setInterval(() => this.runAllDue(), intervalMs);
     this.timer.unref();
   }
 
@@ -63,26 +73,48 @@ export class Scheduler {
 
   /** Soon, runs the jobs already due (a change just scheduled one for now). */
   poke(): void {
-    setImmediate(() => this.runDue(this.clock.now()));
+    setImmediate(() => this.runAllDue());
   }
 
-  private nextDue(until: number): JobRow | undefined {
-    const rows = this.db.all<JobRow>(
-      'SELECT id, run_at, kind, payload FROM jobs WHERE run_at <= ? ORDER BY run_at, id LIMIT ?',
-      until,
-      this.claimed.size + 1,
-    );
+  /** The next job not running of the accounts on the clock of `owner` (./clock.ts `sharers`), due at or before `until`. */
+  private nextDue(until: number, owner: number): JobRow | undefined {
+    const sharers = this.clock.sharers(owner);
+    const rows =
+      sharers === 'all'
+        ? this.db.all<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE run_at <= ? ORDER BY run_at, id LIMIT ?`, until, this.claimed.size + 1)
+        : this.db.all<JobRow>(
+            `SELECT ${JOB_COLUMNS} FROM jobs WHERE account_id = ? AND run_at <= ? ORDER BY run_at, id LIMIT ?`,
+            sharers,
+            until,
+            this.claimed.size + 1,
+          );
     return rows.find((r) => !this.claimed.has(r.id));
   }
 
-  /** Runs every job due at or before `until` that is not running; starts async ones without waiting. */
-  runDue(until: number): void {
+  /** Runs the jobs each clock has reached: one pass per account with a job due (one for all on a shared clock). */
+  private runAllDue(): void {
+    if (this.draining || this.stopped) return;
+    if (this.clock.mode === 'shared') {
+      this.runDue(this.clock.of(0).now(), 0);
+      return;
+    }
+    // The accounts with a job before the horizon (no clock is past it) may have one due: each runs on its clock.
+    const owners = this.db.all<{ account_id: number }>('SELECT DISTINCT account_id FROM jobs WHERE run_at <= ?', this.clock.horizon());
+    for (const { account_id } of owners) this.runDue(this.clock.of(account_id).now(), account_id);
+  }
+
+  /**
+   * Runs every job of the clock of `owner` (the account in scope by default) due at or before `until` that is
+   * not running; starts async ones without waiting.
+   */
+  runDue(until: number, owner: number = this.clock.account): void {
     if (this.draining || this.stopped) return;
     this.draining = true;
     try {
-      for (let job = this.nextDue(until); job; job = this.nextDue(until)) {
-        if (job.run_at > this.clock.now()) this.clock.set(job.run_at);
-        this.runOne(job);
+      for (let job = this.nextDue(until, owner); job; job = this.nextDue(until, owner)) {
+        const clock = this.clock.of(job.account_id);
+        if (job.run_at > clock.now()) clock.set(job.run_at);
+        this.clock.within(job.account_id, () => this.runOne(job));
       }
     } finally {
       this.draining = false;
@@ -129,23 +161,29 @@ export class Scheduler {
   }
 
   /**
-   * Moves the clock to `target`, running every job that falls due on the way, in order, with the clock
-   * set to each job's time; async jobs of one time finish before the next time's jobs run.
+   * Moves the clock of the account in scope to `target`, running every job of that clock that falls due on
+   * the way, in order, with the clock set to each job's time; async jobs of one time finish before the next
+   * time's jobs run. Other accounts' clocks and jobs are left as they are.
    */
   async advanceTo(target: number): Promise<void> {
-    if (target < this.clock.now()) throw new RangeError(`the clock moves forward only (now ${this.clock.iso()})`);
+    const owner = this.clock.account;
+    const clock = this.clock.of(owner);
+    if (target < clock.now()) throw new RangeError(`the clock moves forward only (now ${clock.iso()})`);
     for (;;) {
       await this.settle();
-      const job = this.nextDue(target);
+      const job = this.nextDue(target, owner);
       if (!job) break;
-      this.runDue(job.run_at);
+      this.runDue(job.run_at, owner);
     }
     await this.settle();
-    this.clock.set(Math.max(target, this.clock.now()));
+    clock.set(Math.max(target, clock.now()));
   }
 
-  /** Jobs waiting, for the simulation API and tests. */
-  pending(): { run_at: number; kind: string }[] {
-    return this.db.all<{ run_at: number; kind: string }>('SELECT run_at, kind FROM jobs ORDER BY run_at, id');
+  /** Jobs waiting on the clock of `owner` (every job on a shared clock), for the simulation API and tests. */
+  pending(owner: number = this.clock.account): { run_at: number; kind: string }[] {
+    const sharers = this.clock.sharers(owner);
+    return sharers === 'all'
+      ? this.db.all<{ run_at: number; kind: string }>('SELECT run_at, kind FROM jobs ORDER BY run_at, id')
+      : this.db.all<{ run_at: number; kind: string }>('SELECT run_at, kind FROM jobs WHERE account_id = ? ORDER BY run_at, id', sharers);
   }
 }

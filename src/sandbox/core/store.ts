@@ -2,8 +2,9 @@
 // product modules use, and its node:sqlite implementation (in memory by default, a file with --db, WAL,
 // STRICT tables, money in INTEGER minor units with CHECK constraints). It is synchronous: a transaction
 // never awaits, so a state change and the events it causes commit together or not at all. The tables here are
-// the core's (the clock, accounts and their ops balances, usage, product access, the events, their webhook
-// endpoints and deliveries, jobs, idempotency); each product module brings its own (its tables.ts).
+// the core's (the clocks, one per account, with the single `clock` of a file made before read once into them;
+// accounts and their ops balances, usage, product access, the events, their webhook endpoints and deliveries,
+// jobs, idempotency); each product module brings its own (its tables.ts).
 import fs from 'node:fs';
 import { DB_FILE_MODE } from './bounds.js';
 import { DatabaseSync, type SQLInputValue } from './sqlite.js';
@@ -41,6 +42,13 @@ CREATE TABLE IF NOT EXISTS clock (
   offset_ms INTEGER NOT NULL,
   frozen INTEGER NOT NULL CHECK (frozen IN (0, 1))
 ) STRICT;
+CREATE TABLE IF NOT EXISTS clocks (
+  account_id INTEGER PRIMARY KEY,
+  now_ms INTEGER NOT NULL,
+  offset_ms INTEGER NOT NULL,
+  frozen INTEGER NOT NULL CHECK (frozen IN (0, 1))
+) STRICT;
+INSERT OR IGNORE INTO clocks (account_id, now_ms, offset_ms, frozen) SELECT 0, now_ms, offset_ms, frozen FROM clock WHERE id = 1;
 CREATE TABLE IF NOT EXISTS accounts (
   id INTEGER PRIMARY KEY,
   api_key TEXT NOT NULL UNIQUE,
@@ -133,7 +141,8 @@ CREATE TABLE IF NOT EXISTS jobs (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   run_at INTEGER NOT NULL,
   kind TEXT NOT NULL,
-  payload TEXT NOT NULL
+  payload TEXT NOT NULL,
+  account_id INTEGER NOT NULL DEFAULT 0
 ) STRICT;
 CREATE INDEX IF NOT EXISTS jobs_due ON jobs (run_at, id);
 CREATE TABLE IF NOT EXISTS idempotency_keys (
@@ -153,6 +162,8 @@ CREATE TABLE IF NOT EXISTS idempotency_keys (
  */
 const ADDED_COLUMNS: readonly { table: string; column: string; ddl: string }[] = [
   { table: 'deliveries', column: 'failure_reason', ddl: 'failure_reason TEXT' },
+  // The account whose clock a job waits for (0: the sandbox's own clock, which a file made before had alone).
+  { table: 'jobs', column: 'account_id', ddl: 'account_id INTEGER NOT NULL DEFAULT 0' },
 ];
 
 /**

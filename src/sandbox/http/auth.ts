@@ -62,7 +62,7 @@ export const authentication = fp<AuthOptions>(
         throw apiError('IP_NOT_ALLOWED', `Requests from ${request.ip} are not allowed for this key.`, null);
       }
       if (rateLimit) {
-        const state = limiter.hit(account.apiKey, account.rateLimit ?? planRateLimit(account.plan), core.clock.now());
+        const state = limiter.hit(account.apiKey, account.rateLimit ?? planRateLimit(account.plan), core.clock.of(account.id).now());
         reply.header('X-RateLimit-Limit', String(state.limit));
         reply.header('X-RateLimit-Remaining', String(state.remaining));
         reply.header('X-RateLimit-Reset', String(state.reset));

@@ -11,8 +11,14 @@ export interface Outcome {
   headers?: Record<string, string>;
 }
 
+/** The clock of the request's account, once its key is known (the sandbox's own clock before). */
+export const clockOf = (core: SandboxCore, request: FastifyRequest) => {
+  const account = request.sandbox?.account;
+  return account ? core.clock.of(account.id) : core.clock.current;
+};
+
 export function meta(core: SandboxCore, request: FastifyRequest) {
-  return { request_id: String(request.id), mode: request.sandbox?.mode ?? 'test', timestamp: core.clock.iso() };
+  return { request_id: String(request.id), mode: request.sandbox?.mode ?? 'test', timestamp: clockOf(core, request).iso() };
 }
 
 /**

@@ -23,7 +23,7 @@ export const idempotency = fp<IdempotencyOptions>(
         });
       }
       const fingerprint = IdempotencyStore.fingerprint(request.method, request.url, request.body);
-      const slot = await store.acquire(account.id, key, core.clock.now());
+      const slot = await store.acquire(account.id, key, core.clock.of(account.id).now());
       if ('kept' in slot && slot.kept.fingerprint !== fingerprint) {
         throw apiError('VALIDATION_ERROR', 'This Idempotency-Key was used with another method, path or body.', {
           fields: [{ field: 'Idempotency-Key', message: 'was used for another request' }],
@@ -59,7 +59,12 @@ export const idempotency = fp<IdempotencyOptions>(
       const idem = request.sandbox?.idempotency;
       const account = request.sandbox?.account;
       if (idem && !idem.replayed && !idem.kept && account && reply.statusCode < 500 && typeof payload === 'string') {
-        store.keep(account.id, idem.key, { fingerprint: idem.fingerprint, status: reply.statusCode, body: payload }, core.clock.now());
+        store.keep(
+          account.id,
+          idem.key,
+          { fingerprint: idem.fingerprint, status: reply.statusCode, body: payload },
+          core.clock.of(account.id).now(),
+        );
       }
       // The run ends with its answer, whether or not its client still waits: a client that gave up (a time-out
       // shorter than a webhook ping) retries with the same key, and that retry must get the kept answer.

@@ -63,7 +63,8 @@ export const operationRoutes = fp<OperationRouteOptions>(
           const started = core.db.transaction(() => {
             let value: Outcome | Promise<Outcome>;
             try {
-              value = handler(call) as Outcome | Promise<Outcome>;
+              // On the clock of the key's account: the handler's timestamps, expiries and timers, and what it awaits.
+              value = core.clock.within(call.account.id, () => handler(call)) as Outcome | Promise<Outcome>;
             } catch (error) {
               // A failure that is itself a fact (a provider failed the operation; its event is sent) commits what
               // was recorded before it; any other error rolls the operation back.
@@ -77,7 +78,7 @@ export const operationRoutes = fp<OperationRouteOptions>(
                 call.account.id,
                 idem.key,
                 { fingerprint: idem.fingerprint, status: 200, body: JSON.stringify(body) },
-                core.clock.now(),
+                core.clock.of(call.account.id).now(),
               );
               idem.kept = true;
             }

@@ -145,10 +145,15 @@ ${buttons}
       }
       const firstName = form.verified_first_name?.trim();
       try {
-        kyc.apply(core.accounts.byId(session.account_id), session.customer_code, {
-          outcome,
-          ...(outcome === 'approved_identity_mismatch' && firstName ? { verified_identity: { first_name: firstName.slice(0, 100) } } : {}),
-        });
+        // The page has no key: the outcome is recorded on the clock of the session's account.
+        core.clock.within(session.account_id, () =>
+          kyc.apply(core.accounts.byId(session.account_id), session.customer_code, {
+            outcome,
+            ...(outcome === 'approved_identity_mismatch' && firstName
+              ? { verified_identity: { first_name: firstName.slice(0, 100) } }
+              : {}),
+          }),
+        );
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         return html(reply, error.status, layout(lang, t.title, `<p>${escapeHtml(error.message)}</p>`));

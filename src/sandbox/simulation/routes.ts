@@ -112,14 +112,18 @@ export function simulationRoutes(core: SandboxCore) {
         const account = core.accounts.resolve(token);
         request.sandbox.account = account;
         const handler = handlers[operationId as keyof operations] as (call: Call<keyof operations, operations>) => unknown;
-        const result = (await handler({
-          account,
-          ip: request.ip,
-          params: request.params,
-          query: request.query,
-          body: request.body,
-          core,
-        } as Call<keyof operations, operations>)) as Outcome;
+        // On the clock of the key's account: the clock operations move that clock only, and what a simulation
+        // records gets its time.
+        const result = (await core.clock.within(account.id, () =>
+          handler({
+            account,
+            ip: request.ip,
+            params: request.params,
+            query: request.query,
+            body: request.body,
+            core,
+          } as Call<keyof operations, operations>),
+        )) as Outcome;
         return reply.send(successBody(core, request, { data: result.data }));
       },
     });
