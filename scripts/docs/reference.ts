@@ -137,9 +137,10 @@ export function redocScript(): { text: string; integrity: string } {
  * Redoc's links to its own sections and operations (react-router's, marked `data-discover`), as its browser
  * code writes them, in its hash router's form: `#/section/envelopes`, `#/cards`. Its server render writes them as
  * paths from the site's root (`/section/envelopes`), which no file answers when a link is opened on its own, in
- * a new tab: React keeps an attribute of the server's HTML that differs from its own render, so they stayed so
- * on the landing page. Redoc has no option for it: its `router: history` makes every link a path (each would
- * need a copy of the page), and its server render ignores the option anyway.
+ * a new tab; and React keeps an attribute of the server's HTML that differs from its own render, so on the
+ * landing page, which hydrates as rendered, those paths would be the links. Redoc has no option for it: its
+ * `router: history` makes every link a path (each would need a copy of the page), and its server render ignores
+ * the option anyway.
  */
 export function hashLinks(html: string): string {
   return html.replace(/(<a\b[^>]*?\shref=")(\/[^"#]*)("[^>]*\sdata-discover="true")/g, '$1#$2$3');
