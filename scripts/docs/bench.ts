@@ -1,7 +1,9 @@
 // npm run bench:docs: how fast an operation link and a guide page of the docs site paint, and what they weigh,
-// in headless Chromium, offline (scripts/docs/paint.ts). With --before <dir> (a copy of an older build of the
-// site), both sites are measured in the same run, alternately, and the ratios printed: timings on a shared
-// machine are only comparable within one run. Run `npm run docs` first.
+// in headless Chromium, offline (scripts/docs/paint.ts). Two sites are measured in the same run, alternately,
+// and the ratios printed: timings on a shared machine are only comparable within one run. The "before" site is
+// by default a copy of the site whose reference is built again without the early heading of a linked
+// operation (early-heading.ts): the page as Redoc alone renders it; with --before <dir>, a copy of an older
+// build. Run `npm run docs` first.
 //
 //   npm run bench:docs -- [--site site] [--before <dir>] [--runs 5]
 //
@@ -16,11 +18,13 @@ import { launchChromium } from './chromium.ts';
 import { measurePaint, median, type Awaited, type Paint } from './paint.ts';
 import { serveStatic } from './static-site.ts';
 import { SITE_DIR } from './site.ts';
+import { buildReference } from './reference.ts';
 import { parseCli, runCli, UsageError } from '../lib/cli-args.ts';
 
 const USAGE = `Usage: npm run bench:docs -- [--site <dir>] [--before <dir>] [--runs <n>]
   --site <dir>    the site to measure (default site/, built by npm run docs)
-  --before <dir>  another build of the site, measured in the same run for the ratios
+  --before <dir>  another build of the site, measured in the same run for the ratios (default: this site
+                  with its reference built without the early heading of a linked operation)
   --runs <n>      measurements of each page of each site (default 5; the median is shown)`;
 
 interface Target {
@@ -61,6 +65,16 @@ function row(m: Measured): string {
   );
 }
 
+/** A copy of `site` in `work` whose reference is the page as Redoc alone renders it, without the early heading. */
+async function redocAlone(site: string, work: string): Promise<string> {
+  const dir = path.join(work, 'site');
+  fs.cpSync(site, dir, { recursive: true });
+  // The site's copy of the bundle, from which its reference was built.
+  const openapi = JSON.parse(fs.readFileSync(path.join(site, 'openapi.json'), 'utf8'));
+  await buildReference(openapi, path.join(dir, 'reference'), { earlyHeading: false });
+  return dir;
+}
+
 async function main(argv: string[]): Promise<number> {
   const args = parseCli(argv, {
     usage: USAGE,
@@ -69,11 +83,15 @@ async function main(argv: string[]): Promise<number> {
   if (!args) return 0;
   const runs = Number(args.values.runs ?? 5);
   if (!Number.isInteger(runs) || runs < 1) throw new UsageError(`--runs must be a whole number of at least 1, got ${args.values.runs}`);
-  const sites = [{ label: 'after', dir: path.resolve(args.values.site ?? SITE_DIR) }];
-  if (args.values.before) sites.unshift({ label: 'before', dir: path.resolve(args.values.before) });
-  for (const { dir } of sites) {
-    if (!fs.existsSync(path.join(dir, 'index.html'))) throw new Error(`${dir}/index.html is missing: build the site first (npm run docs)`);
-  }
+  const site = path.resolve(args.values.site ?? SITE_DIR);
+  if (!fs.existsSync(path.join(site, 'index.html'))) throw new Error(`${site}/index.html is missing: build the site first (npm run docs)`);
+  const work = args.values.before ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'bench-docs-'));
+  const before = args.values.before ? path.resolve(args.values.before) : await redocAlone(site, work!);
+  if (!fs.existsSync(path.join(before, 'index.html'))) throw new Error(`${before}/index.html is missing`);
+  const sites = [
+    { label: args.values.before ? 'before' : 'before (Redoc alone)', dir: before },
+    { label: 'after', dir: site },
+  ];
   const servers: Server[] = [];
   const browser = await launchChromium();
   try {
@@ -105,20 +123,21 @@ async function main(argv: string[]): Promise<number> {
     console.log('| site | page | first paint | largest paint (range) | heading in view | weight |');
     console.log('|---|---|---:|---:|---:|---:|');
     for (const m of measured) console.log(row(m));
-    if (sites.length === 2) {
-      console.log('');
-      for (const target of TARGETS) {
-        const [before, after] = sites.map((s) => measured.find((m) => m.site === s.label && m.target === target.name)!);
-        const lcp = (m: Measured) => median(m.runs.map((r) => r.lcp));
-        console.log(
-          `${target.name}: largest paint after/before ${(lcp(after!) / lcp(before!)).toFixed(2)}, ` +
-            `weight after/before ${(after!.runs[0]!.bytes / before!.runs[0]!.bytes).toFixed(2)}`,
-        );
-      }
+    console.log('');
+    for (const target of TARGETS) {
+      const [then, now] = sites.map((s) => measured.find((m) => m.site === s.label && m.target === target.name)!);
+      const lcp = (m: Measured) => median(m.runs.map((r) => r.lcp));
+      const ready = (m: Measured) => median(m.runs.map((r) => r.ready));
+      console.log(
+        `${target.name}: largest paint after/before ${(lcp(now!) / lcp(then!)).toFixed(2)}, ` +
+          `heading in view after/before ${(ready(now!) / ready(then!)).toFixed(2)}, ` +
+          `weight after/before ${(now!.runs[0]!.bytes / then!.runs[0]!.bytes).toFixed(2)}`,
+      );
     }
   } finally {
     await browser.close();
     for (const server of servers) server.close();
+    if (work) fs.rmSync(work, { recursive: true, force: true });
   }
   return 0;
 }

@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { addCodeSamples, redocCodeSamplesOption } from './code-samples.ts';
+import { withEarlyHeading } from './early-heading.ts';
 import { withPageStyle } from './page-style.ts';
 import { findProvisional } from './provisional.ts';
 import { addSandboxServers } from './servers.ts';
@@ -133,6 +134,19 @@ export function redocScript(): { text: string; integrity: string } {
 }
 
 /**
+ * Redoc's links to its own sections and operations (react-router's, marked `data-discover`), as its browser
+ * code writes them, in its hash router's form: `#/section/envelopes`, `#/cards`. Its server render writes them as
+ * paths from the site's root (`/section/envelopes`), which no file answers when a link is opened on its own, in
+ * a new tab; and React keeps an attribute of the server's HTML that differs from its own render, so on the
+ * landing page, which hydrates as rendered, those paths would be the links. Redoc has no option for it: its
+ * `router: history` makes every link a path (each would need a copy of the page), and its server render ignores
+ * the option anyway.
+ */
+export function hashLinks(html: string): string {
+  return html.replace(/(<a\b[^>]*?\shref=")(\/[^"#]*)("[^>]*\sdata-discover="true")/g, '$1#$2$3');
+}
+
+/**
  * The built page, made to work offline (Redoc's script from beside it, with the integrity of that copy) and
  * given the site's header and colour-scheme link.
  */
@@ -147,12 +161,21 @@ export function finishReferencePage(html: string, title: string, integrity: stri
   return withPageStyle(page);
 }
 
+export interface ReferenceOptions {
+  /** The heading of a linked operation before Redoc renders (early-heading.ts); off for npm run bench:docs's "before". */
+  earlyHeading?: boolean;
+}
+
 export interface ReferenceResult {
   badgeCount: number;
 }
 
 /** Builds site/reference/ (index.html and Redoc's script) from the OpenAPI bundle. */
-export async function buildReference(openapi: JsonObject, outDir: string): Promise<ReferenceResult> {
+export async function buildReference(
+  openapi: JsonObject,
+  outDir: string,
+  { earlyHeading = true }: ReferenceOptions = {},
+): Promise<ReferenceResult> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-reference-'));
   try {
     const docsJson = path.join(work, 'openapi.docs.json');
@@ -168,7 +191,8 @@ export async function buildReference(openapi: JsonObject, outDir: string): Promi
     const result = await redocly(['build-docs', docsJson, '--output', index, '--title', `${title}: API reference`], work);
     if (result.code !== 0) throw new Error(`redocly build-docs failed:\n${result.output}`);
     const script = redocScript();
-    fs.writeFileSync(index, finishReferencePage(fs.readFileSync(index, 'utf8'), String(info.title ?? 'API'), script.integrity));
+    const page = hashLinks(finishReferencePage(fs.readFileSync(index, 'utf8'), String(info.title ?? 'API'), script.integrity));
+    fs.writeFileSync(index, earlyHeading ? withEarlyHeading(page, docs) : page);
     fs.writeFileSync(path.join(outDir, 'redoc.standalone.js'), script.text);
     return { badgeCount: countBadges(docs) };
   } finally {

@@ -27,6 +27,8 @@ Options:
   --port <n>              the in-process sandbox's port on 127.0.0.1 (default 0: a free one)
   --db <file>             keep the in-process sandbox's state in a SQLite file (default: in memory)
   --manual                the in-process sandbox's asynchronous outcomes wait to be chosen with the simulate tool
+  --no-rate-limit         turn the in-process sandbox's per-key rate limit off (as the sandbox's bin does;
+                          otherwise 100 requests a minute, 30 on the Découverte plan)
   --docs <file>           the llms-full.txt to search (default: the one the package ships)
   -h, --help              print this help
   -v, --version           print the version (${PACKAGE.version})
@@ -41,6 +43,7 @@ const OPTIONS = {
   port: { type: 'string' },
   db: { type: 'string' },
   manual: { type: 'boolean', default: false },
+  'no-rate-limit': { type: 'boolean', default: false },
   docs: { type: 'string' },
   version: { type: 'boolean', short: 'v', default: false },
 } as const;
@@ -53,7 +56,7 @@ export type McpArgs =
       apiKey: string;
       docs?: string;
       target:
-        | { kind: 'in-process'; port: number; db?: string; manual: boolean }
+        | { kind: 'in-process'; port: number; db?: string; manual: boolean; rateLimit: boolean }
         | { kind: 'remote'; baseUrl: string; giftCardBaseUrl?: string; simulationUrl?: string };
     };
 
@@ -96,7 +99,13 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
       version: false,
       apiKey: apiKey ?? DEFAULT_SANDBOX_KEY,
       docs,
-      target: { kind: 'in-process', port: Number(port), db: values.db, manual: values.manual ?? false },
+      target: {
+        kind: 'in-process',
+        port: Number(port),
+        db: values.db,
+        manual: values.manual ?? false,
+        rateLimit: !values['no-rate-limit'],
+      },
     };
   }
   for (const flag of ['port', 'db'] as const) {
@@ -105,6 +114,10 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
   if (values.manual)
     throw new UsageError(
       '--manual is for the in-process sandbox: drop it, or drop --server (PATCH /sandbox/account sets manual on another sandbox)',
+    );
+  if (values['no-rate-limit'])
+    throw new UsageError(
+      '--no-rate-limit is for the in-process sandbox: drop it, or drop --server (PATCH /sandbox/account sets rate_limit on another sandbox)',
     );
   if (apiKey === undefined) throw new UsageError('--server needs --api-key <key> (or PARTNER_API_KEY): the key of the account to act on');
   const baseUrl = httpUrl('--server', values.server);

@@ -68,6 +68,7 @@ export async function startTarget(args: Extract<McpArgs, { version: false }>): P
       host: '127.0.0.1',
       db: target.db,
       manual: target.manual,
+      rateLimit: target.rateLimit,
       config: { webhook_routes: { [RECEIVER_ORIGIN]: receiver.url } },
     });
     return {

@@ -112,3 +112,21 @@ export function referenceRoutes(openapi: Json): { route: string; heading: string
   }
   return routes;
 }
+
+/**
+ * Waits until Redoc has rendered the reference page in the browser: its search box no longer says
+ * "Loading..." (as the server's HTML does), no early heading (scripts/docs/early-heading.ts) stands in for it,
+ * and one of its headings is shown.
+ */
+export async function redocRendered(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => {
+      const { document } = globalThis as any;
+      const loading = [...document.querySelectorAll('.menu-content span')].some((s: any) => s.textContent === 'Loading...');
+      return !loading && document.querySelector('.early-heading') === null;
+    },
+    undefined,
+    { timeout: WAIT_MS },
+  );
+  await page.locator('[data-testid="middle-panel"] :is(h1, h2)[data-component-name]').first().waitFor({ timeout: WAIT_MS });
+}

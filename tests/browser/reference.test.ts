@@ -8,7 +8,7 @@ import path from 'node:path';
 import pMap from 'p-map';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openSiteBrowser, pageLanes, referenceRoutes, SHOTS, SITE, WAIT_MS, type SiteBrowser } from './browser.ts';
+import { openSiteBrowser, pageLanes, redocRendered, referenceRoutes, SHOTS, SITE, WAIT_MS, type SiteBrowser } from './browser.ts';
 import { overflowingText, pageOverflow } from './layout.ts';
 
 // The functions given to page.evaluate run in the page: its globals, which the Node typings do not declare.
@@ -158,7 +158,7 @@ describe('API reference', () => {
     ];
     for (const [name, route] of routes) {
       const { page } = await site.open(`reference/${route}`, { width: 1280, height: 1000 });
-      await page.locator('[data-testid="middle-panel"] h1, [data-testid="middle-panel"] h2').first().waitFor({ timeout: WAIT_MS });
+      await redocRendered(page);
       await page.waitForTimeout(500);
       const layout = await page.evaluate(() => {
         // Redoc renders the neighbouring operations too: of each kind of panel, the one in the window.
@@ -237,7 +237,7 @@ describe('API reference', () => {
       ['operation', '#/cards/withdrawfromcard'],
     ] as const) {
       const { page } = await site.open(`reference/${route}`, { width: 390, height: 844 });
-      await page.locator('[data-testid="middle-panel"] h1, [data-testid="middle-panel"] h2').first().waitFor({ timeout: WAIT_MS });
+      await redocRendered(page);
       await page.waitForTimeout(500);
       assert.equal(await pageOverflow(page), 0, `${name} at 390 px: the page is wider than the window`);
       assert.deepEqual(

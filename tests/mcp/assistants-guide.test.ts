@@ -77,7 +77,7 @@ describe('the command line', () => {
       version: false,
       apiKey: DEFAULT_SANDBOX_KEY,
       docs: undefined,
-      target: { kind: 'in-process', port: 0, db: undefined, manual: false },
+      target: { kind: 'in-process', port: 0, db: undefined, manual: false, rateLimit: true },
     });
     expect(parseCli(['--port', '4100', '--db', 's.db', '--manual'], { PARTNER_API_KEY: 'sk_test_env' })).toMatchObject({
       apiKey: 'sk_test_env',

@@ -46,7 +46,7 @@ async function ok(name: 'call_partner_api' | 'simulate', args: Record<string, un
 
 beforeAll(async () => {
   docs = { source: 'packageDocs()', sections: parseSections(packageDocs()) };
-  target = await startTarget({ version: false, apiKey: KEY, target: { kind: 'in-process', port: 0, manual: true } });
+  target = await startTarget({ version: false, apiKey: KEY, target: { kind: 'in-process', port: 0, manual: true, rateLimit: true } });
   receiver = await startWebhookReceiver();
   const server = createMcpServer({ target, catalogue, docs });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
