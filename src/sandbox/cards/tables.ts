@@ -58,7 +58,7 @@ CREATE TABLE IF NOT EXISTS card_transactions (
 ) STRICT;
 CREATE INDEX IF NOT EXISTS card_transactions_list ON card_transactions (account_id, card_code, date);
 CREATE TABLE IF NOT EXISTS card_topup_failures (
-  topup_id TEXT PRIMARY KEY,
+  topup_id TEXT PRIMARY KEY REFERENCES card_topups(id),
   reason TEXT NOT NULL
 ) STRICT;
 CREATE TABLE IF NOT EXISTS card_terminations (

@@ -3,6 +3,12 @@
 // the 4-hourly balance check all read it.
 import type { Db } from './store.js';
 
+/** What a snapshot keeps of the clock: its time and whether it is frozen. */
+export interface ClockState {
+  now: number;
+  frozen: boolean;
+}
+
 interface ClockRow {
   now_ms: number;
   offset_ms: number;
@@ -63,6 +69,24 @@ export class Clock {
     if (this.frozenAt !== undefined) this.frozenAt = ms;
     else this.offset = ms - Date.now();
     this.last = ms;
+    this.persist();
+  }
+
+  state(): ClockState {
+    return { now: this.now(), frozen: this.frozen };
+  }
+
+  /**
+   * Puts the clock back to a state it had (a restored snapshot): the one move backward, since everything that read
+   * the later time (records, timers) is put back with it.
+   */
+  restore(state: ClockState): void {
+    this.last = state.now;
+    if (state.frozen) this.frozenAt = state.now;
+    else {
+      this.frozenAt = undefined;
+      this.offset = state.now - Date.now();
+    }
     this.persist();
   }
 
