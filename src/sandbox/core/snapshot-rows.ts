@@ -118,6 +118,30 @@ function readRows(db: Db, scope: SnapshotScope): { tables: Table[]; rows: Map<st
   return { tables, rows, jobs: jobsOf(db, scope, keysOf(tables, rows)) };
 }
 
+/** Deletes the scope's jobs: those of its records now, and those of its records in the snapshot (all, for the sandbox). */
+function deleteJobs(db: Db, scope: SnapshotScope, tables: Table[], saved: SavedRows): void {
+  if (scope === 'sandbox') {
+    db.run('DELETE FROM jobs');
+    return;
+  }
+  // Only the key columns are read: a job names a record by one of them.
+  const keys = new Set<string>();
+  for (const table of tables) {
+    if (table.owned === null || table.keys.length === 0) continue;
+    for (const row of db.all<Row>(
+      `SELECT ${table.keys.map(quote).join(', ')} FROM ${quote(table.name)} WHERE ${table.owned}`,
+      scope.accountId,
+    ))
+      for (const value of Object.values(row)) if (typeof value === 'string') keys.add(value);
+  }
+  for (const { table, columns, rows } of saved.tables) {
+    const at = (tables.find((t) => t.name === table)?.keys ?? []).map((key) => columns.indexOf(key));
+    for (const values of rows) for (const i of at) if (typeof values[i] === 'string') keys.add(values[i]);
+  }
+  for (const job of jobsOf(db, scope, keys)) db.run('DELETE FROM jobs WHERE id = ?', job['id']!);
+  for (const job of saved.jobs) db.run('DELETE FROM jobs WHERE id = ?', job['id']!);
+}
+
 /**
  * Inserts saved rows, each with its rowid, so that they come back in their order; a rowid another account's row
  * took meanwhile (SQLite reuses the highest one once deleted) is left to SQLite, and that row comes back last.
@@ -156,16 +180,10 @@ export function saveRows(db: Db, scope: SnapshotScope): SavedRows {
  */
 export function replaceRows(db: Db, scope: SnapshotScope, saved: SavedRows): void {
   db.run('PRAGMA defer_foreign_keys = ON');
-  const now = readRows(db, scope);
-  const savedKeys = keysOf(
-    now.tables,
-    new Map(saved.tables.map((t) => [t.table, t.rows.map((values) => Object.fromEntries(t.columns.map((c, i) => [c, values[i]!])))])),
-  );
-  const jobs = [...now.jobs.map((j) => j['id']), ...saved.jobs.map((j) => j['id'])];
-  if (scope !== 'sandbox') for (const job of jobsOf(db, scope, savedKeys)) jobs.push(job['id']);
-  for (const id of new Set(jobs)) db.run('DELETE FROM jobs WHERE id = ?', id as SqlValue);
+  const tables = tablesOf(db).filter((t) => t.name !== 'jobs');
+  deleteJobs(db, scope, tables, saved);
   // A table whose rows are picked through another's is emptied first, while that one still names them.
-  const order = [...now.tables.filter((t) => t.child), ...now.tables.filter((t) => !t.child)];
+  const order = [...tables.filter((t) => t.child), ...tables.filter((t) => !t.child)];
   for (const table of order) {
     if (scope === 'sandbox') db.run(`DELETE FROM ${quote(table.name)}`);
     else if (table.owned !== null) db.run(`DELETE FROM ${quote(table.name)} WHERE ${table.owned}`, scope.accountId);
