@@ -7,7 +7,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseCli, reportCliError, UsageError } from '../lib/cli-args.ts';
-import { startSandbox, type Fixture, type RunningSandbox } from '../../src/sandbox/index.ts';
+import { startSandbox, type Fixture } from '../../src/sandbox/index.ts';
 
 const USAGE = `Usage: npm run bench:snapshots [-- --customers <n>] [--accounts <n>] [--runs <n>]
   --customers <n>  customers of the measured account, each with a card (default 100)
@@ -41,13 +41,13 @@ function fixture(url: string, customers: number): Fixture {
   };
 }
 
-async function post(sandbox: RunningSandbox, key: string, url: string, body?: unknown): Promise<any> {
+async function post<T = Record<string, unknown>>(key: string, url: string, body?: unknown): Promise<T> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  const answer = (await res.json()) as any;
+  const answer = (await res.json()) as { data: T; error?: unknown };
   if (res.status !== 200) throw new Error(`${url}: ${res.status} ${JSON.stringify(answer.error)}`);
   return answer.data;
 }
@@ -78,7 +78,8 @@ async function main(): Promise<void> {
   try {
     const keys = Array.from({ length: opts.accounts + 1 }, (_, i) => `sk_test_bench_snapshots_${i}`);
     let codes: Record<string, string> = {};
-    for (const key of keys) codes = (await post(sandbox, key, `${sandbox.simulationUrl}/fixtures`, fixture(url, opts.customers))).codes;
+    for (const key of keys)
+      codes = (await post<{ codes: Record<string, string> }>(key, `${sandbox.simulationUrl}/fixtures`, fixture(url, opts.customers))).codes;
     const key = keys.at(-1)!;
     const card = codes.c0_card!;
     const take: number[] = [];
@@ -86,9 +87,11 @@ async function main(): Promise<void> {
     let rows = 0;
     for (let i = 0; i < opts.runs; i++) {
       let id = '';
-      take.push(await timed(async () => ({ id, rows } = await post(sandbox, key, `${sandbox.simulationUrl}/snapshots`))));
-      await post(sandbox, key, `${sandbox.baseUrl}/cards/${card}/withdraw`, { amount: 5 });
-      restore.push(await timed(() => post(sandbox, key, `${sandbox.simulationUrl}/snapshots/${id}/restore`)));
+      take.push(
+        await timed(async () => ({ id, rows } = await post<{ id: string; rows: number }>(key, `${sandbox.simulationUrl}/snapshots`))),
+      );
+      await post(key, `${sandbox.baseUrl}/cards/${card}/withdraw`, { amount: 5 });
+      restore.push(await timed(() => post(key, `${sandbox.simulationUrl}/snapshots/${id}/restore`)));
     }
     console.log(`An account of ${opts.customers} customers and cards (${rows} rows), beside ${opts.accounts} others alike:`);
     console.log(`  POST /sandbox/snapshots: ${ms(take)}`);
@@ -98,7 +101,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < opts.runs; i++) {
       let id = '';
       wholeTake.push(await timed(() => (id = sandbox.snapshot())));
-      await post(sandbox, key, `${sandbox.baseUrl}/cards/${card}/withdraw`, { amount: 5 });
+      await post(key, `${sandbox.baseUrl}/cards/${card}/withdraw`, { amount: 5 });
       wholeRestore.push(await timed(() => sandbox.restore(id)));
     }
     console.log(`The whole sandbox (${keys.length} accounts):`);
