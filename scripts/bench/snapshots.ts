@@ -3,7 +3,8 @@
 // (KYC approved) and as many cards, through a fixture (`POST /sandbox/fixtures`); `--accounts` other accounts get
 // the same, so that the account's rows are read out of a database that holds others' too. Each of `--runs` rounds
 // takes a snapshot, withdraws from a card (a change to put back) and restores it; prints the rows a snapshot holds
-// and the median and slowest time of each step, and the same for a snapshot of the whole sandbox.
+// and, for each step, the median and slowest time and the median CPU time of this process (the sandbox and its
+// client: on a machine shared with other work, the steadier figure), and the same for the whole sandbox.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseCli, reportCliError, UsageError } from '../lib/cli-args.ts';
@@ -52,15 +53,23 @@ async function post<T = Record<string, unknown>>(key: string, url: string, body?
   return answer.data;
 }
 
-const ms = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return `median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(2)} ms, slowest ${sorted.at(-1)!.toFixed(2)} ms`;
+interface Timing {
+  wall: number;
+  cpu: number;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const ms = (timings: Timing[]) => {
+  const wall = timings.map((t) => t.wall);
+  return `median ${median(wall).toFixed(2)} ms, slowest ${Math.max(...wall).toFixed(2)} ms; CPU median ${median(timings.map((t) => t.cpu)).toFixed(2)} ms`;
 };
 
-async function timed(fn: () => unknown): Promise<number> {
+async function timed(fn: () => unknown): Promise<Timing> {
   const start = performance.now();
+  const cpu = process.cpuUsage();
   await fn();
-  return performance.now() - start;
+  const used = process.cpuUsage(cpu);
+  return { wall: performance.now() - start, cpu: (used.user + used.system) / 1000 };
 }
 
 async function main(): Promise<void> {
@@ -82,8 +91,8 @@ async function main(): Promise<void> {
       codes = (await post<{ codes: Record<string, string> }>(key, `${sandbox.simulationUrl}/fixtures`, fixture(url, opts.customers))).codes;
     const key = keys.at(-1)!;
     const card = codes.c0_card!;
-    const take: number[] = [];
-    const restore: number[] = [];
+    const take: Timing[] = [];
+    const restore: Timing[] = [];
     let rows = 0;
     for (let i = 0; i < opts.runs; i++) {
       let id = '';
@@ -96,8 +105,8 @@ async function main(): Promise<void> {
     console.log(`An account of ${opts.customers} customers and cards (${rows} rows), beside ${opts.accounts} others alike:`);
     console.log(`  POST /sandbox/snapshots: ${ms(take)}`);
     console.log(`  POST /sandbox/snapshots/{id}/restore: ${ms(restore)}`);
-    const wholeTake: number[] = [];
-    const wholeRestore: number[] = [];
+    const wholeTake: Timing[] = [];
+    const wholeRestore: Timing[] = [];
     for (let i = 0; i < opts.runs; i++) {
       let id = '';
       wholeTake.push(await timed(() => (id = sandbox.snapshot())));
