@@ -36,7 +36,9 @@ export { createSimulationClient, type SimulationClient, type SimulationClientOpt
 /**
  * Starts a sandbox: it listens on `options.port` (4020; 0 for a free port) of `options.host` (127.0.0.1).
  * With `seedExamples: 'sk_test_…'`, that key's account holds the contract's example records, and the contract's
- * example webhook urls answer (./example-receiver.ts).
+ * example webhook urls answer (./example-receiver.ts). With `fixtures`, each key's account holds the records of its
+ * fixture (./fixtures/), their codes in `sandbox.fixtures`. `sandbox.snapshot()` and `restore(id)` save and put back
+ * the whole sandbox (./core/snapshots.ts).
  */
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   let fixtures: RunningSandbox['fixtures'] = {};

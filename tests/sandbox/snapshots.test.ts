@@ -138,6 +138,24 @@ describe('snapshots of an account', () => {
     expect((await sandbox.simulate('GET', '/snapshots', undefined, b)).body.data).toEqual([]);
   });
 
+  it("puts back the card provider's armed answers: armed in the snapshot, armed again; armed since, gone", async () => {
+    const key = 'sk_test_snap_armed';
+    const codes = await account(key);
+    const client = sandbox.client(key);
+    const code = codes.visa!;
+    const withdraw = () => client.POST('/cards/{code}/withdraw', { params: { path: { code } }, body: { amount: 5 } });
+    expect((await sandbox.simulate('POST', `/cards/${code}/withdrawal-failure`, {}, key)).status).toBe(200);
+    const armed = await snapshot(key);
+    expect((await withdraw()).response.status).toBe(502); // the armed failure, taken
+    expect((await restore(key, armed)).status).toBe(200);
+    expect((await withdraw()).response.status).toBe(502); // armed again by the restore
+    const clear = await snapshot(key);
+    expect((await sandbox.simulate('POST', `/cards/${code}/withdrawal-failure`, {}, key)).status).toBe(200);
+    expect((await restore(key, clear)).status).toBe(200);
+    expect((await withdraw()).response.status).toBe(200); // armed since the snapshot: gone
+    await quiet();
+  });
+
   it('answers an unknown id with 404 and a malformed one with 422, in the envelope', async () => {
     const key = 'sk_test_snap_unknown';
     const unknown = await restore(key, 'snap_000000000000000000000000');
