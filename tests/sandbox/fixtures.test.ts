@@ -17,13 +17,14 @@ beforeAll(async () => {
   return () => receiver.close();
 });
 
-/** A customer whose KYC is approved, with a frozen VISA card, and another not yet verified; the VISA ops balance set. */
+/** A customer whose KYC and proof of address are approved, with two cards (one frozen), another not verified; a balance set. */
 const fixtureFor = (url: string): Fixture => ({
   webhook_endpoints: { hooks: { url, events: ['*'] } },
   customers: {
     amina: {
       profile: { external_reference: 'cust-amina', first_name: 'Amina', last_name: 'Diallo', date_of_birth: '1990-04-17' },
       kyc: { outcome: 'approved' },
+      poa: { outcome: 'approved' },
     },
     bob: {},
   },
@@ -57,7 +58,7 @@ describe('fixtures', () => {
 
     const client = sandbox.client(key);
     const amina = await client.call.GET('/customers/{customerCode}', { params: { path: { customerCode: codes.amina } } });
-    expect(amina.data).toMatchObject({ external_reference: 'cust-amina', verification_level: 'verified' });
+    expect(amina.data).toMatchObject({ external_reference: 'cust-amina', verification_level: 'full' });
     const bob = await client.call.GET('/customers/{customerCode}', { params: { path: { customerCode: codes.bob } } });
     expect(bob.data).toMatchObject({ external_reference: 'bob', verification_level: 'basic' });
     const visa = await client.call.GET('/cards/{code}', { params: { path: { code: codes.amina_visa } } });
@@ -117,7 +118,7 @@ describe('fixtures', () => {
     sandbox.core.accounts.resolve(key);
     const before = stateDigest(sandbox);
     const fixture = fixtureFor(receiver.url);
-    fixture.customers!.amina!.kyc = { outcome: 'approved_identity_mismatch' };
+    fixture.customers!.amina = { kyc: { outcome: 'approved_identity_mismatch' } };
     const answer = await load(key, fixture);
     expect(answer.status).toBe(422);
     expect(answer.body.error.code).toBe('VALIDATION_ERROR');
