@@ -26,6 +26,7 @@ export declare const sandboxAccountEnvelopeDataModeValues: ReadonlyArray<Flatten
 export declare const armFaultRequestStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ArmFaultRequest"]["status"]>;
 export declare const faultStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Fault"]["status"]>;
 export declare const faultCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Fault"]["code"]>;
+export declare const fixtureCardStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FixtureCard"]["status"]>;
 export declare const walletWithdrawalOutcomeRequestOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WalletWithdrawalOutcomeRequest"]["outcome"]>;
 export declare const virtualAccountTransferRequestOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VirtualAccountTransferRequest"]["outcome"]>;
 export declare const virtualAccountMovementEnvelopeDataKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VirtualAccountMovementEnvelope"]["data"]["kind"]>;
@@ -44,3 +45,5 @@ export declare const customerStatusOneOf0Values: ReadonlyArray<FlattenedDeepRequ
 export declare const walletCurrencyValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WalletCurrency"]>;
 export declare const payoutStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PayoutStatus"]>;
 export declare const giftCardOrderStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["GiftCardOrder"]["status"]>;
+export declare const webhookEventNameChoiceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEventNameChoice"]>;
+export declare const cardBrandChoiceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CardBrandChoice"]>;

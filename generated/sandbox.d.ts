@@ -520,6 +520,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/snapshots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the snapshots of the account
+         * @description Sandbox-only. The snapshots kept for this key's account, oldest first.
+         */
+        get: operations["listSnapshots"];
+        put?: never;
+        /**
+         * Take a snapshot of the account
+         * @description Sandbox-only. Saves the state of this key's account in memory: its records, ops balances, events and webhook deliveries, kept idempotent answers, settings, the timers of its records and what is armed for it (faults, delivery faults, the card provider's next answers). `POST /sandbox/snapshots/{snapshot_id}/restore` puts it back. An account keeps its 20 most recently used snapshots: taking one more forgets the least recently used. Snapshots are kept in memory: a restart clears them.
+         */
+        post: operations["createSnapshot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/snapshots/{snapshot_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Forget a snapshot
+         * @description Sandbox-only. Forgets one snapshot of this key's account. An id that it does not keep (another account's) answers 404.
+         */
+        delete: operations["deleteSnapshot"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/snapshots/{snapshot_id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a snapshot of the account
+         * @description Sandbox-only. Puts this key's account back in the state the snapshot saved: records made since are gone, those changed are as they were, balances, events, delivery history, kept idempotent answers, settings and armed faults too. The webhook attempts under way finish first. A delivery pending in the snapshot is pending again and is attempted again (your endpoint may receive its event a second time, with the same idempotency key); what was delivered since is not taken back. The clock is shared by every account and is not moved back: a timer of the account that fell due meanwhile runs at once. Other accounts are not touched. The snapshot is kept, to be restored again. An id that this account does not keep answers 404.
+         */
+        post: operations["restoreSnapshot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fixtures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Load a fixture into the account
+         * @description Sandbox-only. Creates the records a fixture declares in this key's account, through the partner API's and the simulation API's own operations (so every rule applies: the creation ping of an endpoint, a card's debit of its brand's ops balance, events), in this order: webhook endpoints, customers with their KYC and proof-of-address outcomes, cards with their status, then the ops balances. Records refer to each other by their local names; the answer gives the code of each. All or nothing: a fixture whose shape is wrong, whose names do not resolve, or whose record an operation refuses is answered 422 naming the field (`cards.main.customer`), and the account is left as it was before the request. Load a fixture before using the key otherwise: a refused one puts the account back, whatever happened to it meanwhile.
+         */
+        post: operations["loadFixture"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -797,6 +881,88 @@ export interface components {
         };
         WebhookFaultPlanEnvelope: components["schemas"]["SuccessEnvelope"] & {
             data: components["schemas"]["WebhookFaultPlan"];
+        };
+        Snapshot: {
+            /**
+             * @description The snapshot's id, to restore or forget it.
+             * @example snap_5e1c2b3a4d5e6f708192a3b4
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description The sandbox clock's time when it was taken.
+             */
+            created_at: string;
+            /**
+             * Format: int64
+             * @description How many stored rows it saved (records, transactions, events, deliveries, timers ...).
+             */
+            rows: number;
+        };
+        SnapshotEnvelope: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["Snapshot"];
+        };
+        SnapshotListEnvelope: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["Snapshot"][];
+        };
+        /**
+         * @description A local name of the fixture (lower case letters, digits and `_`), unique across its records.
+         * @example amina
+         */
+        FixtureName: string;
+        /** @description The records of one account, each under a local name unique in the fixture, each given as the body of the operation that makes it. */
+        Fixture: {
+            /** @description Webhook endpoints by local name, as `POST /webhooks` takes them (each url must answer the creation ping). */
+            webhook_endpoints?: {
+                [key: string]: components["schemas"]["CreateWebhookEndpointRequest"];
+            };
+            /** @description Customers by local name. Creating one needs an active webhook endpoint (of the fixture, or already there). */
+            customers?: {
+                [key: string]: components["schemas"]["FixtureCustomer"];
+            };
+            /** @description Virtual cards by local name, each of a customer of the fixture (a restricted customer's card is refused). */
+            cards?: {
+                [key: string]: components["schemas"]["FixtureCard"];
+            };
+            /** @description Ops balances by type, as `PUT /sandbox/balances/{type}` takes them, set once everything else is made (the amounts the account then holds). */
+            balances?: {
+                [key: string]: components["schemas"]["SetBalanceRequest"];
+            };
+        };
+        FixtureCustomer: {
+            /** @description The body of `POST /customers` (by default the contract's example, with the local name as `external_reference`). */
+            profile?: components["schemas"]["CreateCustomerRequest"];
+            /** @description The outcome of its KYC link (`POST /kyc/{customerCode}/link`, then this outcome); without it, no KYC is started. */
+            kyc?: components["schemas"]["KycOutcomeRequest"];
+            /** @description The outcome of its proof of address (the contract's example document, then this outcome), after an approved KYC. */
+            poa?: components["schemas"]["PoaOutcomeRequest"];
+        };
+        FixtureCard: {
+            /** @description The local name of its customer. */
+            customer: components["schemas"]["FixtureName"];
+            brand: components["schemas"]["CardBrandChoice"];
+            /** @description Its balance, USD, loaded at creation (debited with the fees from its brand's ops balance). */
+            balance: components["schemas"]["CardInitialLoad"];
+            name_on_card?: components["schemas"]["NameOnCard"];
+            /**
+             * @description `active` once issued, or `frozen` after it (`POST /cards/{code}/freeze`).
+             * @default active
+             * @enum {string}
+             */
+            status?: "active" | "frozen";
+        };
+        FixtureResult: {
+            /** @description The code of each record created, by its local name. */
+            codes: {
+                [key: string]: string;
+            };
+            /** @description The signing secret of each webhook endpoint created, by its local name (as `POST /webhooks` gives it). */
+            secrets: {
+                [key: string]: string;
+            };
+        };
+        FixtureResultEnvelope: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["FixtureResult"];
         };
         Reason: string;
         WalletDepositRequest: {
@@ -1739,6 +1905,93 @@ export interface components {
             /** @description Provisional: **sensitive.** One entry per gift card of a `delivered` order, with what the customer needs to spend it (code, PIN, URL, expiry). Only `GET /gift-cards/orders/{code}` returns it: null there until the order is `delivered` (and on a `failed` or `refunded` order); absent from lists, from the creation response and from events. Anyone who has these details can spend the card: show them only to the customer, do not log them, and do not store them in clear. */
             redemptions?: components["schemas"]["GiftCardRedemption"][] | null;
         };
+        /**
+         * WebhookEventNameChoice
+         * @description Name of a webhook event to subscribe to or filter by: one of the events of the Webhooks section. Responses report event names as the open `WebhookEventName`.
+         * @example card.activated
+         * @enum {string}
+         */
+        WebhookEventNameChoice: "kyc.approved" | "kyc.rejected" | "kyc.expired" | "kyc.resubmission_requested" | "kyc.pending_review" | "kyc.identity_mismatch" | "kyc.identity_synchronized" | "poa.approved" | "poa.rejected" | "card.activated" | "card.creation_failed" | "card.topup.completed" | "card.topup.failed" | "card.transaction" | "card.3ds_request" | "card.frozen" | "card.unfrozen" | "card.terminated" | "card.withdrawal.completed" | "card.withdrawal.failed" | "card.termination_pending" | "wallet.deposit_received" | "wallet.withdrawal_completed" | "wallet.withdrawal_failed" | "virtual_account.deposit_received" | "virtual_account.transfer_completed" | "virtual_account.transfer_failed" | "gift_card.delivered" | "gift_card.failed" | "gift_card.refunded" | "balance.deposit_confirmed" | "balance.debited" | "balance.low_balance";
+        /**
+         * @description The events the endpoint is to receive: event names, or `*` for every event, including event types added later. Events are sent to each active endpoint subscribed to the event's type or to `*`. Provisional: at least one entry is required.
+         * @example [
+         *       "card.activated",
+         *       "card.transaction",
+         *       "kyc.approved"
+         *     ]
+         * @example [
+         *       "*"
+         *     ]
+         */
+        WebhookEndpointEventsInput: (components["schemas"]["WebhookEventNameChoice"] | "*")[];
+        /** @description Body of `POST /webhooks`: `url`, `events` and `description`. Provisional: `url` (the creation ping is sent to it) and `events` are required, and `description` is optional. */
+        CreateWebhookEndpointRequest: {
+            /**
+             * Format: uri
+             * @description The address events are POSTed to. Must start with `https://`; an `http://` url is rejected (422 `VALIDATION_ERROR`). It must answer the creation ping with a 2xx.
+             * @example https://hooks.acme-partner.test/partner-api
+             */
+            url: string;
+            events: components["schemas"]["WebhookEndpointEventsInput"];
+            /**
+             * @description Free text describing the endpoint.
+             * @example Production events for the partner back office
+             */
+            description?: string;
+        };
+        /**
+         * Format: email
+         * @description Provisional: the customer's email address, at most 254 characters. It is yours to keep up to date; the service does not write to it.
+         * @example amina.diallo@example.com
+         */
+        CustomerEmail: string;
+        /**
+         * @description Provisional: the customer's phone number in E.164 form: `+`, the country code and the number, digits only, at most 15 digits (`+33612345678`). It is yours to keep up to date; the service does not call or text it.
+         * @example +33612345678
+         */
+        CustomerPhone: string;
+        /** @description Body of `POST /customers`. Provisional: the body. The declared identity is required because KYC compares the identity read on the document with the declared name and date of birth; `external_reference` is required so that events always carry it. */
+        CreateCustomerRequest: {
+            /**
+             * @description The partner's own reference for the customer, carried in events. Provisional: its length bounds; it need not be unique.
+             * @example cust-000123
+             */
+            external_reference: string;
+            /**
+             * @description Declared first name, as on the customer's identity document.
+             * @example Amina
+             */
+            first_name: string;
+            /**
+             * @description Declared last name, as on the customer's identity document.
+             * @example Diallo
+             */
+            last_name: string;
+            /**
+             * Format: date
+             * @description Declared date of birth, `YYYY-MM-DD`.
+             * @example 1990-04-17
+             */
+            date_of_birth: string;
+            email?: components["schemas"]["CustomerEmail"];
+            phone?: components["schemas"]["CustomerPhone"];
+        };
+        /**
+         * CardBrandChoice
+         * @description The brand of the card to issue. It selects the ops balance debited: `cards_visa` for `VISA`, `cards_mastercard` for `MASTERCARD`. Provisional: a request accepts exactly these two brands.
+         * @enum {string}
+         */
+        CardBrandChoice: "VISA" | "MASTERCARD";
+        /**
+         * @description Initial load, USD, debited from the ops balance with the card fees. Up to 2 decimal places. On Découverte it counts towards the 5,000 USD loaded on cards per calendar month. Provisional: the maximum of 100,000 USD per request.
+         * @example 100
+         */
+        CardInitialLoad: number;
+        /**
+         * @description Provisional: the name printed or shown on the card, at most 26 characters (the name field of the card's magnetic stripe, ISO/IEC 7813): Latin letters without accents, spaces, periods, apostrophes and hyphens, starting with a letter. Transliterate other characters (`Zoë Müller` -> `ZOE MULLER`); the card shows the name in capitals. When you omit it, the customer's first and last name are used, transliterated and shortened to fit.
+         * @example AMINA DIALLO
+         */
+        NameOnCard: string;
     };
     responses: {
         /** @description 401 on every operation: no API key (`AUTHENTICATION_REQUIRED`) or a revoked or invalid key (`AUTHENTICATION_FAILED`). Provisional: the status and condition of `AUTHENTICATION_REQUIRED`. */
@@ -1779,6 +2032,11 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description The `id` of a snapshot of the account (from `POST /sandbox/snapshots`).
+         * @example snap_5e1c2b3a4d5e6f708192a3b4
+         */
+        SnapshotId: string;
         /**
          * @description The wallet's `id` (from `POST /wallets`).
          * @example wal_3b1f7c2a9e8d4c6b5a4f3e2d
@@ -2672,6 +2930,132 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+        };
+    };
+    listSnapshots: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The snapshots. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SnapshotListEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    createSnapshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The snapshot taken. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SnapshotEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    deleteSnapshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `id` of a snapshot of the account (from `POST /sandbox/snapshots`).
+                 * @example snap_5e1c2b3a4d5e6f708192a3b4
+                 */
+                snapshot_id: components["parameters"]["SnapshotId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The snapshot forgotten. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SnapshotEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    restoreSnapshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `id` of a snapshot of the account (from `POST /sandbox/snapshots`).
+                 * @example snap_5e1c2b3a4d5e6f708192a3b4
+                 */
+                snapshot_id: components["parameters"]["SnapshotId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The snapshot restored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SnapshotEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    loadFixture: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Fixture"];
+            };
+        };
+        responses: {
+            /** @description The codes of the records created. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FixtureResultEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationError"];
         };
     };
 }

@@ -16,6 +16,7 @@ export const END_TO_END = [
   'tests/mock/**/*.test.ts',
   'tests/package/pack.test.ts',
   'tests/sandbox/bin.test.ts',
+  'tests/sandbox/bin-fixtures.test.ts',
   'tests/sandbox/crash.test.ts',
   'tests/sandbox/kyc-poa-restart.test.ts',
   'tests/trigger/trigger.test.ts',

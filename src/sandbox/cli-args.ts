@@ -22,7 +22,9 @@ Options:
   --db <file>         keep the state in a SQLite file (default: in memory, empty at each start)
   --config <file>     a JSON file of account settings (plans, balances, keys, webhook routes)
   --seed examples     give the --seed-key account the contract's example records
-  --seed-key <key>    the key of --seed examples (default sk_test_sandbox)
+  --fixtures <file>   a JSON fixture: the records it declares are made for the --seed-key account,
+                      and their codes printed
+  --seed-key <key>    the key of --seed examples and --fixtures (default sk_test_sandbox)
   --public-url <url>  the https:// address a TLS proxy or tunnel serves the sandbox at: the links it
                       gives (the KYC page) start with it instead of http://HOST:PORT
   --manual            asynchronous outcomes wait to be chosen through the simulation API
@@ -39,6 +41,7 @@ const OPTIONS = {
   host: { type: 'string', default: '127.0.0.1' },
   db: { type: 'string' },
   seed: { type: 'string' },
+  fixtures: { type: 'string' },
   'seed-key': { type: 'string', default: 'sk_test_sandbox' },
   'public-url': { type: 'string' },
   config: { type: 'string' },
@@ -53,6 +56,7 @@ export interface SandboxArgs {
   host: string;
   db?: string;
   seed?: string;
+  fixtures?: string;
   'seed-key': string;
   'public-url'?: string;
   config?: string;

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The sandbox's bin: `npx partner-api-sandbox [options]` (`npm run sandbox -- [options]` in a clone); see
 // ./cli-args.ts for the flags. Every failure is one line `partner-api-sandbox: <what and how to fix it>`: a
-// mistyped flag (exit 2, with the usage), a Node older than package.json's engines, a busy port, a bad --config.
+// mistyped flag (exit 2, with the usage), a Node older than package.json's engines, a busy port, a bad --config,
+// a --fixtures file that cannot be read or that the sandbox refuses.
 // The sandbox itself is imported only after the Node check: it needs node:sqlite.
 import fs from 'node:fs';
 import { CliError, portProblem, runCli } from '../cli-args.js';
@@ -17,14 +18,8 @@ async function main(): Promise<number> {
   }
   const old = nodeVersionProblem('the sandbox');
   if (old) throw new CliError(old);
-  let config: unknown;
-  if (args.config) {
-    try {
-      config = JSON.parse(fs.readFileSync(args.config, 'utf8'));
-    } catch (error) {
-      throw new CliError(`--config ${args.config}: ${(error as Error).message}`);
-    }
-  }
+  const config = args.config === undefined ? undefined : readJson('--config', args.config);
+  const fixture = args.fixtures === undefined ? undefined : readJson('--fixtures', args.fixtures);
   const { EXAMPLE_CODES, startSandbox } = await import('./index.js');
   const sandbox = await startSandbox({
     port: args.port,
@@ -35,6 +30,7 @@ async function main(): Promise<number> {
     rateLimit: !args['no-rate-limit'],
     config: config as never,
     seedExamples: args.seed ? args['seed-key'] : undefined,
+    ...(fixture === undefined ? {} : { fixtures: { [args['seed-key']]: fixture as never } }),
     publicUrl: args['public-url'],
   }).catch((error: unknown) => {
     const port = portProblem(error, args.host, args.port, 'pass --port <port> to use another one (--port 0 picks a free one)');
@@ -55,10 +51,21 @@ async function main(): Promise<number> {
     console.log(
       `The contract's example records are seeded for ${key}: curl -H "Authorization: Bearer ${key}" ${sandbox.baseUrl}/cards/${EXAMPLE_CODES.card}`,
     );
+  const loaded = sandbox.fixtures[key];
+  if (loaded) console.log(`The records of ${args.fixtures} are made for ${key}: ${JSON.stringify(loaded)}`);
   const stop = () => void sandbox.close().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   return 0;
+}
+
+/** A JSON file given by a flag; one line naming the flag and the file when it cannot be read or parsed. */
+function readJson(flag: string, file: string): unknown {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new CliError(`${flag} ${file}: ${(error as Error).message}`);
+  }
 }
 
 await runCli(TOOL, USAGE, main);

@@ -2,7 +2,7 @@
 //   const sandbox = await startSandbox({ port: 0 });
 //   const client = createPartnerClient({ apiKey: 'sk_test_me', baseUrl: sandbox.baseUrl });
 // See docs/sandbox.md.
-import { createSandbox, type RunningSandbox, type SandboxModule, type SandboxOptions } from './core/sandbox.js';
+import { createSandbox, type PreparingSandbox, type RunningSandbox, type SandboxModule, type SandboxOptions } from './core/sandbox.js';
 import { balances } from './balances/handlers.js';
 import { cards } from './cards/handlers.js';
 import { customers } from './customers/handlers.js';
@@ -10,6 +10,7 @@ import { kyc } from './kyc/handlers.js';
 import { poa } from './poa/handlers.js';
 import { startExampleReceiver } from './example-receiver.js';
 import { seedExamples } from './seed.js';
+import { loadFixturesAtStart } from './fixtures/start.js';
 import { simulationRoutes } from './simulation/routes.js';
 import { webhookEndpoints } from './webhooks/handlers.js';
 import { events } from './events/handlers.js';
@@ -29,15 +30,29 @@ import { TABLES as WALLET_TABLES } from './wallets/tables.js';
 export type { RunningSandbox, SandboxConfig, SandboxOptions, AccountConfig } from './core/sandbox.js';
 export { DEFAULT_RETRY_SCHEDULE, retryDelay, type RetrySchedule } from './core/delivery.js';
 export { EXAMPLE_CODES } from './seed.js';
+export type { Fixture, FixtureResult } from './fixtures/load.js';
 export { createSimulationClient, type SimulationClient, type SimulationClientOptions, type SimulationPaths } from './client.js';
 
 /**
  * Starts a sandbox: it listens on `options.port` (4020; 0 for a free port) of `options.host` (127.0.0.1).
  * With `seedExamples: 'sk_test_…'`, that key's account holds the contract's example records, and the contract's
- * example webhook urls answer (./example-receiver.ts).
+ * example webhook urls answer (./example-receiver.ts). With `fixtures`, each key's account holds the records of its
+ * fixture (./fixtures/), their codes in `sandbox.fixtures`. `sandbox.snapshot()` and `restore(id)` save and put back
+ * the whole sandbox (./core/snapshots.ts).
  */
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  if (!options.seedExamples) return createSandbox(options, MODULES, simulationRoutes);
+  let fixtures: RunningSandbox['fixtures'] = {};
+  const load = async (built: PreparingSandbox) => {
+    if (options.fixtures) fixtures = await loadFixturesAtStart(built, options.fixtures);
+  };
+  const sandbox = await startSeeded(options, load);
+  sandbox.fixtures = fixtures;
+  return sandbox;
+}
+
+/** The sandbox, with the example records when `seedExamples` is set, then `load` (the fixtures) run before it listens. */
+async function startSeeded(options: SandboxOptions, load: (built: PreparingSandbox) => Promise<void>): Promise<RunningSandbox> {
+  if (!options.seedExamples) return createSandbox(options, MODULES, simulationRoutes, load);
   // Seeded: the example webhook urls are routed to a loopback receiver that answers them (after your own routes).
   const receiver = await startExampleReceiver();
   const own = options.config?.webhook_routes ?? {};
@@ -46,8 +61,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   let sandbox: RunningSandbox;
   try {
     // Seeded before it listens: its first answer already has the example records.
-    sandbox = await createSandbox({ ...options, config: { ...options.config, webhook_routes } }, MODULES, simulationRoutes, (built) =>
-      seedExamples(built, key),
+    sandbox = await createSandbox(
+      { ...options, config: { ...options.config, webhook_routes } },
+      MODULES,
+      simulationRoutes,
+      async (built) => {
+        await seedExamples(built, key);
+        await load(built);
+      },
     );
   } catch (error) {
     await receiver.close();

@@ -18,6 +18,8 @@ import {
   PARAM_MAX_LENGTH,
   RATE_LIMITED_KEYS_IN_MEMORY,
   REQUEST_TIMEOUT_MS,
+  SNAPSHOT_ACCOUNTS_IN_MEMORY,
+  SNAPSHOTS_PER_ACCOUNT,
   TOO_LARGE_READ_BYTES,
   TOO_LARGE_READ_MS,
 } from '../../src/sandbox/core/bounds.ts';
@@ -102,6 +104,14 @@ const STATEMENTS: [what: string, text: string][] = [
     `| Découverte | ${formatAmount(limits.payoutsPerMonthMinor.decouverte!)} USD of \`amount_usd\` confirmed per calendar month`,
   ],
   // Limits and safety (src/sandbox/core/bounds.ts).
+  [
+    'snapshots kept',
+    `[Snapshots](#snapshots): ${SNAPSHOTS_PER_ACCOUNT} per account (and ${SNAPSHOTS_PER_ACCOUNT} of the whole sandbox), the least recently used forgotten beyond, for the ${SNAPSHOT_ACCOUNTS_IN_MEMORY} most recently used accounts`,
+  ],
+  [
+    'snapshots kept (section)',
+    `An account keeps its ${SNAPSHOTS_PER_ACCOUNT} most recently taken or restored snapshots (taking one more forgets the least recently used); the sandbox keeps the snapshots of its ${SNAPSHOT_ACCOUNTS_IN_MEMORY} most recently used accounts.`,
+  ],
   [
     'body size',
     `| The request body | ${count(BODY_LIMIT_BYTES)} bytes (${mebibytes(BODY_LIMIT_BYTES)}); an operation with a longer string field (a proof-of-address file) allows that field's \`maxLength\` plus ${count(LONG_FIELD_BODY_MARGIN_BYTES)} bytes |`,

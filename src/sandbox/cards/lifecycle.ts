@@ -13,6 +13,7 @@ import { externalReferenceOf } from '../customers/repository.js';
 import { autoOutcomeHint } from '../core/auto-outcome-hint.js';
 import { PROVIDER_FEE_MINOR, TERMINATION_FEE_MINOR } from './fees.js';
 import { CardRepository, balanceTypeOf, newPan, type CardRow, type TopUpRow } from './repository.js';
+import { snapshotsOf, type SnapshotPart, type SnapshotScope } from '../core/snapshots.js';
 
 export const ISSUE_JOB = 'card.issue';
 export const TOPUP_JOB = 'card.topup';
@@ -74,6 +75,29 @@ export class CardLifecycle {
       const card = this.repo.byCode(String(p.card));
       if (card && this.repo.pendingTermination(card.code) !== undefined) this.completeTermination(card);
     });
+    snapshotsOf(core).register('cards', this.snapshotPart());
+  }
+
+  /**
+   * The card provider's armed answers in a snapshot: those of the scope's cards. A restore (after the rows) drops
+   * the answers of the scope's cards, and of cards no longer stored (made after the snapshot), then puts back the saved.
+   */
+  private snapshotPart(): SnapshotPart {
+    const inScope = (code: string, scope: SnapshotScope) => scope === 'sandbox' || this.repo.byCode(code)?.account_id === scope.accountId;
+    const gone = (code: string, scope: SnapshotScope) => !this.repo.byCode(code) || inScope(code, scope);
+    return {
+      save: (scope) => ({
+        failures: [...this.withdrawalFailures].filter(([code]) => inScope(code, scope)),
+        delays: [...this.terminationDelays].filter((code) => inScope(code, scope)),
+      }),
+      restore: (scope, saved) => {
+        for (const code of [...this.withdrawalFailures.keys()]) if (gone(code, scope)) this.withdrawalFailures.delete(code);
+        for (const code of [...this.terminationDelays]) if (gone(code, scope)) this.terminationDelays.delete(code);
+        const { failures = [], delays = [] } = (saved ?? {}) as { failures?: [string, string][]; delays?: string[] };
+        for (const [code, reason] of failures) this.withdrawalFailures.set(code, reason);
+        for (const code of delays) this.terminationDelays.add(code);
+      },
+    };
   }
 
   /** Arms the card provider to fail the card's next withdrawal (simulation API). */

@@ -2,7 +2,8 @@
 // terminations waiting on the card provider (card.termination_pending sent, card.terminated to follow). The
 // closed sets are the contract's; a card's own states (pending, failed, cancelled) are the sandbox's. Each list
 // has the index of its filter and order (core/store.ts says why); a card's top-ups and transactions are found
-// through the card.
+// through the card. A failed top-up's reason refers to its top-up: a snapshot finds the reason's account through it
+// (core/snapshot-rows.ts).
 import { cardBrandChoiceValues, cardTopUpStatusValues } from '../../../generated/openapi-values.js';
 import { sqlSet } from '../core/store.js';
 
@@ -58,7 +59,7 @@ CREATE TABLE IF NOT EXISTS card_transactions (
 ) STRICT;
 CREATE INDEX IF NOT EXISTS card_transactions_list ON card_transactions (account_id, card_code, date);
 CREATE TABLE IF NOT EXISTS card_topup_failures (
-  topup_id TEXT PRIMARY KEY,
+  topup_id TEXT PRIMARY KEY REFERENCES card_topups(id),
   reason TEXT NOT NULL
 ) STRICT;
 CREATE TABLE IF NOT EXISTS card_terminations (

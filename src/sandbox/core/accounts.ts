@@ -160,6 +160,12 @@ export class Accounts {
     return account;
   }
 
+  /** Forgets the kept account of a key, or of every key: its row was put back by a restored snapshot. */
+  forget(apiKey?: string): void {
+    if (apiKey === undefined) this.cache.clear();
+    else this.cache.delete(apiKey);
+  }
+
   byId(id: number): Account {
     return fromRow(this.db.get<AccountRow>('SELECT * FROM accounts WHERE id = ?', id)!);
   }

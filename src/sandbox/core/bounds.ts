@@ -50,6 +50,16 @@ export const DB_FILE_MODE = 0o600;
 export const ACCOUNTS_IN_MEMORY = 1_000;
 
 /**
+ * Snapshots kept per account (`POST /sandbox/snapshots`), and for the whole sandbox (`sandbox.snapshot()`): taking
+ * one more forgets the least recently taken or restored one. A snapshot holds a copy of the account's rows, so the
+ * number kept, not their size, is what is bounded here.
+ */
+export const SNAPSHOTS_PER_ACCOUNT = 20;
+
+/** Accounts whose snapshots are kept, most recently used first: the snapshots of the others are forgotten. */
+export const SNAPSHOT_ACCOUNTS_IN_MEMORY = 100;
+
+/**
  * Keys whose rate-limit count of the current minute is kept in memory, most recently used first. A key pushed
  * out starts its minute again: zero setup gives any caller as many keys as it likes, so a per-key count never
  * bounds the total anyway.

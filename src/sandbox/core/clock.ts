@@ -134,6 +134,28 @@ export class Clock {
     return this.of(accountId).state();
   }
 
+  /** Whether the clock of `accountId` has moved apart: it has a row of its own (without one, it starts from the sandbox's). */
+  hasOwnRow(accountId: number): boolean {
+    return this.db.get('SELECT 1 FROM clocks WHERE account_id = ?', accountId) !== undefined;
+  }
+
+  /** Drops an account's clock, row and all: it starts again from the sandbox's own clock, as a new account's does. */
+  reset(accountId: number): void {
+    this.clocks.delete(accountId);
+    this.db.run('DELETE FROM clocks WHERE account_id = ?', accountId);
+  }
+
+  /**
+   * Drops the clocks, rows and all, of every account but `kept`: their accounts are gone (a sandbox snapshot made
+   * before them was restored), and a new account may take one's id.
+   */
+  keepOnly(kept: ReadonlySet<number>): void {
+    for (const clock of [...this.clocks.values()]) if (!kept.has(clock.owner)) this.reset(clock.owner);
+    for (const { account_id } of this.db.all<{ account_id: number }>('SELECT account_id FROM clocks')) {
+      if (!kept.has(account_id) && account_id !== SANDBOX_CLOCK) this.reset(account_id);
+    }
+  }
+
   /** Puts back an account's clock as `state` gave it (earlier than now too). */
   restore(accountId: number, state: ClockSnapshot): void {
     this.of(accountId).restore(state);

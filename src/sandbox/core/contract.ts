@@ -66,9 +66,12 @@ function allowLoopbackHttpUrls(doc: JsonObject): void {
 let cached: JsonObject | undefined;
 let cachedSimulation: JsonObject | undefined;
 
-/** generated/sandbox.json: the simulation API (spec/sandbox.yaml). */
+/** generated/sandbox.json: the simulation API (spec/sandbox.yaml), whose fixtures take webhook endpoints as `POST /webhooks` does here. */
 export function simulationDocument(): JsonObject {
-  cachedSimulation ??= readJson('generated/sandbox.json');
+  if (!cachedSimulation) {
+    cachedSimulation = readJson('generated/sandbox.json');
+    allowLoopbackHttpUrls(cachedSimulation);
+  }
   return cachedSimulation;
 }
 

@@ -5,6 +5,7 @@
 // a hash of the code) is what makes the same calls repeat the same faults. Plans are kept in memory, as the
 // partner API's faults are: a restart clears them.
 import type { components as simulation } from '../../../generated/sandbox.js';
+import { copyOf, putBack } from './account-state.js';
 
 export type WebhookFaultPlanView = simulation['schemas']['WebhookFaultPlan'];
 
@@ -23,6 +24,8 @@ interface Plan extends WebhookFaultSettings {
   held: string[];
 }
 
+const copyPlan = (plan: Plan): Plan => ({ ...plan, held: [...plan.held] });
+
 export const NO_FAULTS: WebhookFaultSettings = { seed: 1, duplicateShare: 0, failureShare: 0, delayMs: 0, reorderWindow: null };
 
 export class DeliveryFaults {
@@ -40,6 +43,16 @@ export class DeliveryFaults {
     const held = this.plans.get(accountId)?.held ?? [];
     this.plans.delete(accountId);
     return held;
+  }
+
+  /** A copy of the plan of one account, or of every account (a snapshot keeps it). */
+  save(accountId?: number): Map<number, unknown> {
+    return copyOf(this.plans, accountId, copyPlan);
+  }
+
+  /** Puts back what `save` copied: the plan of the account, or of every account, becomes that (its stream where it was). */
+  restore(saved: Map<number, unknown>, accountId?: number): void {
+    putBack(this.plans, saved as Map<number, Plan>, accountId, copyPlan);
   }
 
   view(accountId: number): WebhookFaultPlanView {

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { components as simulation } from '../../../generated/sandbox.js';
 import { faultStatusValues } from '../../../generated/sandbox-values.js';
 import { type ApiError, apiError, codeOfStatus } from './errors.js';
+import { copyOf, putBack } from './account-state.js';
 
 /** The statuses a fault answers (the simulation API's `Fault.status`). */
 export const FAULT_STATUSES = faultStatusValues;
@@ -46,6 +47,16 @@ export class Faults {
     };
     this.armed.set(accountId, [...(this.armed.get(accountId) ?? []), armed]);
     return armed;
+  }
+
+  /** A copy of the armed faults of one account, or of every account (a snapshot keeps it). */
+  save(accountId?: number): Map<number, Fault[]> {
+    return copyOf(this.armed, accountId, (faults) => faults.map((f) => ({ ...f })));
+  }
+
+  /** Puts back what `save` copied: the faults of the account, or of every account, become those. */
+  restore(saved: Map<number, Fault[]>, accountId?: number): void {
+    putBack(this.armed, saved, accountId, (faults) => faults.map((f) => ({ ...f })));
   }
 
   list(accountId: number): Fault[] {

@@ -73,6 +73,12 @@ export class ProductAccess {
     return list;
   }
 
+  /** Forgets the kept list of an account, or of every account: its row was put back by a restored snapshot. */
+  forget(accountId?: number): void {
+    if (accountId === undefined) this.cache.clear();
+    else this.cache.delete(accountId);
+  }
+
   /** Sets the account's list of products; null gives the plan's back. */
   set(accountId: number, products: Product[] | null): void {
     const list = products === null ? null : [...new Set(products)];

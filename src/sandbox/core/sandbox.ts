@@ -16,6 +16,8 @@ import { toMinor } from './money.js';
 import { isPublicUrl, linkBase } from './public-url.js';
 import { PRODUCTS, ProductAccess, type Product } from './products.js';
 import { Scheduler } from './scheduler.js';
+import { wholeSandboxSnapshots } from './snapshots.js';
+import type { Fixture, FixtureResult } from '../fixtures/load.js';
 import { buildServer } from '../http/server.js';
 import { SqliteDb } from './store.js';
 import { checkWebhookRoutes, type WebhookRouteMap } from './webhook-routes.js';
@@ -84,6 +86,8 @@ export interface SandboxOptions {
   publicUrl?: string;
   /** `--seed examples`: the API key whose account gets the contract's example records (src/sandbox/seed.ts). */
   seedExamples?: string;
+  /** `--fixtures FILE`: fixtures by API key, loaded into each key's account at start (docs/sandbox.md, "Snapshots and fixtures"). */
+  fixtures?: Record<string, Fixture>;
 }
 
 export interface RunningSandbox {
@@ -98,6 +102,12 @@ export interface RunningSandbox {
   server: FastifyInstance;
   /** operationIds of the partner API that the sandbox implements (the others answer 501). */
   implemented: string[];
+  /** Saves the state of the whole sandbox (every account, the clock) in memory; answers its id. */
+  snapshot(): string;
+  /** Puts the whole sandbox back in the state of `snapshot()`'s id (an id it does not keep throws). */
+  restore(id: string): Promise<void>;
+  /** The codes (and endpoint secrets) of the records of `fixtures`, by API key. */
+  fixtures: Record<string, FixtureResult>;
   close(): Promise<void>;
 }
 
@@ -253,6 +263,8 @@ export async function createSandbox(
     core,
     server,
     implemented: Object.keys(handlers).sort(),
+    ...wholeSandboxSnapshots(core),
+    fixtures: {},
     close,
   };
 }

@@ -45,6 +45,8 @@ export const PATTERN_WORDS: Record<string, string> = {
   '^[0-9]{6}$': 'must be 6 digits',
   '^[A-Za-z][A-Za-z0-9]*$': 'must be letters and digits, starting with a letter (an operationId such as createCard)',
   '^flt_[0-9a-f]{24}$': 'must be a fault id: flt_ and 24 lowercase hex digits',
+  '^snap_[0-9a-f]{24}$': 'must be a snapshot id: snap_ and 24 lowercase hex digits',
+  '^[a-z][a-z0-9_]{0,63}$': 'must be a local name: 1 to 64 lowercase letters, digits or "_", starting with a letter',
 };
 
 /** The contract's bounds on `details.fields`: at most 100 entries, a field of 255 and a message of 1000 characters. */

@@ -1,6 +1,7 @@
 // Authentication and the rate limit: the bearer key of a request, checked against the client's key rule
 // (src/client/api-key.ts), its account (known, not revoked), the account's IP allow-list, and the per-key
 // rate limit with its `X-RateLimit-*` headers. The simulation API reads its key with `presentedKey` too.
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { API_KEY_RULE, apiKeyMode } from '../../client/api-key.js';
@@ -40,6 +41,13 @@ export interface AuthOptions {
 }
 
 /**
+ * Requests the sandbox makes to itself through `server.inject` (the steps of a fixture) carry this header with this
+ * process's random value, and are not counted by the rate limit: that is the partner's budget, and a fixture of a
+ * hundred customers would spend it. No client can send it: the value is never given out.
+ */
+export const INTERNAL_REQUEST = { header: 'x-sandbox-internal', value: randomBytes(16).toString('hex') } as const;
+
+/**
  * Sets `request.sandbox` on every request, then checks the key of each operation of the partner API.
  * The hook takes `done` rather than returning a promise: a request then goes through it without a promise and
  * a microtask. A throw is answered by the error handler either way.
@@ -61,7 +69,7 @@ export const authentication = fp<AuthOptions>(
       if (!account.allowedIps.includes(request.ip)) {
         throw apiError('IP_NOT_ALLOWED', `Requests from ${request.ip} are not allowed for this key.`, null);
       }
-      if (rateLimit) {
+      if (rateLimit && request.headers[INTERNAL_REQUEST.header] !== INTERNAL_REQUEST.value) {
         const state = limiter.hit(account.apiKey, account.rateLimit ?? planRateLimit(account.plan), core.clock.of(account.id).now());
         reply.header('X-RateLimit-Limit', String(state.limit));
         reply.header('X-RateLimit-Remaining', String(state.remaining));

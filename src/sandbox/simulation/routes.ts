@@ -20,6 +20,7 @@ import { poaSimulation } from '../poa/simulation.js';
 import { virtualAccountSimulation } from '../virtual-accounts/simulation.js';
 import { walletSimulation } from '../wallets/simulation.js';
 import { faultHandlers } from './faults.js';
+import { snapshotHandlers, type Inject } from './snapshots.js';
 
 /** Each product's part of the simulation API (its simulation.ts). */
 const PRODUCT_SIMULATIONS = [
@@ -35,7 +36,7 @@ const PRODUCT_SIMULATIONS = [
 
 export const SIMULATION_PREFIX = '/sandbox';
 
-export function simulationHandlers(core: SandboxCore): Handlers<operations> {
+export function simulationHandlers(core: SandboxCore, inject: Inject): Handlers<operations> {
   const { clock, scheduler, accounts } = core;
   const clockState = (): simulation['schemas']['ClockState'] => ({
     now: clock.iso(),
@@ -46,6 +47,7 @@ export function simulationHandlers(core: SandboxCore): Handlers<operations> {
   return {
     ...(Object.assign({}, ...PRODUCT_SIMULATIONS.map((simulate) => simulate(core))) as Handlers<operations>),
     ...faultHandlers(core),
+    ...snapshotHandlers(core, inject),
     getClock: () => ({ data: clockState() }),
     async advanceClock({ body }) {
       const target = body.to !== undefined ? Date.parse(body.to) : clock.now() + (body.seconds ?? 0) * 1000;
@@ -100,8 +102,11 @@ export function simulationHandlers(core: SandboxCore): Handlers<operations> {
 
 /** Registers the simulation API on the sandbox's server. */
 export function simulationRoutes(core: SandboxCore) {
-  const handlers = simulationHandlers(core);
+  // A fixture's steps are requests to the sandbox itself, through the server the routes are registered on.
+  let server: FastifyInstance | undefined;
+  const handlers = simulationHandlers(core, (options) => server!.inject(options));
   return async (app: FastifyInstance): Promise<void> => {
+    server = app;
     const resolver = (operationId: string) => ({
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const { token, mode } = presentedKey(
