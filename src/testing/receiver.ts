@@ -4,7 +4,8 @@
 // for an event or for a number of deliveries. It works with any sandbox that can reach it:
 // one started in-process with startSandbox(), or one in another process (`npx partner-api-sandbox`).
 // See docs/testing.md.
-import http from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
+import { http } from '../node-http.js';
 import type { AddressInfo } from 'node:net';
 import type { PartnerClient } from '../client/index.js';
 import type { WebhookEvent, WebhookEventOf, WebhookEventType } from '../webhooks/events.js';
@@ -123,7 +124,7 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions = {})
   const waiters = new Set<() => void>();
   let unverified = 0;
 
-  const receive = async (raw: Buffer, headers: http.IncomingHttpHeaders): Promise<number> => {
+  const receive = async (raw: Buffer, headers: IncomingHttpHeaders): Promise<number> => {
     if (receiver.secret === undefined) {
       unverified++;
       return 204;
