@@ -2,7 +2,8 @@
 // How long a sandbox takes to start, with the package's compiled code (dist/sandbox/index.js, built here first
 // with `npm run build:lib`), beside a bare fastify server (one route) started and closed the same way in the same
 // run. First what a partner's test file pays: the import and the first `startSandbox()` in a fresh process
-// (scripts/bench/fresh-start.ts, `--fresh` processes of each, interleaved), their medians and the ratio; then
+// (scripts/bench/fresh-start.ts, `--fresh` processes of each, interleaved), their medians and the ratios (wall and
+// CPU time); then
 // in one process, the first start and the median and p90 of the next ones; then the memory each extra open
 // sandbox holds (after a full GC); and the load average.
 import { execFileSync } from 'node:child_process';
@@ -78,9 +79,9 @@ async function bareFastify() {
 console.log(`load average (1 min) at start: ${load()}; ${os.cpus().length} shared cores; node ${process.version}`);
 
 /** One fresh process (scripts/bench/fresh-start.ts): its import and first start, in ms. */
-function freshStart(...args: string[]): { import: number; start: number; total: number } {
+function freshStart(...args: string[]): { import: number; start: number; total: number; cpu: number } {
   const out = execFileSync(process.execPath, [path.join(ROOT, 'scripts/bench/fresh-start.ts'), ...args], { cwd: ROOT, encoding: 'utf8' });
-  const times = JSON.parse(out.trim().split('\n').at(-1)!) as { import: number; start: number };
+  const times = JSON.parse(out.trim().split('\n').at(-1)!) as { import: number; start: number; cpu: number };
   return { ...times, total: times.import + times.start };
 }
 // Interleaved, so that a change of load weighs on both alike.
@@ -90,19 +91,20 @@ for (let i = 0; i < picked.fresh; i++) {
   freshSandbox.push(freshStart('sandbox', ENTRY));
   freshBare.push(freshStart('fastify'));
 }
-const medianOf = (runs: ReturnType<typeof freshStart>[], key: 'import' | 'start' | 'total') =>
+const medianOf = (runs: ReturnType<typeof freshStart>[], key: 'import' | 'start' | 'total' | 'cpu') =>
   quantile(
     runs.map((r) => r[key]),
     0.5,
   );
 const phases = (runs: ReturnType<typeof freshStart>[]) =>
   `import + first start ${ms(medianOf(runs, 'total'))} ms (import ${ms(medianOf(runs, 'import'))} ms, start ${ms(medianOf(runs, 'start'))} ms; ` +
-  `totals ${runs.map((r) => ms(r.total)).join(', ')})`;
+  `totals ${runs.map((r) => ms(r.total)).join(', ')}); CPU ${ms(medianOf(runs, 'cpu'))} ms`;
 console.log(`a fresh process, medians of ${picked.fresh} (load average ${load()}):`);
 console.log(`  startSandbox() (dist/sandbox/index.js): ${phases(freshSandbox)}`);
 console.log(`  bare fastify (one route, listen, close): ${phases(freshBare)}`);
 console.log(
-  `  sandbox / bare fastify, import + first start: ${(medianOf(freshSandbox, 'total') / medianOf(freshBare, 'total')).toFixed(1)}x`,
+  `  sandbox / bare fastify, import + first start: ${(medianOf(freshSandbox, 'total') / medianOf(freshBare, 'total')).toFixed(1)}x; ` +
+    `CPU ${(medianOf(freshSandbox, 'cpu') / medianOf(freshBare, 'cpu')).toFixed(1)}x (the steadier figure on a loaded machine)`,
 );
 
 type SandboxModule = typeof import('../../src/sandbox/index.ts');
