@@ -1,4 +1,4 @@
-// npm run bench:suite [-- --files 20]
+// npm run bench:suite [-- --files 20] [--runs 3]
 // What a partner's vitest suite pays for its sandbox: a suite of `--files` test files, generated in a temporary
 // folder that uses the package's compiled code (dist/, built here first with `npm run build:lib`; the folder's
 // node_modules link the package and vitest from this repository), run three ways in the same run:
@@ -8,8 +8,9 @@
 //   (c) the same files without any sandbox: vitest's own cost for the suite.
 // Each file makes the same requests in (a) and (b) (a webhook receiver of the test kit registered, a customer
 // created, the customers and the balances listed);
-// in (c) it imports the client and checks nothing over the network. Prints each wall time, the ratios (a)/(c)
-// and (b)/(c), and the load average.
+// in (c) it imports the client and checks nothing over the network. The three run in turn `--runs` times, so that
+// a change of load weighs on each alike; prints each wall time, their medians, the ratios (a)/(c) and (b)/(c) of
+// the medians, and the load average.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,23 +18,33 @@ import path from 'node:path';
 import { parseCli, reportCliError, UsageError } from '../lib/cli-args.ts';
 import { ROOT } from '../lib/paths.ts';
 
-const USAGE = `Usage: npm run bench:suite [-- --files <n>]
-  --files <n>  test files in the suite (default 20)`;
+const USAGE = `Usage: npm run bench:suite [-- --files <n>] [--runs <n>]
+  --files <n>  test files in the suite (default 20)
+  --runs <n>   runs of each way, in turn (default 3)`;
 
-function files(): number | null {
+function options(): { files: number; runs: number } | null {
   try {
-    const args = parseCli(process.argv.slice(2), { usage: USAGE, options: { files: { type: 'string', default: '20' } } });
+    const args = parseCli(process.argv.slice(2), {
+      usage: USAGE,
+      options: { files: { type: 'string', default: '20' }, runs: { type: 'string', default: '3' } },
+    });
     if (!args) return null;
-    const { files = '20' } = args.values;
-    if (!/^[1-9]\d*$/.test(files)) throw new UsageError(`--files must be a positive whole number, got "${files}"`);
-    return Number(files);
+    const { files = '20', runs = '3' } = args.values;
+    for (const [name, value] of [
+      ['files', files],
+      ['runs', runs],
+    ] as const) {
+      if (!/^[1-9]\d*$/.test(value)) throw new UsageError(`--${name} must be a positive whole number, got "${value}"`);
+    }
+    return { files: Number(files), runs: Number(runs) };
   } catch (error) {
     process.exit(reportCliError('bench:suite', USAGE, error));
   }
 }
 
-const count = files();
-if (count === null) process.exit(0);
+const picked = options();
+if (picked === null) process.exit(0);
+const count = picked.files;
 const PACKAGE = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { name: string }).name;
 
 /** The requests of one file, on `client` (the same in (a) and (b)). */
@@ -137,22 +148,30 @@ try {
   const load = () => os.loadavg()[0]!.toFixed(2);
   console.log(`a ${count}-file vitest suite in ${dir}; load average (1 min) at start: ${load()}; ${os.cpus().length} shared cores`);
   const vitest = path.join(ROOT, 'node_modules', 'vitest', 'vitest.mjs');
-  const wall: Record<string, number> = {};
-  for (const way of Object.keys(WAYS) as (keyof typeof WAYS)[]) {
-    const t0 = performance.now();
-    const run = spawnSync(process.execPath, [vitest, 'run', '--config', `vitest.${way}.config.ts`], {
-      cwd: dir,
-      encoding: 'utf8',
-      env: { ...process.env, NO_COLOR: '1', CI: '1' },
-    });
-    wall[way] = performance.now() - t0;
-    const output = `${run.stdout}${run.stderr}`;
-    if (run.status !== 0 || !new RegExp(`Tests\\s+${count} passed`).test(output)) {
-      throw new Error(`${WAYS[way].title} failed (exit ${run.status}):\n${output.slice(-3000)}`);
+  const ways = Object.keys(WAYS) as (keyof typeof WAYS)[];
+  const wall: Record<string, number[]> = Object.fromEntries(ways.map((way) => [way, []]));
+  for (let run = 1; run <= picked.runs; run++) {
+    for (const way of ways) {
+      const t0 = performance.now();
+      const ran = spawnSync(process.execPath, [vitest, 'run', '--config', `vitest.${way}.config.ts`], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: { ...process.env, NO_COLOR: '1', CI: '1' },
+      });
+      const elapsed = performance.now() - t0;
+      const output = `${ran.stdout}${ran.stderr}`;
+      if (ran.status !== 0 || !new RegExp(`Tests\\s+${count} passed`).test(output)) {
+        throw new Error(`${WAYS[way].title} failed (exit ${ran.status}):\n${output.slice(-3000)}`);
+      }
+      wall[way]!.push(elapsed);
+      console.log(`  run ${run}, ${WAYS[way].title}: ${(elapsed / 1000).toFixed(2)} s (load average ${load()})`);
     }
-    console.log(`  ${WAYS[way].title}: ${(wall[way] / 1000).toFixed(2)} s (load average ${load()})`);
   }
-  console.log(`  (a) / (c): ${(wall.own! / wall.none!).toFixed(2)}x; (b) / (c): ${(wall.shared! / wall.none!).toFixed(2)}x`);
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  const [own, shared, none] = ways.map((way) => median(wall[way]!)) as [number, number, number];
+  console.log(`medians of ${picked.runs}:`);
+  for (const way of ways) console.log(`  ${WAYS[way].title}: ${(median(wall[way]!) / 1000).toFixed(2)} s`);
+  console.log(`  (a) / (c): ${(own / none).toFixed(2)}x; (b) / (c): ${(shared / none).toFixed(2)}x; load average at end ${load()}`);
 } catch (error) {
   console.error(`bench:suite: ${(error as Error).message}`);
   process.exitCode = 1;
