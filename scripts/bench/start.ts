@@ -1,9 +1,11 @@
-// npm run bench:start [-- --starts 20] [--extra 10]
-// How long `startSandbox()` takes in-process, with the package's compiled code (dist/sandbox/index.js, built
-// here first with `npm run build:lib`), beside a bare fastify server started and closed the same way in the
-// same run; and the memory each extra sandbox holds in one process. Prints the first start of the process
-// (which loads and compiles what later starts share), the median and p90 of the next ones, the ratio to the
-// bare fastify start, the retained heap and RSS per extra open sandbox (after a full GC), and the load average.
+// npm run bench:start [-- --fresh 5] [--starts 20] [--extra 10]
+// How long a sandbox takes to start, with the package's compiled code (dist/sandbox/index.js, built here first
+// with `npm run build:lib`), beside a bare fastify server (one route) started and closed the same way in the same
+// run. First what a partner's test file pays: the import and the first `startSandbox()` in a fresh process
+// (scripts/bench/fresh-start.ts, `--fresh` processes of each, interleaved), their medians and the ratios (wall and
+// CPU time); then
+// in one process, the first start and the median and p90 of the next ones; then the memory each extra open
+// sandbox holds (after a full GC); and the load average.
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,25 +14,31 @@ import Fastify from 'fastify';
 import { parseCli, reportCliError, UsageError } from '../lib/cli-args.ts';
 import { ROOT } from '../lib/paths.ts';
 
-const USAGE = `Usage: npm run bench:start [-- --starts <n>] [--extra <n>]
-  --starts <n>  starts measured after the first (default 20)
+const USAGE = `Usage: npm run bench:start [-- --fresh <n>] [--starts <n>] [--extra <n>]
+  --fresh <n>   fresh processes that import and start each (default 5)
+  --starts <n>  starts measured in one process after the first (default 20)
   --extra <n>   sandboxes kept open at once to measure the memory of each (default 10)`;
 
-function options(): { starts: number; extra: number } | null {
+function options(): { fresh: number; starts: number; extra: number } | null {
   try {
     const args = parseCli(process.argv.slice(2), {
       usage: USAGE,
-      options: { starts: { type: 'string', default: '20' }, extra: { type: 'string', default: '10' } },
+      options: {
+        fresh: { type: 'string', default: '5' },
+        starts: { type: 'string', default: '20' },
+        extra: { type: 'string', default: '10' },
+      },
     });
     if (!args) return null;
-    const { starts = '20', extra = '10' } = args.values;
+    const { fresh = '5', starts = '20', extra = '10' } = args.values;
     for (const [name, value] of [
+      ['fresh', fresh],
       ['starts', starts],
       ['extra', extra],
     ] as const) {
       if (!/^[1-9]\d*$/.test(value)) throw new UsageError(`--${name} must be a positive whole number, got "${value}"`);
     }
-    return { starts: Number(starts), extra: Number(extra) };
+    return { fresh: Number(fresh), starts: Number(starts), extra: Number(extra) };
   } catch (error) {
     process.exit(reportCliError('bench:start', USAGE, error));
   }
@@ -45,8 +53,7 @@ if (!gc) {
 }
 
 execFileSync('npm', ['run', '--silent', 'build:lib'], { cwd: ROOT, stdio: 'inherit' });
-type SandboxModule = typeof import('../../src/sandbox/index.ts');
-const { startSandbox } = (await import(pathToFileURL(path.join(ROOT, 'dist/sandbox/index.js')).href)) as SandboxModule;
+const ENTRY = path.join(ROOT, 'dist/sandbox/index.js');
 
 const load = () => os.loadavg()[0]!.toFixed(2);
 const quantile = (values: number[], q: number) =>
@@ -69,9 +76,40 @@ async function bareFastify() {
   return app;
 }
 
-const sandbox = () => startSandbox({ port: 0 });
-
 console.log(`load average (1 min) at start: ${load()}; ${os.cpus().length} shared cores; node ${process.version}`);
+
+/** One fresh process (scripts/bench/fresh-start.ts): its import and first start, in ms. */
+function freshStart(...args: string[]): { import: number; start: number; total: number; cpu: number } {
+  const out = execFileSync(process.execPath, [path.join(ROOT, 'scripts/bench/fresh-start.ts'), ...args], { cwd: ROOT, encoding: 'utf8' });
+  const times = JSON.parse(out.trim().split('\n').at(-1)!) as { import: number; start: number; cpu: number };
+  return { ...times, total: times.import + times.start };
+}
+// Interleaved, so that a change of load weighs on both alike.
+const freshSandbox: ReturnType<typeof freshStart>[] = [];
+const freshBare: ReturnType<typeof freshStart>[] = [];
+for (let i = 0; i < picked.fresh; i++) {
+  freshSandbox.push(freshStart('sandbox', ENTRY));
+  freshBare.push(freshStart('fastify'));
+}
+const medianOf = (runs: ReturnType<typeof freshStart>[], key: 'import' | 'start' | 'total' | 'cpu') =>
+  quantile(
+    runs.map((r) => r[key]),
+    0.5,
+  );
+const phases = (runs: ReturnType<typeof freshStart>[]) =>
+  `import + first start ${ms(medianOf(runs, 'total'))} ms (import ${ms(medianOf(runs, 'import'))} ms, start ${ms(medianOf(runs, 'start'))} ms; ` +
+  `totals ${runs.map((r) => ms(r.total)).join(', ')}); CPU ${ms(medianOf(runs, 'cpu'))} ms`;
+console.log(`a fresh process, medians of ${picked.fresh} (load average ${load()}):`);
+console.log(`  startSandbox() (dist/sandbox/index.js): ${phases(freshSandbox)}`);
+console.log(`  bare fastify (one route, listen, close): ${phases(freshBare)}`);
+console.log(
+  `  sandbox / bare fastify, import + first start: ${(medianOf(freshSandbox, 'total') / medianOf(freshBare, 'total')).toFixed(1)}x; ` +
+    `CPU ${(medianOf(freshSandbox, 'cpu') / medianOf(freshBare, 'cpu')).toFixed(1)}x (the steadier figure on a loaded machine)`,
+);
+
+type SandboxModule = typeof import('../../src/sandbox/index.ts');
+const { startSandbox } = (await import(pathToFileURL(ENTRY).href)) as SandboxModule;
+const sandbox = () => startSandbox({ port: 0 });
 const firstSandbox = await timed(sandbox);
 const firstBare = await timed(bareFastify);
 // Interleaved, so that a change of load weighs on both alike.
@@ -83,7 +121,7 @@ for (let i = 0; i < picked.starts; i++) {
 }
 const median = quantile(sandboxTimes, 0.5);
 const bareMedian = quantile(bareTimes, 0.5);
-console.log(`startSandbox() (dist/sandbox/index.js), ${picked.starts} starts after the first:`);
+console.log(`in one process: startSandbox() (dist/sandbox/index.js), ${picked.starts} starts after the first:`);
 console.log(`  first start of the process ${ms(firstSandbox)} ms; median ${ms(median)} ms, p90 ${ms(quantile(sandboxTimes, 0.9))} ms`);
 console.log(`bare fastify (one route, listen, close), same run:`);
 console.log(`  first start ${ms(firstBare)} ms; median ${ms(bareMedian)} ms, p90 ${ms(quantile(bareTimes, 0.9))} ms`);

@@ -1,12 +1,12 @@
 // The operations the MCP server's tools call: the partner API's (generated/openapi.json, as the sandbox serves
 // it) and the simulation API's (generated/sandbox.json), read through the sandbox's own readers: operationsOf
-// (id, method, path, tag, which host), documentRoutes (the request schemas fastify validates, `$ref`s resolved),
+// (id, method, path, tag, which host), readDocumentRoutes (the request schemas fastify validates, `$ref`s resolved),
 // its Ajv instances and its validation messages. A request the tools refuse before sending is refused for the
 // reasons, and in the words, the sandbox would answer with.
 import { isObject, operationEntries, type JsonObject } from '../contract/bundle.js';
 import { createAjv } from '../sandbox/core/ajv.js';
 import { operationsOf, sandboxDocument, simulationDocument, type OperationInfo } from '../sandbox/core/contract.js';
-import { documentRoutes, type DocumentRoute } from '../sandbox/core/document-routes.js';
+import { readDocumentRoutes, type DocumentRoute } from '../sandbox/core/document-routes.js';
 import { validationProblem, type AjvError } from '../sandbox/core/validation-messages.js';
 
 export type Api = 'partner' | 'simulation';
@@ -74,7 +74,7 @@ export class Catalogue {
   }
 
   private async route(op: CatalogueOperation): Promise<DocumentRoute> {
-    const route = (await documentRoutes(this.docs[op.api])).find((r) => r.operationId === op.operationId);
+    const route = (await readDocumentRoutes(this.docs[op.api])).find((r) => r.operationId === op.operationId);
     if (!route) throw new Error(`${op.operationId} has no route in the ${op.api} document`);
     return route;
   }

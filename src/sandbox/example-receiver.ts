@@ -3,7 +3,7 @@
 // reserved `.test` domain that nothing answers, so their ping would fail. A seeded sandbox routes the origins
 // of those example urls (a webhook route, as `webhook_routes` does) to this loopback receiver, which answers
 // every ping and delivery with 204: the examples then work as they are.
-import http from 'node:http';
+import { http } from '../node-http.js';
 import type { AddressInfo } from 'node:net';
 import type { WebhookRouteMap } from './core/webhook-routes.js';
 import { requestExamples } from './seed.js';

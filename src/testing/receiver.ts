@@ -4,7 +4,8 @@
 // for an event or for a number of deliveries. It works with any sandbox that can reach it:
 // one started in-process with startSandbox(), or one in another process (`npx partner-api-sandbox`).
 // See docs/testing.md.
-import http from 'node:http';
+import type { IncomingHttpHeaders, Server } from 'node:http';
+import { http } from '../node-http.js';
 import type { AddressInfo } from 'node:net';
 import type { PartnerClient } from '../client/index.js';
 import type { WebhookEvent, WebhookEventOf, WebhookEventType } from '../webhooks/events.js';
@@ -137,7 +138,7 @@ function waitUntil<T>(waiters: Set<() => void>, find: () => T | undefined, timeo
 /** A delivery verified with `secret`, or why it was refused. */
 async function verifyDelivery(
   raw: Buffer,
-  headers: http.IncomingHttpHeaders,
+  headers: IncomingHttpHeaders,
   secret: string,
   verify: VerifyOptions | undefined,
 ): Promise<{ event: WebhookEvent } | { rejected: RejectedDelivery }> {
@@ -160,8 +161,8 @@ async function listen(
   host: string,
   port: number,
   path: string,
-  receive: (raw: Buffer, headers: http.IncomingHttpHeaders) => Promise<number>,
-): Promise<{ server: http.Server; port: number }> {
+  receive: (raw: Buffer, headers: IncomingHttpHeaders) => Promise<number>,
+): Promise<{ server: Server; port: number }> {
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -200,7 +201,7 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions = {})
   const waiters = new Set<() => void>();
   let unverified = 0;
 
-  const receive = async (raw: Buffer, headers: http.IncomingHttpHeaders): Promise<number> => {
+  const receive = async (raw: Buffer, headers: IncomingHttpHeaders): Promise<number> => {
     if (receiver.secret === undefined) {
       unverified++;
       return 204;

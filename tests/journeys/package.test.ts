@@ -1,8 +1,9 @@
 // A partner's first hour with the package, on the Node of engines' floor (the npm package `node` of that exact
 // version, installed into a folder of its own) and on Node 24 (the repository's pinned one): in an empty folder,
 // the testing guide's (docs/testing.md) shell blocks run as it prints them, with the tarball packed from HEAD in
-// place of the package's name, since it is not published; then its two examples (`ts file=` blocks), type-checked
-// under strict TypeScript with the TypeScript the guide installs, and run as the guide says for that Node; then
+// place of the package's name, since it is not published; then its examples (`ts file=` blocks: a file with the
+// sandbox in-process, a suite that shares one, a node:test file), type-checked under strict TypeScript with the
+// TypeScript the guide installs, and run as the guide says for that Node; then
 // startSandbox() and the test kit from a consumer of the package; then every bin of package.json with --help.
 //
 // One deviation from the guide: the sandbox it starts on port 4020 is started here on port 0 (4020 may be in use on
@@ -84,9 +85,20 @@ async function packageJourney(nodeBin: string, version: string): Promise<void> {
   expect(manifest.type).toBe('module');
   expect(Object.keys(manifest.devDependencies ?? {})).toEqual(expect.arrayContaining(['vitest', 'typescript']));
 
-  for (const [file, code] of Object.entries(guide.files)) fs.writeFileSync(path.join(app, file), code);
+  for (const [file, code] of Object.entries(guide.files)) {
+    fs.mkdirSync(path.dirname(path.join(app, file)), { recursive: true });
+    fs.writeFileSync(path.join(app, file), code);
+  }
   fs.writeFileSync(path.join(app, 'sandbox.ts'), SANDBOX_CONSUMER);
-  expect(Object.keys(guide.files).sort()).toEqual(['cards.node.test.ts', 'cards.test.ts']);
+  expect(Object.keys(guide.files).sort()).toEqual([
+    'cards.node.test.ts',
+    'cards.test.ts',
+    'suite/account.ts',
+    'suite/customers.test.ts',
+    'suite/freeze.test.ts',
+    'suite/sandbox.global.ts',
+    'vitest.suite.config.ts',
+  ]);
 
   // Strict TypeScript, with the declarations of the package and of what the guide installs checked too.
   fs.writeFileSync(path.join(app, 'tsconfig.json'), JSON.stringify(strictTsconfig([...Object.keys(guide.files), 'sandbox.ts']), null, 2));
@@ -94,8 +106,15 @@ async function packageJourney(nodeBin: string, version: string): Promise<void> {
   expect(typed.output.trim(), 'npx tsc -p tsconfig.json').toBe('');
   expect(typed.code).toBe(0);
 
-  const vitest = await timed(`  the vitest example, on Node ${version}`, () => run(script(block('npx vitest run'))));
+  const vitest = await timed(`  the vitest example, on Node ${version}`, () => run(script(block('npx vitest run cards.test.ts'))));
   expect(vitest.output).toMatch(/Tests\s+1 passed \(1\)/);
+
+  // One sandbox for the suite: the globalSetup and the files of the guide, each file an account of its own.
+  const suite = await timed(`  one sandbox for a vitest suite, on Node ${version}`, () =>
+    run(script(block('--config vitest.suite.config.ts'))),
+  );
+  expect(suite.output).toMatch(/Test Files\s+2 passed \(2\)/);
+  expect(suite.output).toMatch(/Tests\s+2 passed \(2\)/);
 
   // The node:test example against the bin's sandbox in another process, run as the guide says for this Node.
   const start = block('npx partner-api-sandbox --port');

@@ -274,6 +274,18 @@ describe('npm package', () => {
   it('starts the sandbox in-process from the ./sandbox export, and drives it with the test kit', () => {
     expect(lastJsonLine(run(process.execPath, ['sandbox.ts'], app))).toEqual(SANDBOX_CONSUMER_RESULT);
   });
+
+  it('serves the routes and validators compiled at pack (dist/sandbox/precompiled/), not read and compiled at start', () => {
+    const core = path.join(app, 'node_modules', ...NAME.split('/'), 'dist', 'sandbox', 'core');
+    const probe = `
+      const { sandboxDocument, simulationDocument } = await import(${JSON.stringify(path.join(core, 'contract.js'))});
+      const { precompiledRoutes } = await import(${JSON.stringify(path.join(core, 'precompiled.js'))});
+      const routes = (d) => precompiledRoutes(d)?.length ?? 0;
+      console.log(JSON.stringify({ partner: routes(sandboxDocument()), simulation: routes(simulationDocument()) }));`;
+    const found = lastJsonLine(run(process.execPath, ['--input-type=module', '-e', probe], app)) as { partner: number; simulation: number };
+    expect(found.partner).toBeGreaterThan(0);
+    expect(found.simulation).toBeGreaterThan(0);
+  });
 });
 
 describe('the sandbox bin', () => {

@@ -1,6 +1,7 @@
 // The contract the sandbox serves: generated/openapi.json (shipped with the package), read once, with the
 // one sandbox deviation applied (a loopback `http://` webhook url is accepted), and what the server needs
 // to know about each operation.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,8 +40,25 @@ export interface OperationInfo {
   longestBodyString: number;
 }
 
+/** Which file of generated/ a document object was read from, and the SHA-256 of its text. */
+export interface DocumentSource {
+  /** `openapi` for generated/openapi.json. */
+  name: string;
+  digest: string;
+}
+
+const sources = new WeakMap<JsonObject, DocumentSource>();
+
+/** The file a document of this module was read from (undefined for any other object, a copy included). */
+export function documentSource(doc: JsonObject): DocumentSource | undefined {
+  return sources.get(doc);
+}
+
 function readJson(file: string): JsonObject {
-  return JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, file), 'utf8')) as JsonObject;
+  const text = fs.readFileSync(path.join(PACKAGE_ROOT, file), 'utf8');
+  const doc = JSON.parse(text) as JsonObject;
+  sources.set(doc, { name: path.basename(file, '.json'), digest: createHash('sha256').update(text).digest('hex') });
+  return doc;
 }
 
 /** The `https://`-only url fields the sandbox also accepts (and gives) as loopback `http://` urls. */

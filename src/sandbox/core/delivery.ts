@@ -5,7 +5,8 @@
 // same X-Service-Idempotency-Key, until the attempts run out; the delivery is then `failed`. An account's delivery
 // fault plan (./delivery-faults.ts) delays, holds and reorders, fails or duplicates its attempts here.
 import { ANSWER_LIMIT_BYTES } from './bounds.js';
-import http from 'node:http';
+import type { ClientRequest } from 'node:http';
+import { http } from '../../node-http.js';
 import https from 'node:https';
 import type net from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -117,7 +118,7 @@ export async function postSigned(
     let status: number | null = null;
     let bytesRead = 0;
     let settled = false;
-    let request: http.ClientRequest | undefined;
+    let request: ClientRequest | undefined;
     // Once the status is known, it is the outcome, whatever becomes of the rest of the answer.
     const settle = (failure?: string) => {
       if (settled) return;

@@ -1,29 +1,36 @@
 // The routes of an OpenAPI document as fastify-openapi-glue reads them (method, path and the request schemas
 // fastify validates), read once per process and document. Glue validates and dereferences the whole
 // document at each read, which was most of a sandbox's start; every sandbox of the process shares the
-// result and registers the routes with its own handlers.
-import Fastify, { type FastifySchema, type RouteOptions } from 'fastify';
-import openapiGlue from 'fastify-openapi-glue';
+// result and registers the routes with its own handlers. The package has them read already (./precompiled.ts),
+// and then loads neither glue nor Ajv.
+import Fastify, { type RouteOptions } from 'fastify';
 import type { JsonObject } from './contract.js';
+import { type DocumentRoute, precompiledRoutes } from './precompiled.js';
 
-export interface DocumentRoute {
-  operationId: string;
-  /** `POST` */
-  method: string;
-  /** The document's path template: `/cards/{code}/withdraw`. */
-  openapiPath: string;
-  /** The same as fastify routes it: `/cards/:code/withdraw`. */
-  url: string;
-  schema: FastifySchema;
-}
+export type { DocumentRoute } from './precompiled.js';
 
 /** Where the routes are registered while they are read; only the part after it is kept. */
 const READ_PREFIX = '/read';
 
 const read = new WeakMap<JsonObject, Promise<DocumentRoute[]>>();
+const served = new WeakMap<JsonObject, Promise<DocumentRoute[]>>();
 
-/** The routes of a document (read at the first call for that document object, then shared). */
+/**
+ * The routes the server registers for a document: the package's precompiled ones, whose schemas stand for
+ * precompiled validators, or else those glue reads.
+ */
 export function documentRoutes(document: JsonObject): Promise<DocumentRoute[]> {
+  let routes = served.get(document);
+  if (!routes) {
+    const precompiled = precompiledRoutes(document);
+    routes = precompiled ? Promise.resolve(precompiled) : readDocumentRoutes(document);
+    served.set(document, routes);
+  }
+  return routes;
+}
+
+/** The routes of a document as glue reads them, their request schemas whole (read at the first call for that document object, then shared). */
+export function readDocumentRoutes(document: JsonObject): Promise<DocumentRoute[]> {
   let routes = read.get(document);
   if (!routes) {
     routes = readRoutes(document);
@@ -33,6 +40,7 @@ export function documentRoutes(document: JsonObject): Promise<DocumentRoute[]> {
 }
 
 async function readRoutes(document: JsonObject): Promise<DocumentRoute[]> {
+  const { default: openapiGlue } = await import('fastify-openapi-glue');
   const routes: DocumentRoute[] = [];
   // No HEAD routes: the server that registers these adds its own for each GET.
   const app = Fastify({ logger: false, exposeHeadRoutes: false });

@@ -9,10 +9,11 @@
 //   allows) and a request without `Host` (a bare 400: the sandbox does not route by host, so it serves it).
 // These answers have no operation, no key and no request of fastify's: their `meta` has a request id of its own
 // and the mode `test`.
-import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { http } from '../../node-http.js';
 import { HEADER_LIMIT_BYTES, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from '../core/bounds.js';
 import type { SandboxCore } from '../core/context.js';
 import { apiError, outsideOperations, type ApiError } from '../core/errors.js';
@@ -61,7 +62,7 @@ export function clientErrorAnswer(error: ClientError): ApiError {
 /** A whole HTTP/1.1 response in the failure envelope, written on a socket that then closes. */
 function rawAnswer(core: SandboxCore, error: ApiError): string {
   const body = JSON.stringify(failureBody(error, { request_id: newRequestId(), mode: 'test', timestamp: core.clock.iso() }));
-  return `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+  return `HTTP/1.1 ${error.status} ${http.STATUS_CODES[error.status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
 }
 
 /** fastify's `clientErrorHandler`: Node's parser refused what came on the socket. */
