@@ -17,6 +17,7 @@ import { withPageStyle } from './page-style.ts';
 import { findProvisional } from './provisional.ts';
 import { addSandboxServers } from './servers.ts';
 import { SITE_LINKS } from './site-links.ts';
+import { tryItData, withTryIt, writeTryItAssets } from './try-it.ts';
 import { ROOT } from '../lib/paths.ts';
 import { redocly } from '../lib/redocly.ts';
 import { HTTP_METHODS } from '../lib/pointer.ts';
@@ -96,11 +97,11 @@ export function docsDocument(openapi: JsonObject): JsonObject {
   return copy;
 }
 
-/** The bar above Redoc: the site's title and links, as in the guide pages' header. */
-function siteHeader(title: string): string {
-  const links = SITE_LINKS.map(
-    ({ label, href }) => `<a href="${href}"${href === '/reference/' ? ' aria-current="page"' : ''}>${label}</a>`,
-  ).join('');
+/** The bar above Redoc: the site's title and links, as in the guide pages' header (`current`: the page's link). */
+function siteHeader(title: string, current = '/reference/'): string {
+  const links = SITE_LINKS.map(({ label, href }) => `<a href="${href}"${href === current ? ' aria-current="page"' : ''}>${label}</a>`).join(
+    '',
+  );
   return `<header class="site-nav"><a class="site-title" href="/">${title}</a><nav aria-label="Site">${links}</nav></header>`;
 }
 
@@ -136,14 +137,14 @@ export function redocScript(): { text: string; integrity: string } {
  * The built page, made to work offline (Redoc's script from beside it, with the integrity of that copy) and
  * given the site's header and colour-scheme link.
  */
-export function finishReferencePage(html: string, title: string, integrity: string): string {
+export function finishReferencePage(html: string, title: string, integrity: string, current?: string): string {
   if (!html.match(REDOC_CDN))
     throw new Error('the rendered reference does not import Redoc from where it was expected; check redocly build-docs');
   const page = offlineRedoc(html.replace(REDOC_CDN, './redoc.standalone.js'))
     .replace(/(<link rel="modulepreload" href="\.\/redoc\.standalone\.js" integrity=")[^"]*"/, `$1${integrity}"`)
     .replace('<head>', `<head>\n${THEME_SYNC}`)
     .replace('</head>', `${HEADER_STYLE}</head>`)
-    .replace(/<body>/, `<body>\n${siteHeader(title)}`);
+    .replace(/<body>/, `<body>\n${siteHeader(title, current)}`);
   return withPageStyle(page);
 }
 
@@ -168,8 +169,11 @@ export async function buildReference(openapi: JsonObject, outDir: string): Promi
     const result = await redocly(['build-docs', docsJson, '--output', index, '--title', `${title}: API reference`], work);
     if (result.code !== 0) throw new Error(`redocly build-docs failed:\n${result.output}`);
     const script = redocScript();
-    fs.writeFileSync(index, finishReferencePage(fs.readFileSync(index, 'utf8'), String(info.title ?? 'API'), script.integrity));
+    const page = finishReferencePage(fs.readFileSync(index, 'utf8'), String(info.title ?? 'API'), script.integrity);
+    // The "Try it" console (try-it.ts): a button per operation that sends it to the local sandbox.
+    fs.writeFileSync(index, withTryIt(page, tryItData(docs)));
     fs.writeFileSync(path.join(outDir, 'redoc.standalone.js'), script.text);
+    writeTryItAssets(outDir);
     return { badgeCount: countBadges(docs) };
   } finally {
     fs.rmSync(work, { recursive: true, force: true });

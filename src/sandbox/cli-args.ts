@@ -4,6 +4,7 @@ import { parseCli as parseArgv, UsageError } from '../cli-args.js';
 import { PACKAGE, guideUrl, nodeFloor } from '../package-info.js';
 import { API_KEY_RULE, apiKeyMode } from '../client/api-key.js';
 import { isPublicUrl } from './core/public-url.js';
+import { normaliseOrigin } from './http/cors.js';
 
 /** The bin's name in package.json: what a partner types, and the first word of every line it prints. */
 export const TOOL = Object.keys(PACKAGE.bin ?? {})[0] ?? 'partner-api-sandbox';
@@ -24,6 +25,9 @@ Options:
   --seed-key <key>    the key of --seed examples (default sk_test_sandbox)
   --public-url <url>  the https:// address a TLS proxy or tunnel serves the sandbox at: the links it
                       gives (the KYC page) start with it instead of http://HOST:PORT
+  --cors-origin <origin>  let the web pages of this origin (scheme://host[:port]) call the sandbox
+                      from a browser, besides pages on 127.0.0.1 and localhost, which always can;
+                      repeat it for more origins
   --manual            asynchronous outcomes wait to be chosen through the simulation API
   --no-rate-limit     turn the per-key rate limit off
   -h, --help          print this help
@@ -39,6 +43,7 @@ const OPTIONS = {
   'seed-key': { type: 'string', default: 'sk_test_sandbox' },
   'public-url': { type: 'string' },
   config: { type: 'string' },
+  'cors-origin': { type: 'string', multiple: true },
   manual: { type: 'boolean', default: false },
   'no-rate-limit': { type: 'boolean', default: false },
   version: { type: 'boolean', short: 'v', default: false },
@@ -52,6 +57,7 @@ export interface SandboxArgs {
   'seed-key': string;
   'public-url'?: string;
   config?: string;
+  'cors-origin'?: string[];
   manual: boolean;
   'no-rate-limit': boolean;
   version: boolean;
@@ -72,6 +78,13 @@ export function parseCli(argv: string[]): SandboxArgs | null {
   const publicUrl = values['public-url'];
   if (publicUrl !== undefined && !isPublicUrl(publicUrl))
     throw new UsageError(`--public-url must be an https:// url (https://host[/path]), got "${publicUrl}"`);
+  for (const origin of values['cors-origin'] ?? []) {
+    try {
+      normaliseOrigin(origin);
+    } catch (error) {
+      throw new UsageError(`--cors-origin: ${(error as Error).message}`);
+    }
+  }
   if (apiKeyMode(values['seed-key']) === undefined)
     throw new UsageError(`--seed-key must be an API key, ${API_KEY_RULE}, got "${values['seed-key']}"`);
   return { ...values, port };

@@ -35,6 +35,7 @@ async function main(): Promise<number> {
     config: config as never,
     seedExamples: args.seed ? args['seed-key'] : undefined,
     publicUrl: args['public-url'],
+    corsOrigins: args['cors-origin'],
   }).catch((error: unknown) => {
     const port = portProblem(error, args.host, args.port, 'pass --port <port> to use another one (--port 0 picks a free one)');
     throw port ? new CliError(port) : error;
