@@ -119,7 +119,12 @@ function sidebar(guides: Guide[], events: { id: string; title: string }[], workf
     { label: 'Tools', items: ids('Tools') },
     {
       label: 'Reference',
-      items: [{ label: 'API reference', link: '/reference/' }, ...ids('Reference'), 'guides/provisional-parts'],
+      items: [
+        { label: 'API reference', link: '/reference/' },
+        { label: 'Simulation API', link: '/reference/simulation/' },
+        ...ids('Reference'),
+        'guides/provisional-parts',
+      ],
     },
     { label: 'Events', items: events.map((e) => e.id.replace(/\/index$/, '')) },
   ];

@@ -111,6 +111,13 @@ describe('Try it, against a sandbox on this machine', () => {
     assert.equal(refused.body.error.code, 'AUTHENTICATION_FAILED');
     // Chromium logs every 4xx answer to fetch as a console error; the page itself logs none.
     assert.deepEqual(errors, ['Failed to load resource: the server responded with a status of 401 (Unauthorized)']);
+
+    // The page remembers the key and the address it sent with: the next console, here another operation's, has them.
+    await dialog.locator('button.try-it-close').click();
+    await page.goto(`${site.base}/reference/#/balances/listbalances`);
+    await page.locator('button.try-it-open[data-operation="/balances/listbalances"]').click();
+    assert.equal(await dialog.locator('input[name="key"]').inputValue(), 'not-a-key');
+    assert.equal(await dialog.locator('input[name="sandbox"]').inputValue(), sandbox.url);
     assert.deepEqual(site.outside, [], 'nothing requested outside 127.0.0.1');
     await page.close();
   });
@@ -139,6 +146,25 @@ describe('Try it, against a sandbox on this machine', () => {
     assert.equal(answer.body.success, true);
     assert.equal(typeof answer.body.data.now, 'string', 'the clock as the sandbox answers it');
     assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('the console in the dark colour scheme', async () => {
+    const route = '#/gift-cards/creategiftcardorder';
+    const opened = await site.open(
+      `reference/?sandbox=${encodeURIComponent(sandbox.url)}${route}`,
+      { width: 1280, height: 900 },
+      { colorScheme: 'dark' },
+    );
+    const { page } = opened;
+    await page.evaluate(() => (globalThis as any).document.documentElement.classList.add('dark'));
+    await page.locator(`button.try-it-open[data-operation="${route.slice(1)}"]`).click();
+    const colours = await page.locator('dialog.try-it').evaluate((d: any) => {
+      const style = (globalThis as any).getComputedStyle(d);
+      return { background: style.backgroundColor, color: style.color };
+    });
+    assert.notEqual(colours.background, 'rgb(255, 255, 255)', 'a dark dialog');
+    await page.screenshot({ path: path.join(SHOTS, 'try-it-console-dark-1280.png') });
     await page.close();
   });
 
