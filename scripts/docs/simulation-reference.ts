@@ -23,6 +23,8 @@ export function simulationDocsDocument(sandbox: JsonObject): JsonObject {
   const info = (copy.info ?? {}) as JsonObject;
   info.description = [
     String(info.description ?? '')
+      // What a partner runs (the npm script is the repository's), and the guide as a link below.
+      .replace('`npm run sandbox`', '`npx partner-api-sandbox`')
       .replace(/See docs\/sandbox\.md\.?/, '')
       .trim(),
     '',

@@ -133,7 +133,7 @@ describe('configuration', () => {
     const commands = ['docs/sandbox.md', 'docs/getting-started.md'].flatMap(
       (file) =>
         [...fs.readFileSync(file, 'utf8').matchAll(/npx partner-api-sandbox ([^`\n]*--cors-origin [^`\n]*)/g)]
-          .map((m) => m[1]!.trim())
+          .map((m) => m[1]!.replace(/\s+#.*$/, '').trim())
           .filter((command) => !command.includes('[')), // the synopsis, not a command
     );
     expect(commands.length).toBeGreaterThanOrEqual(2);
