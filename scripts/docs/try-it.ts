@@ -3,13 +3,14 @@
 // the local sandbox (`npm start`, http://127.0.0.1:4020) and shows its answer: status, the headers the operation
 // declares, body.
 //
-// Why a console of our own, and not Scalar's (@scalar/api-client's modal, createApiClientModal): the Redoc page
+// Why a console of our own, and not Scalar's (@scalar/api-client 3.x, `createApiClientModal`): the Redoc page
 // stays the reference (its badges, code samples and tests), so the console only has to send one operation's call
-// and show the answer; Scalar's modal is a Vue application of several megabytes with its own store of the
-// document, which would have to be bundled for the page (a second copy of the contract in its format), would
-// not fill a fresh Idempotency-Key at each send, and would be a large dependency tree to keep pinned. The
-// console is one plain script (try-it-console.js) and one stylesheet (try-it.css), served beside the page, with
-// nothing fetched from elsewhere.
+// and show the answer. Scalar's modal is a Vue application (`createApiClientModal({ el, workspaceStore })`) that
+// needs a @scalar/workspace-store loaded with the document (a second copy of the contract, in its model) and is
+// shipped as ES modules importing `vue`, @scalar/components and others by bare name: the page would need a
+// bundling step of its own, and the site a large dependency tree pinned beside Redoc's, with a fresh
+// Idempotency-Key per send and the sandbox's printed key still to configure on top. This console is one plain script
+// (try-it-console.js) and one stylesheet (try-it.css), served beside the page; nothing is fetched from elsewhere.
 //
 // This module writes what the script reads: per operation (by Redoc's section id, `/<tag>/<operationid>`), its
 // method, path, the sandbox's base path (from the docs copy's servers: /v1, /api/v1 for the gift card address,
