@@ -32,6 +32,14 @@
     }
   };
 
+  const forget = (name) => {
+    try {
+      localStorage.removeItem(name);
+    } catch {
+      // nothing was kept
+    }
+  };
+
   // The address's ?sandbox= and ?key= win, and are remembered.
   const query = new URLSearchParams(location.search);
   if (query.get('sandbox')) write(STORE.origin, query.get('sandbox').replace(/\/+$/, ''));
@@ -140,7 +148,15 @@
       form.append(field(`Body (JSON${op.bodyRequired ? ', required' : ''})`, body));
     }
     const send = el('button', { type: 'submit', class: 'try-it-send', text: 'Send' });
-    form.append(el('div', { class: 'try-it-actions' }, send));
+    // Back to what the sandbox prints by default, forgetting what the page remembered.
+    const reset = el('button', { type: 'button', class: 'try-it-reset', text: 'Default address and key' });
+    reset.addEventListener('click', () => {
+      origin.value = DATA.sandboxOrigin;
+      key.value = DATA.defaultKey;
+      forget(STORE.origin);
+      forget(STORE.key);
+    });
+    form.append(el('div', { class: 'try-it-actions' }, reset, send));
     const answer = el('section', { class: 'try-it-answer', 'aria-live': 'polite', 'aria-label': 'Answer' });
     form.addEventListener('submit', (event) => {
       event.preventDefault();

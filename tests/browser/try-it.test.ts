@@ -118,6 +118,11 @@ describe('Try it, against a sandbox on this machine', () => {
     await page.locator('button.try-it-open[data-operation="/balances/listbalances"]').click();
     assert.equal(await dialog.locator('input[name="key"]').inputValue(), 'not-a-key');
     assert.equal(await dialog.locator('input[name="sandbox"]').inputValue(), sandbox.url);
+    // And forgets them on request: the defaults the sandbox prints.
+    await dialog.locator('button.try-it-reset').click();
+    assert.equal(await dialog.locator('input[name="key"]').inputValue(), 'sk_test_sandbox');
+    assert.equal(await dialog.locator('input[name="sandbox"]').inputValue(), 'http://127.0.0.1:4020');
+    assert.equal(await page.evaluate(() => (globalThis as any).localStorage.getItem('try-it.key')), null);
     assert.deepEqual(site.outside, [], 'nothing requested outside 127.0.0.1');
     await page.close();
   });
