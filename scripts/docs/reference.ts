@@ -97,11 +97,11 @@ export function docsDocument(openapi: JsonObject): JsonObject {
   return copy;
 }
 
-/** The bar above Redoc: the site's title and links, as in the guide pages' header (`current`: the page's link). */
-function siteHeader(title: string, current = '/reference/'): string {
-  const links = SITE_LINKS.map(({ label, href }) => `<a href="${href}"${href === current ? ' aria-current="page"' : ''}>${label}</a>`).join(
-    '',
-  );
+/** The bar above Redoc: the site's title and links, as in the guide pages' header. */
+function siteHeader(title: string): string {
+  const links = SITE_LINKS.map(
+    ({ label, href }) => `<a href="${href}"${href === '/reference/' ? ' aria-current="page"' : ''}>${label}</a>`,
+  ).join('');
   return `<header class="site-nav"><a class="site-title" href="/">${title}</a><nav aria-label="Site">${links}</nav></header>`;
 }
 
@@ -137,14 +137,14 @@ export function redocScript(): { text: string; integrity: string } {
  * The built page, made to work offline (Redoc's script from beside it, with the integrity of that copy) and
  * given the site's header and colour-scheme link.
  */
-export function finishReferencePage(html: string, title: string, integrity: string, current?: string): string {
+export function finishReferencePage(html: string, title: string, integrity: string): string {
   if (!html.match(REDOC_CDN))
     throw new Error('the rendered reference does not import Redoc from where it was expected; check redocly build-docs');
   const page = offlineRedoc(html.replace(REDOC_CDN, './redoc.standalone.js'))
     .replace(/(<link rel="modulepreload" href="\.\/redoc\.standalone\.js" integrity=")[^"]*"/, `$1${integrity}"`)
     .replace('<head>', `<head>\n${THEME_SYNC}`)
     .replace('</head>', `${HEADER_STYLE}</head>`)
-    .replace(/<body>/, `<body>\n${siteHeader(title, current)}`);
+    .replace(/<body>/, `<body>\n${siteHeader(title)}`);
   return withPageStyle(page);
 }
 

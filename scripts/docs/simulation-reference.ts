@@ -62,10 +62,11 @@ export async function buildSimulationReference(sandbox: JsonObject, outDir: stri
     const title = String((docs.info as JsonObject).title ?? 'Simulation API');
     const result = await redocly(['build-docs', docsJson, '--output', index, '--title', title], work);
     if (result.code !== 0) throw new Error(`redocly build-docs failed:\n${result.output}`);
-    const page = finishReferencePage(fs.readFileSync(index, 'utf8'), siteTitle, redocScript().integrity, SIMULATION_ROUTE).replaceAll(
-      './redoc.standalone.js',
-      '../redoc.standalone.js',
-    );
+    const page = finishReferencePage(fs.readFileSync(index, 'utf8'), siteTitle, redocScript().integrity)
+      .replaceAll('./redoc.standalone.js', '../redoc.standalone.js')
+      // The header marks the API reference as the current page; here it is this one.
+      .replace('<a href="/reference/" aria-current="page">', '<a href="/reference/">')
+      .replace(`<a href="${SIMULATION_ROUTE}">`, `<a href="${SIMULATION_ROUTE}" aria-current="page">`);
     fs.writeFileSync(index, withTryIt(page, tryItData(docs)));
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
