@@ -18,6 +18,7 @@ import { withPageStyle } from './page-style.ts';
 import { findProvisional } from './provisional.ts';
 import { addSandboxServers } from './servers.ts';
 import { SITE_LINKS } from './site-links.ts';
+import { tryItData, withTryIt, writeTryItAssets } from './try-it.ts';
 import { ROOT } from '../lib/paths.ts';
 import { redocly } from '../lib/redocly.ts';
 import { HTTP_METHODS } from '../lib/pointer.ts';
@@ -192,8 +193,10 @@ export async function buildReference(
     if (result.code !== 0) throw new Error(`redocly build-docs failed:\n${result.output}`);
     const script = redocScript();
     const page = hashLinks(finishReferencePage(fs.readFileSync(index, 'utf8'), String(info.title ?? 'API'), script.integrity));
-    fs.writeFileSync(index, earlyHeading ? withEarlyHeading(page, docs) : page);
+    // The "Try it" console (try-it.ts): a button per operation that sends it to the local sandbox.
+    fs.writeFileSync(index, withTryIt(earlyHeading ? withEarlyHeading(page, docs) : page, tryItData(docs)));
     fs.writeFileSync(path.join(outDir, 'redoc.standalone.js'), script.text);
+    writeTryItAssets(outDir);
     return { badgeCount: countBadges(docs) };
   } finally {
     fs.rmSync(work, { recursive: true, force: true });

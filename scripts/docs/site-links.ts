@@ -3,6 +3,7 @@
 export const SITE_LINKS = [
   { label: 'Guides', href: '/guides/getting-started/' },
   { label: 'API reference', href: '/reference/' },
+  { label: 'Simulation API', href: '/reference/simulation/' },
   { label: 'Events', href: '/events/' },
   { label: 'Changelog', href: '/changelog/' },
 ] as const;

@@ -6,7 +6,10 @@
 //   site/guides/provisional-parts/                              the provisional parts, from the x-provisional marks
 //   site/workflows/<page>/                                      the workflow pages of generated/workflows/ (guides.ts)
 //   site/pagefind/                                              the search index of all of the above
-//   site/reference/                                             the API reference, Redoc (reference.ts)
+//   site/reference/                                             the API reference, Redoc (reference.ts), with a
+//                                                               "Try it" console per operation (try-it.ts)
+//   site/reference/simulation/                                  the simulation API (sandbox.json), the same way
+//                                                               (simulation-reference.ts)
 //   site/openapi.json|yaml, site/asyncapi.json|yaml             the bundles, for download (and sandbox.json, the
 //                                                               simulation API; webhook-vectors.json, the signature's
 //                                                               test vectors)
@@ -32,6 +35,7 @@ import {
 import { assistantDocs, writeAssistantDocs } from './llms.ts';
 import { findProvisional, provisionalMarkdown } from './provisional.ts';
 import { buildReference } from './reference.ts';
+import { buildSimulationReference } from './simulation-reference.ts';
 import { buildStarlight, type Page, type SidebarGroup } from './starlight.ts';
 import { ROOT } from '../lib/paths.ts';
 
@@ -115,7 +119,12 @@ function sidebar(guides: Guide[], events: { id: string; title: string }[], workf
     { label: 'Tools', items: ids('Tools') },
     {
       label: 'Reference',
-      items: [{ label: 'API reference', link: '/reference/' }, ...ids('Reference'), 'guides/provisional-parts'],
+      items: [
+        { label: 'API reference', link: '/reference/' },
+        { label: 'Simulation API', link: '/reference/simulation/' },
+        ...ids('Reference'),
+        'guides/provisional-parts',
+      ],
     },
     { label: 'Events', items: events.map((e) => e.id.replace(/\/index$/, '')) },
   ];
@@ -170,6 +179,14 @@ export async function buildSite(outDir = SITE_DIR, generatedDir = GENERATED): Pr
     outDir,
   );
   const { badgeCount } = await buildReference(openapi, path.join(outDir, 'reference'));
+  const simulation = path.join(generatedDir, 'sandbox.json');
+  if (fs.existsSync(simulation)) {
+    await buildSimulationReference(
+      JSON.parse(fs.readFileSync(simulation, 'utf8')),
+      path.join(outDir, 'reference', 'simulation'),
+      String(info.title ?? 'API'),
+    );
+  }
   fs.writeFileSync(path.join(outDir, 'asyncapi.html'), legacyEventsRedirect(content.events));
   for (const file of ['openapi.json', 'openapi.yaml', 'asyncapi.json', 'asyncapi.yaml', 'sandbox.json']) {
     const from = path.join(generatedDir, file);

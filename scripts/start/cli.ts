@@ -58,6 +58,12 @@ async function stopAll(): Promise<void> {
   ]);
 }
 
+/** The reference's address, pointing its Try it console at the sandbox when it is not on the default port. */
+function tryItPage(docsPort: number, running: SandboxProcess): string {
+  const page = `http://${HOST}:${docsPort}/reference/`;
+  return new URL(running.url).port === String(DEFAULT_SANDBOX_PORT) ? page : `${page}?sandbox=${running.url}`;
+}
+
 const USAGE = `Usage: npm start [-- --sandbox-port <n>] [--mock-port <n>] [--docs-port <n>] [--skip-build]
   --sandbox-port <n>  the sandbox's port on 127.0.0.1 (or SANDBOX_PORT; default ${DEFAULT_SANDBOX_PORT})
   --mock-port <n>  the Prism mock's port on 127.0.0.1 (or MOCK_PORT; default ${DEFAULT_MOCK_PORT})
@@ -123,6 +129,8 @@ try {
       mockBanner(MOCK_SPEC, prism),
       '',
       `Docs              http://${HOST}:${docsPort}/   (guides; API reference: /reference/; events: /events/)`,
+      // The reference's Try it console sends to the sandbox at its default address unless told another one.
+      `  Try it buttons  ${tryItPage(docsPort, sandbox)} and /reference/simulation/: each operation, sent to the sandbox (${sandbox.url})`,
       '',
       'Press Ctrl-C to stop all three.',
       '',

@@ -5,6 +5,7 @@ import { PACKAGE, guideUrl, nodeFloor } from '../package-info.js';
 import { API_KEY_RULE, apiKeyMode } from '../client/api-key.js';
 import { CLOCK_MODES, type ClockMode } from './core/clock.js';
 import { isPublicUrl } from './core/public-url.js';
+import { normaliseOrigin } from './http/cors.js';
 
 /** The bin's name in package.json: what a partner types, and the first word of every line it prints. */
 export const TOOL = Object.keys(PACKAGE.bin ?? {})[0] ?? 'partner-api-sandbox';
@@ -27,6 +28,9 @@ Options:
   --seed-key <key>    the key of --seed examples and --fixtures (default sk_test_sandbox)
   --public-url <url>  the https:// address a TLS proxy or tunnel serves the sandbox at: the links it
                       gives (the KYC page) start with it instead of http://HOST:PORT
+  --cors-origin <origin>  let the web pages of this origin (scheme://host[:port]) call the sandbox
+                      from a browser, besides pages on 127.0.0.1 and localhost, which always can;
+                      repeat it for more origins
   --manual            asynchronous outcomes wait to be chosen through the simulation API
   --clock <mode>      per-account (default): each API key's account has its own clock, which only its
                       key moves; shared: one clock for every account, which any key moves
@@ -45,6 +49,7 @@ const OPTIONS = {
   'seed-key': { type: 'string', default: 'sk_test_sandbox' },
   'public-url': { type: 'string' },
   config: { type: 'string' },
+  'cors-origin': { type: 'string', multiple: true },
   manual: { type: 'boolean', default: false },
   clock: { type: 'string', default: 'per-account' },
   'no-rate-limit': { type: 'boolean', default: false },
@@ -60,6 +65,7 @@ export interface SandboxArgs {
   'seed-key': string;
   'public-url'?: string;
   config?: string;
+  'cors-origin'?: string[];
   manual: boolean;
   clock: ClockMode;
   'no-rate-limit': boolean;
@@ -82,6 +88,13 @@ export function parseCli(argv: string[]): SandboxArgs | null {
   const publicUrl = values['public-url'];
   if (publicUrl !== undefined && !isPublicUrl(publicUrl))
     throw new UsageError(`--public-url must be an https:// url (https://host[/path]), got "${publicUrl}"`);
+  for (const origin of values['cors-origin'] ?? []) {
+    try {
+      normaliseOrigin(origin);
+    } catch (error) {
+      throw new UsageError(`--cors-origin: ${(error as Error).message}`);
+    }
+  }
   if (apiKeyMode(values['seed-key']) === undefined)
     throw new UsageError(`--seed-key must be an API key, ${API_KEY_RULE}, got "${values['seed-key']}"`);
   return { ...values, port };

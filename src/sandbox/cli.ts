@@ -32,6 +32,7 @@ async function main(): Promise<number> {
     seedExamples: args.seed ? args['seed-key'] : undefined,
     ...(fixture === undefined ? {} : { fixtures: { [args['seed-key']]: fixture as never } }),
     publicUrl: args['public-url'],
+    corsOrigins: args['cors-origin'],
   }).catch((error: unknown) => {
     const port = portProblem(error, args.host, args.port, 'pass --port <port> to use another one (--port 0 picks a free one)');
     throw port ? new CliError(port) : error;

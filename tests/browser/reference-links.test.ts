@@ -122,11 +122,17 @@ describe('API reference links', () => {
     await page.close();
   });
 
-  test('every href on the reference page answers 200 when opened on its own', async () => {
+  test('every href on the reference pages answers 200 when opened on its own', async () => {
     const routes = referenceRoutes(openapi);
     const checked = new Set<string>();
     const failing: string[] = [];
-    for (const route of ['', routes.find((r) => r.route === '#/cards/withdrawfromcard')!.route, routes.find((r) => r.webhook)!.route]) {
+    for (const route of [
+      '',
+      routes.find((r) => r.route === '#/cards/withdrawfromcard')!.route,
+      routes.find((r) => r.webhook)!.route,
+      // The simulation API's page, rendered the same way.
+      'simulation/',
+    ]) {
       const { page } = await site.open(`reference/${route}`, { width: 1280, height: 900 });
       await redocRendered(page);
       const hrefs = (await hrefsOf(page)).filter((href) => href.startsWith(`${site.base}/`) && !checked.has(href));

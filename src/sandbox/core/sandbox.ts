@@ -84,6 +84,11 @@ export interface SandboxOptions {
    * (`https://sandbox.example.test`): the links it gives (the KYC page) use it instead of `http://HOST:PORT`.
    */
   publicUrl?: string;
+  /**
+   * Web page origins allowed to call the sandbox from a browser (CORS), besides loopback pages, which always are:
+   * `['https://docs.example.test']` (`--cors-origin`). See src/sandbox/http/cors.ts.
+   */
+  corsOrigins?: string[];
   /** `--seed examples`: the API key whose account gets the contract's example records (src/sandbox/seed.ts). */
   seedExamples?: string;
   /** `--fixtures FILE`: fixtures by API key, loaded into each key's account at start (docs/sandbox.md, "Snapshots and fixtures"). */
@@ -230,6 +235,7 @@ export async function createSandbox(
     document: sandboxDocument(),
     handlers,
     rateLimit: options.rateLimit ?? true,
+    corsOrigins: options.corsOrigins,
     extra: simulation(core),
   });
   const close = async () => {

@@ -3,14 +3,15 @@
 // limit (onRequest), the JSON body read within the bounds of src/sandbox/core/bounds.ts (parsing), the required
 // body (preValidation), the base paths (421 at the wrong one), idempotency, the access checks (preHandler), then
 // the operation routes; the error formatting and the 404/405 answers for all. Request validation reads the
-// contract (src/sandbox/core/ajv.ts).
+// contract (src/sandbox/core/ajv.ts). CORS (cors.ts) comes first of the hooks: a preflight carries no key.
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Handlers, SandboxCore } from '../core/context.js';
 import { sharedValidatorCompiler } from '../core/ajv.js';
-import { operationsOf, type JsonObject } from '../core/contract.js';
+import { operationsOf, simulationDocument, type JsonObject } from '../core/contract.js';
 import { dropContentTypeOfEmptyBody } from '../core/empty-body.js';
 import { IdempotencyStore } from '../core/idempotency.js';
 import { accessChecks } from './access.js';
+import { cors } from './cors.js';
 import { authentication } from './auth.js';
 import { basePaths, noOperationAnswer } from './base-paths.js';
 import { BODY_LIMIT_BYTES, HEADER_LIMIT_BYTES, HEADERS_TIMEOUT_MS, PARAM_MAX_LENGTH, REQUEST_TIMEOUT_MS } from '../core/bounds.js';
@@ -27,6 +28,8 @@ export interface ServerOptions {
   document: JsonObject;
   handlers: Handlers;
   rateLimit: boolean;
+  /** Origins trusted for CORS besides loopback pages (cors.ts). */
+  corsOrigins?: string[];
   /** Extra route registrations (the simulation API). */
   extra?: (app: FastifyInstance) => Promise<void> | void;
 }
@@ -61,6 +64,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   app.decorateRequest('sandbox', null as unknown as RequestState);
   app.removeContentTypeParser('text/plain');
   await app.register(unroutable, { core });
+  await app.register(cors, { origins: options.corsOrigins, documents: [document, simulationDocument()] });
   app.addHook('onRequest', dropContentTypeOfEmptyBody);
 
   await app.register(authentication, { core, rateLimit: options.rateLimit });
