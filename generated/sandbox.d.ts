@@ -1168,7 +1168,7 @@ export interface components {
             name_on_card: string;
             status: components["schemas"]["CardStatus"];
             /**
-             * @description Card balance. Up to 2 decimal places.
+             * @description Card balance. Up to 2 decimal places. Provisional: 0 while the card is `pending`: the initial load is credited to the card when it is issued (`active`), and refunded to the ops balance if it fails.
              * @example 75
              */
             balance: number;
@@ -1233,13 +1233,15 @@ export interface components {
             id: string;
             type: components["schemas"]["CardTransactionType"] | "withdrawal";
             /**
-             * @description Direction of the money. Values seen: `debit`; `credit` for refunds and withdrawals back to the ops balance.
+             * @description Direction of the money, seen from the card. Values seen: `debit`. Provisional: `debit` when money leaves the card or would have (payments, authorisations, declined payments, fees, withdrawals), `credit` when it comes back (merchant refunds).
              * @example debit
+             * @example credit
              */
             direction: string;
             /**
-             * @description Transaction status. Values seen: `completed`.
+             * @description Transaction status. Values seen: `completed`. Provisional: a declined payment (type `decline`) is `declined`, with the reason in `failure_reason`; every other transaction is `completed`.
              * @example completed
+             * @example declined
              */
             status: string;
             /**

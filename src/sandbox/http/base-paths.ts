@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { SandboxCore } from '../core/context.js';
 import type { OperationInfo } from '../core/contract.js';
-import { apiError, outsideOperations } from '../core/errors.js';
+import { ApiError, apiError, wrongMethodAnswer } from '../core/errors.js';
 import { basePathHint } from '../core/path-hint.js';
 import { sendError } from './envelope.js';
 import { unroutedState } from './request-state.js';
@@ -33,7 +33,7 @@ function methodsByPath(operations: OperationInfo[]): { re: RegExp; methods: Set<
     }));
 }
 
-/** The answer to a request no operation serves: 405 with `Allow` for a known path, else 404. */
+/** The answer to a request no operation serves: the contract's wrong-method answer for a known path, else 404. */
 export function noOperationAnswer(core: SandboxCore, operations: OperationInfo[]) {
   const pathMethods = methodsByPath(operations);
   return (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
@@ -41,16 +41,20 @@ export function noOperationAnswer(core: SandboxCore, operations: OperationInfo[]
     const path = request.url.split('?')[0]!;
     const match = pathMethods.find((r) => r.re.test(path));
     if (match && !match.methods.has(request.method)) {
+      // The contract's answer (x-refusals.wrong_method): 405 with `Allow` naming the path's methods.
+      const answer = wrongMethodAnswer();
       const allowed = [...match.methods].join(', ');
-      reply.header('Allow', allowed);
+      if (answer.allowHeader) reply.header('Allow', allowed);
+      const details = { method: request.method, allowed_methods: [...match.methods] };
       return sendError(
         core,
         request,
         reply,
-        outsideOperations(405, `${request.method} is not an operation of ${path}; it accepts ${allowed}.`, {
-          method: request.method,
-          allowed_methods: [...match.methods],
-        }),
+        ApiError.refusal(
+          answer,
+          `${request.method} is not an operation of ${path}; it accepts ${allowed}.`,
+          Object.fromEntries(answer.details.map((k) => [k, details[k as keyof typeof details]])),
+        ),
       );
     }
     return sendError(
