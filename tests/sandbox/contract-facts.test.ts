@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BALANCE_TYPES } from '../../src/sandbox/core/accounts.ts';
-import { apiError, codeOfStatus, outsideOperations, statusOf } from '../../src/sandbox/core/errors.ts';
+import { apiError, codeOfStatus, OUTSIDE_OPERATIONS, outsideOperations, statusOf } from '../../src/sandbox/core/errors.ts';
 import { contractPlans, plansOf } from '../../src/sandbox/core/limits.ts';
 import { PLANS } from '../../src/sandbox/core/accounts.ts';
 import { DELIVERY_TIMEOUT_MS } from '../../src/sandbox/core/delivery.ts';
@@ -110,6 +110,28 @@ describe('the limits and fees of the contract', () => {
       // Reading prose takes a pattern: a regular expression over the text, or a split of a table's rows.
       expect(source, file).not.toMatch(/\.match\(|new RegExp|\.split\('\|'\)|tableRows/);
     }
+  });
+});
+
+describe('the decisions the contract holds as values have no copy in the sandbox or the conformance suite', () => {
+  const source = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
+  /** The string literals of a source file (comments left out). */
+  const literals = (file: string) =>
+    [
+      ...source(file)
+        .replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, '')
+        .matchAll(/'([^'\n]*)'/g),
+    ].map((m) => m[1]);
+
+  it("the ping's type (x-ping), a transaction type's values (x-type-values), the wrong-method answer (x-refusals)", () => {
+    const ping = schemas.WebhookPing.allOf[1].properties.type.const;
+    for (const file of ['src/sandbox/webhooks/rules.ts', 'scripts/conformance/receiver.ts'])
+      expect(literals(file), file).not.toContain(ping);
+    const values = schemas.CardTransaction['x-type-values'];
+    expect(literals('src/sandbox/cards/handlers.ts')).not.toContain(values.withdrawal.merchant_name);
+    expect(literals('src/sandbox/cards/simulation.ts')).not.toContain(values.decline.status);
+    const wrong = (DOCUMENT as any)['x-refusals'].wrong_method;
+    expect(Object.keys(OUTSIDE_OPERATIONS)).not.toContain(String(wrong.status));
   });
 });
 

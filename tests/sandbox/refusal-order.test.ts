@@ -51,6 +51,13 @@ const PROBES: {
 }[] = [
   { name: 'an unknown path without a key', fails: ['route', 'authentication'], method: 'GET', path: '/v1/no-such-thing', key: null },
   { name: 'a wrong method without a key', fails: ['route', 'authentication'], method: 'PUT', path: '/v1/cards', key: null },
+  {
+    name: 'a literal path that a parameter path also matches (GET /payouts/quotes), without a key',
+    fails: ['route', 'authentication'],
+    method: 'GET',
+    path: '/v1/payouts/quotes',
+    key: null,
+  },
   { name: 'a wrong method with a malformed body', fails: ['route', 'validation'], method: 'PUT', path: '/v1/cards', body: '{' },
   {
     name: 'a revoked key on an unknown card',
@@ -125,6 +132,13 @@ describe("the order of refusals is the contract's", () => {
       expected.map((a) => `${a.status} ${a.code}`),
       JSON.stringify(r.body),
     ).toContain(`${r.status} ${r.body.error.code}`);
+  });
+
+  it("a literal path's wrong method names the literal path's methods, not those of the parameter path it also matches", async () => {
+    const r = await sandbox.request('GET', '/v1/payouts/quotes');
+    expect(r.status).toBe(firstOf(['route']).find((a) => a.status !== 404)!.status);
+    const methods = Object.keys((DOCUMENT.paths as any)['/payouts/quotes']).filter((k) => k !== 'parameters');
+    expect(r.headers.get('allow')?.split(', ').sort()).toEqual(methods.map((m) => m.toUpperCase()).sort());
   });
 
   it('a reused Idempotency-Key is refused before the plan decides', async () => {

@@ -12,7 +12,7 @@ import { dropContentTypeOfEmptyBody } from '../core/empty-body.js';
 import { IdempotencyStore } from '../core/idempotency.js';
 import { accessChecks } from './access.js';
 import { authentication } from './auth.js';
-import { basePaths, noOperationAnswer } from './base-paths.js';
+import { basePaths, literalPathFirst, noOperationAnswer } from './base-paths.js';
 import { BODY_LIMIT_BYTES, HEADER_LIMIT_BYTES, HEADERS_TIMEOUT_MS, PARAM_MAX_LENGTH, REQUEST_TIMEOUT_MS } from '../core/bounds.js';
 import { errorFormatting } from './errors.js';
 import { idempotency } from './idempotency.js';
@@ -51,6 +51,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   app.decorateRequest('sandbox', null as unknown as RequestState);
   app.removeContentTypeParser('text/plain');
   await app.register(unroutable, { core });
+  app.addHook('onRequest', literalPathFirst(operations, noOperation));
   app.addHook('onRequest', dropContentTypeOfEmptyBody);
   app.setValidatorCompiler(sharedValidatorCompiler(document));
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
