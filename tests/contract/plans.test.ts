@@ -73,6 +73,11 @@ describe('x-plans', () => {
     expect(page.schema.minimum).toBe(limits.page_minimum);
   });
 
+  it("the card withdrawal minimum of x-plans is the withdrawal request's minimum", () => {
+    const request = deref(openapi, (openapi.components as any).schemas.WithdrawFromCardRequest) as any;
+    expect(request.properties.amount.minimum).toBe(limits.card_withdrawal_minimum_usd);
+  });
+
   it('product access: Découverte opens tags of the contract; the other plans open every tag', () => {
     const tags = new Set((openapi.tags as { name: string }[]).map((t) => t.name));
     for (const tag of plans.tags.decouverte) expect(tags.has(tag), tag).toBe(true);
