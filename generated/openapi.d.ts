@@ -4820,6 +4820,31 @@ export interface components {
              */
             rotated_at: string;
         };
+        /** @description Envelope of every webhook event. Each event schema narrows `type` to its event name and `data` to its payload. */
+        EventEnvelope: {
+            /**
+             * @description Event identifier, `evt_<uuid>`.
+             * @example evt_0b6f2c1e-4d7a-4f3b-9c8e-1a2b3c4d5e6f
+             */
+            id: string;
+            /** @description Event name, for example `card.activated`. */
+            type: string;
+            /**
+             * Format: date-time
+             * @description When the event was created, ISO 8601.
+             * @example 2026-03-02T10:15:30Z
+             */
+            created_at: string;
+            /** @description Event payload. Each event gives its shape. */
+            data: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description `live` or `test`, the mode of the operation that caused the event.
+             * @enum {string}
+             */
+            mode: "live" | "test";
+        };
         /** @description Outcome of a manual test ping (`data` of `POST /webhooks/{code}/test`), judged by the delivery rule: success is a 2xx answer within 10 seconds. Provisional: the whole shape. */
         WebhookTestResult: {
             /**
@@ -4862,6 +4887,8 @@ export interface components {
              * @example 2026-03-02T10:15:30Z
              */
             tested_at: string;
+            /** @description The ping that was sent, as the endpoint received it (its body): compare it with what your receiver got. Provisional: the field and the ping's payload. */
+            ping?: components["schemas"]["WebhookPing"];
         };
         /**
          * @description Status of a webhook delivery. After a non-2xx answer the delivery is retried; when retries are exhausted it is `failed`.
@@ -4941,31 +4968,6 @@ export interface components {
              * @example null
              */
             next_retry_at: string | null;
-        };
-        /** @description Envelope of every webhook event. Each event schema narrows `type` to its event name and `data` to its payload. */
-        EventEnvelope: {
-            /**
-             * @description Event identifier, `evt_<uuid>`.
-             * @example evt_0b6f2c1e-4d7a-4f3b-9c8e-1a2b3c4d5e6f
-             */
-            id: string;
-            /** @description Event name, for example `card.activated`. */
-            type: string;
-            /**
-             * Format: date-time
-             * @description When the event was created, ISO 8601.
-             * @example 2026-03-02T10:15:30Z
-             */
-            created_at: string;
-            /** @description Event payload. Each event gives its shape. */
-            data: {
-                [key: string]: unknown;
-            };
-            /**
-             * @description `live` or `test`, the mode of the operation that caused the event.
-             * @enum {string}
-             */
-            mode: "live" | "test";
         };
         /**
          * Event

@@ -55,6 +55,12 @@ describe('the webhook ping (x-ping)', () => {
       expect(body.data).toEqual({ endpoint_code: created.code, url });
       const event = await verifyWebhook<{ id: string }>(pings[0]!.body, pings[0]!.headers as any, created.secret);
       expect(event.id).toBe(body.id);
+      // The test ping sends the same schema, and its result shows the ping as sent.
+      const client = sandbox.client('sk_test_decisions_ping');
+      const tested = (await client.call.POST('/webhooks/{code}/test', { params: { path: { code: created.code } } })).data;
+      expect(pings).toHaveLength(2);
+      expect(valid('WebhookPing', JSON.parse(pings[1]!.body))).toEqual([]);
+      expect(tested.ping).toEqual(JSON.parse(pings[1]!.body));
     } finally {
       server.close();
     }

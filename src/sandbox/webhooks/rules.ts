@@ -2,6 +2,7 @@
 // answer with a 2xx (sent under the sandbox's target policy, which also decides what its caller is told of a
 // failure: core/webhook-targets.ts).
 import { randomUUID } from 'node:crypto';
+import type { components } from '../../../generated/openapi.js';
 import { webhookPing } from '../../contract/bundle.js';
 import type { Account } from '../core/accounts.js';
 import type { SandboxCore } from '../core/context.js';
@@ -27,7 +28,9 @@ export async function ping(core: SandboxCore, account: Account, endpointCode: st
     mode: account.mode,
     data: { endpoint_code: endpointCode, url },
   });
-  return core.delivery.post(url, body, secret, `idem_${uuid.replaceAll('-', '')}`);
+  const result = await core.delivery.post(url, body, secret, `idem_${uuid.replaceAll('-', '')}`);
+  // The ping as sent: the test ping's result shows it (WebhookTestResult.ping).
+  return { ...result, ping: JSON.parse(body) as components['schemas']['WebhookPing'] };
 }
 
 export function pingFailed(core: SandboxCore, url: string, result: PostResult): ApiError {
