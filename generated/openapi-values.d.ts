@@ -42,7 +42,7 @@ export declare const giftCardOrderStatusValues: ReadonlyArray<FlattenedDeepRequi
 export declare const payoutStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PayoutStatus"]>;
 export declare const achAccountTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AchAccountType"]>;
 export declare const webhookEventNameChoiceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEventNameChoice"]>;
-export declare const webhookDeliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryStatus"]>;
 export declare const eventEnvelopeModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EventEnvelope"]["mode"]>;
+export declare const webhookDeliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryStatus"]>;
 export declare const kycApprovedDataStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["kyc.approved"]["data"]["status"]>;
 export declare const cardWithdrawalCompletedDataCredited_balanceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["card.withdrawal.completed"]["data"]["credited_balance"]>;

@@ -229,7 +229,10 @@ export interface paths {
          *
          *     - Any usable card can be terminated; it becomes `cancelled`. Provisional: "usable" means `active` or `frozen`; a `pending`, `failed` or `cancelled` card is refused with 422 `VALIDATION_ERROR`, `details.reason` `card_not_usable` and `details.current_status`.
          *     - The remaining balance is returned to the ops balance, less the fees that `card.terminated` reports
-         *       (`card_balance_at_closure`, `provider_fee`, `termination_fee`, `refunded_amount`).
+         *       (`card_balance_at_closure`, `provider_fee`, `termination_fee`, `refunded_amount`). Provisional: the provider
+         *       fee, then the termination fee, are taken from the card balance, never more than it holds: a card holding
+         *       less than its fees is terminated all the same, the fees reported are what it held, and `refunded_amount` is
+         *       0; nothing is debited from the ops balance.
          *     - A top-up still in progress is refunded (`amount` and `fee`): `card.topup.failed` is sent for it.
          *     - `card.terminated` is sent when the termination completes. A termination may complete asynchronously: `card.termination_pending` is sent meanwhile. Provisional: when the card provider does not close the card at once, the answer has `status` `pending` (the amounts null, `card_status` the card's status) and `card.termination_pending` is sent; `card.terminated` follows when the provider closes the card. Until then the card keeps its status, and terminating it again answers the same pending state without a new event.
          *     - No body. Provisional: the response (`CardTermination`).
@@ -2457,6 +2460,37 @@ export interface webhooks {
 export interface components {
     schemas: {
         /**
+         * webhook.ping
+         * @description The ping sent to a webhook endpoint's url before it is saved: when the endpoint is created, when its url is changed, and on a manual test ping. Answer it with a 2xx. It is signed like every delivery (the three delivery headers, with the endpoint's secret: on creation, the secret the response then returns), is not an event of the account (no `GET /events` entry, no delivery history entry, no retry), and is never sent to other endpoints. Provisional: the ping's payload and its type `webhook.ping`.
+         * @example {
+         *       "id": "evt_9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+         *       "type": "webhook.ping",
+         *       "created_at": "2026-03-02T10:15:30Z",
+         *       "mode": "test",
+         *       "data": {
+         *         "endpoint_code": "3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b",
+         *         "url": "https://partner.example.com/webhooks"
+         *       }
+         *     }
+         */
+        WebhookPing: components["schemas"]["EventEnvelope"] & {
+            /** @constant */
+            type: "webhook.ping";
+            data: {
+                /**
+                 * Format: uuid
+                 * @description The code the endpoint has (or will have, once the ping is answered).
+                 * @example 3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b
+                 */
+                endpoint_code: string;
+                /**
+                 * @description The url the ping was sent to.
+                 * @example https://partner.example.com/webhooks
+                 */
+                url: string;
+            };
+        };
+        /**
          * @description `test` (simulated data, no real operation) or `live` (real operations, ops balance debited). The mode follows the type of API key used: `sk_test_` keys run in `test`, `sk_live_` keys in `live`.
          * @example test
          * @enum {string}
@@ -2620,7 +2654,7 @@ export interface components {
             name_on_card: string;
             status: components["schemas"]["CardStatus"];
             /**
-             * @description Card balance. Up to 2 decimal places.
+             * @description Card balance. Up to 2 decimal places. Provisional: 0 while the card is `pending`: the initial load is credited to the card when it is issued (`active`), and refunded to the ops balance if it fails.
              * @example 75
              */
             balance: number;
@@ -2883,7 +2917,7 @@ export interface components {
          */
         CardInitialLoad: number;
         /**
-         * @description Provisional: the name printed or shown on the card, at most 26 characters (the name field of the card's magnetic stripe, ISO/IEC 7813): Latin letters without accents, spaces, periods, apostrophes and hyphens, starting with a letter. Transliterate other characters (`Zoë Müller` -> `ZOE MULLER`); the card shows the name in capitals. When you omit it, the customer's first and last name are used, transliterated and shortened to fit.
+         * @description Provisional: the name printed or shown on the card, at most 26 characters (the name field of the card's magnetic stripe, ISO/IEC 7813): Latin letters without accents, spaces, periods, apostrophes and hyphens, starting with a letter. Transliterate other characters (`Zoë Müller` -> `ZOE MULLER`); the card shows the name in capitals. When you omit it, the customer's first and last name are used, transliterated, in capitals, without the characters it does not allow, and shortened to fit (`Zoë Müller` gives `ZOE MULLER`); a name with no Latin letter gives `CARDHOLDER`.
          * @example AMINA DIALLO
          */
         NameOnCard: string;
@@ -3295,13 +3329,15 @@ export interface components {
             id: string;
             type: components["schemas"]["CardTransactionType"] | "withdrawal";
             /**
-             * @description Direction of the money. Values seen: `debit`; `credit` for refunds and withdrawals back to the ops balance.
+             * @description Direction of the money, seen from the card. Values seen: `debit`. Provisional: `debit` when money leaves the card or would have (payments, authorisations, declined payments, fees, withdrawals), `credit` when it comes back (merchant refunds).
              * @example debit
+             * @example credit
              */
             direction: string;
             /**
-             * @description Transaction status. Values seen: `completed`.
+             * @description Transaction status. Values seen: `completed`. Provisional: a declined payment (type `decline`) is `declined`, with the reason in `failure_reason`; every other transaction is `completed`.
              * @example completed
+             * @example declined
              */
             status: string;
             /**
@@ -3711,8 +3747,24 @@ export interface components {
              */
             balance_after: number;
             /**
-             * @description Why the balance moved, as the `reason` of `balance.debited`. Values include `kyc_verification` (KYC approved) and `poa_verification` (proof of address approved); the set is open, and the values used for credits are not published yet: handle unknown values.
+             * @description Why the balance moved. Debits carry the `reason` of their `balance.debited` event: `kyc_verification` (KYC approved) and `poa_verification` (proof of address approved). Provisional: the other debits carry `card_issuance` (initial load and fees of a new card), `card_topup` (amount and fee of a top-up), `virtual_account_opening`, `gift_card_order` and `payout`. Provisional: credits carry `deposit` (a confirmed deposit), `gift_card_redemption` (a gift card redeemed into the balance), `card_withdrawal` (the net amount of a card withdrawal), `card_termination` (what a terminated card returns), `card_creation_refund` (a card that could not be issued), `card_topup_refund` (a top-up that could not be applied), `gift_card_order_refund` (a gift card order that failed), `gift_card_refund` (a delivered gift card refunded), `payout_failed_refund` (a failed payout: amount and fee) and `payout_returned` (a payout the bank returned: the amount). The set is open: handle unknown values.
              * @example kyc_verification
+             * @example poa_verification
+             * @example card_issuance
+             * @example card_topup
+             * @example virtual_account_opening
+             * @example gift_card_order
+             * @example payout
+             * @example deposit
+             * @example gift_card_redemption
+             * @example card_withdrawal
+             * @example card_termination
+             * @example card_creation_refund
+             * @example card_topup_refund
+             * @example gift_card_order_refund
+             * @example gift_card_refund
+             * @example payout_failed_refund
+             * @example payout_returned
              */
             reason: string;
             /**
@@ -4768,6 +4820,31 @@ export interface components {
              */
             rotated_at: string;
         };
+        /** @description Envelope of every webhook event. Each event schema narrows `type` to its event name and `data` to its payload. */
+        EventEnvelope: {
+            /**
+             * @description Event identifier, `evt_<uuid>`.
+             * @example evt_0b6f2c1e-4d7a-4f3b-9c8e-1a2b3c4d5e6f
+             */
+            id: string;
+            /** @description Event name, for example `card.activated`. */
+            type: string;
+            /**
+             * Format: date-time
+             * @description When the event was created, ISO 8601.
+             * @example 2026-03-02T10:15:30Z
+             */
+            created_at: string;
+            /** @description Event payload. Each event gives its shape. */
+            data: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description `live` or `test`, the mode of the operation that caused the event.
+             * @enum {string}
+             */
+            mode: "live" | "test";
+        };
         /** @description Outcome of a manual test ping (`data` of `POST /webhooks/{code}/test`), judged by the delivery rule: success is a 2xx answer within 10 seconds. Provisional: the whole shape. */
         WebhookTestResult: {
             /**
@@ -4810,6 +4887,8 @@ export interface components {
              * @example 2026-03-02T10:15:30Z
              */
             tested_at: string;
+            /** @description The ping that was sent, as the endpoint received it (its body): compare it with what your receiver got. Provisional: the field and the ping's payload. */
+            ping?: components["schemas"]["WebhookPing"];
         };
         /**
          * @description Status of a webhook delivery. After a non-2xx answer the delivery is retried; when retries are exhausted it is `failed`.
@@ -4889,31 +4968,6 @@ export interface components {
              * @example null
              */
             next_retry_at: string | null;
-        };
-        /** @description Envelope of every webhook event. Each event schema narrows `type` to its event name and `data` to its payload. */
-        EventEnvelope: {
-            /**
-             * @description Event identifier, `evt_<uuid>`.
-             * @example evt_0b6f2c1e-4d7a-4f3b-9c8e-1a2b3c4d5e6f
-             */
-            id: string;
-            /** @description Event name, for example `card.activated`. */
-            type: string;
-            /**
-             * Format: date-time
-             * @description When the event was created, ISO 8601.
-             * @example 2026-03-02T10:15:30Z
-             */
-            created_at: string;
-            /** @description Event payload. Each event gives its shape. */
-            data: {
-                [key: string]: unknown;
-            };
-            /**
-             * @description `live` or `test`, the mode of the operation that caused the event.
-             * @enum {string}
-             */
-            mode: "live" | "test";
         };
         /**
          * Event
@@ -6743,7 +6797,7 @@ export interface components {
          * @example 3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f
          */
         CustomerCodeFilter: string;
-        /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+        /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. A retry is the same request when it has the same method, the same path and query string, and the same JSON body as parsed: whitespace and the order of an object's keys do not matter, values do (`10` and `10.0` are one number; `"10"` is another value). */
         IdempotencyKey: string;
         /**
          * @description The card's uuid, the `code` returned when the card was created.
@@ -6921,7 +6975,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. A retry is the same request when it has the same method, the same path and query string, and the same JSON body as parsed: whitespace and the order of an object's keys do not matter, values do (`10` and `10.0` are one number; `"10"` is another value). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -7001,7 +7055,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. A retry is the same request when it has the same method, the same path and query string, and the same JSON body as parsed: whitespace and the order of an object's keys do not matter, values do (`10` and `10.0` are one number; `"10"` is another value). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -7106,7 +7160,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. A retry is the same request when it has the same method, the same path and query string, and the same JSON body as parsed: whitespace and the order of an object's keys do not matter, values do (`10` and `10.0` are one number; `"10"` is another value). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -7160,7 +7214,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. A retry is the same request when it has the same method, the same path and query string, and the same JSON body as parsed: whitespace and the order of an object's keys do not matter, values do (`10` and `10.0` are one number; `"10"` is another value). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -7214,7 +7268,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. A retry is the same request when it has the same method, the same path and query string, and the same JSON body as parsed: whitespace and the order of an object's keys do not matter, values do (`10` and `10.0` are one number; `"10"` is another value). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -7268,7 +7322,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. A retry is the same request when it has the same method, the same path and query string, and the same JSON body as parsed: whitespace and the order of an object's keys do not matter, values do (`10` and `10.0` are one number; `"10"` is another value). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -7301,7 +7355,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description 400: the card's own balance is too low for the amount: at least 5 USD must remain on the card after the withdrawal. Provisional: `details.reason` is `card_balance_too_low`, `required` and `available` are card amounts in USD (`available` is the most you can withdraw now, `balance - 5`), `balance_type` is `card`, and `card_code` names the card. */
+            /** @description 400: the card's own balance is too low for the amount: at least 5 USD must remain on the card after the withdrawal. Provisional: `details.reason` is `card_balance_too_low`, `required` and `available` are card amounts in USD (`available` is the most you can withdraw now, `balance - 5`, and 0, never negative, on a card holding 5 USD or less), `balance_type` is `card`, and `card_code` names the card. */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -7498,7 +7552,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. A retry is the same request when it has the same method, the same path and query string, and the same JSON body as parsed: whitespace and the order of an object's keys do not matter, values do (`10` and `10.0` are one number; `"10"` is another value). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -7625,7 +7679,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. A retry is the same request when it has the same method, the same path and query string, and the same JSON body as parsed: whitespace and the order of an object's keys do not matter, values do (`10` and `10.0` are one number; `"10"` is another value). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -7666,7 +7720,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. A retry is the same request when it has the same method, the same path and query string, and the same JSON body as parsed: whitespace and the order of an object's keys do not matter, values do (`10` and `10.0` are one number; `"10"` is another value). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -7707,7 +7761,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. A retry is the same request when it has the same method, the same path and query string, and the same JSON body as parsed: whitespace and the order of an object's keys do not matter, values do (`10` and `10.0` are one number; `"10"` is another value). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -7766,7 +7820,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. A retry is the same request when it has the same method, the same path and query string, and the same JSON body as parsed: whitespace and the order of an object's keys do not matter, values do (`10` and `10.0` are one number; `"10"` is another value). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -7857,7 +7911,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. A retry is the same request when it has the same method, the same path and query string, and the same JSON body as parsed: whitespace and the order of an object's keys do not matter, values do (`10` and `10.0` are one number; `"10"` is another value). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -8119,7 +8173,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. A retry is the same request when it has the same method, the same path and query string, and the same JSON body as parsed: whitespace and the order of an object's keys do not matter, values do (`10` and `10.0` are one number; `"10"` is another value). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -8250,7 +8304,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. A retry is the same request when it has the same method, the same path and query string, and the same JSON body as parsed: whitespace and the order of an object's keys do not matter, values do (`10` and `10.0` are one number; `"10"` is another value). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -8477,7 +8531,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. A retry is the same request when it has the same method, the same path and query string, and the same JSON body as parsed: whitespace and the order of an object's keys do not matter, values do (`10` and `10.0` are one number; `"10"` is another value). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -8621,7 +8675,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. A retry is the same request when it has the same method, the same path and query string, and the same JSON body as parsed: whitespace and the order of an object's keys do not matter, values do (`10` and `10.0` are one number; `"10"` is another value). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -8674,7 +8728,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. A retry is the same request when it has the same method, the same path and query string, and the same JSON body as parsed: whitespace and the order of an object's keys do not matter, values do (`10` and `10.0` are one number; `"10"` is another value). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -8800,7 +8854,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. A retry is the same request when it has the same method, the same path and query string, and the same JSON body as parsed: whitespace and the order of an object's keys do not matter, values do (`10` and `10.0` are one number; `"10"` is another value). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -8946,7 +9000,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. A retry is the same request when it has the same method, the same path and query string, and the same JSON body as parsed: whitespace and the order of an object's keys do not matter, values do (`10` and `10.0` are one number; `"10"` is another value). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -9121,7 +9175,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. A retry is the same request when it has the same method, the same path and query string, and the same JSON body as parsed: whitespace and the order of an object's keys do not matter, values do (`10` and `10.0` are one number; `"10"` is another value). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9162,7 +9216,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. A retry is the same request when it has the same method, the same path and query string, and the same JSON body as parsed: whitespace and the order of an object's keys do not matter, values do (`10` and `10.0` are one number; `"10"` is another value). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9203,7 +9257,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. A retry is the same request when it has the same method, the same path and query string, and the same JSON body as parsed: whitespace and the order of an object's keys do not matter, values do (`10` and `10.0` are one number; `"10"` is another value). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9244,7 +9298,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. A retry is the same request when it has the same method, the same path and query string, and the same JSON body as parsed: whitespace and the order of an object's keys do not matter, values do (`10` and `10.0` are one number; `"10"` is another value). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9424,7 +9478,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. */
+                /** @description Provisional: A key you choose so that this request can be retried safely: a retry with the same key within 24 hours returns the first response (same status and body, plus `Idempotent-Replayed: true`) instead of running the operation again. Use a new UUID v4 for every new request, and the same key for its retries. Reusing a key with a different method, path or body is refused with 422 `VALIDATION_ERROR` and `details.reason` `idempotency_key_reused`. Keys are scoped to the API key. A retry is the same request when it has the same method, the same path and query string, and the same JSON body as parsed: whitespace and the order of an object's keys do not matter, values do (`10` and `10.0` are one number; `"10"` is another value). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {

@@ -1334,7 +1334,7 @@ export interface components {
             name_on_card: string;
             status: components["schemas"]["CardStatus"];
             /**
-             * @description Card balance. Up to 2 decimal places.
+             * @description Card balance. Up to 2 decimal places. Provisional: 0 while the card is `pending`: the initial load is credited to the card when it is issued (`active`), and refunded to the ops balance if it fails.
              * @example 75
              */
             balance: number;
@@ -1399,13 +1399,15 @@ export interface components {
             id: string;
             type: components["schemas"]["CardTransactionType"] | "withdrawal";
             /**
-             * @description Direction of the money. Values seen: `debit`; `credit` for refunds and withdrawals back to the ops balance.
+             * @description Direction of the money, seen from the card. Values seen: `debit`. Provisional: `debit` when money leaves the card or would have (payments, authorisations, declined payments, fees, withdrawals), `credit` when it comes back (merchant refunds).
              * @example debit
+             * @example credit
              */
             direction: string;
             /**
-             * @description Transaction status. Values seen: `completed`.
+             * @description Transaction status. Values seen: `completed`. Provisional: a declined payment (type `decline`) is `declined`, with the reason in `failure_reason`; every other transaction is `completed`.
              * @example completed
+             * @example declined
              */
             status: string;
             /**
@@ -1988,7 +1990,7 @@ export interface components {
          */
         CardInitialLoad: number;
         /**
-         * @description Provisional: the name printed or shown on the card, at most 26 characters (the name field of the card's magnetic stripe, ISO/IEC 7813): Latin letters without accents, spaces, periods, apostrophes and hyphens, starting with a letter. Transliterate other characters (`Zoë Müller` -> `ZOE MULLER`); the card shows the name in capitals. When you omit it, the customer's first and last name are used, transliterated and shortened to fit.
+         * @description Provisional: the name printed or shown on the card, at most 26 characters (the name field of the card's magnetic stripe, ISO/IEC 7813): Latin letters without accents, spaces, periods, apostrophes and hyphens, starting with a letter. Transliterate other characters (`Zoë Müller` -> `ZOE MULLER`); the card shows the name in capitals. When you omit it, the customer's first and last name are used, transliterated, in capitals, without the characters it does not allow, and shortened to fit (`Zoë Müller` gives `ZOE MULLER`); a name with no Latin letter gives `CARDHOLDER`.
          * @example AMINA DIALLO
          */
         NameOnCard: string;

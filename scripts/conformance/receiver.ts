@@ -8,13 +8,14 @@ import type { AddressInfo } from 'node:net';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { verifyWebhook } from '../../src/webhooks/index.ts';
 import { bundleAjv } from '../lib/schema.ts';
+import { webhookPing } from '../../src/contract/bundle.ts';
 import type { JsonObject } from '../lib/pointer.ts';
 
 /** Paths the receiver answers differently (appended to the base url the run gives the server). */
 export const RECEIVER_PATHS = {
   /** Answers every request with 500, the registration ping included. */
   refuse: '/refuse',
-  /** Answers the registration ping (`webhook.ping`) with 204 and every event with 500. */
+  /** Answers the registration ping (the contract's `x-ping`) with 204 and every event with 500. */
   flaky: '/flaky',
 } as const;
 
@@ -34,11 +35,11 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-function answer(path: string, body: string): number {
+function answer(path: string, body: string, pingType: string): number {
   if (path.endsWith(RECEIVER_PATHS.refuse)) return 500;
   if (path.endsWith(RECEIVER_PATHS.flaky)) {
     try {
-      return (JSON.parse(body) as { type?: unknown }).type === 'webhook.ping' ? 204 : 500;
+      return (JSON.parse(body) as { type?: unknown }).type === pingType ? 204 : 500;
     } catch {
       return 500;
     }
@@ -46,8 +47,11 @@ function answer(path: string, body: string): number {
   return 204;
 }
 
-/** Starts a receiver on a free loopback port (or `port`). */
-export async function startReceiver(port = 0): Promise<Receiver> {
+/** The ping's type in the contract the suite checks against (`x-ping`, see src/contract/bundle.ts). */
+export const pingTypeOf = (document: JsonObject): string => webhookPing(document).type;
+
+/** Starts a receiver on a free loopback port (or `port`); `pingType` is the contract's (pingTypeOf). */
+export async function startReceiver(port: number, pingType: string): Promise<Receiver> {
   const deliveries: ReceivedDelivery[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -57,7 +61,7 @@ export async function startReceiver(port = 0): Promise<Receiver> {
       const path = new URL(req.url ?? '/', 'http://receiver').pathname;
       const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
       deliveries.push({ path, headers, body, receivedAt: Date.now() });
-      res.writeHead(answer(path, body)).end();
+      res.writeHead(answer(path, body, pingType)).end();
     });
   });
   await new Promise<void>((resolve, reject) => {

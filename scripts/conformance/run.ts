@@ -32,7 +32,7 @@ import { emptyState, setUp } from './setup.ts';
 import { finalLine, runTotals, sectionLines, summarise, warningCount } from './report.ts';
 import { listValues, selectOperations } from './select.ts';
 import { createResponseValidator, type OpenApiBundle } from './validate-response.ts';
-import { startReceiver } from './receiver.ts';
+import { pingTypeOf, startReceiver } from './receiver.ts';
 import { readArazzo, runWorkflows, workflowFiles, workflowLines, workflowTotals } from './workflows.ts';
 import type { JsonObject } from '../lib/pointer.ts';
 
@@ -265,7 +265,7 @@ export async function main(argv: string[]): Promise<number> {
   const receiverPort = values['receiver-port'] === undefined ? 0 : Number(values['receiver-port']);
   if (!Number.isInteger(receiverPort) || receiverPort < 0 || receiverPort > 65535)
     throw new UsageError(`--receiver-port ${values['receiver-port']} is not a port number`);
-  const receiver = mode === 'real' ? await startReceiver(receiverPort) : undefined;
+  const receiver = mode === 'real' ? await startReceiver(receiverPort, pingTypeOf(full as JsonObject)) : undefined;
   const dir = mkdtempSync(path.join(tmpdir(), 'conformance-'));
   const validator = createResponseValidator(full);
   const config: ConformanceConfig = {

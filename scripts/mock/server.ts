@@ -10,6 +10,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { pathMethods, refusalsOf, type JsonObject, type Refusals } from '../../src/contract/bundle.ts';
 import { findFreePort } from '../lib/port-check.ts';
 import {
   errorEnvelope,
@@ -151,13 +152,38 @@ export function rewrite(
   return answer;
 }
 
-async function answer(req: http.IncomingMessage, prismPort: number, host: string, names: ReadonlyMap<string, string>): Promise<Answer> {
+/** What the front reads from the contract: the parameters' names, each path's methods, the wrong-method answer. */
+interface MockContract {
+  names: ReadonlyMap<string, string>;
+  methodsOf: (path: string) => string[] | undefined;
+  wrongMethod: Refusals['wrongMethod'];
+}
+
+/** The contract's answer to a method the path does not have (x-refusals.wrong_method), or undefined. */
+function wrongMethod(contract: MockContract, method: string, prismPath: string, authorization: string | undefined): Answer | undefined {
+  const allowed = contract.methodsOf(prismPath);
+  if (!allowed || allowed.includes(method)) return undefined;
+  const answer = contract.wrongMethod;
+  const details: Record<string, unknown> = { method, allowed_methods: allowed };
+  const envelope = errorEnvelope(
+    answer.code,
+    `${method} is not an operation of ${prismPath}; it accepts ${allowed.join(', ')}.`,
+    Object.fromEntries(answer.details.map((k) => [k, details[k]])),
+    authorization,
+  );
+  return json(answer.status, envelope, answer.allowHeader ? { allow: allowed.join(', ') } : {});
+}
+
+async function answer(req: http.IncomingMessage, prismPort: number, host: string, contract: MockContract): Promise<Answer> {
+  const names = contract.names;
   const method = req.method ?? 'GET';
   const url = req.url ?? '/';
   const authorization = req.headers.authorization;
   const target = new URL(url, 'http://mock');
   const where = route(target.pathname);
   if ('notFound' in where) return json(404, noOperation(method, target.pathname, where.notFound, authorization));
+  const wrong = wrongMethod(contract, method, where.prismPath, authorization);
+  if (wrong) return wrong;
 
   const body = await readBody(req);
   if (body.length > 0) {
@@ -185,11 +211,16 @@ async function answer(req: http.IncomingMessage, prismPort: number, host: string
 /** Starts Prism on a free internal port, then the front on `port`; resolves once both listen. */
 export async function startMock(options: MockOptions): Promise<MockServer> {
   const host = options.host ?? '127.0.0.1';
-  const names = parameterNames(JSON.parse(fs.readFileSync(options.spec, 'utf8')));
+  const document = JSON.parse(fs.readFileSync(options.spec, 'utf8')) as JsonObject;
+  const contract: MockContract = {
+    names: parameterNames(document),
+    methodsOf: pathMethods(document),
+    wrongMethod: refusalsOf(document).wrongMethod,
+  };
   const prism: PrismServer = await startPrism({ ...options, host, port: await findFreePort(host) });
   const prismPort = Number(new URL(prism.url).port);
   const front = http.createServer((req, res) => {
-    void answer(req, prismPort, host, names).then((a) => {
+    void answer(req, prismPort, host, contract).then((a) => {
       res.writeHead(a.status, { ...a.headers, 'content-length': a.body.length });
       res.end(a.body);
     });

@@ -141,3 +141,76 @@ export function exampleEvents(doc: JsonObject): { type: string; event: Json }[] 
   }
   return events;
 }
+
+/**
+ * The ping sent to a webhook endpoint's url (`x-ping` of `createWebhookEndpoint`, a pointer to its schema in the
+ * bundle): the schema and its event `type`, the `const` of one of its `allOf` branches.
+ */
+export function webhookPing(doc: JsonObject): { schema: JsonObject; type: string } {
+  const create = operationEntries(doc).find((e) => e.operation['operationId'] === 'createWebhookEndpoint');
+  const where = create?.operation['x-ping'];
+  if (typeof where !== 'string' || !where.startsWith('#/')) throw new Error('the contract names no x-ping on createWebhookEndpoint');
+  const schema = get(doc, where.slice(1));
+  if (!isObject(schema)) throw new Error(`the contract's x-ping ${where} names no schema`);
+  const branches = (Array.isArray(schema['allOf']) ? schema['allOf'] : []).map((b) => deref(doc, b));
+  const type = branches
+    .map((b) =>
+      isObject(b) && isObject(b['properties']) && isObject(b['properties']['type']) ? b['properties']['type']['const'] : undefined,
+    )
+    .find((c): c is string => typeof c === 'string');
+  if (type === undefined) throw new Error(`the contract's ping schema ${where} gives no type const`);
+  return { schema, type };
+}
+
+/** A refusal the contract's `x-refusals` names: its status and code (and the `details.reason` it carries, if any). */
+export interface RefusalAnswer {
+  status: number;
+  code: string;
+  reason?: string;
+}
+
+/** The contract's refusals (`x-refusals` at the root): the checks in the order they are made, and the wrong-method answer. */
+export interface Refusals {
+  order: { check: string; answers: RefusalAnswer[] }[];
+  wrongMethod: RefusalAnswer & { allowHeader: boolean; details: string[] };
+}
+
+export function refusalsOf(doc: JsonObject): Refusals {
+  const root = doc['x-refusals'];
+  if (!isObject(root) || !Array.isArray(root['order']) || !isObject(root['wrong_method']))
+    throw new Error('the contract has no x-refusals with an order and a wrong_method');
+  const wrong = root['wrong_method'];
+  if (typeof wrong['status'] !== 'number' || typeof wrong['code'] !== 'string')
+    throw new Error("the contract's x-refusals.wrong_method has no status and code");
+  return {
+    order: root['order'] as unknown as Refusals['order'],
+    wrongMethod: {
+      status: wrong['status'],
+      code: wrong['code'],
+      allowHeader: wrong['allow_header'] === true,
+      details: Array.isArray(wrong['details']) ? (wrong['details'] as string[]) : [],
+    },
+  };
+}
+
+/**
+ * The methods the contract gives the path a request names (without its base path: `/cards/123`), or undefined when
+ * no path template matches; a literal segment wins over a parameter (`/payouts/beneficiaries` is not `/payouts/{code}`).
+ */
+export function pathMethods(doc: JsonObject): (path: string) => string[] | undefined {
+  const byTemplate = new Map<string, string[]>();
+  for (const e of operationEntries(doc)) byTemplate.set(e.path, [...(byTemplate.get(e.path) ?? []), e.method.toUpperCase()]);
+  const params = (template: string) => template.split('{').length;
+  const matchers = [...byTemplate]
+    .sort(([a], [b]) => params(a) - params(b))
+    .map(([template, methods]) => ({
+      re: new RegExp(
+        `^${template
+          .split(/\{[^}]+\}/)
+          .map((s) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
+          .join('[^/]+')}/?$`,
+      ),
+      methods,
+    }));
+  return (path) => matchers.find((m) => m.re.test(path))?.methods;
+}

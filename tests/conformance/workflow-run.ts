@@ -9,7 +9,7 @@ import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
 import { findFreePort } from '../../scripts/lib/port-check.ts';
 import { ROOT } from '../../scripts/lib/paths.ts';
 import type { JsonObject } from '../../scripts/lib/pointer.ts';
-import { startReceiver, type Receiver } from '../../scripts/conformance/receiver.ts';
+import { pingTypeOf, startReceiver, type Receiver } from '../../scripts/conformance/receiver.ts';
 import { runWorkflows, type WorkflowResult } from '../../scripts/conformance/workflows.ts';
 
 const WEBHOOK_URL = 'https://receiver.workflows.test';
@@ -28,7 +28,7 @@ export interface WorkflowSandbox {
 const newKey = (kind: string) => `sk_test_workflows_${kind}_${randomBytes(6).toString('hex')}`;
 
 export async function startWorkflowSandbox(): Promise<WorkflowSandbox> {
-  const receiver: Receiver = await startReceiver(await findFreePort('127.0.0.1'));
+  const receiver: Receiver = await startReceiver(await findFreePort('127.0.0.1'), pingTypeOf(BUNDLE));
   let sandbox: RunningSandbox;
   try {
     sandbox = await startSandbox({

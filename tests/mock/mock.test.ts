@@ -283,11 +283,25 @@ describe('the front of the mock: every answer in the envelope, at the API addres
     expect(res.body).toEqual(documented.examples[0]!.value);
   });
 
-  it('answers an unknown path, an unknown method and a path outside /v1 with the 404 envelope', async () => {
+  it("answers a method the path does not have with the contract's wrong-method answer (x-refusals), Allow naming its methods", async () => {
+    const wrong = (doc as any)['x-refusals'].wrong_method;
+    for (const [method, url, allowed] of [
+      ['PATCH', `${mock.baseUrl}/cards`, ['GET', 'POST']],
+      ['GET', `${mock.baseUrl}/payouts/quotes`, ['POST']],
+    ] as const) {
+      const res = await fetch(url, { method, headers: { Authorization: `Bearer ${KEY}` } });
+      const body = (await res.json()) as any;
+      expect(res.status, `${method} ${url}`).toBe(wrong.status);
+      expect(res.headers.get('allow')?.split(', ').sort()).toEqual([...allowed]);
+      expectEnvelope({ body, text: JSON.stringify(body) }, wrong.code);
+      expect(body.error.details).toEqual({ method, allowed_methods: allowed });
+    }
+  });
+
+  it('answers an unknown path and a path outside /v1 with the 404 envelope', async () => {
     const root = mock.url;
     const attempts: [string, string][] = [
       ['GET', `${mock.baseUrl}/no-such-thing`],
-      ['PATCH', `${mock.baseUrl}/cards`],
       ['GET', `${root}/cards`],
       ['GET', `${root}/`],
       ['GET', `${mock.giftCardBaseUrl}/cards`],

@@ -1,10 +1,17 @@
 // The facts the sandbox reads from the contract instead of holding copies: the status of each error code (the
-// error catalogue), the limits of the "Plans and limits" table, and the closed sets of the generated value
+// error catalogue), the limits and fees of `x-plans`, and the closed sets of the generated value
 // lists. Each expectation is read from the contract, in another place than the one the sandbox reads.
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BALANCE_TYPES } from '../../src/sandbox/core/accounts.ts';
-import { apiError, codeOfStatus, outsideOperations, statusOf } from '../../src/sandbox/core/errors.ts';
-import { contractLimits, limitsOf } from '../../src/sandbox/core/limits.ts';
+import { apiError, codeOfStatus, OUTSIDE_OPERATIONS, outsideOperations, statusOf } from '../../src/sandbox/core/errors.ts';
+import { contractPlans, plansOf } from '../../src/sandbox/core/limits.ts';
+import { PLANS } from '../../src/sandbox/core/accounts.ts';
+import { DELIVERY_TIMEOUT_MS } from '../../src/sandbox/core/delivery.ts';
+import { PROVIDER_FEE_MINOR, TERMINATION_FEE_MINOR, WITHDRAWAL_FEE_MINOR } from '../../src/sandbox/cards/fees.ts';
+import { DEFAULT_TOLERANCE_SECONDS } from '../../src/webhooks/index.ts';
+import { ROOT } from '../../scripts/lib/paths.ts';
 import type { Outbox } from '../../src/sandbox/core/events.ts';
 import { IDEMPOTENCY_KEY } from '../../src/sandbox/core/idempotency.ts';
 import { EXAMPLE_CODES } from '../../src/sandbox/seed.ts';
@@ -52,39 +59,79 @@ describe('the error catalogue', () => {
   });
 });
 
-describe('the limits of the contract', () => {
-  const description = String((DOCUMENT.info as any).description);
+describe('the limits and fees of the contract', () => {
+  const plans = (DOCUMENT as any)['x-plans'];
 
-  it('are read from the "Plans and limits" table of the description', () => {
-    const limits = contractLimits();
-    const usd = (minor: number | null) => (minor! / 100).toLocaleString('en-US');
-    // Each value, put back in the words of its row, is what the table says.
-    for (const row of [
-      `| Requests per API key | ${limits.requestsPerMinute.decouverte} per minute (Découverte); ${limits.requestsPerMinute.others} per minute (Starter, Business, Premium) |`,
-      `| Cards created | ${limits.cardsCreatedPerMonth.decouverte} per calendar month (Découverte); none otherwise |`,
-      `| Loaded on cards | ${usd(limits.loadedOnCardsPerMonthMinor.decouverte)} USD per calendar month (Découverte); none otherwise |`,
-      `| Payouts | ${usd(limits.payoutsPerMonthMinor.decouverte)} USD per calendar month (Découverte) |`,
-      `| Allowed IP addresses | ${limits.allowedIps.decouverte} (Découverte); ${limits.allowedIps.others} otherwise |`,
-      `| Active webhook endpoints | ${limits.activeWebhookEndpoints.decouverte} (Découverte); ${limits.activeWebhookEndpoints.others} otherwise |`,
-      `| Card withdrawal | minimum ${usd(limits.cardWithdrawalMinimumMinor)} USD; at least ${usd(limits.cardWithdrawalFloorMinor)} USD must remain on the card |`,
-      `| Low balance default threshold | ${usd(limits.lowBalanceThresholdMinor)} USD |`,
-    ]) {
-      expect(description).toContain(row);
-    }
-    expect(limits.cardsCreatedPerMonth.others).toBeNull(); // "none otherwise"
-    expect(limits.payoutsPerMonthMinor.others).toBeNull(); // no value for the other plans
+  it('are read from x-plans, in minor units', () => {
+    const { limits, fees } = contractPlans();
+    const minor = (usd: number | null) => (usd === null ? null : Math.round(usd * 100));
+    expect(limits.requestsPerMinute).toEqual(plans.limits.requests_per_minute);
+    expect(limits.cardsCreatedPerMonth).toEqual(plans.limits.cards_created_per_month);
+    expect(limits.loadedOnCardsPerMonthMinor).toEqual({
+      decouverte: minor(plans.limits.loaded_on_cards_per_month_usd.decouverte),
+      others: minor(plans.limits.loaded_on_cards_per_month_usd.others),
+    });
+    expect(limits.activeWebhookEndpoints).toEqual(plans.limits.active_webhook_endpoints);
+    expect(limits.cardWithdrawalFloorMinor).toBe(minor(plans.limits.card_withdrawal_remaining_usd));
+    expect(limits.webhookResponseTimeoutMs).toBe(plans.limits.webhook_response_timeout_seconds * 1000);
+    expect(DELIVERY_TIMEOUT_MS).toBe(limits.webhookResponseTimeoutMs);
+    expect(fees.cardFeeMinor).toEqual({
+      virtual: minor(plans.fees.card_fee_usd.virtual),
+      physical: minor(plans.fees.card_fee_usd.physical),
+    });
+    for (const plan of PLANS) expect(WITHDRAWAL_FEE_MINOR[plan], plan).toBe(minor(plans.fees.card_withdrawal_fee_usd[plan]));
+    expect([PROVIDER_FEE_MINOR, TERMINATION_FEE_MINOR]).toEqual([
+      minor(plans.fees.provider_fee_usd),
+      minor(plans.fees.termination_fee_usd),
+    ]);
   });
 
-  it('a table that no longer reads as expected stops the sandbox, naming the row', () => {
-    expect(() => limitsOf(description.replace('| Cards created |', '| Cards issued |'))).toThrow(
-      `the contract's limits table has no row "Cards created"`,
-    );
-    expect(() => limitsOf(description.replace('| 25 per calendar month (Découverte)', '| 25 per calendar month'))).toThrow(
-      '"Cards created" gives no value for Découverte',
-    );
-    expect(() => limitsOf(description.replace('at least 5 USD must remain on the card', 'a balance must remain'))).toThrow(
-      '"Card withdrawal" reads',
-    );
+  it("the plans are the simulation API's, and the toolkit's tolerance is the contract's", () => {
+    expect(plans.plans).toEqual([...PLANS]);
+    expect(DEFAULT_TOLERANCE_SECONDS).toBe(plans.limits.webhook_timestamp_tolerance_seconds);
+  });
+
+  it('another value in the bundle is another value in the sandbox: it holds no copy', () => {
+    const changed = structuredClone(DOCUMENT) as any;
+    changed['x-plans'].limits.cards_created_per_month.decouverte = 7;
+    changed['x-plans'].fees.card_withdrawal_fee_usd.premium = 0.25;
+    changed['x-plans'].tags.decouverte = ['Cards'];
+    const read = plansOf(changed);
+    expect(read.limits.cardsCreatedPerMonth.decouverte).toBe(7);
+    expect(read.fees.withdrawalFeeMinor.premium).toBe(25);
+    expect(read.tags.decouverte).toEqual(['Cards']);
+    delete changed['x-plans'].fees.service_fee_usd;
+    expect(() => plansOf(changed)).toThrow("the contract's x-plans has no number at fees.service_fee_usd");
+  });
+
+  it('no module of the sandbox reads a limit or a fee from prose', () => {
+    for (const file of ['core/limits.ts', 'cards/fees.ts', 'core/products.ts']) {
+      const source = fs.readFileSync(path.join(ROOT, 'src/sandbox', file), 'utf8');
+      // Reading prose takes a pattern: a regular expression over the text, or a split of a table's rows.
+      expect(source, file).not.toMatch(/\.match\(|new RegExp|\.split\('\|'\)|tableRows/);
+    }
+  });
+});
+
+describe('the decisions the contract holds as values have no copy in the sandbox or the conformance suite', () => {
+  const source = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
+  /** The string literals of a source file (comments left out). */
+  const literals = (file: string) =>
+    [
+      ...source(file)
+        .replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, '')
+        .matchAll(/'([^'\n]*)'/g),
+    ].map((m) => m[1]);
+
+  it("the ping's type (x-ping), a transaction type's values (x-type-values), the wrong-method answer (x-refusals)", () => {
+    const ping = schemas.WebhookPing.allOf[1].properties.type.const;
+    for (const file of ['src/sandbox/webhooks/rules.ts', 'scripts/conformance/receiver.ts'])
+      expect(literals(file), file).not.toContain(ping);
+    const values = schemas.CardTransaction['x-type-values'];
+    expect(literals('src/sandbox/cards/handlers.ts')).not.toContain(values.withdrawal.merchant_name);
+    expect(literals('src/sandbox/cards/simulation.ts')).not.toContain(values.decline.status);
+    const wrong = (DOCUMENT as any)['x-refusals'].wrong_method;
+    expect(Object.keys(OUTSIDE_OPERATIONS)).not.toContain(String(wrong.status));
   });
 });
 

@@ -52,14 +52,17 @@ describe('answers outside the operations', () => {
     expectEnvelope(r.body, 'RESOURCE_NOT_FOUND');
   });
 
-  it('wrong method: 405 with Allow, in the envelope; with a body too', async () => {
+  it("wrong method: the contract's answer (x-refusals.wrong_method), with Allow, in the envelope; with a body too", async () => {
+    const wrong = (DOCUMENT as any)['x-refusals'].wrong_method;
     const r = await sandbox.request('PUT', '/v1/cards', { key: 'sk_live_envelope' });
-    expect(r.status).toBe(405);
+    expect(r.status).toBe(wrong.status);
+    expect(wrong.allow_header).toBe(true);
     expect(r.headers.get('allow')).toBe('GET, POST');
-    expectEnvelope(r.body, 'RESOURCE_NOT_FOUND', 'live');
-    expect(r.body.error.details.allowed_methods).toEqual(['GET', 'POST']);
+    expectEnvelope(r.body, wrong.code, 'live');
+    expect(Object.keys(r.body.error.details).sort()).toEqual([...wrong.details].sort());
+    expect(r.body.error.details).toEqual({ method: 'PUT', allowed_methods: ['GET', 'POST'] });
     const withBody = await sandbox.request('DELETE', `/v1/cards/${CARD}`, { body: '{"a":1}' });
-    expect(withBody.status).toBe(405);
+    expect(withBody.status).toBe(wrong.status);
   });
 
   it('wrong method on any path: Allow names exactly the methods the contract gives that path', async () => {
@@ -71,7 +74,7 @@ describe('answers outside the operations', () => {
       const concrete = path.replace(/\{[^}]+\}/g, CARD);
       const r = await sandbox.request(method, `${path.startsWith('/gift-cards') ? '/api/v1' : '/v1'}${concrete}`);
       const allow = r.headers.get('allow')?.split(', ').sort().join(', ');
-      if (r.status !== 405 || allow !== [...methods].sort().join(', '))
+      if (r.status !== (DOCUMENT as any)['x-refusals'].wrong_method.status || allow !== [...methods].sort().join(', '))
         wrong.push(`${method} ${path}: ${r.status} Allow ${allow}, expected ${[...methods].sort().join(', ')}`);
     }
     expect(wrong).toEqual([]);

@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT_BYTES, BODY_MAX_DEPTH, HEADER_LIMIT_BYTES } from '../../src/sandbox/core/bounds.ts';
 import { operationsOf } from '../../src/sandbox/core/contract.ts';
-import { OUTSIDE_OPERATIONS } from '../../src/sandbox/core/errors.ts';
+import { OUTSIDE_OPERATIONS, wrongMethodAnswer } from '../../src/sandbox/core/errors.ts';
 import {
   DOCUMENT,
   connect,
@@ -190,7 +190,7 @@ describe('fuzz', () => {
 
 const EDGE_RUNS = Number(process.env['SANDBOX_EDGE_FUZZ_RUNS'] ?? 500);
 const EDGE_SEED = Number(process.env['SANDBOX_EDGE_FUZZ_SEED'] ?? 20_261_128);
-const OUTSIDE = new Set(Object.keys(OUTSIDE_OPERATIONS).map(Number));
+const OUTSIDE = new Set([...Object.keys(OUTSIDE_OPERATIONS).map(Number), wrongMethodAnswer().status]);
 
 /** A generated request, as bytes on the wire, and what the check needs to know of it. */
 interface RawRequest {

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 import { createPartnerClient, isPartnerApiError } from '../../src/client/index.ts';
 import { OPENING_BALANCE_MINOR, type BalanceType } from '../../src/sandbox/core/accounts.ts';
 import { sandboxDocument, simulationDocument } from '../../src/sandbox/core/contract.ts';
-import { OUTSIDE_OPERATIONS } from '../../src/sandbox/core/errors.ts';
+import { OUTSIDE_OPERATIONS, wrongMethodAnswer } from '../../src/sandbox/core/errors.ts';
 import { createSimulationClient, startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.ts';
 import { requestExamples } from '../../src/sandbox/seed.ts';
 import { SETUP_GRAPH } from '../../src/setup/graph.ts';
@@ -16,9 +16,12 @@ import { verifyWebhook } from '../../src/webhooks/index.ts';
 import { createResponseValidator, formatErrors, matchPathTemplate } from '../../scripts/conformance/validate-response.ts';
 import { bundleAjv } from '../../scripts/lib/schema.ts';
 import type { JsonObject } from '../../scripts/lib/pointer.ts';
+import { webhookPing } from '../../src/contract/bundle.ts';
 
 /** The contract as the sandbox serves it (generated/openapi.json, loopback webhook urls allowed). */
 export const DOCUMENT = structuredClone(sandboxDocument()) as JsonObject;
+/** The ping's type, as the contract's `x-ping` schema gives it. */
+export const PING_TYPE = webhookPing(DOCUMENT).type;
 const responses = createResponseValidator(DOCUMENT);
 /** The simulation API (generated/sandbox.json). */
 export const SIMULATION_DOCUMENT = structuredClone(simulationDocument()) as JsonObject;
@@ -27,7 +30,7 @@ const EVENTS_ID = 'https://sandbox.test/openapi.json';
 const eventsAjv = bundleAjv(DOCUMENT, EVENTS_ID);
 
 /** Statuses the sandbox answers outside any operation's documented list; checked against the envelope only. */
-const ENVELOPE_ONLY = new Set(Object.keys(OUTSIDE_OPERATIONS).map(Number));
+const ENVELOPE_ONLY = new Set([...Object.keys(OUTSIDE_OPERATIONS).map(Number), wrongMethodAnswer().status]);
 
 /** Whether the operation at `template` documents `status` (then its answer is checked against that response). */
 const documents = (method: string, template: string, status: number): boolean =>
@@ -279,7 +282,7 @@ export async function startReceiver(): Promise<Receiver> {
       void (async () => {
         const raw = Buffer.concat(chunks).toString('utf8');
         const parsed = JSON.parse(raw) as ReceivedEvent;
-        if (parsed.type === 'webhook.ping') {
+        if (parsed.type === PING_TYPE) {
           receiver.pings++;
         } else if (receiver.secret) {
           try {
@@ -290,7 +293,7 @@ export async function startReceiver(): Promise<Receiver> {
             receiver.problems.push(`${parsed.type}: ${(error as Error).message}`);
           }
         }
-        res.writeHead(parsed.type === 'webhook.ping' ? receiver.pingStatus : receiver.status).end();
+        res.writeHead(parsed.type === PING_TYPE ? receiver.pingStatus : receiver.status).end();
       })();
     });
   });

@@ -4,7 +4,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EventChecker, RECEIVER_PATHS, startReceiver, type ReceivedDelivery, type Receiver } from '../../scripts/conformance/receiver.ts';
+import {
+  EventChecker,
+  pingTypeOf,
+  RECEIVER_PATHS,
+  startReceiver,
+  type ReceivedDelivery,
+  type Receiver,
+} from '../../scripts/conformance/receiver.ts';
 import { ROOT } from '../../scripts/lib/paths.ts';
 import type { JsonObject } from '../../scripts/lib/pointer.ts';
 import { signWebhook } from '../../src/webhooks/index.ts';
@@ -15,6 +22,8 @@ const schemas = (bundle.components as JsonObject).schemas as Record<string, { ex
 const EXAMPLE = schemas['card.frozen']!.examples![0]!;
 const SECRET = 'whsec_test_receiver_secret';
 const checker = new EventChecker(bundle);
+/** The ping's type, as the contract's `x-ping` schema gives it. */
+const PING = pingTypeOf(bundle);
 
 async function delivery(
   event: Record<string, unknown>,
@@ -33,7 +42,7 @@ const check = (deliveries: ReceivedDelivery[], secrets = [SECRET]) =>
 describe('the receiver', () => {
   let receiver: Receiver;
   beforeAll(async () => {
-    receiver = await startReceiver();
+    receiver = await startReceiver(0, PING);
   });
   afterAll(() => receiver.close());
 
@@ -42,8 +51,8 @@ describe('the receiver', () => {
 
   it('acknowledges deliveries, refuses everything on the refusing path, and only the ping on the failing path', async () => {
     expect(await post('/hooks/workflows', EXAMPLE)).toBe(204);
-    expect(await post(`/hooks/workflows${RECEIVER_PATHS.refuse}`, { type: 'webhook.ping' })).toBe(500);
-    expect(await post(`/hooks/workflows${RECEIVER_PATHS.flaky}`, { type: 'webhook.ping' })).toBe(204);
+    expect(await post(`/hooks/workflows${RECEIVER_PATHS.refuse}`, { type: PING })).toBe(500);
+    expect(await post(`/hooks/workflows${RECEIVER_PATHS.flaky}`, { type: PING })).toBe(204);
     expect(await post(`/hooks/workflows${RECEIVER_PATHS.flaky}`, EXAMPLE)).toBe(500);
     expect(receiver.deliveries.map((d) => d.path)).toEqual([
       '/hooks/workflows',

@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startReceiver } from '../../scripts/conformance/receiver.ts';
+import { pingTypeOf, startReceiver } from '../../scripts/conformance/receiver.ts';
 import {
   contractResponseCheck,
   eventsFound,
@@ -141,7 +141,7 @@ describe('a server that refuses the receiver', () => {
       req.resume().on('end', () => res.writeHead(403, { 'Content-Type': 'application/json' }).end('{"success":false}')),
     );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const receiver = await startReceiver();
+    const receiver = await startReceiver(0, pingTypeOf(bundle));
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
       const results = await runWorkflows({

@@ -1,6 +1,7 @@
 // What every check reads: the run's settings, the contract (its validator and the operations to check), the
 // resources set up for the suite's key, the failure envelope's schema, and where results go.
 import type { ValidateFunction } from 'ajv';
+import { refusalsOf, type Refusals } from '../../../src/contract/bundle.ts';
 import { bundleAjv } from '../../lib/schema.ts';
 import type { JsonObject } from '../../lib/pointer.ts';
 import { emptyState } from '../setup.ts';
@@ -26,6 +27,8 @@ export interface CheckContext extends CheckOptions {
   results: CheckResult[];
   /** Tells whether a body is in the failure envelope `{ success: false, error: { code, message, details } }`. */
   isErrorEnvelope: ValidateFunction;
+  /** The contract's refusals (`x-refusals`): the order of the checks and the wrong-method answer. */
+  refusals: Refusals;
 }
 
 const BUNDLE_ID = 'https://conformance.checks/openapi.json';
@@ -43,7 +46,7 @@ export function createContext(
   const operations = validator.operations().filter((o) => chosen.some((c) => c.method === o.method && c.path === o.path));
   const isErrorEnvelope = bundleAjv(bundle, BUNDLE_ID).getSchema(`${BUNDLE_ID}#/components/schemas/ErrorEnvelope`)!;
   const state: HookState = prepared ?? emptyState(config, validator);
-  return { ...options, config, validator, operations, state, results: [], isErrorEnvelope };
+  return { ...options, config, validator, operations, state, results: [], isErrorEnvelope, refusals: refusalsOf(bundle) };
 }
 
 /** Adds a result. */

@@ -1,6 +1,6 @@
 // Wrong methods: a method the contract does not give a path (PUT /cards/{code}, DELETE /cards ...) is not an
-// operation: it must be refused with a 4xx in the envelope (404, or 405 with an `Allow` header naming exactly
-// the path's methods), and change nothing.
+// operation: it must get the contract's answer (`x-refusals.wrong_method`: 405 `RESOURCE_NOT_FOUND` with an
+// `Allow` header naming exactly the path's methods) in the envelope, and change nothing.
 import type { CheckContext } from './context.ts';
 import { expectRefusal } from './refusal.ts';
 import { copyRequest, requestOrSkip } from './request.ts';
@@ -11,6 +11,7 @@ const TRIED = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 export async function checkMethods(ctx: CheckContext): Promise<void> {
   const paths = [...new Set(ctx.operations.map((o) => o.path))];
+  const answer = ctx.refusals.wrongMethod;
   for (const path of paths) {
     const documented = ctx.validator
       .operations()
@@ -29,8 +30,9 @@ export async function checkMethods(ctx: CheckContext): Promise<void> {
         name: `${method} ${path} (the path has ${documented.join(', ')})`,
         request,
         reads,
+        expect: { status: answer.status, codes: [answer.code] },
         alsoCheck: (reply) => {
-          if (reply.status !== 405) return [];
+          if (!answer.allowHeader) return [];
           const allow = (reply.headers.get('allow') ?? '')
             .split(',')
             .map((m) => m.trim().toUpperCase())
@@ -38,7 +40,7 @@ export async function checkMethods(ctx: CheckContext): Promise<void> {
           const expected = [...documented].sort();
           return allow.sort().join(',') === expected.join(',')
             ? []
-            : [`405 with Allow: ${allow.join(', ') || '(none)'}, expected ${expected.join(', ')}`];
+            : [`${answer.status} with Allow: ${allow.join(', ') || '(none)'}, expected ${expected.join(', ')}`];
         },
       });
     }

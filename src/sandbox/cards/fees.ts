@@ -1,22 +1,25 @@
-// The card fees the sandbox applies, each defined here only. The interface document names the fees but gives no
-// amounts: every amount here is designed (provisional) and listed in docs/sandbox.md (tests/sandbox/docs-values.test.ts
-// checks the tables there against these values). The limits the contract states are read from it (core/limits.ts).
+// The card fees the sandbox applies, read from the contract (`x-plans.fees` of generated/openapi.json, provisional:
+// the interface document names the fees but gives no amounts). docs/sandbox.md and docs/limits.md list them
+// (tests/sandbox/docs-values.test.ts and tests/contract/plans.test.ts check those tables against these values).
 import type { Plan } from '../core/accounts.js';
+import { contractPlans } from '../core/limits.js';
 
-/** Card fee at creation, minor units: 5.00 USD virtual, 15.00 USD physical. */
-export const CARD_FEE_MINOR = { virtual: 500, physical: 1_500 } as const;
-/** Service fee at creation, minor units: 1.00 USD. */
-export const SERVICE_FEE_MINOR = 100;
+const fees = contractPlans().fees;
+
+/** Card fee at creation, minor units, by category. */
+export const CARD_FEE_MINOR: Readonly<{ virtual: number; physical: number }> = fees.cardFeeMinor;
+/** Service fee at creation, minor units. */
+export const SERVICE_FEE_MINOR = fees.serviceFeeMinor;
 /** Top-up fee: a share of the amount (basis points: 200 is 2 %), at least a minimum, rounded half up to the cent. */
-export const TOPUP_FEE = { basisPoints: 200, minimumMinor: 100 } as const;
+export const TOPUP_FEE: Readonly<{ basisPoints: number; minimumMinor: number }> = fees.topUpFee;
 export function topUpFeeMinor(amountMinor: number): number {
   return Math.max(TOPUP_FEE.minimumMinor, Math.round((amountMinor * TOPUP_FEE.basisPoints) / 10_000));
 }
 /** Card withdrawal fee of each plan, minor units. */
-export const WITHDRAWAL_FEE_MINOR: Record<Plan, number> = { decouverte: 200, starter: 150, business: 100, premium: 50 };
+export const WITHDRAWAL_FEE_MINOR: Readonly<Record<Plan, number>> = fees.withdrawalFeeMinor;
 /** At termination: the provider fee and the termination fee, minor units, taken from the card balance. */
-export const PROVIDER_FEE_MINOR = 50;
-export const TERMINATION_FEE_MINOR = 100;
+export const PROVIDER_FEE_MINOR = fees.providerFeeMinor;
+export const TERMINATION_FEE_MINOR = fees.terminationFeeMinor;
 
 /** The card products of the sandbox (designed): one uuid per brand and category. */
 export const PRODUCT_CODES = {

@@ -11,6 +11,8 @@ import { formatAmount, requestAmountMinor, toAmount } from '../core/money.js';
 import { addUsage, periodOf, usage } from '../core/usage.js';
 import { findCustomer } from '../customers/repository.js';
 import { requireActiveCustomer } from '../customers/require.js';
+import { defaultNameOnCard } from './name-on-card.js';
+import { transactionValues } from './transaction-values.js';
 import { CARD_FEE_MINOR, PRODUCT_CODES, SERVICE_FEE_MINOR, WITHDRAWAL_FEE_MINOR, topUpFeeMinor } from './fees.js';
 import { ISSUE_JOB, TOPUP_JOB, cardEventBase, cardEventIn, cardLifecycle } from './lifecycle.js';
 import { balanceTypeOf, cardOf, newTransactionId, transactionOf, type CardRow } from './repository.js';
@@ -61,7 +63,7 @@ export function cards(core: SandboxCore): Handlers {
         product_code: PRODUCT_CODES[body.brand][body.category],
         brand: body.brand,
         category: body.category,
-        name_on_card: body.name_on_card ?? `${customer.first_name} ${customer.last_name}`.toUpperCase(),
+        name_on_card: body.name_on_card ?? defaultNameOnCard(customer.first_name, customer.last_name),
         status: 'pending',
         balance_minor: 0,
         initial_load_minor: amount,
@@ -221,17 +223,20 @@ export function cards(core: SandboxCore): Handlers {
       const id = newTransactionId();
       const credited = balanceTypeOf(card.brand);
       repo.setBalance(card.code, after);
+      const values = transactionValues('withdrawal');
+      if (values.merchant_name === undefined)
+        throw new Error("the contract's CardTransaction x-type-values gives withdrawal no merchant_name");
       repo.insertTransaction(account.id, {
         id,
         card_code: card.code,
         type: 'withdrawal',
-        direction: 'debit',
-        status: 'completed',
+        direction: values.direction,
+        status: values.status,
         amount_minor: amount,
         currency: 'USD',
-        merchant_name: 'CARD WITHDRAWAL',
-        merchant_city: null,
-        merchant_country: null,
+        merchant_name: values.merchant_name,
+        merchant_city: values.merchant_city ?? null,
+        merchant_country: values.merchant_country ?? null,
         description: `Withdrawal to the ${credited} balance`,
         failure_reason: null,
         balance_after_minor: after,

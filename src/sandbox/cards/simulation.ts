@@ -1,6 +1,7 @@
 // The cards' part of the simulation API (spec/sandbox.yaml): choose an issuance or top-up outcome, arm the card
 // provider's next answer (a failed withdrawal, a termination that waits), complete a waiting termination, and
 // make card transactions and 3-D Secure requests.
+import { transactionValues } from './transaction-values.js';
 import { randomInt } from 'node:crypto';
 import type { components } from '../../../generated/openapi.js';
 import type { operations } from '../../../generated/sandbox.js';
@@ -57,12 +58,13 @@ export function cardSimulation(core: SandboxCore): Handlers<operations> {
         const delta = type === 'auth' || type === 'settle' ? -amount : type === 'refund' ? amount : 0;
         const after = card.balance_minor + delta;
         const merchant = body.merchant_name ?? 'SANDBOX MERCHANT';
+        const values = transactionValues(type);
         const row = {
           id: newTransactionId(),
           card_code: card.code,
           type,
-          direction: type === 'refund' ? ('credit' as const) : ('debit' as const),
-          status: type === 'decline' ? 'declined' : 'completed',
+          direction: values.direction,
+          status: values.status,
           amount_minor: amount,
           currency: 'USD',
           merchant_name: merchant,

@@ -14,6 +14,7 @@ import { signWebhook } from '../../webhooks/sign.js';
 import type { Clock } from './clock.js';
 import { DeliveryFaults } from './delivery-faults.js';
 import { DELIVERY_JOB } from './events.js';
+import { contractLimits } from './limits.js';
 import type { Scheduler } from './scheduler.js';
 import type { Db } from './store.js';
 import { routeWebhookUrl, type WebhookRouteMap } from './webhook-routes.js';
@@ -40,7 +41,8 @@ export const DEFAULT_RETRY_SCHEDULE: RetrySchedule = {
   seed: 1,
 };
 
-export const DELIVERY_TIMEOUT_MS = 10_000;
+/** How long a receiver has to answer: the contract's webhook response time-out (`x-plans.limits`). */
+export const DELIVERY_TIMEOUT_MS = contractLimits().webhookResponseTimeoutMs;
 
 /** The failure reason of an attempt that an account's delivery fault plan failed. */
 export const FAULT_FAILURE = 'no answer (sandbox delivery fault)';

@@ -5,7 +5,7 @@
 // `{ success: false, error: { code, message, details }, meta }` with its status.
 import type { components } from '../../../generated/openapi.js';
 import type { ErrorCode, ErrorDetails } from '../../client/types.js';
-import { codeOfStatus as contractCodeOfStatus, errorStatuses } from '../../contract/bundle.js';
+import { codeOfStatus as contractCodeOfStatus, errorStatuses, refusalsOf, type Refusals } from '../../contract/bundle.js';
 import { sandboxDocument, type JsonObject } from './contract.js';
 
 /** The closed list of `details.reason` values (the contract's ErrorReason). */
@@ -30,7 +30,6 @@ export interface FieldError {
 export const OUTSIDE_OPERATIONS = {
   /** Not HTTP/1.1 that Node's parser reads (a garbage request line, CR, LF or NUL in a header): no operation is reached. */
   400: 'VALIDATION_ERROR',
-  405: 'RESOURCE_NOT_FOUND',
   /** The request did not arrive whole in time. */
   408: 'VALIDATION_ERROR',
   413: 'VALIDATION_ERROR',
@@ -43,6 +42,7 @@ type OutsideStatus = keyof typeof OUTSIDE_OPERATIONS;
 
 let statuses: Map<string, number> | undefined;
 let messageMaxLength: number | undefined;
+let wrongMethod: (Refusals['wrongMethod'] & { code: ErrorCode }) | undefined;
 
 /** The longest `error.message` the contract's ErrorEnvelope allows. */
 export function errorMessageMaxLength(): number {
@@ -61,6 +61,12 @@ export function statusOf(code: ErrorCode): number {
   const status = statuses.get(code);
   if (status === undefined) throw new Error(`the contract documents no status for the error code ${code}`);
   return status;
+}
+
+/** The contract's answer to a method a path does not have (`x-refusals.wrong_method`: 405 with `Allow`). */
+export function wrongMethodAnswer(): Refusals['wrongMethod'] & { code: ErrorCode } {
+  wrongMethod ??= refusalsOf(sandboxDocument()).wrongMethod as Refusals['wrongMethod'] & { code: ErrorCode };
+  return wrongMethod;
 }
 
 /** The error code the contract answers with this status, when exactly one is (500 -> INTERNAL_ERROR). */
@@ -106,6 +112,15 @@ export class ApiError<C extends ErrorCode = ErrorCode> extends Error {
   /** The error `code`, with the status the contract gives it and `details` of the shape it gives them. */
   static of<C extends ErrorCode>(code: C, message: string, details: DetailsOf<C>, options: ErrorOptions = {}): ApiError<C> {
     return new ApiError(statusOf(code), code, message, details, options);
+  }
+
+  /** An answer whose status and code the contract's `x-refusals` gives outside the catalogue (the wrong method). */
+  static refusal<C extends ErrorCode>(
+    answer: { status: number; code: C },
+    message: string,
+    details: Record<string, unknown> | null,
+  ): ApiError<C> {
+    return new ApiError(answer.status, answer.code, message, details, {});
   }
 
   /** An answer outside every operation (OUTSIDE_OPERATIONS), in the envelope with the contract's code for it. */

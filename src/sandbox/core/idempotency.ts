@@ -15,6 +15,17 @@ export const IDEMPOTENCY_KEY_PATTERN = String(
 export const IDEMPOTENCY_KEY = new RegExp(IDEMPOTENCY_KEY_PATTERN, 'u');
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 
+/** JSON with every object's keys in sorted order, so that the order a client wrote them in does not matter. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object')
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  return JSON.stringify(value);
+}
+
 export interface StoredResponse {
   fingerprint: string;
   status: number;
@@ -34,9 +45,14 @@ export class IdempotencyStore {
     this.db = db;
   }
 
+  /**
+   * What makes two requests "the same" for a key, as the contract's idempotency section says: the method, the path
+   * with its query string, and the body as parsed JSON, its objects' keys sorted (whitespace and key order do not
+   * matter; `10` and `10.0` are one number, `"10"` another value).
+   */
   static fingerprint(method: string, url: string, body: unknown): string {
     return createHash('sha256')
-      .update(`${method} ${url}\n${JSON.stringify(body ?? null)}`)
+      .update(`${method} ${url}\n${canonicalJson(body ?? null)}`)
       .digest('hex');
   }
 

@@ -3,6 +3,7 @@
 // a debit that crosses the low balance threshold sends `balance.low_balance`.
 import { BALANCE_TYPES, type Account, type BalanceType } from './accounts.js';
 import type { Clock } from './clock.js';
+import { sandboxDocument, type JsonObject } from './contract.js';
 import { apiError } from './errors.js';
 import type { Outbox } from './events.js';
 import { toAmount } from './money.js';
@@ -15,6 +16,20 @@ export interface BalanceRow {
   low_threshold_minor: number;
   negative_since: number | null;
   updated_at: number;
+}
+
+/**
+ * The reasons a balance transaction may carry: the contract's (`BalanceTransaction.reason`'s examples), and the
+ * sandbox's own `sandbox_adjustment` (a balance set through the simulation API).
+ */
+let reasons: Set<string> | undefined;
+function knownReason(reason: string): boolean {
+  reasons ??= new Set([...contractReasons(), 'sandbox_adjustment']);
+  return reasons.has(reason);
+}
+function contractReasons(): string[] {
+  const schemas = (sandboxDocument().components as JsonObject).schemas as JsonObject;
+  return ((((schemas.BalanceTransaction as JsonObject).properties as JsonObject).reason as JsonObject).examples ?? []) as string[];
 }
 
 export interface Movement {
@@ -127,6 +142,8 @@ export class Ledger {
     direction: 'debit' | 'credit',
     movement: Movement,
   ): number {
+    // A reason the contract does not give is a defect of the sandbox, not the partner's: a 500 names it.
+    if (!knownReason(movement.reason)) throw new Error(`balance transaction reason ${movement.reason} is not one of the contract's`);
     const now = this.clock.now();
     const after = before.minor + delta;
     const since = after < 0 ? (before.negative_since ?? now) : null;

@@ -1,16 +1,14 @@
-// The limits the contract states, read from it: the "Plans and limits" table of the OpenAPI document's
-// description (generated/openapi.json, `info.description`), the one place they are written. Each row gives
-// the value on Découverte and, where it has one, on the other plans:
-//   | Cards created | 25 per calendar month (Découverte); none otherwise |
-// A table that no longer reads this way stops the sandbox at start, naming the row, rather than letting it
-// apply a limit of its own.
+// The plans' limits and fees, read from the contract: `x-plans` at the root of generated/openapi.json
+// (docs/extensions.md), the one place they are written as values. The tables of `info.description` say the
+// limits in words for a reader; nothing here reads prose. A plan table missing a value stops the sandbox at
+// start, naming it, rather than letting it apply a value of its own.
 import type { components as simulation } from '../../../generated/sandbox.js';
-import { sandboxDocument } from './contract.js';
+import { sandboxDocument, type JsonObject } from './contract.js';
 import { toMinor } from './money.js';
 
 type Plan = simulation['schemas']['Plan'];
 
-/** A limit on Découverte and on the other plans; null where the contract says "none" or gives no value. */
+/** A limit on Découverte and on the other plans; null where the contract says "none". */
 export interface PerPlan {
   decouverte: number | null;
   others: number | null;
@@ -35,73 +33,104 @@ export interface ContractLimits {
   cardWithdrawalFloorMinor: number;
   /** The default low balance threshold of an ops balance, minor units. */
   lowBalanceThresholdMinor: number;
+  /** How long a webhook receiver has to answer, milliseconds. */
+  webhookResponseTimeoutMs: number;
+  /** How old a signed timestamp may be, seconds. */
+  webhookTimestampToleranceSeconds: number;
 }
 
-const NUMBER = /\d[\d,]*(?:\.\d+)?/;
-
-/** The rows of the markdown tables of a text: first cell -> second cell. */
-function tableRows(text: string): Map<string, string> {
-  const rows = new Map<string, string>();
-  for (const line of text.split('\n')) {
-    const cells = line
-      .trim()
-      .match(/^\|(.*)\|$/)?.[1]
-      ?.split('|')
-      .map((c) => c.trim());
-    if (cells && cells.length >= 2 && !/^-+$/.test(cells[0]!)) rows.set(cells[0]!, cells[1]!);
-  }
-  return rows;
+/** The card fees (provisional), minor units. */
+export interface ContractFees {
+  cardFeeMinor: { virtual: number; physical: number };
+  serviceFeeMinor: number;
+  /** The top-up fee: basis points of the amount (200 is 2 %), at least a minimum. */
+  topUpFee: { basisPoints: number; minimumMinor: number };
+  withdrawalFeeMinor: Record<Plan, number>;
+  providerFeeMinor: number;
+  terminationFeeMinor: number;
 }
 
-/** The limits of the contract's "Plans and limits" table (`info.description` of a bundle). */
-export function limitsOf(description: string): ContractLimits {
-  const rows = tableRows(description);
-  const cell = (label: string): string => {
-    const value = rows.get(label);
-    if (value === undefined) throw new Error(`the contract's limits table has no row "${label}"`);
+export interface ContractPlans {
+  /** Each plan's name as partners read it: `decouverte` -> `Découverte`. */
+  names: Record<Plan, string>;
+  limits: ContractLimits;
+  fees: ContractFees;
+  /** The tags each plan opens: Découverte's list, and null for "all" on the other plans. */
+  tags: { decouverte: string[] | null; others: string[] | null };
+}
+
+/** `x-plans` of a bundle, read into minor units and checked. */
+export function plansOf(document: JsonObject): ContractPlans {
+  const root = document['x-plans'] as JsonObject | undefined;
+  if (!root) throw new Error('the contract has no x-plans');
+  const at = (where: string): unknown => where.split('.').reduce<unknown>((node, key) => (node as JsonObject | undefined)?.[key], root);
+  const number = (where: string): number => {
+    const value = at(where);
+    if (typeof value !== 'number') throw new Error(`the contract's x-plans has no number at ${where}`);
     return value;
   };
-  const numberIn = (label: string, text: string): number => {
-    const found = text.match(NUMBER)?.[0];
-    if (found === undefined) throw new Error(`the contract's limits table: no number in "${label}": "${text}"`);
-    return Number(found.replaceAll(',', ''));
+  const numberOrNone = (where: string): number | null => (at(where) === null ? null : number(where));
+  const perPlan = (name: string, scale: (n: number) => number = (n) => n): PerPlan => {
+    const value = (plan: string) => {
+      const n = numberOrNone(`limits.${name}.${plan}`);
+      return n === null ? null : scale(n);
+    };
+    return { decouverte: value('decouverte'), others: value('others') };
   };
-  /** `30 per minute (Découverte); 100 per minute (Starter, ...)`, `25 ... (Découverte); none otherwise`. */
-  const perPlan = (label: string, scale: (n: number) => number = (n) => n): PerPlan => {
-    const parts = cell(label)
-      .split(';')
-      .map((p) => p.trim());
-    const decouverte = parts.find((p) => p.includes('Découverte'));
-    if (decouverte === undefined) throw new Error(`the contract's limits table: "${label}" gives no value for Découverte`);
-    const others = parts.find((p) => p !== decouverte);
-    const value = (part: string | undefined) => (part === undefined || /\bnone\b/.test(part) ? null : scale(numberIn(label, part)));
-    return { decouverte: value(decouverte), others: value(others) };
+  const tags = (plan: string): string[] | null => {
+    const value = at(`tags.${plan}`);
+    if (value === 'all') return null;
+    if (!Array.isArray(value)) throw new Error(`the contract's x-plans has no tags.${plan}`);
+    return value as string[];
   };
-  const usd = (n: number) => toMinor(n);
-  const withdrawal = cell('Card withdrawal');
-  const minimum = withdrawal.match(/minimum ([\d.,]+) USD/)?.[1];
-  const floor = withdrawal.match(/at least ([\d.,]+) USD must remain/)?.[1];
-  if (minimum === undefined || floor === undefined) throw new Error(`the contract's limits table: "Card withdrawal" reads "${withdrawal}"`);
+  const plans = at('plans') as Plan[];
   return {
-    requestsPerMinute: perPlan('Requests per API key'),
-    cardsCreatedPerMonth: perPlan('Cards created'),
-    loadedOnCardsPerMonthMinor: perPlan('Loaded on cards', usd),
-    payoutsPerMonthMinor: perPlan('Payouts', usd),
-    allowedIps: perPlan('Allowed IP addresses'),
-    activeWebhookEndpoints: perPlan('Active webhook endpoints'),
-    cardWithdrawalMinimumMinor: usd(numberIn('Card withdrawal', minimum)),
-    cardWithdrawalFloorMinor: usd(numberIn('Card withdrawal', floor)),
-    lowBalanceThresholdMinor: usd(numberIn('Low balance default threshold', cell('Low balance default threshold'))),
+    names: Object.fromEntries(plans.map((p) => [p, String(at(`names.${p}`))])) as Record<Plan, string>,
+    limits: {
+      requestsPerMinute: perPlan('requests_per_minute'),
+      cardsCreatedPerMonth: perPlan('cards_created_per_month'),
+      loadedOnCardsPerMonthMinor: perPlan('loaded_on_cards_per_month_usd', toMinor),
+      payoutsPerMonthMinor: perPlan('payouts_per_month_usd', toMinor),
+      allowedIps: perPlan('allowed_ip_addresses'),
+      activeWebhookEndpoints: perPlan('active_webhook_endpoints'),
+      cardWithdrawalMinimumMinor: toMinor(number('limits.card_withdrawal_minimum_usd')),
+      cardWithdrawalFloorMinor: toMinor(number('limits.card_withdrawal_remaining_usd')),
+      lowBalanceThresholdMinor: toMinor(number('limits.low_balance_threshold_usd')),
+      webhookResponseTimeoutMs: number('limits.webhook_response_timeout_seconds') * 1000,
+      webhookTimestampToleranceSeconds: number('limits.webhook_timestamp_tolerance_seconds'),
+    },
+    fees: {
+      cardFeeMinor: { virtual: toMinor(number('fees.card_fee_usd.virtual')), physical: toMinor(number('fees.card_fee_usd.physical')) },
+      serviceFeeMinor: toMinor(number('fees.service_fee_usd')),
+      // A percentage to basis points: 2 -> 200, 0.5 -> 50 (rounded: 0.07 * 100 is not an integer in binary).
+      topUpFee: {
+        basisPoints: Math.round(number('fees.topup_fee.percent') * 100),
+        minimumMinor: toMinor(number('fees.topup_fee.minimum_usd')),
+      },
+      withdrawalFeeMinor: Object.fromEntries(plans.map((p) => [p, toMinor(number(`fees.card_withdrawal_fee_usd.${p}`))])) as Record<
+        Plan,
+        number
+      >,
+      providerFeeMinor: toMinor(number('fees.provider_fee_usd')),
+      terminationFeeMinor: toMinor(number('fees.termination_fee_usd')),
+    },
+    tags: { decouverte: tags('decouverte'), others: tags('others') },
   };
 }
 
-let cached: ContractLimits | undefined;
+let cached: ContractPlans | undefined;
 
-/** The limits of the contract the sandbox serves. */
-export function contractLimits(): ContractLimits {
-  cached ??= limitsOf(String((sandboxDocument().info as { description?: string } | undefined)?.description ?? ''));
+/** The plans of the contract the sandbox serves. */
+export function contractPlans(): ContractPlans {
+  cached ??= plansOf(sandboxDocument());
   return cached;
 }
 
+/** The limits of the contract the sandbox serves. */
+export const contractLimits = (): ContractLimits => contractPlans().limits;
+
 /** A plan's value of a limit. */
 export const forPlan = (limit: PerPlan, plan: Plan): number | null => (plan === 'decouverte' ? limit.decouverte : limit.others);
+
+/** A plan's name as partners read it (`Découverte`). */
+export const planName = (plan: Plan): string => contractPlans().names[plan];

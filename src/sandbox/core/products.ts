@@ -1,5 +1,5 @@
-// Product access (designed, provisional): which products an account's subscription gives. By default the plan
-// decides (Découverte: no wallets, virtual accounts or gift cards; every other plan: every product). An account
+// Product access: which products an account's subscription gives. By default the plan decides, as the contract's
+// `x-plans.tags` says (Découverte: cards, KYC, proof of address and payouts; every other plan: every product). An account
 // may instead hold an explicit list of products (`products` in --config or `PATCH /sandbox/account`), as the
 // interface document's subscriptions do (Cards gives /cards and /kyc, Wallets gives /wallets ...): an operation
 // of a product outside the list answers 402 PLAN_UPGRADE_REQUIRED. Customers, balances, webhook endpoints and
@@ -10,6 +10,7 @@ import { productValues } from '../../../generated/sandbox-values.js';
 import type { Account, BalanceType } from './accounts.js';
 import { BoundedMap } from './bounded-map.js';
 import { ACCOUNTS_IN_MEMORY } from './bounds.js';
+import { contractPlans, planName } from './limits.js';
 import type { Db } from './store.js';
 
 /** The products of a subscription (the simulation API's `Product`). */
@@ -38,9 +39,6 @@ const BALANCES_OF: Record<Product, readonly BalanceType[]> = {
   gift_cards: ['gift_cards'],
   payouts: ['payout_sepa'],
 };
-
-/** Products outside the plan Découverte. */
-const DECOUVERTE_EXCLUDED: readonly Product[] = ['wallets', 'virtual_accounts', 'gift_cards'];
 
 const LABEL: Record<Product, string> = {
   cards: 'Cards (cards, KYC and proof of address)',
@@ -103,8 +101,9 @@ export class ProductAccess {
     const list = this.products(account.id);
     if (list !== null)
       return list.includes(product) ? undefined : `${LABEL[product]} is not among the products of this account's subscription.`;
-    if (account.plan === 'decouverte' && DECOUVERTE_EXCLUDED.includes(product))
-      return `${LABEL[product]} are not included in the plan Découverte.`;
+    const tags = contractPlans().tags;
+    const open = account.plan === 'decouverte' ? tags.decouverte : tags.others;
+    if (open !== null && !open.includes(tag)) return `${LABEL[product]} are not included in the plan ${planName(account.plan)}.`;
     return undefined;
   }
 }

@@ -5,13 +5,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { SandboxCore } from '../core/context.js';
 import type { OperationInfo } from '../core/contract.js';
-import { apiError, outsideOperations } from '../core/errors.js';
+import { ApiError, apiError, wrongMethodAnswer } from '../core/errors.js';
 import { basePathHint } from '../core/path-hint.js';
 import { sendError } from './envelope.js';
-import { unroutedState } from './request-state.js';
+import { type RouteConfig, unroutedState } from './request-state.js';
 
 /** The contract's path templates as regular expressions, to tell a wrong method from an unknown path. */
-function methodsByPath(operations: OperationInfo[]): { re: RegExp; methods: Set<string> }[] {
+function methodsByPath(operations: OperationInfo[]): { template: string; re: RegExp; methods: Set<string> }[] {
   const byTemplate = new Map<string, Set<string>>();
   for (const op of operations) {
     const set = byTemplate.get(op.path) ?? new Set<string>();
@@ -23,6 +23,7 @@ function methodsByPath(operations: OperationInfo[]): { re: RegExp; methods: Set<
   return [...byTemplate]
     .sort(([a], [b]) => params(a) - params(b))
     .map(([template, methods]) => ({
+      template,
       re: new RegExp(
         `^/(v1|api/v1)${template
           .split(/\{[^}]+\}/)
@@ -33,7 +34,7 @@ function methodsByPath(operations: OperationInfo[]): { re: RegExp; methods: Set<
     }));
 }
 
-/** The answer to a request no operation serves: 405 with `Allow` for a known path, else 404. */
+/** The answer to a request no operation serves: the contract's wrong-method answer for a known path, else 404. */
 export function noOperationAnswer(core: SandboxCore, operations: OperationInfo[]) {
   const pathMethods = methodsByPath(operations);
   return (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
@@ -41,16 +42,20 @@ export function noOperationAnswer(core: SandboxCore, operations: OperationInfo[]
     const path = request.url.split('?')[0]!;
     const match = pathMethods.find((r) => r.re.test(path));
     if (match && !match.methods.has(request.method)) {
+      // The contract's answer (x-refusals.wrong_method): 405 with `Allow` naming the path's methods.
+      const answer = wrongMethodAnswer();
       const allowed = [...match.methods].join(', ');
-      reply.header('Allow', allowed);
+      if (answer.allowHeader) reply.header('Allow', allowed);
+      const details = { method: request.method, allowed_methods: [...match.methods] };
       return sendError(
         core,
         request,
         reply,
-        outsideOperations(405, `${request.method} is not an operation of ${path}; it accepts ${allowed}.`, {
-          method: request.method,
-          allowed_methods: [...match.methods],
-        }),
+        ApiError.refusal(
+          answer,
+          `${request.method} is not an operation of ${path}; it accepts ${allowed}.`,
+          Object.fromEntries(answer.details.map((k) => [k, details[k as keyof typeof details]])),
+        ),
       );
     }
     return sendError(
@@ -59,6 +64,30 @@ export function noOperationAnswer(core: SandboxCore, operations: OperationInfo[]
       reply,
       apiError('RESOURCE_NOT_FOUND', `No operation at ${request.method} ${path}.${basePathHint(request.method, path, operations)}`, null),
     );
+  };
+}
+
+/**
+ * A request the router took to a parameter's route although the contract gives its path literally (`GET
+ * /payouts/quotes` reaches `GET /payouts/{code}`): the literal path is the one named, and it does not have the
+ * method, so the answer is the wrong-method one. An onRequest hook registered before authentication, as the
+ * contract decides the route first (`x-refusals.order`).
+ */
+export function literalPathFirst(
+  operations: OperationInfo[],
+  noOperation: (request: FastifyRequest, reply: FastifyReply) => FastifyReply,
+): (request: FastifyRequest, reply: FastifyReply, done: () => void) => void {
+  const pathMethods = methodsByPath(operations);
+  return (request, reply, done) => {
+    const operation = (request.routeOptions.config as RouteConfig | undefined)?.operation;
+    if (!operation) return done();
+    const path = request.url.split('?')[0]!;
+    const match = pathMethods.find((r) => r.re.test(path));
+    if (match && match.template !== operation.path) {
+      noOperation(request, reply);
+      return;
+    }
+    done();
   };
 }
 

@@ -13,7 +13,7 @@ import { IdempotencyStore } from '../core/idempotency.js';
 import { accessChecks } from './access.js';
 import { cors } from './cors.js';
 import { authentication } from './auth.js';
-import { basePaths, noOperationAnswer } from './base-paths.js';
+import { basePaths, literalPathFirst, noOperationAnswer } from './base-paths.js';
 import { BODY_LIMIT_BYTES, HEADER_LIMIT_BYTES, HEADERS_TIMEOUT_MS, PARAM_MAX_LENGTH, REQUEST_TIMEOUT_MS } from '../core/bounds.js';
 import { errorFormatting } from './errors.js';
 import { idempotency } from './idempotency.js';
@@ -65,6 +65,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   app.removeContentTypeParser('text/plain');
   await app.register(unroutable, { core });
   await app.register(cors, { origins: options.corsOrigins, documents: [document, simulationDocument()] });
+  app.addHook('onRequest', literalPathFirst(operations, noOperation));
   app.addHook('onRequest', dropContentTypeOfEmptyBody);
 
   await app.register(authentication, { core, rateLimit: options.rateLimit });

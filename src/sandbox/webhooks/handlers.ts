@@ -118,6 +118,7 @@ export function webhookEndpoints(core: SandboxCore): Handlers {
           duration_ms: result.durationMs,
           failure_reason: core.delivery.targets.callerReason(result),
           tested_at: clock.iso(tested),
+          ping: result.ping,
         },
       };
     },
