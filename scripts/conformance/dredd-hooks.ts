@@ -111,7 +111,11 @@ export function afterEach(state: HookState, t: DreddTransaction): void {
     .find(([k]) => k.toLowerCase() === 'authorization')?.[1]
     ?.replace(/^Bearer /, '');
   const made = key ? madeRecord(state.validator, t.request.method, c.path, t.real.statusCode, parseBody(t.real.body), key) : undefined;
-  if (made) state.made.push(made);
+  if (made) {
+    state.made.push(made);
+    // Written as they are made, for a run stopped during Dredd (interrupt.ts): its clean-up removes them too.
+    writeFileSync(`${state.config.results}.made`, JSON.stringify(state.made));
+  }
   const problems: string[] = [];
   if (String(t.real.statusCode) !== c.status) problems.push(`status: expected ${c.status}, got ${t.real.statusCode}`);
   const contentType = Object.entries(t.real.headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1];

@@ -32,6 +32,7 @@ import { emptyState, setUp } from './setup.ts';
 import { finalLine, runTotals, sectionLines, summarise, warningCount } from './report.ts';
 import { listValues, selectOperations } from './select.ts';
 import { createResponseValidator, type OpenApiBundle } from './validate-response.ts';
+import { checkpoint, onInterrupt, trackChild } from './interrupt.ts';
 import { startReceiver } from './receiver.ts';
 import { readArazzo, runWorkflows, workflowFiles, workflowLines, workflowTotals } from './workflows.ts';
 import type { JsonObject } from '../lib/pointer.ts';
@@ -144,6 +145,7 @@ function runDredd(spec: string, server: string, configFile: string, logFile: str
       [DREDD_BIN, spec, server, '--hookfiles', HOOKS, '--loglevel', verbose ? 'warning' : 'error', '--color', 'false'],
       { cwd: ROOT, env: { ...process.env, CONFORMANCE_CONFIG: configFile }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
+    trackChild(child);
     const log = createWriteStream(logFile);
     for (const stream of [child.stdout, child.stderr]) {
       stream.on('data', (chunk: Buffer) => {
@@ -287,15 +289,25 @@ export async function main(argv: string[]): Promise<number> {
   const made: MadeRecord[] = [];
   let start: Map<string, number> | undefined;
   let settings: Settings | undefined;
-  /** Removes what the run made and can be removed, sets the balances back; once, even when the run stops on an error. */
-  let tidied: string[] | undefined;
-  const tidy = async (): Promise<string[]> => {
-    if (tidied) return tidied;
-    if (mode !== 'real') {
-      tidied = [];
-      return tidied;
+  /**
+   * Removes what the run made and can be removed, sets the balances back; once, even when the run stops on an
+   * error or a signal (interrupt.ts), whichever calls it first.
+   */
+  let tidying: Promise<string[]> | undefined;
+  /** Whether Dredd's records are in `made` already (read from its results), or still only in its file. */
+  let dreddMadeRead = false;
+  const tidy = (): Promise<string[]> => (tidying ??= tidyOnce());
+  const tidyOnce = async (): Promise<string[]> => {
+    if (mode !== 'real') return [];
+    const tidied: string[] = [];
+    // Stopped during Dredd: the records its transactions made so far, which the hooks write as they go.
+    if (!dreddMadeRead && existsSync(`${config.results}.made`)) {
+      try {
+        made.push(...(JSON.parse(readFileSync(`${config.results}.made`, 'utf8')) as MadeRecord[]));
+      } catch {
+        // written half: the records of Dredd's transactions are then not known
+      }
     }
-    tidied = [];
     const removal = await cleanUp(config, validator, made);
     const none = { lines: [], problems: [] };
     const account = settings ? await restoreSettings(config, settings) : none;
@@ -304,6 +316,12 @@ export async function main(argv: string[]): Promise<number> {
     tidied.push('', ...removal.lines, ...account.lines, ...balances.lines, ...problems);
     return tidied;
   };
+  const stopHandling = onInterrupt(async () => {
+    const lines = await tidy();
+    rmSync(dir, { recursive: true, force: true });
+    await receiver?.close();
+    return lines;
+  });
   try {
     const configFile = path.join(dir, 'config.json');
     const logFile = path.join(dir, 'dredd.log');
@@ -351,15 +369,18 @@ export async function main(argv: string[]): Promise<number> {
         setupLines.push(...state.setupLog);
       }
     }
+    await checkpoint();
     writeFileSync(configFile, JSON.stringify(config));
     const sections: ReportSection[] = [];
     const setupFailures: CheckResult[] = [...(setupState?.setupFailures ?? [])];
     if (runOperations && checks.length)
       sections.push(await checksSection(config, full, bundle, checks, { secondKey: values['second-key'], seed, perOperation }, prepared));
     const checksSeconds = (Date.now() - started) / 1000;
+    await checkpoint();
     const dreddExit = runOperations ? await runDredd(dreddSpec, server, configFile, logFile, values.verbose ?? false) : 0;
     if (!runOperations) writeFileSync(logFile, '');
     const dreddSeconds = (Date.now() - started) / 1000 - checksSeconds;
+    await checkpoint();
     const workflows = runFlows
       ? await runWorkflows({
           server,
@@ -385,7 +406,9 @@ export async function main(argv: string[]): Promise<number> {
             made?: MadeRecord[];
           })
         : undefined;
+    await checkpoint();
     made.push(...(results?.made ?? []));
+    dreddMadeRead = true;
     setupFailures.push(...(results?.setupFailures ?? []));
     const cleanup = await tidy();
     const seconds = (Date.now() - started) / 1000;
@@ -432,7 +455,9 @@ export async function main(argv: string[]): Promise<number> {
     console.log(finalLine(t));
     return t.failed > 0 ? 1 : 0;
   } finally {
-    if (!tidied) for (const line of await tidy().catch((error: Error) => [`clean-up failed: ${error.message}`])) console.log(line);
+    if (!tidying) for (const line of await tidy().catch((error: Error) => [`clean-up failed: ${error.message}`])) console.log(line);
+    await checkpoint();
+    stopHandling();
     rmSync(dir, { recursive: true, force: true });
     await receiver?.close();
   }
