@@ -12,6 +12,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { arrange, restore } from './arrange.ts';
 import { madeRecord } from './cleanup.ts';
+import { simulationResults } from './simulation.ts';
 import { bodyText, curlOf } from './http.ts';
 import { planMock } from './plan-mock.ts';
 import { planReal } from './plan-real.ts';
@@ -151,7 +152,14 @@ export function afterAll(state: HookState): void {
   writeFileSync(
     state.config.results,
     JSON.stringify(
-      { mode: state.config.mode, setup: state.setupLog, setupFailures: state.setupFailures, records: state.records, made: state.made },
+      {
+        mode: state.config.mode,
+        setup: state.setupLog,
+        setupFailures: state.setupFailures,
+        records: state.records,
+        made: state.made,
+        simulation: simulationResults(),
+      },
       null,
       1,
     ),

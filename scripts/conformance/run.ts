@@ -34,6 +34,7 @@ import { listValues, selectOperations } from './select.ts';
 import { createResponseValidator, type OpenApiBundle } from './validate-response.ts';
 import { checkpoint, onInterrupt, trackChild } from './interrupt.ts';
 import { startReceiver } from './receiver.ts';
+import { mergeSimulationResults, SIMULATION_TITLE, simulationResults } from './simulation.ts';
 import { readArazzo, runWorkflows, workflowFiles, workflowLines, workflowTotals } from './workflows.ts';
 import type { JsonObject } from '../lib/pointer.ts';
 
@@ -404,6 +405,7 @@ export async function main(argv: string[]): Promise<number> {
             setup: string[];
             setupFailures?: CheckResult[];
             made?: MadeRecord[];
+            simulation?: CheckResult[];
           })
         : undefined;
     await checkpoint();
@@ -415,6 +417,9 @@ export async function main(argv: string[]): Promise<number> {
     const setupSection: ReportSection[] = setupFailures.length
       ? [{ title: 'Set-up (the records the requests need)', results: setupFailures }]
       : [];
+    // Every answer of the simulation API the run read (this process's and the Dredd hooks'), against spec/sandbox.yaml.
+    const simulation = mergeSimulationResults(simulationResults(), results?.simulation ?? []);
+    if (simulation.length) sections.push({ title: SIMULATION_TITLE, results: simulation });
     if (runOperations && !results) {
       console.error(readFileSync(logFile, 'utf8').split('\n').slice(-40).join('\n'));
       console.error(`Dredd exited with ${dreddExit} before the hooks wrote their results (see its output above).`);
