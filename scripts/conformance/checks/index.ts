@@ -17,12 +17,13 @@ import { checkIsolation, ISOLATION } from './isolation.ts';
 import { checkFilters, checkPagination } from './lists.ts';
 import { checkOrder } from './order.ts';
 import { checkCreated } from './created.ts';
+import { checkValid, VALID_PER_OPERATION } from './valid.ts';
 import { checkMethods } from './methods.ts';
 
-export const CHECKS = ['input', 'auth', 'methods', 'isolation', 'deleted', 'pagination', 'filters', 'order', 'created'] as const;
+export const CHECKS = ['input', 'auth', 'methods', 'isolation', 'deleted', 'pagination', 'filters', 'order', 'created', 'valid'] as const;
 export type CheckName = (typeof CHECKS)[number];
 // The list checks read the counts and the records of a server that keeps them: a mock's examples have neither.
-const STATEFUL: CheckName[] = ['isolation', 'deleted', 'pagination', 'filters', 'order', 'created'];
+const STATEFUL: CheckName[] = ['isolation', 'deleted', 'pagination', 'filters', 'order', 'created', 'valid'];
 
 export const TITLE = 'Negative, security and isolation checks (per check)';
 
@@ -51,6 +52,12 @@ export async function runChecks(
     if (run('filters')) await checkFilters(ctx);
     if (run('order')) await checkOrder(ctx, setup);
     if (run('created')) await checkCreated(ctx, setup);
+    if (run('valid')) {
+      await checkValid(ctx, setup);
+      notes.push(
+        `Valid input: at most ${VALID_PER_OPERATION} requests per operation drawn from its schemas with seed ${ctx.seed} (--seed); the operations that move money are left out.`,
+      );
+    }
   }
   if (run('input')) {
     await checkInput(ctx);
