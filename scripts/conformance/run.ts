@@ -84,8 +84,8 @@ const USAGE = `Usage: npm run conformance -- --server <url> --api-key <key> [opt
   --second-key <key>    a key of another account: the isolation checks use it on the suite's records,
                         which must be 404 to it and absent from its lists; real mode only (default: skipped)
   --checks <list>       the checks run before Dredd, comma-separated: ${CHECKS.join(', ')}, or none
-                        (default: all; against a mock, isolation and deleted do not apply)
-  --seed <n>            the seed of the generated invalid requests (default: ${DEFAULT_SEED}); the same seed
+                        (default: all; against a mock, only input, auth and methods apply)
+  --seed <n>            the seed of the generated invalid and valid requests (default: ${DEFAULT_SEED}); the same seed
                         sends the same requests
   --checks-per-operation <n>  at most this many invalid requests per operation (default: ${DEFAULT_PER_OPERATION})
   --verbose             print Dredd's own output
