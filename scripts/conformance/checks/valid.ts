@@ -16,10 +16,10 @@ import { escapeToken, get, isObject, type Json, type JsonObject } from '../../li
 import { resolvePointer } from '../../lib/schema.ts';
 import { requestBodySchema } from '../contract.ts';
 import { bodyText } from '../http.ts';
-import { adjustBody, resourceKey, substituteBody } from '../resources.ts';
+import { adjustBody, substituteBody } from '../resources.ts';
 import { fillTemplate } from '../transaction.ts';
 import { record, type CheckContext } from './context.ts';
-import { makeRecords, removeRecords } from './fresh.ts';
+import { makeRecords, makeable, removeRecords } from './fresh.ts';
 import { validValues } from './generate.ts';
 import { copyRequest, parametersIn, requestOrSkip, send, type RequestSpec } from './request.ts';
 import { validatorsOf } from './violations.ts';
@@ -95,31 +95,22 @@ function queryPointers(bundle: JsonObject, method: string, template: string): Ma
   return out;
 }
 
-export async function checkValid(ctx: CheckContext, setup: Setup | undefined): Promise<void> {
+export async function checkValid(ctx: CheckContext, setup: Setup): Promise<void> {
   for (const op of candidates(ctx)) {
-    const name = `${op.method} ${op.path}`;
-    const why = spendsMoney(ctx, op.method, op.path);
-    if (why) continue;
+    if (spendsMoney(ctx, op.method, op.path)) continue;
     const base = requestOrSkip(ctx, VALID, op.method, op.path);
     if (!base) continue;
-    // A write on one record goes to a new one, where one costs nothing to make.
+    // A write on one record goes to a new one where one costs nothing to make, so that the set-up's records
+    // keep what later checks and Dredd read.
     const param = op.method !== 'GET' ? op.path.match(/\{([^}]+)\}$/)?.[1] : undefined;
-    const key = param ? resourceKey(op.path, param) : undefined;
-    const node = key ? SETUP_GRAPH.resources[key as keyof typeof SETUP_GRAPH.resources] : undefined;
-    let fresh: string | undefined;
-    if (
-      setup &&
-      key &&
-      node?.create &&
-      !ctx.validator.errorCodes(node.create.method, node.create.path, 400).includes('INSUFFICIENT_BALANCE')
-    ) {
-      fresh = (await makeRecords(setup, key as never, 1).catch(() => []))[0];
-      if (fresh) base.params.set(param!, fresh);
-    }
+    const makes = param ? makeable(ctx, op.path.replace(/\/\{[^}]+\}$/, '')) : undefined;
+    const key = makes && 'key' in makes ? makes.key : undefined;
+    const fresh = key ? (await makeRecords(setup, key, 1).catch(() => []))[0] : undefined;
+    if (fresh) base.params.set(param!, fresh);
     try {
-      for (const req of drawn(ctx, base, VALID_PER_OPERATION)) await expectDocumented(ctx, name, req);
+      for (const req of drawn(ctx, base, VALID_PER_OPERATION)) await expectDocumented(ctx, `${op.method} ${op.path}`, req);
     } finally {
-      if (fresh) await removeRecords(ctx, key as never, [fresh]);
+      if (key && fresh) await removeRecords(ctx, key, [fresh]);
     }
   }
 }
