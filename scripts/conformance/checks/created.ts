@@ -21,9 +21,8 @@ export const CREATED = 'created record';
 const MAX_PAGES = 5;
 
 export async function checkCreated(ctx: CheckContext, setup: Setup): Promise<void> {
-  for (const path of orderedLists(ctx)) {
-    const op = { path };
-    const makes = makeable(ctx, op.path);
+  for (const template of orderedLists(ctx)) {
+    const makes = makeable(ctx, template);
     if (!('key' in makes)) continue;
     const { key } = makes;
     const name = `${SETUP_GRAPH.resources[key].create!.method} ${SETUP_GRAPH.resources[key].create!.path}`;
@@ -35,7 +34,7 @@ export async function checkCreated(ctx: CheckContext, setup: Setup): Promise<voi
       continue;
     }
     try {
-      if (await readAtOnce(ctx, key, name, code)) await listedAtOnce(ctx, op.path, key, name, code);
+      if (await readAtOnce(ctx, key, name, code)) await listedAtOnce(ctx, template, key, name, code);
     } finally {
       await removeRecords(ctx, key, [code]);
     }

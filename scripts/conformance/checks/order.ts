@@ -62,10 +62,9 @@ export function orderedLists(ctx: CheckContext): string[] {
 }
 
 export async function checkOrder(ctx: CheckContext, setup: Setup): Promise<void> {
-  for (const path of orderedLists(ctx)) {
-    const op = { path };
-    const name = `GET ${op.path}`;
-    const keys = listOrder(ctx, 'GET', op.path);
+  for (const template of orderedLists(ctx)) {
+    const name = `GET ${template}`;
+    const keys = listOrder(ctx, 'GET', template);
     if (!keys.length) {
       record(ctx, {
         group: ORDER,
@@ -75,9 +74,9 @@ export async function checkOrder(ctx: CheckContext, setup: Setup): Promise<void>
       });
       continue;
     }
-    const base = listRequest(ctx, ORDER, op.path);
+    const base = listRequest(ctx, ORDER, template);
     if (!base) continue;
-    const makes = makeable(ctx, op.path);
+    const makes = makeable(ctx, template);
     const key: ResourceKey | undefined = 'key' in makes ? makes.key : undefined;
     let made: string[] = [];
     if (key) {
@@ -94,7 +93,7 @@ export async function checkOrder(ctx: CheckContext, setup: Setup): Promise<void>
       }
     }
     try {
-      await checkPages(ctx, op.path, base, keys, made);
+      await checkPages(ctx, template, base, keys, made);
     } finally {
       if (key) await removeRecords(ctx, key, made);
     }
