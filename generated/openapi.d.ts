@@ -924,7 +924,8 @@ export interface paths {
          *
          *     Provisional: the whole catalogue.
          *
-         *     - Sorted by `name`, then `product_id`.
+         *     - **Order: by name** (`name` ascending, then `product_id` ascending when two products have the same `name`;
+         *       strings compared by their UTF-16 code units, not by a language's collation).
          *     - Products can be added or withdrawn at any time: read the catalogue again rather than storing it for
          *       long. An order for a withdrawn product answers 404 `RESOURCE_NOT_FOUND`.
          *     - Gift cards are not included in the Découverte plan (402 `PLAN_UPGRADE_REQUIRED`).

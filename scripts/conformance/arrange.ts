@@ -7,7 +7,8 @@
 //     so that an operation that debits one gets 400 INSUFFICIENT_BALANCE, and sets them back afterwards;
 //   - `card-balance`: a withdrawal of the card's whole balance (5 USD must remain), for 400 card_balance_too_low.
 // When the state cannot be brought about, `arrange` says why, and the hooks skip the transaction unsent.
-import { call, dataOf, join, simulate, sleep } from './http.ts';
+import { call, dataOf, join, sleep } from './http.ts';
+import { simulate } from './simulation.ts';
 import type { Arrangement, ConformanceConfig, DreddTransaction } from './types.ts';
 
 /** What `restore` must undo, by transaction id. */

@@ -7,7 +7,8 @@
 //     successful transactions are skipped with the reason, rather than sent to fail.
 // After the run, every balance that moved is set back to what was read before it (with the simulation API), or
 // reported as moved (without one).
-import { bodyText, call, dataOf, join, simulate } from './http.ts';
+import { bodyText, call, dataOf, join } from './http.ts';
+import { simulate } from './simulation.ts';
 import type { ConformanceConfig } from './types.ts';
 import type { ResponseValidator } from './validate-response.ts';
 

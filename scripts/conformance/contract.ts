@@ -96,3 +96,26 @@ export function unknownReference(state: WithContract, method: string, path: stri
   // A uuid, or letters and digits for an id that is not one.
   return schema?.format === 'uuid' ? randomUUID() : `unknown_${randomUUID().replace(/-/g, '')}`;
 }
+
+/** One key of a list's documented order: an item's field, and its direction. */
+export interface OrderKey {
+  field: string;
+  direction: 'ascending' | 'descending';
+}
+
+/**
+ * The order a list operation's description states, in its one form (docs/structure.md, Lists):
+ * `**Order: most recent first** (`created_at` descending, then `code` descending when ...)`: each backquoted
+ * field followed by its direction, in the order written, up to the end of the parenthesis. Empty when the
+ * description states none.
+ */
+export function listOrder(state: WithContract, method: string, template: string): OrderKey[] {
+  const description = state.validator.operation(method, template)?.operation.description;
+  if (typeof description !== 'string') return [];
+  const statement = /\*\*Order:[^*]*\*\*\s*\(([^)]*)\)/.exec(description)?.[1];
+  if (!statement) return [];
+  return [...statement.matchAll(/`([^`]+)`\s+(ascending|descending)/g)].map((m) => ({
+    field: m[1]!,
+    direction: m[2] as OrderKey['direction'],
+  }));
+}

@@ -12,6 +12,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { arrange, restore } from './arrange.ts';
 import { madeRecord } from './cleanup.ts';
+import { simulationResults } from './simulation.ts';
 import { bodyText, curlOf } from './http.ts';
 import { planMock } from './plan-mock.ts';
 import { planReal } from './plan-real.ts';
@@ -111,7 +112,11 @@ export function afterEach(state: HookState, t: DreddTransaction): void {
     .find(([k]) => k.toLowerCase() === 'authorization')?.[1]
     ?.replace(/^Bearer /, '');
   const made = key ? madeRecord(state.validator, t.request.method, c.path, t.real.statusCode, parseBody(t.real.body), key) : undefined;
-  if (made) state.made.push(made);
+  if (made) {
+    state.made.push(made);
+    // Written as they are made, for a run stopped during Dredd (interrupt.ts): its clean-up removes them too.
+    writeFileSync(`${state.config.results}.made`, JSON.stringify(state.made));
+  }
   const problems: string[] = [];
   if (String(t.real.statusCode) !== c.status) problems.push(`status: expected ${c.status}, got ${t.real.statusCode}`);
   const contentType = Object.entries(t.real.headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1];
@@ -147,7 +152,14 @@ export function afterAll(state: HookState): void {
   writeFileSync(
     state.config.results,
     JSON.stringify(
-      { mode: state.config.mode, setup: state.setupLog, setupFailures: state.setupFailures, records: state.records, made: state.made },
+      {
+        mode: state.config.mode,
+        setup: state.setupLog,
+        setupFailures: state.setupFailures,
+        records: state.records,
+        made: state.made,
+        simulation: simulationResults(),
+      },
       null,
       1,
     ),

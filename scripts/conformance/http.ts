@@ -1,6 +1,6 @@
-// The suite's own requests (set-up, arrangements, checks), outside Dredd: one call with a key, the simulation
-// API of a sandbox, the partner API at --server or --alt-server for the suite's key, and the one-line curl
-// command that replays a request (every failure of the report ends with one).
+// The suite's own requests (set-up, arrangements, checks), outside Dredd: one call with a key, the partner API
+// at --server or --alt-server for the suite's key (the simulation API's calls are simulation.ts's), and the
+// one-line curl command that replays a request (every failure of the report ends with one).
 import type { Json } from '../lib/pointer.ts';
 import type { ConformanceConfig } from './types.ts';
 
@@ -35,11 +35,6 @@ export async function call(url: string, key: string, method = 'GET', body?: unkn
 export const join = (base: string, path: string) => base.replace(/\/$/, '') + path;
 export const dataOf = (a: Answer): unknown => (a.body && typeof a.body === 'object' ? (a.body as { data?: unknown }).data : undefined);
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A call of the sandbox's simulation API (--simulation-url) for the suite's key (or the one given). */
-export function simulate(config: ConformanceConfig, method: string, path: string, body?: unknown, key = config.apiKey): Promise<Answer> {
-  return call(join(config.simulationUrl!, path), key, method, body);
-}
 
 export interface Api {
   call(method: string, path: string, body?: unknown, server?: string): Promise<{ status: number; body: Json | undefined }>;

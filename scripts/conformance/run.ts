@@ -32,7 +32,9 @@ import { emptyState, setUp } from './setup.ts';
 import { finalLine, runTotals, sectionLines, summarise, warningCount } from './report.ts';
 import { listValues, selectOperations } from './select.ts';
 import { createResponseValidator, type OpenApiBundle } from './validate-response.ts';
+import { checkpoint, onInterrupt, trackChild } from './interrupt.ts';
 import { pingTypeOf, startReceiver } from './receiver.ts';
+import { mergeSimulationResults, SIMULATION_TITLE, simulationResults } from './simulation.ts';
 import { readArazzo, runWorkflows, workflowFiles, workflowLines, workflowTotals } from './workflows.ts';
 import type { JsonObject } from '../lib/pointer.ts';
 
@@ -82,8 +84,8 @@ const USAGE = `Usage: npm run conformance -- --server <url> --api-key <key> [opt
   --second-key <key>    a key of another account: the isolation checks use it on the suite's records,
                         which must be 404 to it and absent from its lists; real mode only (default: skipped)
   --checks <list>       the checks run before Dredd, comma-separated: ${CHECKS.join(', ')}, or none
-                        (default: all; against a mock, isolation and deleted do not apply)
-  --seed <n>            the seed of the generated invalid requests (default: ${DEFAULT_SEED}); the same seed
+                        (default: all; against a mock, only input, auth and methods apply)
+  --seed <n>            the seed of the generated invalid and valid requests (default: ${DEFAULT_SEED}); the same seed
                         sends the same requests
   --checks-per-operation <n>  at most this many invalid requests per operation (default: ${DEFAULT_PER_OPERATION})
   --verbose             print Dredd's own output
@@ -144,6 +146,7 @@ function runDredd(spec: string, server: string, configFile: string, logFile: str
       [DREDD_BIN, spec, server, '--hookfiles', HOOKS, '--loglevel', verbose ? 'warning' : 'error', '--color', 'false'],
       { cwd: ROOT, env: { ...process.env, CONFORMANCE_CONFIG: configFile }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
+    trackChild(child);
     const log = createWriteStream(logFile);
     for (const stream of [child.stdout, child.stderr]) {
       stream.on('data', (chunk: Buffer) => {
@@ -287,15 +290,25 @@ export async function main(argv: string[]): Promise<number> {
   const made: MadeRecord[] = [];
   let start: Map<string, number> | undefined;
   let settings: Settings | undefined;
-  /** Removes what the run made and can be removed, sets the balances back; once, even when the run stops on an error. */
-  let tidied: string[] | undefined;
-  const tidy = async (): Promise<string[]> => {
-    if (tidied) return tidied;
-    if (mode !== 'real') {
-      tidied = [];
-      return tidied;
+  /**
+   * Removes what the run made and can be removed, sets the balances back; once, even when the run stops on an
+   * error or a signal (interrupt.ts), whichever calls it first.
+   */
+  let tidying: Promise<string[]> | undefined;
+  /** Whether Dredd's records are in `made` already (read from its results), or still only in its file. */
+  let dreddMadeRead = false;
+  const tidy = (): Promise<string[]> => (tidying ??= tidyOnce());
+  const tidyOnce = async (): Promise<string[]> => {
+    if (mode !== 'real') return [];
+    const tidied: string[] = [];
+    // Stopped during Dredd: the records its transactions made so far, which the hooks write as they go.
+    if (!dreddMadeRead && existsSync(`${config.results}.made`)) {
+      try {
+        made.push(...(JSON.parse(readFileSync(`${config.results}.made`, 'utf8')) as MadeRecord[]));
+      } catch {
+        // written half: the records of Dredd's transactions are then not known
+      }
     }
-    tidied = [];
     const removal = await cleanUp(config, validator, made);
     const none = { lines: [], problems: [] };
     const account = settings ? await restoreSettings(config, settings) : none;
@@ -304,6 +317,12 @@ export async function main(argv: string[]): Promise<number> {
     tidied.push('', ...removal.lines, ...account.lines, ...balances.lines, ...problems);
     return tidied;
   };
+  const stopHandling = onInterrupt(async () => {
+    const lines = await tidy();
+    rmSync(dir, { recursive: true, force: true });
+    await receiver?.close();
+    return lines;
+  });
   try {
     const configFile = path.join(dir, 'config.json');
     const logFile = path.join(dir, 'dredd.log');
@@ -351,15 +370,18 @@ export async function main(argv: string[]): Promise<number> {
         setupLines.push(...state.setupLog);
       }
     }
+    await checkpoint();
     writeFileSync(configFile, JSON.stringify(config));
     const sections: ReportSection[] = [];
     const setupFailures: CheckResult[] = [...(setupState?.setupFailures ?? [])];
     if (runOperations && checks.length)
       sections.push(await checksSection(config, full, bundle, checks, { secondKey: values['second-key'], seed, perOperation }, prepared));
     const checksSeconds = (Date.now() - started) / 1000;
+    await checkpoint();
     const dreddExit = runOperations ? await runDredd(dreddSpec, server, configFile, logFile, values.verbose ?? false) : 0;
     if (!runOperations) writeFileSync(logFile, '');
     const dreddSeconds = (Date.now() - started) / 1000 - checksSeconds;
+    await checkpoint();
     const workflows = runFlows
       ? await runWorkflows({
           server,
@@ -383,15 +405,21 @@ export async function main(argv: string[]): Promise<number> {
             setup: string[];
             setupFailures?: CheckResult[];
             made?: MadeRecord[];
+            simulation?: CheckResult[];
           })
         : undefined;
+    await checkpoint();
     made.push(...(results?.made ?? []));
+    dreddMadeRead = true;
     setupFailures.push(...(results?.setupFailures ?? []));
     const cleanup = await tidy();
     const seconds = (Date.now() - started) / 1000;
     const setupSection: ReportSection[] = setupFailures.length
       ? [{ title: 'Set-up (the records the requests need)', results: setupFailures }]
       : [];
+    // Every answer of the simulation API the run read (this process's and the Dredd hooks'), against spec/sandbox.yaml.
+    const simulation = mergeSimulationResults(simulationResults(), results?.simulation ?? []);
+    if (simulation.length) sections.push({ title: SIMULATION_TITLE, results: simulation });
     if (runOperations && !results) {
       console.error(readFileSync(logFile, 'utf8').split('\n').slice(-40).join('\n'));
       console.error(`Dredd exited with ${dreddExit} before the hooks wrote their results (see its output above).`);
@@ -432,7 +460,9 @@ export async function main(argv: string[]): Promise<number> {
     console.log(finalLine(t));
     return t.failed > 0 ? 1 : 0;
   } finally {
-    if (!tidied) for (const line of await tidy().catch((error: Error) => [`clean-up failed: ${error.message}`])) console.log(line);
+    if (!tidying) for (const line of await tidy().catch((error: Error) => [`clean-up failed: ${error.message}`])) console.log(line);
+    await checkpoint();
+    stopHandling();
     rmSync(dir, { recursive: true, force: true });
     await receiver?.close();
   }

@@ -5,7 +5,8 @@
 // key is not revoked, or it could not run), and after the run sends back whatever differs. An account whose
 // outcomes wait to be chosen (an earlier run's workflows left it so) is made automatic for the run: the set-up
 // waits for its card to be issued.
-import { bodyText, dataOf, simulate } from './http.ts';
+import { bodyText, dataOf } from './http.ts';
+import { simulate } from './simulation.ts';
 import type { ConformanceConfig } from './types.ts';
 
 /** The settings a run may change and sets back (every field of the answer but the key's revocation). */

@@ -9,11 +9,13 @@
 // What cannot be set up is recorded with the reason, which the transactions that need it are skipped with. A
 // request the server under test refused is also a set-up failure of the report, with its answer and a curl
 // reproducer; one the simulation API refused is only a reason to skip (it is the suite's means, not the server).
+import { checkpoint } from './interrupt.ts';
 import { SETUP_GRAPH, type ResourceKey } from '../../src/setup/graph.ts';
 import { dependencyOrder, Setup, SetupError, stateChain, type RefusedCall, type SetupDriver } from '../../src/setup/setup.ts';
 import { madeRecord } from './cleanup.ts';
 import { enumValues, firstRequestExample, isGiftCards, parameters } from './contract.ts';
-import { api, bodyText, call, curlOf, dataOf, join, simulate } from './http.ts';
+import { api, bodyText, call, curlOf, dataOf, join } from './http.ts';
+import { simulate } from './simulation.ts';
 import { adjustBody, label, type ResourceName } from './resources.ts';
 import type { JsonObject } from '../lib/pointer.ts';
 import type { CheckResult, ConformanceConfig, HookState } from './types.ts';
@@ -52,6 +54,8 @@ export function setupDriver(state: HookState, key = state.config.apiKey): SetupD
   const client = api(config, key);
   return {
     async call(method, path, body) {
+      // A run stopped by a signal makes nothing more: the clean-up could not know it.
+      await checkpoint();
       const answer = await client.call(method, path, body, isGiftCards(path) ? config.altServer : undefined);
       const made = madeRecord(state.validator, method, path, answer.status, answer.body, key);
       if (made) state.made.push(made);

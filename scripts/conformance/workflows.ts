@@ -10,6 +10,7 @@
 // the records their requests created (seen by a recording proxy, recorder.ts) are handed to the run's clean-up
 // (cleanup.ts).
 import { spawn } from 'node:child_process';
+import { trackChild } from './interrupt.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -305,6 +306,7 @@ function runRespect(args: string[], verbose: boolean): Promise<{ code: number; o
       env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1', FORCE_COLOR: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    trackChild(child);
     let output = '';
     for (const stream of [child.stdout, child.stderr]) {
       stream.on('data', (chunk: Buffer) => {

@@ -1,7 +1,7 @@
 // The negative, security and isolation checks, run against the server before Dredd (so that what Dredd's
 // transactions set off later cannot be taken for a change a refused request made): the suite's records set up
 // as for Dredd, then the deleted-resource checks (which make and delete records of their own), the list checks
-// (pagination, filters: they read the records set up), invalid input, authentication, wrong methods and, with
+// (pagination, filters, order, created records: they read the records set up, and make a few of their own), invalid input, authentication, wrong methods and, with
 // --second-key, isolation. Against a mock, which keeps no state, only
 // the answers are checked. The run sets up once for the checks and Dredd (run.ts passes its set-up); on their
 // own the checks set up for themselves.
@@ -15,12 +15,15 @@ import { checkDeleted } from './deleted.ts';
 import { checkInput } from './input.ts';
 import { checkIsolation, ISOLATION } from './isolation.ts';
 import { checkFilters, checkPagination } from './lists.ts';
+import { checkOrder } from './order.ts';
+import { checkCreated } from './created.ts';
+import { checkValid, VALID_PER_OPERATION } from './valid.ts';
 import { checkMethods } from './methods.ts';
 
-export const CHECKS = ['input', 'auth', 'methods', 'isolation', 'deleted', 'pagination', 'filters'] as const;
+export const CHECKS = ['input', 'auth', 'methods', 'isolation', 'deleted', 'pagination', 'filters', 'order', 'created', 'valid'] as const;
 export type CheckName = (typeof CHECKS)[number];
 // The list checks read the counts and the records of a server that keeps them: a mock's examples have neither.
-const STATEFUL: CheckName[] = ['isolation', 'deleted', 'pagination', 'filters'];
+const STATEFUL: CheckName[] = ['isolation', 'deleted', 'pagination', 'filters', 'order', 'created', 'valid'];
 
 export const TITLE = 'Negative, security and isolation checks (per check)';
 
@@ -47,6 +50,14 @@ export async function runChecks(
     if (run('deleted')) await checkDeleted(ctx, setup);
     if (run('pagination')) await checkPagination(ctx);
     if (run('filters')) await checkFilters(ctx);
+    if (run('order')) await checkOrder(ctx, setup);
+    if (run('created')) await checkCreated(ctx, setup);
+    if (run('valid')) {
+      await checkValid(ctx, setup);
+      notes.push(
+        `Valid input: at most ${VALID_PER_OPERATION} requests per operation drawn from its schemas with seed ${ctx.seed} (--seed); the operations that move money are left out.`,
+      );
+    }
   }
   if (run('input')) {
     await checkInput(ctx);

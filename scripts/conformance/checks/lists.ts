@@ -28,7 +28,7 @@ const TARGET_PAGES = 3;
 /** Query parameters that are not equality filters: paging, and the date range (checked by neither). */
 const NOT_FILTERS = new Set(['page', 'limit', 'created_from', 'created_to']);
 
-interface Page {
+export interface Page {
   request: RequestSpec;
   status: number;
   body: unknown;
@@ -38,7 +38,7 @@ interface Page {
 }
 
 /** The list operations checked: a GET answering the PaginatedEnvelope, that takes `page` and `limit`. */
-function listOperations(ctx: CheckContext) {
+export function listOperations(ctx: CheckContext) {
   return ctx.operations.filter((op) => {
     if (op.method !== 'GET') return false;
     const names = parametersIn(ctx, op.method, op.path, 'query').map((p) => p.name);
@@ -49,21 +49,25 @@ function listOperations(ctx: CheckContext) {
 }
 
 /** The graph's resource listed at a path, if any. */
-const listedAt = (template: string): ResourceKey | undefined =>
+export const listedAt = (template: string): ResourceKey | undefined =>
   (Object.keys(SETUP_GRAPH.resources) as ResourceKey[]).find((k) => SETUP_GRAPH.resources[k].list?.path === template);
 
 /** An item's identity: the list's id fields where the graph knows them, else the item itself. */
-function identity(template: string, item: unknown): string {
+export function identity(template: string, item: unknown): string {
   const key = listedAt(template);
   const fields = key ? SETUP_GRAPH.resources[key].list!.id : ['code', 'id'];
   if (isObject(item)) for (const f of fields) if (typeof item[f] === 'string') return item[f] as string;
   return JSON.stringify(item);
 }
 
-async function getPage(ctx: CheckContext, base: RequestSpec, page: number, limit: number): Promise<Page> {
+/** True when the list operation is read a page at a time (`page` and `limit`), like those `listOperations` returns. */
+export const isPaged = (ctx: CheckContext, template: string): boolean => listOperations(ctx).some((op) => op.path === template);
+
+/** A page of the list (`page` and `limit` set when given; a list that is not paged is read as it is). */
+export async function getPage(ctx: CheckContext, base: RequestSpec, page?: number, limit?: number): Promise<Page> {
   const request = copyRequest(base);
-  request.query.set('page', String(page));
-  request.query.set('limit', String(limit));
+  if (page !== undefined) request.query.set('page', String(page));
+  if (limit !== undefined) request.query.set('limit', String(limit));
   const { reply, curl } = await send(ctx, request);
   const body = reply.body;
   const data = isObject(body) && Array.isArray(body.data) ? body.data : [];
@@ -76,7 +80,7 @@ async function getPage(ctx: CheckContext, base: RequestSpec, page: number, limit
 }
 
 /** The failure of a page: what was asked, what came, and the curl that replays it. */
-function fail(ctx: CheckContext, group: string, name: string, page: Page, problem: string): void {
+export function fail(ctx: CheckContext, group: string, name: string, page: Page, problem: string): void {
   record(ctx, {
     group,
     name,
@@ -87,14 +91,15 @@ function fail(ctx: CheckContext, group: string, name: string, page: Page, proble
 }
 
 /** A page that is not a 200 with a pagination object is a failure; the reason, or undefined. */
-function unreadable(page: Page): string | undefined {
+export function unreadable(page: Page, paged = true): string | undefined {
   if (page.status !== 200) return `answered ${page.status}, expected 200`;
-  if (!page.pagination) return 'the answer has no pagination { page, limit, total, pages }';
+  if (!isObject(page.body) || !Array.isArray(page.body.data)) return 'the answer has no data array';
+  if (paged && !page.pagination) return 'the answer has no pagination { page, limit, total, pages }';
   return undefined;
 }
 
 /** The request of a list operation, or undefined (a skipped result says why). */
-function listRequest(ctx: CheckContext, group: string, template: string): RequestSpec | undefined {
+export function listRequest(ctx: CheckContext, group: string, template: string): RequestSpec | undefined {
   const request = validRequest(ctx, 'GET', template);
   if (typeof request !== 'string') return request;
   record(ctx, { group, name: `GET ${template}`, outcome: 'skipped', message: request });

@@ -5,6 +5,7 @@ import { isObject, type Json } from '../../lib/pointer.ts';
 import { madeRecord } from '../cleanup.ts';
 import { firstRequestExample, hasHeaderParam, isGiftCards, isReferenceParam, parameters, pathExample } from '../contract.ts';
 import { curlOf, sleep } from '../http.ts';
+import { checkpoint } from '../interrupt.ts';
 import { adjustBody, label, resourceKey, substituteBody } from '../resources.ts';
 import { fillTemplate } from '../transaction.ts';
 import type { Reply, RequestSpec } from '../types.ts';
@@ -83,6 +84,8 @@ export async function send(ctx: CheckContext, req: RequestSpec): Promise<{ reply
   const headers = headersOf(ctx, req);
   const url = urlOf(ctx, req);
   const curl = curlOf(req.method, url, headers, req.body);
+  // A run stopped by a signal sends nothing more (interrupt.ts).
+  await checkpoint();
   for (let attempt = 0; ; attempt++) {
     const res = await fetch(url, { method: req.method, headers, body: req.body, signal: AbortSignal.timeout(15_000) });
     const text = await res.text();

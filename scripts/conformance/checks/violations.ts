@@ -72,7 +72,8 @@ function validators(bundle: JsonObject) {
 }
 
 const cached = new WeakMap<object, ReturnType<typeof validators>>();
-const validatorsOf = (bundle: JsonObject) => {
+/** The contract's own validators of request values (cached per bundle): what a generated value is checked with. */
+export const validatorsOf = (bundle: JsonObject) => {
   let v = cached.get(bundle);
   if (!v) {
     v = validators(bundle);

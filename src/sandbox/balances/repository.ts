@@ -38,7 +38,7 @@ export function balanceTransactions(
   const { db, clock } = core;
   const where = 'account_id = ? AND balance_type = ? AND created_at >= ? AND created_at < ?';
   const rows = db.all<TransactionRow>(
-    `SELECT * FROM balance_transactions WHERE ${where} ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?`,
+    `SELECT * FROM balance_transactions WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
     accountId,
     type,
     window.from,

@@ -125,7 +125,12 @@ export class CardRepository {
     const where = customerCode ? 'account_id = ? AND customer_code = ?' : 'account_id = ?';
     const args: SqlValue[] = customerCode ? [accountId, customerCode] : [accountId];
     return {
-      rows: this.db.all<CardRow>(`SELECT * FROM cards WHERE ${where} ORDER BY seq DESC LIMIT ? OFFSET ?`, ...args, limit, offset),
+      rows: this.db.all<CardRow>(
+        `SELECT * FROM cards WHERE ${where} ORDER BY created_at DESC, code DESC LIMIT ? OFFSET ?`,
+        ...args,
+        limit,
+        offset,
+      ),
       total: this.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM cards WHERE ${where}`, ...args)!.n,
     };
   }
@@ -240,7 +245,7 @@ export class CardRepository {
     const args: SqlValue[] = [accountId, cardCode, from ?? 0, to ?? Number.MAX_SAFE_INTEGER];
     return {
       rows: this.db.all<CardTransactionRow>(
-        `SELECT * FROM card_transactions WHERE ${where} ORDER BY date DESC, seq DESC LIMIT ? OFFSET ?`,
+        `SELECT * FROM card_transactions WHERE ${where} ORDER BY date DESC, id DESC LIMIT ? OFFSET ?`,
         ...args,
         limit,
         offset,

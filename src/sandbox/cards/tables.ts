@@ -28,7 +28,8 @@ CREATE TABLE IF NOT EXISTS cards (
   cvv TEXT,
   created_at INTEGER NOT NULL
 ) STRICT;
-CREATE INDEX IF NOT EXISTS cards_list ON cards (account_id);
+DROP INDEX IF EXISTS cards_list;
+CREATE INDEX IF NOT EXISTS cards_by_time ON cards (account_id, created_at, code);
 CREATE TABLE IF NOT EXISTS card_topups (
   id TEXT PRIMARY KEY,
   account_id INTEGER NOT NULL,
@@ -57,7 +58,8 @@ CREATE TABLE IF NOT EXISTS card_transactions (
   balance_after_minor INTEGER NOT NULL CHECK (balance_after_minor >= 0),
   date INTEGER NOT NULL
 ) STRICT;
-CREATE INDEX IF NOT EXISTS card_transactions_list ON card_transactions (account_id, card_code, date);
+DROP INDEX IF EXISTS card_transactions_list;
+CREATE INDEX IF NOT EXISTS card_transactions_by_time ON card_transactions (account_id, card_code, date, id);
 CREATE TABLE IF NOT EXISTS card_topup_failures (
   topup_id TEXT PRIMARY KEY REFERENCES card_topups(id),
   reason TEXT NOT NULL

@@ -31,9 +31,9 @@ export const sqlSet = (values: readonly string[]): string => `(${values.map((v) 
 // the outbox fans each event out to them and the delivery keeps their health.
 //
 // Every list reads one account's rows (one endpoint's, one balance's) in the order the list gives them, and
-// its index holds exactly that: the filter's columns, then the order's (an index ends with the rowid, `seq`,
-// which is the tie-break of most lists). Without it a list scans the rows of every account and sorts them, and
-// its cost grows with the whole database rather than with the account (tests/sandbox/list-plans.test.ts reads
+// its index holds exactly that: the filter's columns, then the order's (the contract's: the time field, then
+// the tie-break field each list's description names; an index of an earlier order is dropped). Without it a
+// list scans the rows of every account and sorts them, and its cost grows with the whole database rather than with the account (tests/sandbox/list-plans.test.ts reads
 // the plans). Deleting an endpoint finds its pending deliveries through the deliveries' index too.
 const CORE_TABLES = `
 CREATE TABLE IF NOT EXISTS clock (
@@ -83,7 +83,8 @@ CREATE TABLE IF NOT EXISTS balance_transactions (
   customer_code TEXT,
   created_at INTEGER NOT NULL
 ) STRICT;
-CREATE INDEX IF NOT EXISTS balance_transactions_list ON balance_transactions (account_id, balance_type, created_at);
+DROP INDEX IF EXISTS balance_transactions_list;
+CREATE INDEX IF NOT EXISTS balance_transactions_by_time ON balance_transactions (account_id, balance_type, created_at, id);
 CREATE TABLE IF NOT EXISTS usage (
   account_id INTEGER NOT NULL,
   period TEXT NOT NULL,
@@ -110,7 +111,8 @@ CREATE TABLE IF NOT EXISTS webhook_endpoints (
   created_at INTEGER NOT NULL,
   updated_at INTEGER NOT NULL
 ) STRICT;
-CREATE INDEX IF NOT EXISTS webhook_endpoints_list ON webhook_endpoints (account_id);
+DROP INDEX IF EXISTS webhook_endpoints_list;
+CREATE INDEX IF NOT EXISTS webhook_endpoints_by_time ON webhook_endpoints (account_id, created_at, code);
 CREATE TABLE IF NOT EXISTS events (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
   id TEXT NOT NULL UNIQUE,
@@ -136,7 +138,8 @@ CREATE TABLE IF NOT EXISTS deliveries (
   last_attempt_at INTEGER,
   next_retry_at INTEGER
 ) STRICT;
-CREATE INDEX IF NOT EXISTS deliveries_list ON deliveries (account_id, endpoint_code, created_at);
+DROP INDEX IF EXISTS deliveries_list;
+CREATE INDEX IF NOT EXISTS deliveries_by_time ON deliveries (account_id, endpoint_code, created_at, code);
 CREATE TABLE IF NOT EXISTS jobs (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   run_at INTEGER NOT NULL,

@@ -65,7 +65,7 @@ export function customerList(
     args.push(value);
   }
   const rows = core.db.all<CustomerRow>(
-    `SELECT * FROM customers WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT ? OFFSET ?`,
+    `SELECT * FROM customers WHERE ${where.join(' AND ')} ORDER BY created_at DESC, code DESC LIMIT ? OFFSET ?`,
     ...args,
     limit,
     offset,

@@ -1,5 +1,5 @@
 // The customers' table (DDL). Its closed sets are the contract's (generated value lists). The list's index is
-// the account's rows in `seq` order (core/store.ts says why); its filters are read from those rows.
+// the account's rows in the contract's order (core/store.ts says why); its filters are read from those rows.
 import { customerStatusOneOf0Values, verificationLevelValues } from '../../../generated/openapi-values.js';
 import { constValues } from '../core/contract.js';
 import { sqlSet } from '../core/store.js';
@@ -20,5 +20,6 @@ CREATE TABLE IF NOT EXISTS customers (
   verification_level TEXT NOT NULL CHECK (verification_level IN ${sqlSet(verificationLevelValues)}),
   created_at INTEGER NOT NULL
 ) STRICT;
-CREATE INDEX IF NOT EXISTS customers_list ON customers (account_id);
+DROP INDEX IF EXISTS customers_list;
+CREATE INDEX IF NOT EXISTS customers_by_time ON customers (account_id, created_at, code);
 `;

@@ -82,9 +82,12 @@ const PRODUCTS: GiftCardProduct[] = [
   },
 ];
 
+/** Ascending by UTF-16 code units, as the contract's order compares (a locale's comparison would move case and accents). */
+const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 /** Sorted by name, then product_id, as the list answers. */
 export const CATALOGUE: readonly GiftCardProduct[] = PRODUCTS.sort(
-  (a, b) => a.name.localeCompare(b.name) || a.product_id.localeCompare(b.product_id),
+  (a, b) => byCodeUnits(a.name, b.name) || byCodeUnits(a.product_id, b.product_id),
 );
 
 export const productById = (id: string): GiftCardProduct | undefined => CATALOGUE.find((p) => p.product_id === id);

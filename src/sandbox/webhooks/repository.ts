@@ -87,7 +87,7 @@ export class EndpointRepository {
     return this.db.get<EndpointRow>('SELECT * FROM webhook_endpoints WHERE account_id = ? AND code = ?', accountId, code);
   }
   list(accountId: number): EndpointRow[] {
-    return this.db.all<EndpointRow>('SELECT * FROM webhook_endpoints WHERE account_id = ? ORDER BY seq DESC', accountId);
+    return this.db.all<EndpointRow>('SELECT * FROM webhook_endpoints WHERE account_id = ? ORDER BY created_at DESC, code DESC', accountId);
   }
   activeCount(accountId: number): number {
     return this.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM webhook_endpoints WHERE account_id = ? AND is_active = 1', accountId)!.n;
@@ -143,7 +143,7 @@ export class EndpointRepository {
   ): { rows: DeliveryRow[]; total: number } {
     const where = 'd.account_id = ? AND d.endpoint_code = ? AND d.created_at >= ? AND d.created_at < ?';
     const rows = this.db.all<DeliveryRow>(
-      `SELECT d.*, e.type FROM deliveries d JOIN events e ON e.id = d.event_id WHERE ${where} ORDER BY d.created_at DESC, d.seq DESC LIMIT ? OFFSET ?`,
+      `SELECT d.*, e.type FROM deliveries d JOIN events e ON e.id = d.event_id WHERE ${where} ORDER BY d.created_at DESC, d.code DESC LIMIT ? OFFSET ?`,
       accountId,
       endpointCode,
       from,
