@@ -1,7 +1,8 @@
 // The docs site for a reader that takes text, a coding assistant first (llmstxt.org):
 //
 //   site/<page>.md     the markdown twin of every page: `/guides/errors/` -> `/guides/errors.md`, `/` ->
-//                      `/index.md`, the reference -> `/reference.md`; each page's HTML names its twin
+//                      `/index.md`, the reference -> `/reference.md`, the simulation API's page ->
+//                      `/reference/simulation.md`; each page's HTML names its twin
 //                      (`<link rel="alternate" type="text/markdown">`)
 //   site/llms.txt      the index: the site's summary and every twin, by the sidebar's groups
 //   site/llms-full.txt every page in one file, in the same order (the package ships it too: dist/llms-full.txt,
@@ -9,12 +10,14 @@
 //
 // Written here rather than by starlight-llms-txt: the site's pages are markdown this build writes (guides.ts,
 // events-page.ts ...), so a twin is that markdown as it is, not Starlight's HTML turned back into markdown; the
-// plugin makes no per-page twins; and it sees only Starlight's pages, while the reference is Redoc's, whose
-// markdown has to be written from the bundle (reference-markdown.ts) in any case.
+// plugin makes no per-page twins; and it sees only Starlight's pages, while the two reference pages are Redoc's,
+// whose markdown has to be written from their bundles (reference-markdown.ts) in any case.
 import fs from 'node:fs';
 import path from 'node:path';
 import { outsideCode } from './guides.ts';
-import { referenceMarkdown } from './reference-markdown.ts';
+import { referenceMarkdown, type ReferenceSource } from './reference-markdown.ts';
+import { docsDocument } from './reference.ts';
+import { SIMULATION_ROUTE, simulationDocsDocument } from './simulation-reference.ts';
 import type { SiteContent } from './site.ts';
 import type { SidebarGroup, Page } from './starlight.ts';
 import { isObject, type JsonObject } from '../lib/pointer.ts';
@@ -139,9 +142,9 @@ function preamble(site: SiteSummary): string {
   return [
     `Version ${site.version} of the contract. Every page of the docs site has a markdown twin at its address with ` +
       '`.md` in place of the final slash (`/guides/errors/` -> `/guides/errors.md`, the home page `/index.md`, the ' +
-      'API reference `/reference.md`); `/llms-full.txt` holds them all in one file. The contract itself: ' +
-      "`/openapi.json` (the API), `/asyncapi.json` (the webhook events), `/sandbox.json` (the local sandbox's " +
-      'simulation API).',
+      'API reference `/reference.md`, the simulation API `/reference/simulation.md`); `/llms-full.txt` holds them ' +
+      'all in one file. The contract itself: `/openapi.json` (the API), `/asyncapi.json` (the webhook events), ' +
+      "`/sandbox.json` (the local sandbox's simulation API).",
     '',
     'To try the API, run the local sandbox (`npx partner-api-sandbox`, from the npm package `@partner-api/contract`), ' +
       "or let an assistant drive it through the package's MCP server (`npx -y -p @partner-api/contract partner-api-mcp`): " +
@@ -215,15 +218,40 @@ export function linkTwinsFromPages(outDir: string, pages: MarkdownPage[]): void 
 }
 
 export interface AssistantDocs {
-  /** Every page with its twin: the Starlight pages, then the reference. */
+  /** Every page with its twin: the Starlight pages, then the reference pages. */
   pages: MarkdownPage[];
   llmsTxt: string;
   llmsFull: string;
 }
 
-/** The twins, llms.txt and llms-full.txt of the site's content and the OpenAPI bundle. */
-export function assistantDocs(content: SiteContent, bundle: Record<string, unknown>): AssistantDocs {
-  const openapi = bundle as JsonObject;
+/** The API reference (reference.ts) of the OpenAPI bundle. */
+export const API_REFERENCE: ReferenceSource = {
+  title: 'API reference',
+  url: '/reference/',
+  document: '/openapi.json',
+  docsDocument: (openapi) => docsDocument(openapi) as JsonObject,
+};
+
+/**
+ * The simulation API's page (simulation-reference.ts) of the sandbox bundle: its docs copy gives the sandbox's own
+ * server, where the API reference's adds the sandbox beside production and code samples.
+ */
+export const SIMULATION_REFERENCE: ReferenceSource = {
+  title: 'Simulation API',
+  url: SIMULATION_ROUTE,
+  document: '/sandbox.json',
+  docsDocument: (sandbox) => simulationDocsDocument(sandbox) as JsonObject,
+};
+
+/** The bundles the docs for assistants are written from: the OpenAPI document, and the sandbox's when it was built. */
+export interface AssistantBundles {
+  openapi: Record<string, unknown>;
+  sandbox?: Record<string, unknown>;
+}
+
+/** The twins, llms.txt and llms-full.txt of the site's content and the bundles. */
+export function assistantDocs(content: SiteContent, bundles: AssistantBundles): AssistantDocs {
+  const openapi = bundles.openapi as JsonObject;
   const info = isObject(openapi.info) ? openapi.info : {};
   const site: SiteSummary = {
     title: String(info.title ?? 'API'),
@@ -231,11 +259,14 @@ export function assistantDocs(content: SiteContent, bundle: Record<string, unkno
     summary: String(info.summary ?? ''),
   };
   const eventPage = new Map(content.events.flatMap((page) => page.events.map((name) => [name, twinUrl(pageUrl(page.id))] as const)));
-  const reference = referenceMarkdown(openapi, (name) => eventPage.get(name));
-  const pages = linkedPages([
-    ...markdownPages(content.pages, new Map(content.events.map((e) => [e.id, e.markdown]))),
-    { url: '/reference/', twin: twinUrl('/reference/'), title: reference.title, description: reference.description, body: reference.body },
-  ]);
+  const references = [
+    { source: API_REFERENCE, document: openapi },
+    ...(bundles.sandbox ? [{ source: SIMULATION_REFERENCE, document: bundles.sandbox as JsonObject }] : []),
+  ].map(({ source, document }): MarkdownPage => {
+    const page = referenceMarkdown(document, source, (name) => eventPage.get(name));
+    return { url: source.url, twin: twinUrl(source.url), title: page.title, description: page.description, body: page.body };
+  });
+  const pages = linkedPages([...markdownPages(content.pages, new Map(content.events.map((e) => [e.id, e.markdown]))), ...references]);
   const groups = pagesBySidebar(pages, content.sidebar);
   return { pages, llmsTxt: llmsTxt(site, groups), llmsFull: llmsFullTxt(site, groups) };
 }

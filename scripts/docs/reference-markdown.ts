@@ -1,16 +1,16 @@
-// The API reference as markdown (`/reference.md`, and the reference part of llms-full.txt): what the Redoc page
-// shows, for a reader that takes text, a coding assistant first. Redoc renders the bundle in the browser, so
-// there is no markdown of it to reuse; this writes one from the same document, through the readers the other
-// docs scripts use (operations and their examples: scripts/lib/openapi-examples.ts; error codes: the bundle
-// reader; fields of a schema: the events pages' fieldRows), and the docs copy of the bundle (reference.ts) for
-// the servers, the description and the code samples the page shows.
+// An API reference page as markdown (`/reference.md`, `/reference/simulation.md`, and their parts of llms-full.txt):
+// what the Redoc page shows, for a reader that takes text, a coding assistant first. Redoc renders the bundle in
+// the browser, so there is no markdown of it to reuse; this writes one from the same document, through the readers
+// the other docs scripts use (operations and their examples: scripts/lib/openapi-examples.ts; error codes: the
+// bundle reader; fields of a schema: the events pages' fieldRows), and the page's docs copy of the bundle
+// (reference.ts, simulation-reference.ts) for the servers, the description and the code samples the page shows.
 //
 // Its outline is the page's: the description's sections, then a section per tag (in the order of
-// `x-tagGroups`) with an `###` section per operation (its summary, as Redoc titles it) or webhook (its event
-// name); then one `## Schemas` section that the page does not have, where every schema a response's `data`
-// names is written once instead of under each operation that answers it.
+// `x-tagGroups`, else of `tags`) with an `###` section per operation (its summary, as Redoc titles it) or webhook
+// (its event name); then one `## Schemas` section that the page does not have, where every schema a response's
+// `data` names is written once instead of under each operation that answers it.
+import path from 'node:path';
 import { fieldList, fieldRows, schemaType, schemaValues } from './events-page.ts';
-import { docsDocument } from './reference.ts';
 import { exampleOperations, type ExampleOperation } from '../lib/openapi-examples.ts';
 import {
   deref,
@@ -34,6 +34,21 @@ export interface ReferenceOperation {
   /** Its heading, the summary: Redoc's title of it. */
   heading: string;
   tag: string;
+}
+
+/** Which Redoc page of the site a document is written as. */
+export interface ReferenceSource {
+  /** The twin's title, the page's label in the sidebar: `API reference`. */
+  title: string;
+  /** The page's address: `/reference/`. */
+  url: string;
+  /** The document the page renders, as the site serves it: `/openapi.json`. */
+  document: string;
+  /**
+   * The copy of the document the page renders (its servers, description and code samples): reference.ts's
+   * docsDocument, simulation-reference.ts's simulationDocsDocument.
+   */
+  docsDocument: (openapi: JsonObject) => JsonObject;
 }
 
 export interface ReferencePage {
@@ -357,7 +372,7 @@ function schemaSections(docs: JsonObject, names: Set<string>): string[] {
 }
 
 /** What the page says before the operations: the servers, authentication, webhooks, shared errors, the API's description. */
-function preambleLines(docs: JsonObject, shared: string): string[] {
+function preambleLines(docs: JsonObject, shared: string, source: ReferenceSource): string[] {
   const info = isObject(docs.info) ? docs.info : {};
   const sharedResponses = Object.entries(
     isObject(get(docs, '/components/responses')) ? (get(docs, '/components/responses') as JsonObject) : {},
@@ -373,10 +388,11 @@ function preambleLines(docs: JsonObject, shared: string): string[] {
     .map((s) => `- \`${text(s.url)}\`: ${text(s.description)}`);
   const security = deref(docs, get(docs, '/components/securitySchemes/bearerAuth'));
   const title = `${text(info.title) || 'API'} (${text(info.version)})`;
+  const webhooks = webhookOperations(docs).length > 0 ? ' every webhook event it sends,' : '';
   return [
     `${title}: ${text(info.summary)} Every operation of the API with its parameters, request body, responses, errors ` +
-      'and examples, every webhook event it sends, and the schemas of its answers; the same as the ' +
-      '[reference page](/reference/), from the same document ([openapi.json](/openapi.json)).',
+      `and examples,${webhooks} and the schemas of its answers; the same as the [reference page](${source.url}), from ` +
+      `the same document ([${path.posix.basename(source.document)}](${source.document})).`,
     '',
     '**Servers**',
     '',
@@ -396,20 +412,21 @@ function preambleLines(docs: JsonObject, shared: string): string[] {
 }
 
 /**
- * The reference as one markdown page. `eventsPageOf` gives the address of the events page that describes an
- * event (its markdown twin), for the webhooks' links.
+ * A reference page (`source`) of a document as one markdown page. `eventsPageOf` gives the address of the events
+ * page that describes an event (its markdown twin), for the webhooks' links.
  */
 export function referenceMarkdown(
   openapi: JsonObject,
+  source: ReferenceSource,
   eventsPageOf: (event: string) => string | undefined = () => undefined,
 ): ReferencePage {
-  const docs = docsDocument(openapi as Record<string, unknown>) as JsonObject;
+  const docs = source.docsDocument(openapi);
   const info = isObject(docs.info) ? docs.info : {};
   const ctx: OperationContext = { openapi, docs, schemas: new Set() };
   const shared = sharedWebhookText(webhookOperations(docs).map(({ op }) => text(op.description)));
   const { sections, operations, webhooks } = tagSections(ctx, shared, eventsPageOf);
   const body = [
-    ...preambleLines(docs, shared),
+    ...preambleLines(docs, shared, source),
     '',
     ...sections.flatMap((s) => [s, '']),
     '## Schemas',
@@ -422,7 +439,7 @@ export function referenceMarkdown(
     .replace(/\n{3,}/g, '\n\n')
     .trim();
   return {
-    title: 'API reference',
+    title: source.title,
     description: `Every operation of ${text(info.title) || 'the API'} ${text(info.version)} as markdown.`,
     body: `${body}\n`,
     operations,

@@ -160,15 +160,19 @@ export function siteContent(openapi: JsonObject, asyncapi: JsonObject): SiteCont
   return { pages, sidebar: sidebar(guides, events, workflows), guides, missingGuides: missing, events };
 }
 
-/** Reads the bundles the site is built from: the OpenAPI and AsyncAPI documents of `generatedDir`. */
-export function readBundles(generatedDir = GENERATED): { openapi: JsonObject; asyncapi: JsonObject } {
-  return { openapi: readBundle(generatedDir, 'openapi.json'), asyncapi: readBundle(generatedDir, 'asyncapi.json') };
+/** Reads the bundles the site is built from: the OpenAPI and AsyncAPI documents of `generatedDir`, and the sandbox's when it was built. */
+export function readBundles(generatedDir = GENERATED): { openapi: JsonObject; asyncapi: JsonObject; sandbox?: JsonObject } {
+  return {
+    openapi: readBundle(generatedDir, 'openapi.json'),
+    asyncapi: readBundle(generatedDir, 'asyncapi.json'),
+    sandbox: fs.existsSync(path.join(generatedDir, 'sandbox.json')) ? readBundle(generatedDir, 'sandbox.json') : undefined,
+  };
 }
 
 /** Builds the whole site into `outDir` (emptied first) from the bundles in `generatedDir`. */
 export async function buildSite(outDir = SITE_DIR, generatedDir = GENERATED): Promise<SiteResult> {
   const started = performance.now();
-  const { openapi, asyncapi } = readBundles(generatedDir);
+  const { openapi, asyncapi, sandbox } = readBundles(generatedDir);
   const content = siteContent(openapi, asyncapi);
   const { pages, missingGuides: missing } = content;
   const info = (openapi.info ?? {}) as JsonObject;
@@ -179,14 +183,7 @@ export async function buildSite(outDir = SITE_DIR, generatedDir = GENERATED): Pr
     outDir,
   );
   const { badgeCount } = await buildReference(openapi, path.join(outDir, 'reference'));
-  const simulation = path.join(generatedDir, 'sandbox.json');
-  if (fs.existsSync(simulation)) {
-    await buildSimulationReference(
-      JSON.parse(fs.readFileSync(simulation, 'utf8')),
-      path.join(outDir, 'reference', 'simulation'),
-      String(info.title ?? 'API'),
-    );
-  }
+  if (sandbox) await buildSimulationReference(sandbox, path.join(outDir, 'reference', 'simulation'), String(info.title ?? 'API'));
   fs.writeFileSync(path.join(outDir, 'asyncapi.html'), legacyEventsRedirect(content.events));
   for (const file of ['openapi.json', 'openapi.yaml', 'asyncapi.json', 'asyncapi.yaml', 'sandbox.json']) {
     const from = path.join(generatedDir, file);
@@ -194,7 +191,7 @@ export async function buildSite(outDir = SITE_DIR, generatedDir = GENERATED): Pr
   }
   fs.copyFileSync(path.join(ROOT, 'tests', 'fixtures', 'webhook-vectors.json'), path.join(outDir, 'webhook-vectors.json'));
   fs.writeFileSync(path.join(outDir, COLLECTION_FILE), `${JSON.stringify(await postmanCollection(openapi), null, 2)}\n`);
-  writeAssistantDocs(outDir, assistantDocs(content, openapi));
+  writeAssistantDocs(outDir, assistantDocs(content, { openapi, sandbox }));
   return {
     outDir,
     files: fs.readdirSync(outDir).sort(),

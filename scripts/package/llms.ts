@@ -15,8 +15,8 @@ const USAGE = `Usage: node scripts/package/llms.ts [--out <file>]
 
 /** The site's llms-full.txt, from generated/ and the guides, without building the site. */
 export function packageDocs(): string {
-  const { openapi, asyncapi } = readBundles();
-  return assistantDocs(siteContent(openapi, asyncapi), openapi).llmsFull;
+  const { openapi, asyncapi, sandbox } = readBundles();
+  return assistantDocs(siteContent(openapi, asyncapi), { openapi, sandbox }).llmsFull;
 }
 
 if (import.meta.main) {

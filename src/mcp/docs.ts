@@ -1,8 +1,8 @@
 // The docs the MCP server searches and quotes: llms-full.txt, every page of the docs site as markdown, which the
 // package ships (dist/llms-full.txt, written by `npm run build:lib` with the docs build's own generator,
 // scripts/docs/llms.ts). Each page of it starts with its title as a level-1 heading and a `Page:` line with its
-// address; the API reference is one of the pages, with an `###` section per operation whose first line names
-// its operationId.
+// address; the API reference and the simulation API's page are two of the pages, with an `###` section per
+// operation whose first line names its operationId.
 import fs from 'node:fs';
 import path from 'node:path';
 import { PACKAGE_ROOT } from '../sandbox/core/contract.js';
@@ -84,11 +84,12 @@ export function loadDocs(file?: string): Docs | undefined {
   return { source: found, sections };
 }
 
-/** The section of the API reference that describes an operation. */
-export function operationSection(docs: Docs, operationId: string): DocSection | undefined {
-  return docs.sections.find(
-    (s) => s.url === '/reference/' && s.text.split('\n', 4).some((line) => line.includes(`operationId \`${operationId}\``)),
-  );
+/** The address of each API's reference page on the docs site. */
+export const REFERENCE_PAGES = { partner: '/reference/', simulation: '/reference/simulation/' } as const;
+
+/** The section of a reference page (the API reference unless told) that describes an operation. */
+export function operationSection(docs: Docs, operationId: string, page: string = REFERENCE_PAGES.partner): DocSection | undefined {
+  return docs.sections.find((s) => s.url === page && s.text.split('\n', 4).some((line) => line.includes(`operationId \`${operationId}\``)));
 }
 
 const WORD = /[\p{L}\p{N}_]+(?:[.-][\p{L}\p{N}_]+)*/gu;

@@ -18,7 +18,7 @@ import { webhookDeliveryStatusValues, webhookEventNameChoiceValues } from '../..
 import { PACKAGE } from '../package-info.js';
 import { accountActivity } from './activity.js';
 import { Catalogue, queryString, requestPath, type CatalogueOperation, type RequestInput } from './catalogue.js';
-import { operationSection, searchDocs, type Docs } from './docs.js';
+import { operationSection, REFERENCE_PAGES, searchDocs, type Docs } from './docs.js';
 import type { Target } from './target.js';
 
 export interface PartnerMcpOptions {
@@ -207,7 +207,7 @@ function describeOperationTool(server: McpServer, { catalogue, docs }: ToolConte
     },
     async ({ operation_id }) => {
       const op = catalogue.get(operation_id)!;
-      const section = op.api === 'partner' && docs ? operationSection(docs, op.operationId) : undefined;
+      const section = docs ? operationSection(docs, op.operationId, REFERENCE_PAGES[op.api]) : undefined;
       const about =
         section?.text ??
         [

@@ -3,12 +3,15 @@
 // as the reader sees them rendered: the title, then every heading of the content, in order. The API reference
 // renders one route at a time: its twin has the description's sections of the landing route, and the heading of
 // every operation and webhook under its tag, checked on the rendered route for the first operation of each tag
-// and a webhook. llms.txt lists every twin. The files' contents: tests/docs/llms.test.ts.
+// and a webhook. The simulation API's twin has its page's title and the heading of every operation under its tag,
+// checked on the rendered route for its first operation. llms.txt lists every twin. The files' contents:
+// tests/docs/llms.test.ts.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import pMap from 'p-map';
 import { afterAll, beforeAll, describe, test } from 'vitest';
+import type { Page } from 'playwright-core';
 import { openSiteBrowser, PAGES_AT_ONCE, referenceRoutes, SITE, WAIT_MS, type SiteBrowser } from './browser.ts';
 import { guidePages } from './layout.ts';
 import { PROVISIONAL_BADGE } from '../../scripts/docs/reference.ts';
@@ -66,6 +69,51 @@ async function twinOf(base: string, html: string, route: string): Promise<{ twin
   const response = await fetch(`${base}${twin}`);
   assert.equal(response.status, 200, `${twin} is served`);
   return { twin, text: await response.text(), type: response.headers.get('content-type') ?? '' };
+}
+
+/** The tag of a Redoc route: `#/cards/createcard` -> `cards`. */
+const tagOf = (route: string) => route.split('/')[1]!;
+
+/** The routes whose heading is not a `###` of the twin under the `##` of its tag (Redoc's slug of the tag's name). */
+function routesNotUnderTag(routes: { route: string; heading: string }[], headings: string[]): string[] {
+  const underTag = (heading: string, tag: string) => {
+    const at = headings.indexOf(`3 ${heading}`);
+    const section = headings
+      .slice(0, at)
+      .reverse()
+      .find((h) => h.startsWith('2 '));
+    return (
+      at >= 0 &&
+      section !== undefined &&
+      section
+        .slice(2)
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-') === tag
+    );
+  };
+  return routes.filter((r) => !underTag(r.heading, tagOf(r.route))).map((r) => r.route);
+}
+
+/**
+ * The heading Redoc renders at `url` (a route of a reference page) for an operation titled `heading`, without
+ * Redoc's tags beside it ("Provisional", "Webhook"): the twin says those in the line after the heading.
+ */
+async function renderedHeading(page: Page, url: string, heading: string): Promise<string> {
+  await page.goto(url);
+  const shown = page.locator('[data-testid="middle-panel"] h2', { hasText: heading }).first();
+  await shown.waitFor({ timeout: WAIT_MS });
+  const tags = await shown.locator('[data-component-name="Tag/Tag"]').allTextContents();
+  assert.ok(
+    tags.every((t) => ['Webhook', PROVISIONAL_BADGE.name].includes(t.trim())),
+    `${url}: tags ${JSON.stringify(tags)}`,
+  );
+  return typed(
+    await shown.evaluate((h: any) => {
+      const copy = h.cloneNode(true);
+      for (const tag of copy.querySelectorAll('[data-component-name="Tag/Tag"]')) tag.remove();
+      return copy.textContent ?? '';
+    }),
+  );
 }
 
 describe('the markdown twins of the pages', () => {
@@ -145,48 +193,35 @@ describe('the markdown twins of the pages', () => {
 
     // Every route's heading, under its tag; each tag's first operation and one webhook as rendered.
     const routes = referenceRoutes(openapi);
-    const tagOf = (route: string) => route.split('/')[1]!;
-    const underTag = (heading: string, tag: string) => {
-      const at = headings.indexOf(`3 ${heading}`);
-      const section = headings
-        .slice(0, at)
-        .reverse()
-        .find((h) => h.startsWith('2 '));
-      return (
-        at >= 0 &&
-        section !== undefined &&
-        section
-          .slice(2)
-          .toLowerCase()
-          .replace(/[^a-z0-9]+/g, '-') === tag
-      );
-    };
-    assert.deepEqual(
-      routes.filter((r) => !underTag(r.heading, tagOf(r.route))).map((r) => r.route),
-      [],
-      'routes whose heading is not under its tag in the twin',
-    );
+    assert.deepEqual(routesNotUnderTag(routes, headings), [], 'routes whose heading is not under its tag in the twin');
     const sampled = [...new Map(routes.filter((r) => !r.webhook).map((r) => [tagOf(r.route), r])).values(), routes.find((r) => r.webhook)!];
     for (const { route, heading } of sampled) {
-      await page.goto(`${site.base}/reference/${route}`);
-      const shown = page.locator('[data-testid="middle-panel"] h2', { hasText: heading }).first();
-      await shown.waitFor({ timeout: WAIT_MS });
-      // The heading's text without Redoc's tags beside it ("Provisional", "Webhook"): the twin says those in
-      // the line after the heading.
-      const tags = await shown.locator('[data-component-name="Tag/Tag"]').allTextContents();
-      assert.ok(
-        tags.every((t) => ['Webhook', PROVISIONAL_BADGE.name].includes(t.trim())),
-        `${route}: tags ${JSON.stringify(tags)}`,
-      );
-      const rendered = typed(
-        await shown.evaluate((h: any) => {
-          const copy = h.cloneNode(true);
-          for (const tag of copy.querySelectorAll('[data-component-name="Tag/Tag"]')) tag.remove();
-          return copy.textContent ?? '';
-        }),
-      );
+      const rendered = await renderedHeading(page, `${site.base}/reference/${route}`, heading);
       assert.ok(headings.includes(`3 ${rendered}`), `${route}: the rendered heading "${rendered}" is a heading of the twin`);
     }
+    await page.close();
+  }, 300_000);
+
+  test("the simulation API's twin has its page's title and every operation, as the routes render them", async () => {
+    const sandbox = JSON.parse(fs.readFileSync(path.join(SITE, 'sandbox.json'), 'utf8'));
+    const { page } = await site.open('reference/simulation/', { width: 1400, height: 1000 });
+    await page.locator('[data-testid="middle-panel"] h1').first().waitFor({ timeout: WAIT_MS });
+    const { twin, text, type } = await twinOf(site.base, await page.content(), 'reference/simulation/');
+    assert.equal(twin, '/reference/simulation.md');
+    assert.ok(type.startsWith('text/markdown'), `${twin}: served as ${type}`);
+    const headings = markdownHeadings(text);
+    assert.equal(headings[0], '1 Simulation API');
+    const title = typed(await page.locator('[data-testid="middle-panel"] h1').first().innerText());
+    assert.match(title, /\(\d+\.\d+\.\d+\)$/, 'the landing route starts with the title and version');
+    assert.ok(text.includes(title), `the twin names ${title}`);
+
+    // Every route's heading, under its tag; the first operation of the first tag as rendered.
+    const routes = referenceRoutes(sandbox);
+    assert.ok(routes.length >= 30, `the operations are found (${routes.length})`);
+    assert.deepEqual(routesNotUnderTag(routes, headings), [], 'routes whose heading is not under its tag in the twin');
+    const [first] = routes;
+    const rendered = await renderedHeading(page, `${site.base}/reference/simulation/${first!.route}`, first!.heading);
+    assert.ok(headings.includes(`3 ${rendered}`), `${first!.route}: the rendered heading "${rendered}" is a heading of the twin`);
     await page.close();
   }, 300_000);
 
@@ -194,7 +229,7 @@ describe('the markdown twins of the pages', () => {
     const index = await (await fetch(`${site.base}/llms.txt`)).text();
     const twins = [...index.matchAll(/^- \[[^\]]+\]\((\/[^)]+\.md)\)/gm)].map((m) => m[1]!);
     const pages = guidePages().map((route) => `${`/${route}`.replace(/\/$/, '') || '/index'}.md`);
-    assert.deepEqual([...twins].sort(), [...pages, '/reference.md'].sort());
+    assert.deepEqual([...twins].sort(), [...pages, '/reference.md', '/reference/simulation.md'].sort());
     for (const twin of twins) assert.equal((await fetch(`${site.base}${twin}`, { method: 'HEAD' })).status, 200, twin);
     const full = await fetch(`${site.base}/llms-full.txt`);
     assert.equal(full.status, 200);

@@ -1,8 +1,9 @@
 // The docs for assistants (scripts/docs/llms.ts, reference-markdown.ts), as `npm run docs` writes them and the
 // package ships llms-full.txt: every operation of the bundle in the reference's markdown with its parameters,
 // errors and examples, found by the MCP server's reader (src/mcp/docs.ts) in llms-full.txt; every webhook and
-// named schema; every page once in llms.txt and in llms-full.txt, in the sidebar's order; twins whose links land on
-// twins, without HTML tables, with their pages' headings. The built files against the rendered pages:
+// named schema; every operation of the sandbox bundle in the simulation API's twin, under its tag, with the
+// sandbox's own server; every page once in llms.txt and in llms-full.txt, in the sidebar's order; twins whose links
+// land on twins, without HTML tables, with their pages' headings. The built files against the rendered pages:
 // tests/browser/markdown-twins.test.ts.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,16 +16,19 @@ import {
   linkToTwins,
   pageUrl,
   readStarlightPage,
+  twinText,
   twinUrl,
   type AssistantDocs,
 } from '../../scripts/docs/llms.ts';
 import { sharedWebhookText } from '../../scripts/docs/reference-markdown.ts';
+import { simulationDocsDocument } from '../../scripts/docs/simulation-reference.ts';
 import { readBundles, siteContent, type SiteContent } from '../../scripts/docs/site.ts';
 import { ROOT } from '../../scripts/lib/paths.ts';
 import { deref, isObject, mediaExamples, operationEntries, responseErrorCodes, type JsonObject } from '../../scripts/lib/pointer.ts';
-import { operationSection, parseSections, type Docs } from '../../src/mcp/docs.ts';
+import { operationSection, parseSections, REFERENCE_PAGES, type Docs } from '../../src/mcp/docs.ts';
 
 let openapi: JsonObject;
+let sandbox: JsonObject;
 let content: SiteContent;
 let docs: AssistantDocs;
 let reference: string;
@@ -51,8 +55,9 @@ function insideFence(lines: string[], i: number): boolean {
 beforeAll(() => {
   const bundles = readBundles();
   openapi = bundles.openapi as JsonObject;
+  sandbox = bundles.sandbox as JsonObject;
   content = siteContent(bundles.openapi, bundles.asyncapi);
-  docs = assistantDocs(content, bundles.openapi);
+  docs = assistantDocs(content, bundles);
   reference = docs.pages.find((p) => p.url === '/reference/')!.body;
   full = { source: 'llms-full.txt', sections: parseSections(docs.llmsFull) };
 }, 60_000);
@@ -145,9 +150,54 @@ describe('the API reference as markdown', () => {
   });
 });
 
+describe("the simulation API's page as markdown", () => {
+  it('has every operation of the sandbox bundle under its tag, at the twin of /reference/simulation/, in llms-full.txt', () => {
+    const twin = docs.pages.find((p) => p.url === '/reference/simulation/');
+    expect(twin?.twin).toBe('/reference/simulation.md');
+    expect(twin!.title).toBe('Simulation API');
+    expect(twin!.description).toBe(
+      `Every operation of ${String((sandbox.info as JsonObject).title)} ${String((sandbox.info as JsonObject).version)} as markdown.`,
+    );
+    const outline = headings(twin!.body);
+    const entries = operationEntries(sandbox);
+    const server = String((sandbox.servers as JsonObject[])[0]!.url);
+    expect(entries.map((e) => e.operation.operationId)).toContain('advanceClock');
+    for (const { path: route, method, operation } of entries) {
+      const id = String(operation.operationId);
+      const tag = `## ${String((operation.tags as string[])[0])}`;
+      const at = outline.indexOf(`### ${String(operation.summary)}`);
+      expect(at, id).toBeGreaterThan(-1);
+      expect(
+        outline
+          .slice(0, at)
+          .filter((h) => h.startsWith('## '))
+          .at(-1),
+        id,
+      ).toBe(tag);
+      expect(twin!.body, id).toContain(`\`${method.toUpperCase()} ${server}${route}\`, operationId \`${id}\`.`);
+    }
+    // Its servers are the ones its page shows, the sandbox's own; it has no code samples, as its page has none.
+    const servers = twin!.body.slice(twin!.body.indexOf('**Servers**'), twin!.body.indexOf('**Authentication**'));
+    expect([...servers.matchAll(/^- `([^`]+)`: /gm)].map((m) => m[1])).toEqual(
+      (simulationDocsDocument(sandbox).servers as JsonObject[]).map((s) => String(s.url)),
+    );
+    expect(twin!.body).not.toContain('```sh\ncurl ');
+    expect(twin!.body).toContain('([sandbox.json](/sandbox.json))');
+    expect(twin!.body).not.toMatch(/webhook event it sends/);
+    expect(docs.llmsFull).toContain(twinText(twin!));
+    // The MCP server's reader finds each simulation on this page, not on the API reference.
+    for (const { operation } of entries) {
+      const id = String(operation.operationId);
+      expect(operationSection(full, id, REFERENCE_PAGES.simulation)?.heading, id).toBe(String(operation.summary));
+      expect(operationSection(full, id), id).toBeUndefined();
+    }
+  });
+});
+
 describe('llms.txt, llms-full.txt and the twins', () => {
   it("lists every page's twin once in llms.txt, by the sidebar's groups, and holds every page once in llms-full.txt, in the same order", () => {
-    expect(docs.pages.length).toBe(content.pages.length + 1);
+    expect(docs.pages.length).toBe(content.pages.length + 2);
+    expect(docs.llmsTxt.split('\n## Reference\n')[1]!.split('\n## ')[0]).toContain('- [Simulation API](/reference/simulation.md): ');
     const listed = [...docs.llmsTxt.matchAll(/^- \[[^\]]+\]\((\/[^)]+\.md)\)/gm)].map((m) => m[1]);
     expect([...listed].sort()).toEqual(docs.pages.map((p) => p.twin).sort());
     expect(docs.llmsTxt).toMatch(/^# Partner API\n\n> .+\n/);

@@ -199,17 +199,19 @@ describe('the MCP server over the sandbox', () => {
       const { text, isError } = await tool('describe_operation', { operation_id: op.operationId });
       expect(isError, op.operationId).toBe(false);
       expect(text.startsWith(`# ${op.operationId}: ${op.method} ${op.path}`), op.operationId).toBe(true);
-      if (op.api === 'partner') {
-        // The section of the API reference that llms-full.txt holds, with the operation's errors.
-        expect(text, op.operationId).toContain(`### ${op.summary}`);
-        expect(text, op.operationId).toContain('**Errors**');
-      }
+      // The section of its API's reference page that llms-full.txt holds, with the operation's errors.
+      expect(text, op.operationId).toContain(`### ${op.summary}`);
+      expect(text, op.operationId).toContain('**Errors**');
       if (op.bodyRequired) expect(text, op.operationId).toMatch(/^body:$/m);
     }
     const withdraw = (await tool('describe_operation', { operation_id: 'withdrawFromCard' })).text;
     expect(withdraw).toContain('`card_balance_too_low`');
     expect(withdraw).toContain('"minimum": 5');
     expect(withdraw).not.toContain('x-provisional-note');
+    // A simulation from the simulation API's page: its request body's fields and its examples.
+    const advance = (await tool('describe_operation', { operation_id: 'advanceClock' })).text;
+    expect(advance).toContain('`POST {sandbox_url}/clock/advance`, operationId `advanceClock`.');
+    expect(advance).toContain('**Examples**');
   });
 
   it('searches the docs by section', async () => {
