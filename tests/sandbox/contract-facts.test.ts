@@ -7,7 +7,7 @@ import { apiError, codeOfStatus, outsideOperations, statusOf } from '../../src/s
 import { contractLimits, limitsOf } from '../../src/sandbox/core/limits.ts';
 import type { Outbox } from '../../src/sandbox/core/events.ts';
 import { IDEMPOTENCY_KEY } from '../../src/sandbox/core/idempotency.ts';
-import { EXAMPLE_CODES } from '../../src/sandbox/seed.ts';
+import { EXAMPLE_CODES } from '../../src/sandbox/example-codes.ts';
 import { DOCUMENT } from './support.ts';
 import type { ErrorCode } from '../../src/client/types.ts';
 

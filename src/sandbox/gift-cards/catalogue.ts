@@ -6,7 +6,11 @@ import { USD_EUR_RATE } from '../payouts/fees.js';
 
 export type GiftCardProduct = components['schemas']['GiftCardProduct'];
 
-const PRODUCTS: GiftCardProduct[] = [
+/**
+ * Written in the order the list answers: by name, then product_id (tests/sandbox/gift-cards.test.ts checks it with
+ * `localeCompare`). Not sorted here: the first `localeCompare` of a process loads ICU's collator, some ms of a start.
+ */
+export const CATALOGUE: readonly GiftCardProduct[] = [
   {
     product_id: 'amazon_us_usd',
     name: 'Amazon.com',
@@ -20,6 +24,18 @@ const PRODUCTS: GiftCardProduct[] = [
     redemption_instructions: 'Redeem at amazon.com/redeem.',
   },
   {
+    product_id: 'gcp_000123',
+    name: 'Amazon.fr gift card',
+    brand: 'Amazon',
+    country: 'FR',
+    currency: 'EUR',
+    denomination_type: 'fixed',
+    denominations: [10, 25, 50, 100],
+    min_amount: null,
+    max_amount: null,
+    redemption_instructions: 'Enter the code at amazon.fr/redeem before checkout.',
+  },
+  {
     product_id: 'apple_us_usd',
     name: 'Apple Gift Card',
     brand: 'Apple',
@@ -30,6 +46,18 @@ const PRODUCTS: GiftCardProduct[] = [
     min_amount: 5,
     max_amount: 500,
     redemption_instructions: 'Redeem in the App Store or at apple.com/redeem.',
+  },
+  {
+    product_id: 'gcp_000456',
+    name: 'Fnac gift card',
+    brand: 'Fnac',
+    country: 'FR',
+    currency: 'EUR',
+    denomination_type: 'range',
+    denominations: null,
+    min_amount: 15,
+    max_amount: 500,
+    redemption_instructions: null,
   },
   {
     product_id: 'google_play_us_usd',
@@ -55,37 +83,7 @@ const PRODUCTS: GiftCardProduct[] = [
     max_amount: 200,
     redemption_instructions: 'Redeem at store.steampowered.com/account/redeemwalletcode.',
   },
-  // The contract's examples (GET /gift-cards/products/{productId}), so that its example requests find them.
-  {
-    product_id: 'gcp_000123',
-    name: 'Amazon.fr gift card',
-    brand: 'Amazon',
-    country: 'FR',
-    currency: 'EUR',
-    denomination_type: 'fixed',
-    denominations: [10, 25, 50, 100],
-    min_amount: null,
-    max_amount: null,
-    redemption_instructions: 'Enter the code at amazon.fr/redeem before checkout.',
-  },
-  {
-    product_id: 'gcp_000456',
-    name: 'Fnac gift card',
-    brand: 'Fnac',
-    country: 'FR',
-    currency: 'EUR',
-    denomination_type: 'range',
-    denominations: null,
-    min_amount: 15,
-    max_amount: 500,
-    redemption_instructions: null,
-  },
 ];
-
-/** Sorted by name, then product_id, as the list answers. */
-export const CATALOGUE: readonly GiftCardProduct[] = PRODUCTS.sort(
-  (a, b) => a.name.localeCompare(b.name) || a.product_id.localeCompare(b.product_id),
-);
 
 export const productById = (id: string): GiftCardProduct | undefined => CATALOGUE.find((p) => p.product_id === id);
 

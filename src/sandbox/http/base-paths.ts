@@ -35,10 +35,12 @@ function methodsByPath(operations: OperationInfo[]): { re: RegExp; methods: Set<
 
 /** The answer to a request no operation serves: 405 with `Allow` for a known path, else 404. */
 export function noOperationAnswer(core: SandboxCore, operations: OperationInfo[]) {
-  const pathMethods = methodsByPath(operations);
+  // Made at the first request no operation serves, not at the start, which most test runs never send.
+  let pathMethods: ReturnType<typeof methodsByPath> | undefined;
   return (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     if (!request.sandbox) request.sandbox = unroutedState();
     const path = request.url.split('?')[0]!;
+    pathMethods ??= methodsByPath(operations);
     const match = pathMethods.find((r) => r.re.test(path));
     if (match && !match.methods.has(request.method)) {
       const allowed = [...match.methods].join(', ');
