@@ -8,9 +8,6 @@ import { cards } from './cards/handlers.js';
 import { customers } from './customers/handlers.js';
 import { kyc } from './kyc/handlers.js';
 import { poa } from './poa/handlers.js';
-import { startExampleReceiver } from './example-receiver.js';
-import { seedExamples } from './seed.js';
-import { loadFixturesAtStart } from './fixtures/start.js';
 import { simulationRoutes } from './simulation/routes.js';
 import { webhookEndpoints } from './webhooks/handlers.js';
 import { events } from './events/handlers.js';
@@ -29,7 +26,7 @@ import { TABLES as WALLET_TABLES } from './wallets/tables.js';
 
 export type { RunningSandbox, SandboxConfig, SandboxOptions, AccountConfig } from './core/sandbox.js';
 export { DEFAULT_RETRY_SCHEDULE, retryDelay, type RetrySchedule } from './core/delivery.js';
-export { EXAMPLE_CODES } from './seed.js';
+export { EXAMPLE_CODES } from './example-codes.js';
 export type { Fixture, FixtureResult } from './fixtures/load.js';
 export { createSimulationClient, type SimulationClient, type SimulationClientOptions, type SimulationPaths } from './client.js';
 
@@ -43,7 +40,9 @@ export { createSimulationClient, type SimulationClient, type SimulationClientOpt
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   let fixtures: RunningSandbox['fixtures'] = {};
   const load = async (built: PreparingSandbox) => {
-    if (options.fixtures) fixtures = await loadFixturesAtStart(built, options.fixtures);
+    if (!options.fixtures) return;
+    const { loadFixturesAtStart } = await import('./fixtures/start.js');
+    fixtures = await loadFixturesAtStart(built, options.fixtures);
   };
   const sandbox = await startSeeded(options, load);
   sandbox.fixtures = fixtures;
@@ -53,6 +52,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 /** The sandbox, with the example records when `seedExamples` is set, then `load` (the fixtures) run before it listens. */
 async function startSeeded(options: SandboxOptions, load: (built: PreparingSandbox) => Promise<void>): Promise<RunningSandbox> {
   if (!options.seedExamples) return createSandbox(options, MODULES, simulationRoutes, load);
+  // The seed and its receiver are imported here, not with the sandbox: a plain start does without them.
+  const [{ startExampleReceiver }, { seedExamples }] = await Promise.all([import('./example-receiver.js'), import('./seed.js')]);
   // Seeded: the example webhook urls are routed to a loopback receiver that answers them (after your own routes).
   const receiver = await startExampleReceiver();
   const own = options.config?.webhook_routes ?? {};

@@ -9,28 +9,7 @@ import { CATALOGUE, productById, type GiftCardProduct } from './gift-cards/catal
 import { EndpointRepository, newSecret } from './webhooks/repository.js';
 import { Setup } from '../setup/setup.js';
 import { SETUP_GRAPH, type ResourceKey } from '../setup/graph.js';
-
-/** The parameter of the contract whose `example` is the code of each example record. */
-const EXAMPLE_PARAMETERS = {
-  customer: 'CustomerCode',
-  card: 'CardCode',
-  topup: 'TopUpId',
-  beneficiary: 'BeneficiaryCode',
-  payout: 'PayoutCode',
-  virtualAccount: 'VirtualAccountCode',
-  giftCardOrder: 'GiftCardOrderCode',
-  webhookEndpoint: 'WebhookEndpointCode',
-  event: 'EventId',
-} as const;
-
-/** The codes of the contract's examples: the `example` of each path parameter of generated/openapi.json. */
-export const EXAMPLE_CODES = Object.fromEntries(
-  Object.entries(EXAMPLE_PARAMETERS).map(([record, parameter]) => {
-    const example = (((sandboxDocument().components as JsonObject).parameters as JsonObject)[parameter] as JsonObject | undefined)?.example;
-    if (typeof example !== 'string') throw new Error(`the contract's parameter ${parameter} has no example`);
-    return [record, example];
-  }),
-) as Readonly<Record<keyof typeof EXAMPLE_PARAMETERS, string>>;
+import { EXAMPLE_CODES } from './example-codes.js';
 
 type Doc = { paths: Record<string, Record<string, JsonObject>> };
 

@@ -14,7 +14,7 @@ import { DEFAULT_TOLERANCE_SECONDS } from '../../src/webhooks/index.ts';
 import { ROOT } from '../../scripts/lib/paths.ts';
 import type { Outbox } from '../../src/sandbox/core/events.ts';
 import { IDEMPOTENCY_KEY } from '../../src/sandbox/core/idempotency.ts';
-import { EXAMPLE_CODES } from '../../src/sandbox/seed.ts';
+import { EXAMPLE_CODES } from '../../src/sandbox/example-codes.ts';
 import { DOCUMENT } from './support.ts';
 import type { ErrorCode } from '../../src/client/types.ts';
 

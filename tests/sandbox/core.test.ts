@@ -130,6 +130,14 @@ describe('ids of appended rows', () => {
     expect(ids[0]).toMatch(/^btx_[0-9a-f]{32}$/);
     expect(`evt_${timeOrderedUuid()}`).toMatch(/^evt_[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
+
+  it('begin with the milliseconds of their making (UUID version 7)', () => {
+    const before = Date.now();
+    const uuid = timeOrderedUuid();
+    const ms = Number.parseInt(uuid.slice(0, 8) + uuid.slice(9, 13), 16);
+    expect(ms).toBeGreaterThanOrEqual(before);
+    expect(ms).toBeLessThanOrEqual(Date.now());
+  });
 });
 
 describe('money', () => {

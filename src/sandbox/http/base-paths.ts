@@ -36,10 +36,12 @@ function methodsByPath(operations: OperationInfo[]): { template: string; re: Reg
 
 /** The answer to a request no operation serves: the contract's wrong-method answer for a known path, else 404. */
 export function noOperationAnswer(core: SandboxCore, operations: OperationInfo[]) {
-  const pathMethods = methodsByPath(operations);
+  // Made at the first request no operation serves, not at the start, which most test runs never send.
+  let pathMethods: ReturnType<typeof methodsByPath> | undefined;
   return (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     if (!request.sandbox) request.sandbox = unroutedState();
     const path = request.url.split('?')[0]!;
+    pathMethods ??= methodsByPath(operations);
     const match = pathMethods.find((r) => r.re.test(path));
     if (match && !match.methods.has(request.method)) {
       // The contract's answer (x-refusals.wrong_method): 405 with `Allow` naming the path's methods.

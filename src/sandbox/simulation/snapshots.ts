@@ -7,7 +7,7 @@ import type { Account } from '../core/accounts.js';
 import type { Handlers, SandboxCore } from '../core/context.js';
 import { notFound } from '../core/errors.js';
 import { snapshotsOf, type Snapshot } from '../core/snapshots.js';
-import { loadFixture, type Send } from '../fixtures/load.js';
+import type { Send } from '../fixtures/load.js';
 import { INTERNAL_REQUEST } from '../http/auth.js';
 
 /** `server.inject` of the sandbox the simulation API is served by. */
@@ -56,6 +56,8 @@ export function snapshotHandlers(core: SandboxCore, inject: Inject): Handlers<op
       return { data: view(snapshot) };
     },
     async loadFixture({ account, body }) {
+      // Imported at the first fixture: a start without fixtures does without the loader and the seed's examples.
+      const { loadFixture } = await import('../fixtures/load.js');
       return { data: await loadFixture(core, account, body, sendAs(inject, account)) };
     },
   };
