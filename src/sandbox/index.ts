@@ -27,7 +27,7 @@ import { TABLES as WALLET_TABLES } from './wallets/tables.js';
 export type { RunningSandbox, SandboxConfig, SandboxOptions, AccountConfig } from './core/sandbox.js';
 export { DEFAULT_RETRY_SCHEDULE, retryDelay, type RetrySchedule } from './core/delivery.js';
 export { EXAMPLE_CODES } from './example-codes.js';
-export type { Fixture, FixtureResult } from './fixtures/load.js';
+export type { Fixture, FixtureResult } from './fixtures/types.js';
 export { createSimulationClient, type SimulationClient, type SimulationClientOptions, type SimulationPaths } from './client.js';
 
 /**

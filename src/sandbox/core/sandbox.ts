@@ -17,7 +17,7 @@ import { isPublicUrl, linkBase } from './public-url.js';
 import { PRODUCTS, ProductAccess, type Product } from './products.js';
 import { Scheduler } from './scheduler.js';
 import { wholeSandboxSnapshots } from './snapshots.js';
-import type { Fixture, FixtureResult } from '../fixtures/load.js';
+import type { Fixture, FixtureResult } from '../fixtures/types.js';
 import { buildServer } from '../http/server.js';
 import { SqliteDb } from './store.js';
 import { checkWebhookRoutes, type WebhookRouteMap } from './webhook-routes.js';
