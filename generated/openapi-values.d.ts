@@ -46,3 +46,10 @@ export declare const eventEnvelopeModeValues: ReadonlyArray<FlattenedDeepRequire
 export declare const webhookDeliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryStatus"]>;
 export declare const kycApprovedDataStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["kyc.approved"]["data"]["status"]>;
 export declare const cardWithdrawalCompletedDataCredited_balanceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["card.withdrawal.completed"]["data"]["credited_balance"]>;
+/** The contract's addresses ({base_url}, and {alt_base_url} of the gift card operations) and webhook limits (x-plans). */
+export declare const contractFacts: {
+  readonly base: { readonly variable: string; readonly default: string; readonly path: string };
+  readonly alt: { readonly variable: string; readonly default: string; readonly path: string; readonly pathPrefixes: readonly string[] };
+  readonly webhookTimestampToleranceSeconds: number;
+  readonly webhookResponseTimeoutSeconds: number;
+};

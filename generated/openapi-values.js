@@ -37,3 +37,21 @@ export const eventEnvelopeModeValues = ["live", "test"];
 export const webhookDeliveryStatusValues = ["delivered", "failed", "pending"];
 export const kycApprovedDataStatusValues = ["active", "restricted"];
 export const cardWithdrawalCompletedDataCredited_balanceValues = ["cards_visa", "cards_mastercard"];
+/** The contract's addresses ({base_url}, and {alt_base_url} of the gift card operations) and webhook limits (x-plans). */
+export const contractFacts = {
+  "base": {
+    "variable": "base_url",
+    "default": "https://api.partner-api.test/v1",
+    "path": "/v1"
+  },
+  "alt": {
+    "variable": "alt_base_url",
+    "default": "https://api.partner-api.test/api/v1",
+    "path": "/api/v1",
+    "pathPrefixes": [
+      "/gift-cards"
+    ]
+  },
+  "webhookTimestampToleranceSeconds": 300,
+  "webhookResponseTimeoutSeconds": 10
+};

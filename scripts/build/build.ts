@@ -10,6 +10,7 @@ import { assembleWorkspace } from './assemble.ts';
 import { startAsyncApiValidator } from './asyncapi-worker.ts';
 import { recall, remember, stepKey } from './cache.ts';
 import { SourceMap } from './source-location.ts';
+import { contractFacts, factsModule } from './facts.ts';
 import { generateTypesAndValues, typesOutput, type GeneratedTypes } from './types.ts';
 import { EventsError } from './events.ts';
 import { buildWorkflows } from './workflows.ts';
@@ -145,7 +146,10 @@ async function buildAssembled(options: BuildOptions, source: string, echo: boole
     log('Generating TypeScript types ...');
     const generated = await types;
     if (cachedTypes === undefined) remember(keys.types, JSON.stringify(generated));
-    written.push(...writeTypes(outDir, dts, generated));
+    // The facts the runtime reads without the bundle (facts.ts), after the enum value lists.
+    const facts = factsModule(contractFacts(JSON.parse(fs.readFileSync(openapiFile, 'utf8'))));
+    const withFacts = { ...generated, values: { js: generated.values.js + facts.js, dts: generated.values.dts + facts.dts } };
+    written.push(...writeTypes(outDir, dts, withFacts));
     const sandboxGenerated = await sandboxTypes;
     if (cachedSandboxTypes === undefined) remember(keys.sandboxTypes, JSON.stringify(sandboxGenerated));
     written.push(...writeTypes(outDir, 'sandbox.d.ts', sandboxGenerated));

@@ -2,6 +2,7 @@
 // and first request example, the values of a closed set, which path parameters name a resource, and a
 // well-formed reference that names none.
 import { randomUUID } from 'node:crypto';
+import { isGiftCardPath } from '../../src/contract/servers.ts';
 import { deref, isObject, type Json, type JsonObject } from '../lib/pointer.ts';
 import type { ResponseValidator } from './validate-response.ts';
 
@@ -61,9 +62,9 @@ export function enumValues(state: WithContract, node: Json | undefined): string[
   return branches.flatMap((b) => enumValues(state, b));
 }
 
-/** The gift card operations, served at {alt_base_url}. */
+/** The gift card operations, served at {alt_base_url} (the contract's path prefixes of that address). */
 export function isGiftCards(template: string): boolean {
-  return template.startsWith('/gift-cards');
+  return isGiftCardPath(template);
 }
 
 /**

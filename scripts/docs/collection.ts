@@ -7,8 +7,9 @@
 // request: one literal key in every write would make each write after the first a reuse (422). The requests are
 // in an order that a collection runner can follow top to bottom on the seeded account (see runOrder).
 import Converter from 'openapi-to-postmanv2';
+import { BASE_SERVER, GIFT_CARD_SERVER } from '../../src/contract/servers.ts';
 import { SAMPLE_API_KEY } from './code-samples.ts';
-import { sandboxServer } from './servers.ts';
+import { SANDBOX_ORIGIN, sandboxServer } from './servers.ts';
 import { HTTP_METHODS } from '../lib/pointer.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the Postman collection openapi-to-postmanv2 returns is untyped JSON, walked at known paths.
@@ -178,7 +179,7 @@ export async function postmanCollection(openapi: JsonObject): Promise<JsonObject
   collection.variable = variables;
   collection.info = {
     ...collection.info,
-    description: `${openapi.info?.title ?? 'API'} ${openapi.info?.version ?? ''}, for the local sandbox: http://127.0.0.1:4020/v1 (gift cards at /api/v1), key ${SAMPLE_API_KEY}.`,
+    description: `${openapi.info?.title ?? 'API'} ${openapi.info?.version ?? ''}, for the local sandbox: ${SANDBOX_ORIGIN}${BASE_SERVER.path} (gift cards at ${GIFT_CARD_SERVER.path}), key ${SAMPLE_API_KEY}.`,
   };
   return collection;
 }

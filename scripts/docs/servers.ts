@@ -7,6 +7,7 @@
 // The contract keeps only the service's addresses: the sandbox is a tool of this package that runs on the
 // reader's machine on a port of their choice, not an address of the service.
 import { HOST } from '../lib/dev-servers.ts';
+import { GIFT_CARD_SERVER } from '../../src/contract/servers.ts';
 import { DEFAULT_SANDBOX_PORT } from '../lib/sandbox-process.ts';
 import { HTTP_METHODS } from '../lib/pointer.ts';
 
@@ -46,9 +47,9 @@ function basePath(server: Server): string {
 /** The sandbox server at the base path of `production` (`/v1`, or `/api/v1` for the gift card address). */
 export function sandboxServer(production: Server): Server {
   const path = basePath(production);
-  const giftCards = path === '/api/v1';
-  const where = giftCards ? `, with the gift card operations at ${path} as the service has them at {alt_base_url}` : '';
-  const rest = giftCards ? '' : ` The gift card operations are at /api/v1, the simulation API at /sandbox.`;
+  const giftCards = path === GIFT_CARD_SERVER.path;
+  const where = giftCards ? `, with the gift card operations at ${path} as the service has them at {${GIFT_CARD_SERVER.variable}}` : '';
+  const rest = giftCards ? '' : ` The gift card operations are at ${GIFT_CARD_SERVER.path}, the simulation API at /sandbox.`;
   return {
     url: `${SANDBOX_ORIGIN}${path}`,
     description:

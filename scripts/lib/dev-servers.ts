@@ -1,6 +1,7 @@
 // Shared by `npm start` and `npm run mock`: port options, the mock's banner, and a clean Ctrl-C.
 import fs from 'node:fs';
 import path from 'node:path';
+import { BASE_SERVER, GIFT_CARD_SERVER, isGiftCardPath } from '../../src/contract/servers.ts';
 import { curlCommand, exampleOperations, type JsonObject } from './openapi-examples.ts';
 import { ROOT } from './paths.ts';
 import { parsePort } from './port-check.ts';
@@ -24,11 +25,11 @@ export function mockBanner(specFile: string, mock: { baseUrl: string; giftCardBa
   const operations = exampleOperations(doc);
   const sample = operations.find((op) => op.operationId === 'withdrawFromCard') ?? operations[0];
   const lines = [
-    `Mock API          ${mock.baseUrl}   ({base_url}; any bearer token is accepted: use a test key)`,
-    `  gift cards      ${mock.giftCardBaseUrl}   ({alt_base_url})`,
+    `Mock API          ${mock.baseUrl}   ({${BASE_SERVER.variable}}; any bearer token is accepted: use a test key)`,
+    `  gift cards      ${mock.giftCardBaseUrl}   ({${GIFT_CARD_SERVER.variable}})`,
   ];
   if (sample) {
-    lines.push('', 'Try it:', `  ${curlCommand(sample, sample.path.startsWith('/gift-cards') ? mock.giftCardBaseUrl : mock.baseUrl)}`, '');
+    lines.push('', 'Try it:', `  ${curlCommand(sample, isGiftCardPath(sample.path) ? mock.giftCardBaseUrl : mock.baseUrl)}`, '');
     lines.push(`  Documented errors: add -H 'Prefer: code=404', or -H 'Prefer: code=403, example=ACCOUNT_SUSPENDED_NEGATIVE_BALANCE'`);
   }
   return lines.join('\n');

@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathMethods, refusalsOf, type JsonObject, type Refusals } from '../../src/contract/bundle.ts';
+import { BASE_SERVER, GIFT_CARD_SERVER, isGiftCardPath } from '../../src/contract/servers.ts';
 import { findFreePort } from '../lib/port-check.ts';
 import {
   errorEnvelope,
@@ -23,9 +24,10 @@ import {
 } from './envelopes.ts';
 import { startPrism, type PrismOptions, type PrismServer } from './prism.ts';
 
-export const BASE_PATH = '/v1';
-export const GIFT_CARD_BASE_PATH = '/api/v1';
-const PREFIX_HINT = `Operations are served under ${BASE_PATH} (for example ${BASE_PATH}/cards), gift card orders under ${GIFT_CARD_BASE_PATH}/gift-cards.`;
+/** The contract's base paths: `{base_url}`'s (`/v1`) and `{alt_base_url}`'s (`/api/v1`, the gift card operations). */
+export const BASE_PATH = BASE_SERVER.path;
+export const GIFT_CARD_BASE_PATH = GIFT_CARD_SERVER.path;
+const PREFIX_HINT = `Operations are served under ${BASE_PATH} (for example ${BASE_PATH}/cards), gift card orders under ${GIFT_CARD_BASE_PATH}${GIFT_CARD_SERVER.pathPrefixes[0]}.`;
 
 /** How long the front waits for Prism before answering 500 itself. */
 const PRISM_ANSWER_MS = 15_000;
@@ -56,7 +58,7 @@ export type Route = { prismPath: string; wrongHost: boolean } | { notFound: stri
 export function route(pathname: string): Route {
   const under = (prefix: string) =>
     pathname === prefix || pathname.startsWith(`${prefix}/`) ? pathname.slice(prefix.length) || '/' : undefined;
-  const isGiftCards = (p: string) => p === '/gift-cards' || p.startsWith('/gift-cards/');
+  const isGiftCards = isGiftCardPath;
   const gift = under(GIFT_CARD_BASE_PATH);
   if (gift !== undefined) {
     return isGiftCards(gift)

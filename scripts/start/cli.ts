@@ -18,6 +18,7 @@ import {
   shuttingDown,
 } from '../lib/dev-servers.ts';
 import { buildSite, SITE_DIR } from '../docs/site.ts';
+import { GIFT_CARD_SERVER } from '../../src/contract/servers.ts';
 import { ROOT } from '../lib/paths.ts';
 import { parseCli, reportCliError } from '../lib/cli-args.ts';
 import { assertPortFree } from '../lib/port-check.ts';
@@ -121,7 +122,7 @@ try {
   console.log(
     [
       '',
-      `Sandbox           ${sandbox.baseUrl}   (stateful: cards, balances, KYC, events; gift cards at ${sandbox.url}/api/v1)`,
+      `Sandbox           ${sandbox.baseUrl}   (stateful: cards, balances, KYC, events; gift cards at ${sandbox.url}${GIFT_CARD_SERVER.path})`,
       `  key to paste    ${START_KEY}   (holds the contract's example records, as the docs' samples expect; any other sk_test_… or sk_live_… key gets its own funded account)`,
       `  simulations     ${sandbox.simulationUrl}   (outcomes and the clock: docs/sandbox.md)`,
       `  Try it:         curl -H 'Authorization: Bearer ${START_KEY}' ${sandbox.baseUrl}/balance`,

@@ -11,6 +11,7 @@ import createClient, {
   type Middleware,
 } from 'openapi-fetch';
 import type { paths } from '../../generated/openapi.js';
+import { BASE_SERVER as base, GIFT_CARD_SERVER as alt, isGiftCardPath } from '../contract/servers.js';
 import { API_KEY_RULE, apiKeyMode, type Mode } from './api-key.js';
 import { Deadlines, type Deadline } from './deadlines.js';
 import { errorFromResponse, PartnerConnectionError, PartnerResponseError, PartnerTimeoutError } from './errors.js';
@@ -123,10 +124,8 @@ export interface PartnerClient {
   ): AsyncGenerator<PageItem<P>, void, undefined>;
 }
 
-/** True for the paths served at `{alt_base_url}` (the gift card operations). */
-export function isGiftCardPath(path: string): boolean {
-  return path === '/gift-cards' || path.startsWith('/gift-cards/');
-}
+/** True for the paths served at `{alt_base_url}` (the gift card operations), by the contract's prefixes of that address. */
+export { isGiftCardPath };
 
 /** The mode of a key (the rule of ./api-key.ts, which the sandbox applies too), or a TypeError that says what is wrong with it (never echoing the key). */
 export function modeOfApiKey(apiKey: unknown): Mode {
@@ -164,11 +163,11 @@ function checkUrl(name: string, value: unknown, example: string): string {
 /** The checked settings of a client: every mistake in the options is a TypeError that names it. */
 function settingsOf(options: PartnerClientOptions) {
   const mode = modeOfApiKey(options?.apiKey);
-  const baseUrl = checkUrl('baseUrl', options.baseUrl, 'https://api.example.com/v1 ({base_url})');
+  const baseUrl = checkUrl('baseUrl', options.baseUrl, `https://api.example.com${base.path} ({${base.variable}})`);
   const giftCardBaseUrl =
     options.giftCardBaseUrl === undefined
       ? undefined
-      : checkUrl('giftCardBaseUrl', options.giftCardBaseUrl, 'https://api.example.com/api/v1 ({alt_base_url})');
+      : checkUrl('giftCardBaseUrl', options.giftCardBaseUrl, `https://api.example.com${alt.path} ({${alt.variable}})`);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   // 2^31 - 1 ms (~24.8 days) is the longest delay a timer accepts; beyond, Node fires it after 1 ms.
   if (!Number.isFinite(timeoutMs) || timeoutMs < 0 || timeoutMs > MAX_TIMER_MS) {
@@ -184,8 +183,8 @@ function routed(method: UpperMethod, path: string, init: Record<string, unknown>
   if (!isGiftCardPath(path) || init.baseUrl !== undefined) return init;
   if (giftCardBaseUrl === undefined) {
     throw new Error(
-      `Partner API client: ${method} ${path} is served at the gift card address {alt_base_url}, which ends ` +
-        'in /api/v1. Pass giftCardBaseUrl to createPartnerClient.',
+      `Partner API client: ${method} ${path} is served at the gift card address {${alt.variable}}, which ends ` +
+        `in ${alt.path}. Pass giftCardBaseUrl to createPartnerClient.`,
     );
   }
   return { ...init, baseUrl: giftCardBaseUrl };

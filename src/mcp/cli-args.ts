@@ -3,6 +3,7 @@
 // --help and --version answer on any Node.
 import { parseCli as parseArgv, UsageError } from '../cli-args.js';
 import { API_KEY_RULE, apiKeyMode } from '../client/api-key.js';
+import { BASE_SERVER, GIFT_CARD_SERVER } from '../contract/servers.js';
 import { PACKAGE, guideUrl } from '../package-info.js';
 
 /** The bin's name in package.json (the one that runs this file): what an assistant's config names, and the first word of every error. */
@@ -20,8 +21,8 @@ events and webhook deliveries of the account. By default it starts a sandbox of 
 command \`npx -y -p ${PACKAGE.name} ${TOOL}\`.
 
 Options:
-  --server <url>          the partner API to call, its {base_url} ending in /v1 (default: a sandbox in-process)
-  --gift-card-url <url>   with --server: its gift card address {alt_base_url} (default: --server with /api/v1 for /v1)
+  --server <url>          the partner API to call, its {${BASE_SERVER.variable}} ending in ${BASE_SERVER.path} (default: a sandbox in-process)
+  --gift-card-url <url>   with --server: its gift card address {${GIFT_CARD_SERVER.variable}} (default: --server with ${GIFT_CARD_SERVER.path} for ${BASE_SERVER.path})
   --simulation-url <url>  with --server: the sandbox's simulation API, http://HOST:PORT/sandbox
   --api-key <key>         the key of the account to act on (or PARTNER_API_KEY; in-process default ${DEFAULT_SANDBOX_KEY})
   --port <n>              the in-process sandbox's port on 127.0.0.1 (default 0: a free one)
@@ -124,8 +125,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
   const giftCardBaseUrl =
     values['gift-card-url'] !== undefined
       ? httpUrl('--gift-card-url', values['gift-card-url'])
-      : /\/v1$/.test(baseUrl)
-        ? baseUrl.replace(/\/v1$/, '/api/v1')
+      : baseUrl.endsWith(BASE_SERVER.path)
+        ? baseUrl.slice(0, -BASE_SERVER.path.length) + GIFT_CARD_SERVER.path
         : undefined;
   const simulationUrl = values['simulation-url'] !== undefined ? httpUrl('--simulation-url', values['simulation-url']) : undefined;
   return { version: false, apiKey, docs, target: { kind: 'remote', baseUrl, giftCardBaseUrl, simulationUrl } };

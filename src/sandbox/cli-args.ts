@@ -1,6 +1,7 @@
 // The command line of the sandbox's bin (`npx partner-api-sandbox`, `npm run sandbox` in a clone): its flags,
 // checked, and its help. It loads nothing that needs node:sqlite, so that --help and --version answer on any Node.
 import { parseCli as parseArgv, UsageError } from '../cli-args.js';
+import { BASE_SERVER, GIFT_CARD_SERVER } from '../contract/servers.js';
 import { PACKAGE, guideUrl, nodeFloor } from '../package-info.js';
 import { API_KEY_RULE, apiKeyMode } from '../client/api-key.js';
 import { CLOCK_MODES, type ClockMode } from './core/clock.js';
@@ -14,7 +15,7 @@ const [major, minor] = nodeFloor();
 
 export const USAGE = `Usage: ${TOOL} [options]        (in a clone of the repository: npm run sandbox -- [options])
 
-The partner API's stateful sandbox on your machine: the API at http://HOST:PORT/v1 (gift cards also at /api/v1),
+The partner API's stateful sandbox on your machine: the API at http://HOST:PORT${BASE_SERVER.path} (gift cards also at ${GIFT_CARD_SERVER.path}),
 signed webhook deliveries, and the simulation API at http://HOST:PORT/sandbox. It runs until Ctrl-C.
 
 Options:

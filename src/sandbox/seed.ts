@@ -5,6 +5,7 @@
 // contract's examples, everywhere it is stored, so that the next example request finds it.
 import type { PreparingSandbox } from './core/sandbox.js';
 import { sandboxDocument, type Json, type JsonObject } from './core/contract.js';
+import { basePathOf } from '../contract/servers.js';
 import { CATALOGUE, productById, type GiftCardProduct } from './gift-cards/catalogue.js';
 import { EndpointRepository, newSecret } from './webhooks/repository.js';
 import { Setup } from '../setup/setup.js';
@@ -94,7 +95,7 @@ export async function seedExamples(sandbox: PreparingSandbox, apiKey: string): P
   };
   const setup = new Setup(SETUP_GRAPH, {
     // The gift card operations are served at {alt_base_url}.
-    call: (method, path, body) => send(method, `${path.startsWith('/gift-cards') ? '/api/v1' : '/v1'}${path}`, body),
+    call: (method, path, body) => send(method, `${basePathOf(path)}${path}`, body),
     simulate: (method, path, body) => send(method, `/sandbox${path}`, body),
     requestExample: (method, path) => requestExamples(method, path)[0],
     made: async (key, code) => {

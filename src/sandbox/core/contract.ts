@@ -61,20 +61,54 @@ function readJson(file: string): JsonObject {
   return doc;
 }
 
-/** The `https://`-only url fields the sandbox also accepts (and gives) as loopback `http://` urls. */
-const LOOPBACK_URL_FIELDS: [schema: string, field: string][] = [
-  ...['CreateWebhookEndpointRequest', 'UpdateWebhookEndpointRequest', 'WebhookEndpoint', 'CreatedWebhookEndpoint', 'WebhookTestResult'].map(
-    (s): [string, string] => [s, 'url'],
-  ),
-  // The KYC page is served by the sandbox itself, and the person may return to an app on your machine.
-  ['KycLink', 'url'],
-  ['CreateKycLinkRequest', 'return_url'],
-];
+/**
+ * The product areas whose url fields the sandbox also accepts (and gives) as loopback `http://` urls: webhook
+ * endpoints (a receiver on your machine), and KYC links (the KYC page is served by the sandbox itself, and the
+ * person may return to an app on your machine). Which areas is the sandbox's choice; their fields are the contract's.
+ */
+const LOOPBACK_TAGS = ['Webhook endpoints', 'KYC'];
 
-/** Replaces the `pattern: ^https://` of LOOPBACK_URL_FIELDS by LOOPBACK_HTTP_URL. */
-function allowLoopbackHttpUrls(doc: JsonObject): void {
+/** Every `$ref` a node reaches, following the refs of components. */
+function reachedRefs(doc: JsonObject, node: unknown, out: Set<string>): Set<string> {
+  if (Array.isArray(node)) for (const item of node) reachedRefs(doc, item, out);
+  else if (node && typeof node === 'object') {
+    const ref = (node as JsonObject).$ref;
+    if (typeof ref === 'string') {
+      if (!out.has(ref)) {
+        out.add(ref);
+        reachedRefs(doc, deref(doc, node as JsonObject), out);
+      }
+    } else for (const value of Object.values(node)) reachedRefs(doc, value, out);
+  }
+  return out;
+}
+
+/** The `format: uri` fields (`[schema, field]`) of the schemas the LOOPBACK_TAGS operations take and give (2xx). */
+function loopbackUrlFields(doc: JsonObject): [schema: string, field: string][] {
+  const refs = new Set<string>();
+  for (const { operation } of operationEntries(doc)) {
+    if (!LOOPBACK_TAGS.some((tag) => (operation.tags as string[] | undefined)?.includes(tag))) continue;
+    reachedRefs(doc, operation.requestBody, refs);
+    for (const [status, response] of Object.entries((operation.responses ?? {}) as JsonObject)) {
+      if (status.startsWith('2')) reachedRefs(doc, response, refs);
+    }
+  }
   const schemas = (doc.components as JsonObject).schemas as JsonObject;
-  for (const [name, field] of LOOPBACK_URL_FIELDS) {
+  return [...refs]
+    .filter((ref) => ref.startsWith('#/components/schemas/'))
+    .flatMap((ref) => {
+      const name = ref.slice('#/components/schemas/'.length);
+      const props = ((schemas[name] as JsonObject | undefined)?.properties ?? {}) as JsonObject;
+      return Object.entries(props)
+        .filter(([, p]) => (p as JsonObject | null)?.format === 'uri')
+        .map(([field]): [string, string] => [name, field]);
+    });
+}
+
+/** Gives the url fields of `fields` (read from the contract) the pattern LOOPBACK_HTTP_URL instead of `^https://`. */
+function allowLoopbackHttpUrls(doc: JsonObject, fields: [schema: string, field: string][]): void {
+  const schemas = (doc.components as JsonObject).schemas as JsonObject;
+  for (const [name, field] of fields) {
     const props = ((schemas[name] as JsonObject | undefined)?.properties ?? {}) as JsonObject;
     const url = props[field] as JsonObject | undefined;
     if (url) url.pattern = LOOPBACK_HTTP_URL;
@@ -88,7 +122,7 @@ let cachedSimulation: JsonObject | undefined;
 export function simulationDocument(): JsonObject {
   if (!cachedSimulation) {
     cachedSimulation = readJson('generated/sandbox.json');
-    allowLoopbackHttpUrls(cachedSimulation);
+    allowLoopbackHttpUrls(cachedSimulation, loopbackUrlFields(sandboxDocument()));
   }
   return cachedSimulation;
 }
@@ -97,7 +131,7 @@ export function simulationDocument(): JsonObject {
 export function sandboxDocument(): JsonObject {
   if (!cached) {
     cached = readJson('generated/openapi.json');
-    allowLoopbackHttpUrls(cached);
+    allowLoopbackHttpUrls(cached, loopbackUrlFields(cached));
   }
   return cached;
 }

@@ -2,6 +2,7 @@
 // and the simulation API, on one HTTP server.
 import type { AddressInfo } from 'node:net';
 import { API_KEY_RULE, apiKeyMode } from '../../client/api-key.js';
+import { BASE_SERVER, GIFT_CARD_SERVER } from '../../contract/servers.js';
 import type { FastifyInstance } from 'fastify';
 import { Accounts, BALANCE_TYPES, DEFAULT_ACCOUNT, PLANS, type AccountDefaults, type BalanceType, type Plan } from './accounts.js';
 import { Clock, type ClockMode } from './clock.js';
@@ -263,8 +264,8 @@ export async function createSandbox(
   if (options.publicUrl === undefined) core.url = url;
   return {
     url,
-    baseUrl: `${url}/v1`,
-    giftCardBaseUrl: `${url}/api/v1`,
+    baseUrl: `${url}${BASE_SERVER.path}`,
+    giftCardBaseUrl: `${url}${GIFT_CARD_SERVER.path}`,
     simulationUrl: `${url}/sandbox`,
     core,
     server,

@@ -1,6 +1,8 @@
 // Customers in the store, and their contract shape.
-import type { components } from '../../../generated/openapi.js';
+import type { components, operations } from '../../../generated/openapi.js';
+import { deref, get, pointer, type Json, type JsonObject } from '../../contract/bundle.js';
 import type { SandboxCore } from '../core/context.js';
+import { sandboxDocument } from '../core/contract.js';
 import type { SqlValue } from '../core/store.js';
 
 /** A customer's row: the contract's fields, keyed by `code`, with its account and its creation time in ms. */
@@ -10,10 +12,26 @@ export type CustomerRow = Omit<components['schemas']['Customer'], 'customer_code
   created_at: number;
 };
 
-/** The columns a list of customers can be filtered on (each an exact match). */
-export const CUSTOMER_FILTERS = ['status', 'verification_level', 'external_reference'] as const;
-/** The columns a partner can change (`PATCH /customers/{customerCode}`). */
-export const CUSTOMER_UPDATABLE = ['external_reference', 'email', 'phone', 'first_name', 'last_name', 'date_of_birth'] as const;
+/** A column a list of customers can be filtered on: a query parameter of `listCustomers` but the paging ones. */
+type CustomerFilter = Exclude<keyof NonNullable<operations['listCustomers']['parameters']['query']>, 'page' | 'limit'>;
+/** A column a partner can change: a property of `UpdateCustomerRequest` (`PATCH /customers/{customerCode}`). */
+type CustomerUpdatable = keyof components['schemas']['UpdateCustomerRequest'];
+
+let columns: { filters: CustomerFilter[]; updatable: CustomerUpdatable[] } | undefined;
+/** The filter and updatable columns, read once from the contract (each an exact match of its field). */
+function customerColumns(): { filters: CustomerFilter[]; updatable: CustomerUpdatable[] } {
+  if (!columns) {
+    const doc = sandboxDocument();
+    const list = get(doc, pointer('paths', '/customers', 'get', 'parameters')) as Json[];
+    const query = list.map((p) => deref(doc, p) as JsonObject).filter((p) => p.in === 'query');
+    const update = get(doc, pointer('components', 'schemas', 'UpdateCustomerRequest', 'properties')) as JsonObject;
+    columns = {
+      filters: query.map((p) => p.name as string).filter((n): n is CustomerFilter => n !== 'page' && n !== 'limit'),
+      updatable: Object.keys(update) as CustomerUpdatable[],
+    };
+  }
+  return columns;
+}
 
 export function findCustomer(core: SandboxCore, accountId: number, code: string): CustomerRow | undefined {
   return core.db.get<CustomerRow>('SELECT * FROM customers WHERE account_id = ? AND code = ?', accountId, code);
@@ -52,13 +70,13 @@ export function insertCustomer(
 export function customerList(
   core: SandboxCore,
   accountId: number,
-  filters: Partial<Record<(typeof CUSTOMER_FILTERS)[number], string>>,
+  filters: Partial<Record<CustomerFilter, string>>,
   limit: number,
   offset: number,
 ): { rows: CustomerRow[]; total: number } {
   const where = ['account_id = ?'];
   const args: SqlValue[] = [accountId];
-  for (const column of CUSTOMER_FILTERS) {
+  for (const column of customerColumns().filters) {
     const value = filters[column];
     if (value === undefined) continue;
     where.push(`${column} = ?`);
@@ -104,12 +122,8 @@ export function replaceIdentity(
 }
 
 /** Sets the given columns of a customer (`null` clears one). */
-export function setCustomerFields(
-  core: SandboxCore,
-  code: string,
-  changes: Partial<Record<(typeof CUSTOMER_UPDATABLE)[number], string | null>>,
-): void {
-  for (const column of CUSTOMER_UPDATABLE) {
+export function setCustomerFields(core: SandboxCore, code: string, changes: Partial<Record<CustomerUpdatable, string | null>>): void {
+  for (const column of customerColumns().updatable) {
     if (changes[column] !== undefined) core.db.run(`UPDATE customers SET ${column} = ? WHERE code = ?`, changes[column], code);
   }
 }

@@ -3,12 +3,15 @@
 // right base path (src/sandbox/core/path-hint.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { BASE_PATHS, BASE_SERVER, GIFT_CARD_SERVER } from '../../contract/servers.js';
 import type { SandboxCore } from '../core/context.js';
 import type { OperationInfo } from '../core/contract.js';
 import { ApiError, apiError, wrongMethodAnswer } from '../core/errors.js';
 import { basePathHint } from '../core/path-hint.js';
 import { sendError } from './envelope.js';
 import { type RouteConfig, unroutedState } from './request-state.js';
+
+const escapeRe = (s: string) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
 
 /** The contract's path templates as regular expressions, to tell a wrong method from an unknown path. */
 function methodsByPath(operations: OperationInfo[]): { template: string; re: RegExp; methods: Set<string> }[] {
@@ -25,9 +28,9 @@ function methodsByPath(operations: OperationInfo[]): { template: string; re: Reg
     .map(([template, methods]) => ({
       template,
       re: new RegExp(
-        `^/(v1|api/v1)${template
+        `^(?:${BASE_PATHS.map(escapeRe).join('|')})${template
           .split(/\{[^}]+\}/)
-          .map((s) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
+          .map(escapeRe)
           .join('[^/]+')}/?$`,
       ),
       methods,
@@ -105,7 +108,7 @@ export const basePaths = fp<BasePathOptions>(
       if (request.sandbox.route.wrongHost && request.sandbox.account) {
         throw apiError(
           'wrong_api_host',
-          'Gift card operations are served at the gift card address `{alt_base_url}` (`/api/v1`), not at `/v1`.',
+          `Gift card operations are served at the gift card address \`{${GIFT_CARD_SERVER.variable}}\` (\`${GIFT_CARD_SERVER.path}\`), not at \`${BASE_SERVER.path}\`.`,
           null,
         );
       }

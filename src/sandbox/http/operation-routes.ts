@@ -4,6 +4,7 @@
 // envelope, and 501 for an operation no module implements.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { BASE_PATHS, BASE_SERVER } from '../../contract/servers.js';
 import { BODY_LIMIT_BYTES, LONG_FIELD_BODY_MARGIN_BYTES } from '../core/bounds.js';
 import type { Call, Handlers, OperationId, SandboxCore } from '../core/context.js';
 import type { JsonObject, OperationInfo } from '../core/contract.js';
@@ -35,7 +36,7 @@ export const operationRoutes = fp<OperationRouteOptions>(
     /** The route options of an operation at a base path (its method, url and schema are the document's). */
     const routeOptions = (prefix: string, { operationId, method, openapiPath }: DocumentRoute) => {
       const operation = operations.find((o) => o.operationId === operationId)!;
-      const config: RouteConfig = { operation, wrongHost: prefix === '/v1' && operation.altHost };
+      const config: RouteConfig = { operation, wrongHost: prefix === BASE_SERVER.path && operation.altHost };
       const handler = handlers[operationId as OperationId] as ((call: Call<OperationId>) => unknown) | undefined;
       return {
         config,
@@ -94,11 +95,11 @@ export const operationRoutes = fp<OperationRouteOptions>(
 
     const routes = await documentRoutes(document);
     const altPaths = new Set(operations.filter((o) => o.altHost).map((o) => o.path));
-    for (const prefix of ['/v1', '/api/v1']) {
+    for (const prefix of BASE_PATHS) {
       await app.register(
         async (scope) => {
           for (const route of routes) {
-            if (prefix === '/v1' || altPaths.has(route.openapiPath))
+            if (prefix === BASE_SERVER.path || altPaths.has(route.openapiPath))
               scope.route({ method: route.method, url: route.url, schema: route.schema, ...routeOptions(prefix, route) });
           }
         },
