@@ -5,7 +5,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { perCore, type SandboxCore } from '../core/context.js';
 import { apiError } from '../core/errors.js';
 import { toAmount } from '../core/money.js';
-import { orderByCode, type GiftCardOrderRow, type Redemption } from './repository.js';
+import { markOrderDelivered, markOrderUndelivered, orderByCode, type GiftCardOrderRow, type Redemption } from './repository.js';
 
 export const DELIVERY_JOB_KIND = 'gift_card.delivery';
 const YEAR_MS = 365 * 86_400_000;
@@ -60,11 +60,7 @@ export class GiftCardOrders {
             expires_at: new Date(now + YEAR_MS).toISOString().slice(0, 10),
           };
         });
-        db.run(
-          "UPDATE gift_card_orders SET status = 'delivered', redemptions = ? WHERE code = ?",
-          JSON.stringify(redemptions),
-          current.code,
-        );
+        markOrderDelivered(this.core, current.code, redemptions);
         outbox.emit(account, 'gift_card.delivered', { ...base, delivered_at: clock.iso(now) });
       } else {
         ledger.credit(account, 'gift_cards', current.debited_minor, {
@@ -72,7 +68,7 @@ export class GiftCardOrders {
           description: `Refund of gift card order ${current.code}`,
           customerCode: current.customer_code,
         });
-        db.run('UPDATE gift_card_orders SET status = ?, redemptions = NULL WHERE code = ?', choice.outcome, current.code);
+        markOrderUndelivered(this.core, current.code, choice.outcome);
         if (choice.outcome === 'failed')
           outbox.emit(account, 'gift_card.failed', { ...base, reason: choice.reason ?? 'vendor_error', failed_at: clock.iso(now) });
         else
