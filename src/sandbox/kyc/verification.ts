@@ -7,7 +7,7 @@ import type { components as simulation } from '../../../generated/sandbox.js';
 import { kycOutcomeRequestOutcomeValues } from '../../../generated/sandbox-values.js';
 import type { Account } from '../core/accounts.js';
 import { perCore, type SandboxCore } from '../core/context.js';
-import { apiError } from '../core/errors.js';
+import { apiError, stateError } from '../core/errors.js';
 import { findCustomer, replaceIdentity, restrictCustomer, setVerificationLevel, type CustomerRow } from '../customers/repository.js';
 import { autoOutcomeHint } from '../core/auto-outcome-hint.js';
 import { KYC_FEE_MINOR, VERIFICATION_BALANCE } from './fees.js';
@@ -92,9 +92,15 @@ export class KycVerification {
     return this.row(customer.account_id, customer.code)?.kyc_status ?? 'not_started';
   }
 
-  /** Opens a session (an earlier open one is replaced) and schedules its expiry and, unless manual, its approval. */
+  /**
+   * Opens a session (an earlier open one is replaced) and schedules its expiry and, unless manual, its approval;
+   * a customer already approved needs none.
+   */
   createSession(account: Account, customer: CustomerRow, options: { return_url?: string; locale?: string }): SessionRow {
     const { db, clock, scheduler } = this.core;
+    if (this.statusOf(customer) === 'approved') {
+      throw stateError('kyc_already_approved', "The customer's KYC is already approved: no new link is needed.", 'approved');
+    }
     return db.transaction(() => {
       const now = clock.now();
       replaceOpenKycSessions(this.core, account.id, customer.code);
@@ -248,9 +254,15 @@ export class KycVerification {
     }
   }
 
-  /** Replaces the declared identity by the verified one and lifts the identity-mismatch restriction. */
+  /** Replaces the declared identity by the verified one and lifts the identity-mismatch restriction (only a mismatch's). */
   synchronize(account: Account, customer: CustomerRow): CustomerRow {
     const { db, outbox } = this.core;
+    if (customer.status !== 'restricted' || customer.restriction_reason !== 'identity_mismatch')
+      throw stateError(
+        'identity_not_mismatched',
+        'Only a customer restricted for an identity mismatch can be synchronized.',
+        customer.status,
+      );
     return db.transaction(() => {
       const verified = JSON.parse(this.row(account.id, customer.code)!.verified_identity!) as Identity;
       replaceIdentity(this.core, customer.code, verified);
