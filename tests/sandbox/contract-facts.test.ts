@@ -128,7 +128,7 @@ describe('the decisions the contract holds as values have no copy in the sandbox
     for (const file of ['src/sandbox/webhooks/rules.ts', 'scripts/conformance/receiver.ts'])
       expect(literals(file), file).not.toContain(ping);
     const values = schemas.CardTransaction['x-type-values'];
-    expect(literals('src/sandbox/cards/handlers.ts')).not.toContain(values.withdrawal.merchant_name);
+    expect(literals('src/sandbox/cards/withdrawal.ts')).not.toContain(values.withdrawal.merchant_name);
     expect(literals('src/sandbox/cards/simulation.ts')).not.toContain(values.decline.status);
     const wrong = (DOCUMENT as any)['x-refusals'].wrong_method;
     expect(Object.keys(OUTSIDE_OPERATIONS)).not.toContain(String(wrong.status));

@@ -1,7 +1,7 @@
 // The sandbox's layout (docs/structure.md, "The sandbox"): a product folder's handlers.ts is its HTTP adapter
-// only, no product imports the simulation API's folder, and the core and the HTTP plugins touch no product's
-// table. Read from the source, so a helper exported from a handlers.ts, or a product table queried from core/,
-// fails here.
+// only, a product's SQL is in its repository.ts and tables.ts, no product imports the simulation API's folder,
+// and the core and the HTTP plugins touch no product's table. Read from the source, so a helper exported from a
+// handlers.ts, a statement in a rule file, or a product table queried from core/, fails here.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -41,6 +41,28 @@ describe('the sandbox layout', () => {
       if (!fs.existsSync(path.join(SANDBOX, file))) continue;
       expect([...read(file).matchAll(/^export /gm)], file).toHaveLength(1);
     }
+  });
+
+  it("keeps a product's SQL in its repository.ts and tables.ts", () => {
+    const statement = [
+      // a statement run on the store: `db.run(`, `core.db.get<Row>(`, `this.db.all(` ...
+      /\bdb\s*\.\s*(?:run|get|all|prepare|exec)\s*[<(]/,
+      // or the text of one, wherever it is passed
+      /['"`]\s*(?:SELECT\b[^'"`]*\bFROM|INSERT (?:OR \w+ )?INTO|UPDATE \S+ SET|DELETE FROM|CREATE (?:TABLE|INDEX)|WITH \w+ AS)\b/,
+    ];
+    const offending = products
+      .flatMap(sources)
+      .filter((file) => !/\/(repository|tables)\.ts$/.test(file))
+      .filter((file) => statement.some((re) => re.test(read(file))));
+    expect(offending).toEqual([]);
+  });
+
+  it('keeps the store out of a handlers.ts', () => {
+    const importers = products
+      .map((product) => path.join(product, 'handlers.ts'))
+      .filter((file) => fs.existsSync(path.join(SANDBOX, file)))
+      .filter((file) => importsOf(file).some((m) => m === 'core/store.js' || m === 'core/sqlite.js'));
+    expect(importers).toEqual([]);
   });
 
   it('keeps products off simulation/', () => {

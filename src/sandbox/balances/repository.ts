@@ -69,3 +69,10 @@ export function balanceTransactions(
     total,
   };
 }
+
+/** The accounts that have no job of `kind` yet, in the order they were made. */
+export function accountsWithoutJob(core: SandboxCore, kind: string): number[] {
+  return core.db
+    .all<{ id: number }>('SELECT id FROM accounts WHERE id NOT IN (SELECT account_id FROM jobs WHERE kind = ?) ORDER BY id', kind)
+    .map((r) => r.id);
+}

@@ -2,13 +2,14 @@
 // its balances below its threshold (the debits, credits and their events are the core's ledger). Each account
 // has its own check, a job on its clock, so that one account's advance checks its balances only.
 import type { SandboxCore } from '../core/context.js';
+import { accountsWithoutJob } from './repository.js';
 
 export const LOW_BALANCE_CHECK_JOB = 'balance.low_balance_check';
 export const LOW_BALANCE_CHECK_EVERY_MS = 4 * 3_600_000;
 
 /** Registers the check, and schedules the first run of each account made from now on (a reopened file keeps its jobs). */
 export function scheduleLowBalanceCheck(core: SandboxCore): void {
-  const { db, clock, ledger, scheduler } = core;
+  const { clock, ledger, scheduler } = core;
   const check = (id: number) => {
     const account = core.accounts.byId(id);
     if (account.revoked) return;
@@ -23,11 +24,7 @@ export function scheduleLowBalanceCheck(core: SandboxCore): void {
       return;
     }
     // The one check for every account of a file made before: each account gets its own from here.
-    const unchecked = db.all<{ id: number }>(
-      'SELECT id FROM accounts WHERE id NOT IN (SELECT account_id FROM jobs WHERE kind = ?) ORDER BY id',
-      LOW_BALANCE_CHECK_JOB,
-    );
-    for (const { id } of unchecked) {
+    for (const id of accountsWithoutJob(core, LOW_BALANCE_CHECK_JOB)) {
       check(id);
       next(id);
     }

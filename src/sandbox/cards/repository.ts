@@ -78,6 +78,24 @@ export function cardOf(clock: Clock, r: CardRow): components['schemas']['Card'] 
   };
 }
 
+/** A top-up as the contract shows it; a failed one says why (`failureReason`) and what was refunded. */
+export function topUpOf(clock: Clock, card: CardRow, topUp: TopUpRow, failureReason: string | null): components['schemas']['CardTopUp'] {
+  const failed = topUp.status === 'failed';
+  return {
+    card_code: card.code,
+    topup_id: topUp.id,
+    status: topUp.status,
+    amount: toAmount(topUp.amount_minor),
+    fee: toAmount(topUp.fee_minor),
+    total_debited: toAmount(topUp.amount_minor + topUp.fee_minor),
+    debited_balance: balanceTypeOf(card.brand),
+    currency: 'USD' as const,
+    failure_reason: failed ? failureReason : null,
+    refunded_amount: failed ? toAmount(topUp.amount_minor + topUp.fee_minor) : null,
+    created_at: clock.iso(topUp.created_at),
+  };
+}
+
 export function transactionOf(clock: Clock, r: CardTransactionRow): components['schemas']['CardTransaction'] {
   return {
     id: r.id,

@@ -247,6 +247,27 @@ export class Delivery {
     }
   }
 
+  /**
+   * A first attempt the account's faults put off: delayed (the job runs again when due) or held (the delivery
+   * stays pending until its window is released). True when it is put off and the job is done.
+   */
+  private deferFirstAttempt(delivery: DeliveryRow, jobId: number): boolean {
+    const { code } = delivery;
+    const due = this.faults.delayedUntil(delivery.account_id, delivery.created_at);
+    if (due > this.clock.now()) {
+      this.db.transaction(() => {
+        this.scheduler.schedule(DELIVERY_JOB, due, { delivery: code });
+        this.scheduler.complete(jobId);
+      });
+      return true;
+    }
+    const order = this.released.has(code) ? undefined : this.faults.hold(delivery.account_id, code);
+    if (!order) return false;
+    this.scheduler.complete(jobId);
+    if (order.length > 0) this.release(order);
+    return true;
+  }
+
   private async attemptOnce(code: string, jobId: number): Promise<void> {
     const delivery = this.db.get<DeliveryRow>(
       'SELECT code, account_id, created_at, endpoint_code, event_id, status, attempt, idempotency_key FROM deliveries WHERE code = ?',
@@ -271,23 +292,7 @@ export class Delivery {
       });
       return;
     }
-    if (delivery.attempt === 0) {
-      const due = this.faults.delayedUntil(delivery.account_id, delivery.created_at);
-      if (due > this.clock.now()) {
-        this.db.transaction(() => {
-          this.scheduler.schedule(DELIVERY_JOB, due, { delivery: code });
-          this.scheduler.complete(jobId);
-        });
-        return;
-      }
-      const order = this.released.has(code) ? undefined : this.faults.hold(delivery.account_id, code);
-      if (order) {
-        // Held: the job ends here, and the delivery stays pending until its window is released.
-        this.scheduler.complete(jobId);
-        if (order.length > 0) this.release(order);
-        return;
-      }
-    }
+    if (delivery.attempt === 0 && this.deferFirstAttempt(delivery, jobId)) return;
     const sentAt = this.clock.now();
     const attempt = delivery.attempt + 1;
     // The attempt is under way: the history shows it as the latest, with no answer or duration yet and no

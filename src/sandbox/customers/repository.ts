@@ -143,3 +143,28 @@ export function customerOf(core: SandboxCore, r: CustomerRow): components['schem
     created_at: core.clock.iso(r.created_at),
   };
 }
+
+/**
+ * One page of an account's rows of a table that has `customer_code` and `created_at`, most recent first
+ * (`created_at`, then `key` descending), only the customer's when `customerCode` is given.
+ */
+export function rowsByCustomer<Row>(
+  core: SandboxCore,
+  table: string,
+  key: string,
+  accountId: number,
+  customerCode: string | undefined,
+  limit: number,
+  offset: number,
+): { rows: Row[]; total: number } {
+  const where = customerCode === undefined ? 'account_id = ?' : 'account_id = ? AND customer_code = ?';
+  const args: SqlValue[] = customerCode === undefined ? [accountId] : [accountId, customerCode];
+  const rows = core.db.all<Row>(
+    `SELECT * FROM ${table} WHERE ${where} ORDER BY created_at DESC, ${key} DESC LIMIT ? OFFSET ?`,
+    ...args,
+    limit,
+    offset,
+  );
+  const total = core.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where}`, ...args)!.n;
+  return { rows, total };
+}

@@ -4,8 +4,7 @@
 // ACCOUNT_RESTRICTED, `customer_restricted`) and not be inactive (422 `customer_not_active`).
 import { pageWindow, type SandboxCore } from '../core/context.js';
 import { type ApiError, apiError, notFound, stateError } from '../core/errors.js';
-import type { SqlValue } from '../core/store.js';
-import { findCustomer, type CustomerRow } from './repository.js';
+import { findCustomer, rowsByCustomer, type CustomerRow } from './repository.js';
 
 /** 403 ACCOUNT_RESTRICTED (`customer_restricted`) for a restricted customer. */
 export function restrictedError(message = 'The customer is restricted.'): ApiError {
@@ -43,15 +42,6 @@ export function customerPage<Row>(
   query: { customer_code?: string; page?: number; limit?: number },
 ): { rows: Row[]; total: number } {
   checkCustomerFilter(core, accountId, query.customer_code);
-  const where = query.customer_code === undefined ? 'account_id = ?' : 'account_id = ? AND customer_code = ?';
-  const args: SqlValue[] = query.customer_code === undefined ? [accountId] : [accountId, query.customer_code];
   const [limit, offset] = pageWindow(query);
-  const rows = core.db.all<Row>(
-    `SELECT * FROM ${table} WHERE ${where} ORDER BY created_at DESC, ${key} DESC LIMIT ? OFFSET ?`,
-    ...args,
-    limit,
-    offset,
-  );
-  const total = core.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where}`, ...args)!.n;
-  return { rows, total };
+  return rowsByCustomer<Row>(core, table, key, accountId, query.customer_code, limit, offset);
 }

@@ -67,3 +67,12 @@ export function insertOrder(
     core.clock.now(),
   );
 }
+
+export function markOrderDelivered(core: SandboxCore, code: string, redemptions: Redemption[]): void {
+  core.db.run("UPDATE gift_card_orders SET status = 'delivered', redemptions = ? WHERE code = ?", JSON.stringify(redemptions), code);
+}
+
+/** A failed or refunded order: it has no redemptions. */
+export function markOrderUndelivered(core: SandboxCore, code: string, status: 'failed' | 'refunded'): void {
+  core.db.run('UPDATE gift_card_orders SET status = ?, redemptions = NULL WHERE code = ?', status, code);
+}

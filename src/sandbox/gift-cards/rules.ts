@@ -1,11 +1,22 @@
-// A gift card order's outcomes, shared by the automatic delivery and the simulation API: `pending`, then
-// `delivered` (redemption details on GET only) by itself unless the account is manual; `failed` refunds it;
-// a delivered order can be `refunded`.
-import { randomBytes, randomInt } from 'node:crypto';
-import { perCore, type SandboxCore } from '../core/context.js';
-import { apiError } from '../core/errors.js';
+// A gift card order and its outcomes, shared by the partner API, the automatic delivery and the simulation API:
+// an order of a catalogue product debits `gift_cards` with amount x quantity (in USD: a EUR product's at the
+// fixed rate) and is `pending`, then `delivered` (redemption details on GET only) by itself unless the account
+// is manual; `failed` refunds it; a delivered order can be `refunded`.
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import type { Account } from '../core/accounts.js';
+import { perCore, type Call, type SandboxCore } from '../core/context.js';
+import { apiError, notFound, validationError } from '../core/errors.js';
 import { toAmount } from '../core/money.js';
-import { orderByCode, type GiftCardOrderRow, type Redemption } from './repository.js';
+import { requireActiveCustomer } from '../customers/require.js';
+import { orderable, productById, usdMinorOf } from './catalogue.js';
+import {
+  insertOrder,
+  markOrderDelivered,
+  markOrderUndelivered,
+  orderByCode,
+  type GiftCardOrderRow,
+  type Redemption,
+} from './repository.js';
 
 export const DELIVERY_JOB_KIND = 'gift_card.delivery';
 const YEAR_MS = 365 * 86_400_000;
@@ -23,6 +34,42 @@ export class GiftCardOrders {
 
   byCode(code: string): GiftCardOrderRow | undefined {
     return orderByCode(this.core, code);
+  }
+
+  /** Orders `body.quantity` cards of `amountMinor` (the product's currency) for an active customer; returns the order, pending. */
+  order(account: Account, body: Call<'createGiftCardOrder'>['body'], amountMinor: number): GiftCardOrderRow {
+    const { clock, ledger, scheduler } = this.core;
+    const customer = requireActiveCustomer(this.core, account.id, body.customer_code);
+    const product = productById(body.product_id);
+    if (!product) throw notFound('Gift card product');
+    if (!orderable(product, amountMinor)) {
+      const allowed =
+        product.denomination_type === 'fixed'
+          ? `one of ${(product.denominations ?? []).join(', ')}`
+          : `from ${product.min_amount} to ${product.max_amount}`;
+      throw validationError(`The amount of ${product.product_id} must be ${allowed} ${product.currency}.`, [
+        { field: 'amount', message: `must be ${allowed}` },
+      ]);
+    }
+    const code = randomUUID();
+    const debited = usdMinorOf(product, amountMinor * body.quantity);
+    ledger.debit(account, 'gift_cards', debited, {
+      reason: 'gift_card_order',
+      description: `Gift card order ${code}: ${body.quantity} x ${toAmount(amountMinor)} ${product.currency} ${product.name}`,
+      customerCode: customer.code,
+      eventFields: { product: product.product_id },
+    });
+    insertOrder(this.core, {
+      code,
+      account_id: account.id,
+      customer_code: customer.code,
+      product_id: product.product_id,
+      amount_minor: amountMinor,
+      quantity: body.quantity,
+      debited_minor: debited,
+    });
+    if (!account.manual) scheduler.schedule(DELIVERY_JOB_KIND, clock.now() + this.core.autoCompleteMs, { order: code });
+    return this.byCode(code)!;
   }
 
   /**
@@ -60,11 +107,7 @@ export class GiftCardOrders {
             expires_at: new Date(now + YEAR_MS).toISOString().slice(0, 10),
           };
         });
-        db.run(
-          "UPDATE gift_card_orders SET status = 'delivered', redemptions = ? WHERE code = ?",
-          JSON.stringify(redemptions),
-          current.code,
-        );
+        markOrderDelivered(this.core, current.code, redemptions);
         outbox.emit(account, 'gift_card.delivered', { ...base, delivered_at: clock.iso(now) });
       } else {
         ledger.credit(account, 'gift_cards', current.debited_minor, {
@@ -72,7 +115,7 @@ export class GiftCardOrders {
           description: `Refund of gift card order ${current.code}`,
           customerCode: current.customer_code,
         });
-        db.run('UPDATE gift_card_orders SET status = ?, redemptions = NULL WHERE code = ?', choice.outcome, current.code);
+        markOrderUndelivered(this.core, current.code, choice.outcome);
         if (choice.outcome === 'failed')
           outbox.emit(account, 'gift_card.failed', { ...base, reason: choice.reason ?? 'vendor_error', failed_at: clock.iso(now) });
         else

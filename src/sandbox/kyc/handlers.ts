@@ -1,7 +1,7 @@
 // KYC (tag "KYC"): the hosted link, the status, the identity synchronization after a mismatch. The state machine
 // is in ./verification.ts, the rows and the status shape in ./repository.ts, the hosted page in ./page.ts.
 import type { Handlers, SandboxCore } from '../core/context.js';
-import { notFound, stateError } from '../core/errors.js';
+import { notFound } from '../core/errors.js';
 import { findCustomer } from '../customers/repository.js';
 import { requireActiveCustomer } from '../customers/require.js';
 import { KYC_PAGE_PATH } from './page.js';
@@ -14,9 +14,6 @@ export function kyc(core: SandboxCore): Handlers {
   return {
     createKycLink({ account, params, body }) {
       const customer = requireActiveCustomer(core, account.id, params.customerCode);
-      if (verification.statusOf(customer) === 'approved') {
-        throw stateError('kyc_already_approved', "The customer's KYC is already approved: no new link is needed.", 'approved');
-      }
       const session = verification.createSession(account, customer, body ?? {});
       return {
         data: {
@@ -34,13 +31,6 @@ export function kyc(core: SandboxCore): Handlers {
     synchronizeKycIdentity({ account, params }) {
       const customer = findCustomer(core, account.id, params.customerCode);
       if (!customer) throw notFound('Customer');
-      if (customer.status !== 'restricted' || customer.restriction_reason !== 'identity_mismatch') {
-        throw stateError(
-          'identity_not_mismatched',
-          'Only a customer restricted for an identity mismatch can be synchronized.',
-          customer.status,
-        );
-      }
       const updated = verification.synchronize(account, customer);
       return {
         data: {

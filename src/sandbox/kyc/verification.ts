@@ -7,11 +7,25 @@ import type { components as simulation } from '../../../generated/sandbox.js';
 import { kycOutcomeRequestOutcomeValues } from '../../../generated/sandbox-values.js';
 import type { Account } from '../core/accounts.js';
 import { perCore, type SandboxCore } from '../core/context.js';
-import { apiError } from '../core/errors.js';
+import { apiError, stateError } from '../core/errors.js';
 import { findCustomer, replaceIdentity, restrictCustomer, setVerificationLevel, type CustomerRow } from '../customers/repository.js';
 import { autoOutcomeHint } from '../core/auto-outcome-hint.js';
 import { KYC_FEE_MINOR, VERIFICATION_BALANCE } from './fees.js';
-import type { Identity, KycRow, KycStatusValue, SessionRow } from './repository.js';
+import {
+  clearIdentityMismatch,
+  insertKycSession,
+  kycSessionByToken,
+  kycVerificationRow,
+  openKycSession,
+  replaceOpenKycSessions,
+  saveKycVerification,
+  setKycSessionStatus,
+  type Identity,
+  type KycRow,
+  type KycStatusValue,
+  type SessionRow,
+  type VerificationFields,
+} from './repository.js';
 
 export const KYC_AUTO_JOB = 'kyc.auto_outcome';
 export const KYC_EXPIRY_JOB = 'kyc.session_expiry';
@@ -53,7 +67,7 @@ export class KycVerification {
         this.apply(this.account(Number(p.account)), String(p.customer), { outcome: 'approved' });
     });
     core.scheduler.register(KYC_EXPIRY_JOB, (p) => {
-      const session = this.core.db.get<SessionRow>('SELECT * FROM kyc_sessions WHERE token = ?', String(p.token));
+      const session = kycSessionByToken(this.core, String(p.token));
       if (session?.status === 'open') this.apply(this.account(session.account_id), session.customer_code, { outcome: 'expired' });
     });
   }
@@ -63,35 +77,33 @@ export class KycVerification {
   }
 
   row(accountId: number, customerCode: string): KycRow | undefined {
-    return this.core.db.get<KycRow>('SELECT * FROM kyc_verifications WHERE account_id = ? AND customer_code = ?', accountId, customerCode);
+    return kycVerificationRow(this.core, accountId, customerCode);
   }
 
   openSession(accountId: number, customerCode: string): SessionRow | undefined {
-    return this.core.db.get<SessionRow>(
-      "SELECT * FROM kyc_sessions WHERE account_id = ? AND customer_code = ? AND status = 'open' ORDER BY seq DESC LIMIT 1",
-      accountId,
-      customerCode,
-    );
+    return openKycSession(this.core, accountId, customerCode);
   }
 
   session(token: string): SessionRow | undefined {
-    return this.core.db.get<SessionRow>('SELECT * FROM kyc_sessions WHERE token = ?', token);
+    return kycSessionByToken(this.core, token);
   }
 
   statusOf(customer: CustomerRow): KycStatusValue {
     return this.row(customer.account_id, customer.code)?.kyc_status ?? 'not_started';
   }
 
-  /** Opens a session (an earlier open one is replaced) and schedules its expiry and, unless manual, its approval. */
+  /**
+   * Opens a session (an earlier open one is replaced) and schedules its expiry and, unless manual, its approval;
+   * a customer already approved needs none.
+   */
   createSession(account: Account, customer: CustomerRow, options: { return_url?: string; locale?: string }): SessionRow {
     const { db, clock, scheduler } = this.core;
+    if (this.statusOf(customer) === 'approved') {
+      throw stateError('kyc_already_approved', "The customer's KYC is already approved: no new link is needed.", 'approved');
+    }
     return db.transaction(() => {
       const now = clock.now();
-      db.run(
-        "UPDATE kyc_sessions SET status = 'replaced' WHERE account_id = ? AND customer_code = ? AND status = 'open'",
-        account.id,
-        customer.code,
-      );
+      replaceOpenKycSessions(this.core, account.id, customer.code);
       const session: SessionRow = {
         token: randomBytes(12).toString('hex'),
         account_id: account.id,
@@ -102,17 +114,7 @@ export class KycVerification {
         expires_at: now + KYC_LINK_LIFETIME_MS,
         created_at: now,
       };
-      db.run(
-        'INSERT INTO kyc_sessions (token, account_id, customer_code, return_url, locale, status, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-        session.token,
-        session.account_id,
-        session.customer_code,
-        session.return_url,
-        session.locale,
-        session.status,
-        session.expires_at,
-        session.created_at,
-      );
+      insertKycSession(this.core, session);
       scheduler.schedule(KYC_EXPIRY_JOB, session.expires_at, { token: session.token });
       if (!account.manual)
         scheduler.schedule(KYC_AUTO_JOB, now + this.core.autoCompleteMs, { account: account.id, customer: customer.code });
@@ -125,109 +127,23 @@ export class KycVerification {
    * (which takes only a final outcome). 422 otherwise.
    */
   apply(account: Account, customerCode: string, choice: OutcomeChoice): KycRow {
-    const { db, clock, outbox, ledger } = this.core;
+    const { db, clock, outbox } = this.core;
     return db.transaction(() => {
       const customer = findCustomer(this.core, account.id, customerCode)!;
-      const current = this.row(account.id, customerCode);
       const session = this.openSession(account.id, customerCode);
-      const reviewing = current?.kyc_status === 'pending';
-      if (!session && !reviewing) {
-        const status = current?.kyc_status ?? 'not_started';
-        const message =
-          status === 'not_started'
-            ? 'No KYC verification of this customer waits for an outcome: create a link first (POST /kyc/{customerCode}/link).'
-            : status === 'approved'
-              ? `The customer's KYC is already approved: no verification waits for an outcome.${autoOutcomeHint(this.core, account)}`
-              : `The customer's last KYC verification ended (${status}): create a new link (POST /kyc/{customerCode}/link) to choose another outcome.${autoOutcomeHint(this.core, account)}`;
-        throw apiError('VALIDATION_ERROR', message, { fields: [], current_status: status });
-      }
-      if (reviewing && !session && !FINAL_OUTCOMES.includes(choice.outcome)) {
-        throw apiError(
-          'VALIDATION_ERROR',
-          `A manual review ends with approved, approved_identity_mismatch or rejected, not ${choice.outcome}.`,
-          {
-            fields: [{ field: 'outcome', message: 'must be approved, approved_identity_mismatch or rejected during a manual review' }],
-            current_status: 'pending',
-          },
-        );
-      }
+      this.checkAwaitsOutcome(account, this.row(account.id, customerCode), session, choice.outcome);
       const now = clock.now();
       const base = { customer_code: customer.code, external_reference: customer.external_reference };
       const sessionStatus = choice.outcome === 'expired' ? 'expired' : choice.outcome === 'resubmission_requested' ? 'open' : 'submitted';
-      if (session) db.run('UPDATE kyc_sessions SET status = ? WHERE token = ?', sessionStatus, session.token);
-
-      const save = (
-        status: KycStatusValue,
-        fields: { reason?: string | null; mismatch?: boolean; approvedAt?: number | null; verified?: Identity | null },
-      ) => {
-        db.run(
-          `INSERT INTO kyc_verifications (customer_code, account_id, kyc_status, reason, identity_mismatch, approved_at, verified_identity, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-           ON CONFLICT (customer_code) DO UPDATE SET kyc_status = excluded.kyc_status, reason = excluded.reason, identity_mismatch = excluded.identity_mismatch,
-             approved_at = excluded.approved_at, verified_identity = excluded.verified_identity, updated_at = excluded.updated_at`,
-          customer.code,
-          account.id,
-          status,
-          fields.reason ?? null,
-          fields.mismatch ? 1 : 0,
-          fields.approvedAt ?? null,
-          fields.verified ? JSON.stringify(fields.verified) : null,
-          now,
-        );
-      };
+      if (session) setKycSessionStatus(this.core, session.token, sessionStatus);
+      const save = (status: KycStatusValue, fields: VerificationFields) =>
+        saveKycVerification(this.core, account.id, customer.code, status, fields, now);
 
       switch (choice.outcome) {
         case 'approved':
-        case 'approved_identity_mismatch': {
-          const declared = declaredOf(customer);
-          const mismatch = choice.outcome === 'approved_identity_mismatch';
-          const verified: Identity = mismatch
-            ? ({ first_name: `${declared.first_name}-Marie`, ...stripUndefined(choice.verified_identity ?? {}) } as Identity)
-            : declared;
-          if (mismatch) {
-            verified.last_name ??= declared.last_name;
-            verified.date_of_birth ??= declared.date_of_birth;
-          }
-          const differs =
-            verified.first_name !== declared.first_name ||
-            verified.last_name !== declared.last_name ||
-            verified.date_of_birth !== declared.date_of_birth;
-          if (mismatch && !differs) {
-            throw apiError('VALIDATION_ERROR', 'An identity mismatch needs a verified identity that differs from the declared one.', {
-              fields: [{ field: 'verified_identity', message: 'must differ from the declared identity' }],
-            });
-          }
-          const status = mismatch ? 'restricted' : customer.status;
-          setVerificationLevel(this.core, customer.code, 'verified');
-          if (mismatch) restrictCustomer(this.core, customer.code, 'identity_mismatch');
-          save('approved', { mismatch, approvedAt: now, verified });
-          ledger.debit(account, VERIFICATION_BALANCE, KYC_FEE_MINOR, {
-            reason: 'kyc_verification',
-            description: `KYC verification of customer ${customer.code}`,
-            customerCode: customer.code,
-            allowNegative: true,
-          });
-          outbox.emit(account, 'kyc.approved', {
-            ...base,
-            kyc_status: 'approved',
-            verification_level: 'verified',
-            approved_at: clock.iso(now),
-            verified_identity: verified,
-            identity_mismatch: mismatch,
-            status: status === 'restricted' ? 'restricted' : 'active',
-          });
-          if (mismatch) {
-            outbox.emit(account, 'kyc.identity_mismatch', {
-              ...base,
-              declared_identity: declared,
-              verified_identity: verified,
-              status: 'restricted',
-              restriction_reason: 'identity_mismatch',
-              required_action: 'synchronize_identity',
-            });
-          }
+        case 'approved_identity_mismatch':
+          this.approve(account, customer, choice, now);
           break;
-        }
         case 'pending_review':
           save('pending', {});
           outbox.emit(account, 'kyc.pending_review', { ...base, kyc_status: 'pending', verification_level: customer.verification_level });
@@ -264,13 +180,93 @@ export class KycVerification {
     });
   }
 
-  /** Replaces the declared identity by the verified one and lifts the identity-mismatch restriction. */
+  /** 422 unless a link is open or a manual review is under way (which takes only a final outcome). */
+  private checkAwaitsOutcome(account: Account, current: KycRow | undefined, session: SessionRow | undefined, outcome: KycOutcome): void {
+    const reviewing = current?.kyc_status === 'pending';
+    if (!session && !reviewing) {
+      const status = current?.kyc_status ?? 'not_started';
+      const message =
+        status === 'not_started'
+          ? 'No KYC verification of this customer waits for an outcome: create a link first (POST /kyc/{customerCode}/link).'
+          : status === 'approved'
+            ? `The customer's KYC is already approved: no verification waits for an outcome.${autoOutcomeHint(this.core, account)}`
+            : `The customer's last KYC verification ended (${status}): create a new link (POST /kyc/{customerCode}/link) to choose another outcome.${autoOutcomeHint(this.core, account)}`;
+      throw apiError('VALIDATION_ERROR', message, { fields: [], current_status: status });
+    }
+    if (reviewing && !session && !FINAL_OUTCOMES.includes(outcome)) {
+      throw apiError('VALIDATION_ERROR', `A manual review ends with approved, approved_identity_mismatch or rejected, not ${outcome}.`, {
+        fields: [{ field: 'outcome', message: 'must be approved, approved_identity_mismatch or rejected during a manual review' }],
+        current_status: 'pending',
+      });
+    }
+  }
+
+  /** An approval: verified level, billed; with an identity mismatch, the customer restricted until synchronized. */
+  private approve(account: Account, customer: CustomerRow, choice: OutcomeChoice, now: number): void {
+    const { clock, outbox, ledger } = this.core;
+    const base = { customer_code: customer.code, external_reference: customer.external_reference };
+    const declared = declaredOf(customer);
+    const mismatch = choice.outcome === 'approved_identity_mismatch';
+    const verified: Identity = mismatch
+      ? ({ first_name: `${declared.first_name}-Marie`, ...stripUndefined(choice.verified_identity ?? {}) } as Identity)
+      : declared;
+    if (mismatch) {
+      verified.last_name ??= declared.last_name;
+      verified.date_of_birth ??= declared.date_of_birth;
+    }
+    const differs =
+      verified.first_name !== declared.first_name ||
+      verified.last_name !== declared.last_name ||
+      verified.date_of_birth !== declared.date_of_birth;
+    if (mismatch && !differs) {
+      throw apiError('VALIDATION_ERROR', 'An identity mismatch needs a verified identity that differs from the declared one.', {
+        fields: [{ field: 'verified_identity', message: 'must differ from the declared identity' }],
+      });
+    }
+    const status = mismatch ? 'restricted' : customer.status;
+    setVerificationLevel(this.core, customer.code, 'verified');
+    if (mismatch) restrictCustomer(this.core, customer.code, 'identity_mismatch');
+    saveKycVerification(this.core, account.id, customer.code, 'approved', { mismatch, approvedAt: now, verified }, now);
+    ledger.debit(account, VERIFICATION_BALANCE, KYC_FEE_MINOR, {
+      reason: 'kyc_verification',
+      description: `KYC verification of customer ${customer.code}`,
+      customerCode: customer.code,
+      allowNegative: true,
+    });
+    outbox.emit(account, 'kyc.approved', {
+      ...base,
+      kyc_status: 'approved',
+      verification_level: 'verified',
+      approved_at: clock.iso(now),
+      verified_identity: verified,
+      identity_mismatch: mismatch,
+      status: status === 'restricted' ? 'restricted' : 'active',
+    });
+    if (mismatch) {
+      outbox.emit(account, 'kyc.identity_mismatch', {
+        ...base,
+        declared_identity: declared,
+        verified_identity: verified,
+        status: 'restricted',
+        restriction_reason: 'identity_mismatch',
+        required_action: 'synchronize_identity',
+      });
+    }
+  }
+
+  /** Replaces the declared identity by the verified one and lifts the identity-mismatch restriction (only a mismatch's). */
   synchronize(account: Account, customer: CustomerRow): CustomerRow {
     const { db, outbox } = this.core;
+    if (customer.status !== 'restricted' || customer.restriction_reason !== 'identity_mismatch')
+      throw stateError(
+        'identity_not_mismatched',
+        'Only a customer restricted for an identity mismatch can be synchronized.',
+        customer.status,
+      );
     return db.transaction(() => {
       const verified = JSON.parse(this.row(account.id, customer.code)!.verified_identity!) as Identity;
       replaceIdentity(this.core, customer.code, verified);
-      db.run('UPDATE kyc_verifications SET identity_mismatch = 0 WHERE customer_code = ?', customer.code);
+      clearIdentityMismatch(this.core, customer.code);
       const updated = findCustomer(this.core, account.id, customer.code)!;
       outbox.emit(account, 'kyc.identity_synchronized', {
         customer_code: updated.code,

@@ -164,3 +164,52 @@ export function payoutPage(
   const total = core.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM payouts WHERE ${where}`, ...args)!.n;
   return { rows, total };
 }
+
+export function payoutByCode(core: SandboxCore, code: string): PayoutRow | undefined {
+  return core.db.get<PayoutRow>('SELECT * FROM payouts WHERE code = ?', code);
+}
+
+/** The account's quote or payout of that code. */
+export function accountPayoutRow(core: SandboxCore, accountId: number, code: string): PayoutRow | undefined {
+  return core.db.get<PayoutRow>('SELECT * FROM payouts WHERE account_id = ? AND code = ?', accountId, code);
+}
+
+/** The account's payout of that code, a quote not counting. */
+export function confirmedPayout(core: SandboxCore, accountId: number, code: string): PayoutRow | undefined {
+  return core.db.get<PayoutRow>("SELECT * FROM payouts WHERE account_id = ? AND code = ? AND status != 'quote'", accountId, code);
+}
+
+/** The beneficiary of that code, deleted or not (a payout still shows it). */
+export function beneficiaryByCode(core: SandboxCore, code: string): BeneficiaryRow | undefined {
+  return core.db.get<BeneficiaryRow>('SELECT * FROM beneficiaries WHERE code = ?', code);
+}
+
+/** The account's beneficiary of that code, unless deleted. */
+export function liveBeneficiary(core: SandboxCore, accountId: number, code: string): BeneficiaryRow | undefined {
+  return core.db.get<BeneficiaryRow>(
+    'SELECT * FROM beneficiaries WHERE account_id = ? AND code = ? AND deleted_at IS NULL',
+    accountId,
+    code,
+  );
+}
+
+export function markPayoutPending(core: SandboxCore, code: string, now: number): void {
+  core.db.run("UPDATE payouts SET status = 'pending', confirmed_at = ? WHERE code = ?", now, code);
+}
+
+export function markPayoutProcessing(core: SandboxCore, code: string, now: number): void {
+  core.db.run("UPDATE payouts SET status = 'processing', sent_at = ? WHERE code = ?", now, code);
+}
+
+/** Completed; sent now too when it went straight from pending. */
+export function markPayoutCompleted(core: SandboxCore, code: string, now: number): void {
+  core.db.run("UPDATE payouts SET status = 'completed', sent_at = COALESCE(sent_at, ?), completed_at = ? WHERE code = ?", now, now, code);
+}
+
+export function markPayoutFailed(core: SandboxCore, code: string, reason: string): void {
+  core.db.run("UPDATE payouts SET status = 'failed', failure_reason = ? WHERE code = ?", reason, code);
+}
+
+export function markPayoutRefunded(core: SandboxCore, code: string, now: number, reason: string | null): void {
+  core.db.run("UPDATE payouts SET status = 'refunded', refunded_at = ?, failure_reason = ? WHERE code = ?", now, reason, code);
+}

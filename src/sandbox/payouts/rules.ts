@@ -1,7 +1,8 @@
 // A payout's state changes, shared by the partner API, the automatic progression and the simulation API: a
-// confirmed quote debits `total_debited_usd` from its rail's balance and goes pending -> processing ->
-// completed by itself unless the account is manual; it can fail (the total is refunded) or be refunded after
-// completion (the amount is refunded, the fee is kept).
+// quote prices an amount for a beneficiary; a confirmed quote debits `total_debited_usd` from its rail's
+// balance and goes pending -> processing -> completed by itself unless the account is manual; it can fail (the
+// total is refunded) or be refunded after completion (the amount is refunded, the fee is kept).
+import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/openapi.js';
 import type { Account } from '../core/accounts.js';
 import { perCore, type SandboxCore } from '../core/context.js';
@@ -10,10 +11,21 @@ import { contractLimits, forPlan } from '../core/limits.js';
 import { formatAmount, toAmount } from '../core/money.js';
 import { addUsage, periodOf, usage } from '../core/usage.js';
 import { requireActiveCustomer } from '../customers/require.js';
-import { USD_EUR_RATE } from './fees.js';
+import { BALANCE_OF_RAIL, QUOTE_VALIDITY_MS, USD_EUR_RATE, payoutFeeMinor, toEurMinor } from './fees.js';
 import {
+  accountPayoutRow,
+  beneficiaryByCode,
   beneficiaryOf,
+  confirmedPayout,
+  insertQuote,
+  liveBeneficiary,
+  markPayoutCompleted,
+  markPayoutFailed,
+  markPayoutPending,
+  markPayoutProcessing,
+  markPayoutRefunded,
   payoutBeneficiary,
+  payoutByCode,
   type Beneficiary,
   type BeneficiaryRow,
   type PayoutRow,
@@ -35,34 +47,26 @@ export class PayoutBook {
   }
 
   byCode(code: string): PayoutRow | undefined {
-    return this.core.db.get<PayoutRow>('SELECT * FROM payouts WHERE code = ?', code);
+    return payoutByCode(this.core, code);
   }
 
   beneficiary(account: Account, code: string): BeneficiaryRow {
-    const row = this.core.db.get<BeneficiaryRow>(
-      'SELECT * FROM beneficiaries WHERE account_id = ? AND code = ? AND deleted_at IS NULL',
-      account.id,
-      code,
-    );
+    const row = liveBeneficiary(this.core, account.id, code);
     if (!row) throw notFound('Beneficiary');
     return row;
   }
 
   /** A payout (a confirmed quote) of the account. */
   find(account: Account, code: string): PayoutRow {
-    const row = this.core.db.get<PayoutRow>(
-      "SELECT * FROM payouts WHERE account_id = ? AND code = ? AND status != 'quote'",
-      account.id,
-      code,
-    );
+    const row = confirmedPayout(this.core, account.id, code);
     if (!row) throw notFound('Payout');
     return row;
   }
 
   view(r: PayoutRow): components['schemas']['Payout'] {
-    const { clock, db } = this.core;
+    const { clock } = this.core;
     const iso = (ms: number | null) => (ms === null ? null : clock.iso(ms));
-    const b = db.get<BeneficiaryRow>('SELECT * FROM beneficiaries WHERE code = ?', r.beneficiary_code)!;
+    const b = beneficiaryByCode(this.core, r.beneficiary_code)!;
     return {
       ...this.priced(r, beneficiaryOf(clock, b)),
       status: r.status as PayoutStatus,
@@ -72,6 +76,41 @@ export class PayoutBook {
       completed_at: iso(r.completed_at),
       refunded_at: iso(r.refunded_at),
     };
+  }
+
+  /** A quote of `amountMinor` USD to a beneficiary of an active customer: its fee and received amount, valid a while. */
+  quote(account: Account, beneficiaryCode: string, amountMinor: number, reference: string): PayoutRow {
+    const b = this.beneficiary(account, beneficiaryCode);
+    requireActiveCustomer(this.core, account.id, b.customer_code);
+    const now = this.core.clock.now();
+    const row: PayoutRow = {
+      code: randomUUID(),
+      account_id: account.id,
+      customer_code: b.customer_code,
+      beneficiary_code: b.code,
+      reference,
+      rail: b.rail,
+      status: 'quote',
+      amount_minor: amountMinor,
+      fee_minor: payoutFeeMinor(b.rail, amountMinor),
+      received_minor: b.rail === 'sepa' ? toEurMinor(amountMinor) : amountMinor,
+      amount_eur_minor: toEurMinor(amountMinor),
+      balance_type: BALANCE_OF_RAIL[b.rail],
+      failure_reason: null,
+      created_at: now,
+      expires_at: now + QUOTE_VALIDITY_MS,
+      confirmed_at: null,
+      sent_at: null,
+      completed_at: null,
+      refunded_at: null,
+    };
+    insertQuote(this.core, row);
+    return row;
+  }
+
+  quoteView(quote: PayoutRow): components['schemas']['PayoutQuote'] {
+    const b = beneficiaryByCode(this.core, quote.beneficiary_code)!;
+    return { ...this.priced(quote, beneficiaryOf(this.core.clock, b)), expires_at: this.core.clock.iso(quote.expires_at) };
   }
 
   /** The fields a quote and a payout share. */
@@ -102,7 +141,7 @@ export class PayoutBook {
   confirm(account: Account, quoteCode: string): PayoutRow {
     const { db, clock, ledger } = this.core;
     return db.transaction(() => {
-      const quote = db.get<PayoutRow>('SELECT * FROM payouts WHERE account_id = ? AND code = ?', account.id, quoteCode);
+      const quote = accountPayoutRow(this.core, account.id, quoteCode);
       if (!quote) throw notFound('Quote');
       this.beneficiary(account, quote.beneficiary_code);
       requireActiveCustomer(this.core, account.id, quote.customer_code);
@@ -130,7 +169,7 @@ export class PayoutBook {
         eventFields: { product: `payout_${quote.rail}` },
       });
       addUsage(db, account.id, period, 'payout_usd_minor', quote.amount_minor);
-      db.run("UPDATE payouts SET status = 'pending', confirmed_at = ? WHERE code = ?", now, quote.code);
+      markPayoutPending(this.core, quote.code, now);
       this.scheduleNext(account, quote.code);
       return this.byCode(quote.code)!;
     });
@@ -161,16 +200,11 @@ export class PayoutBook {
       const now = clock.now();
       switch (choice.outcome) {
         case 'processing':
-          db.run("UPDATE payouts SET status = 'processing', sent_at = ? WHERE code = ?", now, current.code);
+          markPayoutProcessing(this.core, current.code, now);
           this.scheduleNext(account, current.code);
           break;
         case 'completed':
-          db.run(
-            "UPDATE payouts SET status = 'completed', sent_at = COALESCE(sent_at, ?), completed_at = ? WHERE code = ?",
-            now,
-            now,
-            current.code,
-          );
+          markPayoutCompleted(this.core, current.code, now);
           break;
         case 'failed':
           ledger.credit(account, current.balance_type, current.amount_minor + current.fee_minor, {
@@ -178,11 +212,7 @@ export class PayoutBook {
             description: `Refund of failed payout ${current.code}`,
             customerCode: current.customer_code,
           });
-          db.run(
-            "UPDATE payouts SET status = 'failed', failure_reason = ? WHERE code = ?",
-            choice.reason ?? 'rejected_by_beneficiary_bank',
-            current.code,
-          );
+          markPayoutFailed(this.core, current.code, choice.reason ?? 'rejected_by_beneficiary_bank');
           break;
         case 'refunded':
           ledger.credit(account, current.balance_type, current.amount_minor, {
@@ -190,12 +220,7 @@ export class PayoutBook {
             description: `Payout ${current.code} returned by the beneficiary's bank`,
             customerCode: current.customer_code,
           });
-          db.run(
-            "UPDATE payouts SET status = 'refunded', refunded_at = ?, failure_reason = ? WHERE code = ?",
-            now,
-            choice.reason ?? null,
-            current.code,
-          );
+          markPayoutRefunded(this.core, current.code, now, choice.reason ?? null);
           break;
       }
       return this.byCode(current.code)!;

@@ -119,3 +119,59 @@ export function withdrawalPage(
   const total = core.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM wallet_withdrawals WHERE account_id = ?', accountId)!.n;
   return { rows, total };
 }
+
+export function accountWallet(core: SandboxCore, accountId: number, id: string): WalletRow | undefined {
+  return core.db.get<WalletRow>('SELECT * FROM wallets WHERE account_id = ? AND id = ?', accountId, id);
+}
+
+export function withdrawalByCode(core: SandboxCore, code: string): WithdrawalRow | undefined {
+  return core.db.get<WithdrawalRow>('SELECT * FROM wallet_withdrawals WHERE code = ?', code);
+}
+
+export function updateWalletBalance(core: SandboxCore, id: string, micro: number): void {
+  core.db.run('UPDATE wallets SET balance_micro = ? WHERE id = ?', micro, id);
+}
+
+/** Adds `micro` (negative to take) to the wallet's balance as it stands in the store. */
+export function addToWalletBalance(core: SandboxCore, id: string, micro: number): void {
+  core.db.run('UPDATE wallets SET balance_micro = balance_micro + ? WHERE id = ?', micro, id);
+}
+
+/** A new withdrawal, `processing`. */
+export function insertWithdrawal(
+  core: SandboxCore,
+  row: Pick<
+    WithdrawalRow,
+    | 'code'
+    | 'account_id'
+    | 'wallet_id'
+    | 'amount_micro'
+    | 'commission_micro'
+    | 'network_fee_micro'
+    | 'to_address'
+    | 'tx_id'
+    | 'requested_at'
+  >,
+): void {
+  core.db.run(
+    `INSERT INTO wallet_withdrawals (code, account_id, wallet_id, amount_micro, commission_micro, network_fee_micro, to_address, status, tx_id, failure_reason, requested_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, 'processing', ?, NULL, ?)`,
+    row.code,
+    row.account_id,
+    row.wallet_id,
+    row.amount_micro,
+    row.commission_micro,
+    row.network_fee_micro,
+    row.to_address,
+    row.tx_id,
+    row.requested_at,
+  );
+}
+
+export function markWithdrawalCompleted(core: SandboxCore, code: string): void {
+  core.db.run("UPDATE wallet_withdrawals SET status = 'completed' WHERE code = ?", code);
+}
+
+export function markWithdrawalFailed(core: SandboxCore, code: string, reason: string): void {
+  core.db.run("UPDATE wallet_withdrawals SET status = 'failed', failure_reason = ? WHERE code = ?", reason, code);
+}

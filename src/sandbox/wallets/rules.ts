@@ -6,7 +6,20 @@ import type { Account } from '../core/accounts.js';
 import { perCore, type SandboxCore } from '../core/context.js';
 import { apiError, notFound, validationError } from '../core/errors.js';
 import { NETWORK_FEE_MICRO, WITHDRAWAL_COMMISSION_PERCENT } from './fees.js';
-import { fromMicro, newAddress, newTxHash, type WalletRow, type WithdrawalRow } from './repository.js';
+import {
+  accountWallet,
+  addToWalletBalance,
+  fromMicro,
+  insertWithdrawal,
+  markWithdrawalCompleted,
+  markWithdrawalFailed,
+  newAddress,
+  newTxHash,
+  updateWalletBalance,
+  withdrawalByCode,
+  type WalletRow,
+  type WithdrawalRow,
+} from './repository.js';
 
 export const WITHDRAWAL_JOB = 'wallet.withdrawal';
 /** The network of a wallet created without one (provisional). */
@@ -24,13 +37,13 @@ export class WalletBook {
   }
 
   find(account: Account, id: string): WalletRow {
-    const row = this.core.db.get<WalletRow>('SELECT * FROM wallets WHERE account_id = ? AND id = ?', account.id, id);
+    const row = accountWallet(this.core, account.id, id);
     if (!row) throw notFound('Wallet');
     return row;
   }
 
   withdrawal(code: string): WithdrawalRow | undefined {
-    return this.core.db.get<WithdrawalRow>('SELECT * FROM wallet_withdrawals WHERE code = ?', code);
+    return withdrawalByCode(this.core, code);
   }
 
   private eventBase(w: WalletRow, amountMicro: number) {
@@ -42,7 +55,7 @@ export class WalletBook {
     const { db, clock, outbox } = this.core;
     return db.transaction(() => {
       const after = wallet.balance_micro + amountMicro;
-      db.run('UPDATE wallets SET balance_micro = ? WHERE id = ?', after, wallet.id);
+      updateWalletBalance(this.core, wallet.id, after);
       outbox.emit(account, 'wallet.deposit_received', {
         ...this.eventBase(wallet, amountMicro),
         tx_hash: txHash ?? newTxHash(),
@@ -68,22 +81,20 @@ export class WalletBook {
     }
     return db.transaction(() => {
       const code = randomUUID();
-      db.run(
-        `INSERT INTO wallet_withdrawals (code, account_id, wallet_id, amount_micro, commission_micro, network_fee_micro, to_address, status, tx_id, failure_reason, requested_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, 'processing', ?, NULL, ?)`,
+      insertWithdrawal(this.core, {
         code,
-        account.id,
-        wallet.id,
-        amountMicro,
-        commission,
-        NETWORK_FEE_MICRO,
-        toAddress,
-        newTxHash(),
-        clock.now(),
-      );
+        account_id: account.id,
+        wallet_id: wallet.id,
+        amount_micro: amountMicro,
+        commission_micro: commission,
+        network_fee_micro: NETWORK_FEE_MICRO,
+        to_address: toAddress,
+        tx_id: newTxHash(),
+        requested_at: clock.now(),
+      });
       const row = this.withdrawal(code)!;
       if (amountMicro > wallet.balance_micro) return this.fail(account, wallet, row, 'insufficient_balance', false);
-      db.run('UPDATE wallets SET balance_micro = balance_micro - ? WHERE id = ?', amountMicro, wallet.id);
+      addToWalletBalance(this.core, wallet.id, -amountMicro);
       if (!account.manual) scheduler.schedule(WITHDRAWAL_JOB, clock.now() + this.core.autoCompleteMs, { withdrawal: code });
       return row;
     });
@@ -99,7 +110,7 @@ export class WalletBook {
       const account = accounts.byId(current.account_id);
       const wallet = this.find(account, current.wallet_id);
       if (choice.outcome === 'failed') return this.fail(account, wallet, current, choice.reason ?? 'provider_error', true);
-      db.run("UPDATE wallet_withdrawals SET status = 'completed' WHERE code = ?", current.code);
+      markWithdrawalCompleted(this.core, current.code);
       outbox.emit(account, 'wallet.withdrawal_completed', {
         ...this.eventBase(wallet, current.amount_micro),
         tx_hash: current.tx_id,
@@ -113,9 +124,9 @@ export class WalletBook {
 
   /** Marks a withdrawal failed and sends `wallet.withdrawal_failed`; `refund` returns the amount it took. */
   private fail(account: Account, wallet: WalletRow, w: WithdrawalRow, reason: string, refund: boolean): WithdrawalRow {
-    const { db, clock, outbox } = this.core;
-    if (refund) db.run('UPDATE wallets SET balance_micro = balance_micro + ? WHERE id = ?', w.amount_micro, wallet.id);
-    db.run("UPDATE wallet_withdrawals SET status = 'failed', failure_reason = ? WHERE code = ?", reason, w.code);
+    const { clock, outbox } = this.core;
+    if (refund) addToWalletBalance(this.core, wallet.id, w.amount_micro);
+    markWithdrawalFailed(this.core, w.code, reason);
     outbox.emit(account, 'wallet.withdrawal_failed', {
       ...this.eventBase(wallet, w.amount_micro),
       to_address: w.to_address,

@@ -1,54 +1,30 @@
 // Webhook endpoints (tag "Webhook endpoints"): create with a 2xx ping, list, update (a changed url is pinged
 // again), disable and enable (1 active endpoint on Découverte, 10 on other plans), rotate the secret (the
-// old one stops signing at once), test ping, delivery history. The ping and the plan's allowance are in
-// ./rules.ts, the rows and shapes in ./repository.ts.
-import { randomUUID } from 'node:crypto';
+// old one stops signing at once), test ping, delivery history. A create, an update (each with its ping) and
+// the plan's allowance are in ./rules.ts, the rows and shapes in ./repository.ts.
 import type { Account } from '../core/accounts.js';
 import type { Handlers, SandboxCore } from '../core/context.js';
 import { createdRange, page, pageWindow } from '../core/context.js';
 import { notFound } from '../core/errors.js';
 import { EndpointRepository, deliveryOf, endpointOf, newSecret, type EndpointRow } from './repository.js';
-import { checkAllowance, ping, pingFailed } from './rules.js';
+import { createEndpoint, ping, setEndpointActive, updateEndpoint } from './rules.js';
 
-export function webhookEndpoints(core: SandboxCore): Handlers {
-  const repo = new EndpointRepository(core.db);
+type FindEndpoint = (account: Account, code: string) => EndpointRow;
+
+function endpointHandlers(core: SandboxCore, repo: EndpointRepository, find: FindEndpoint): Handlers {
   const { clock } = core;
-  const find = (account: Account, code: string): EndpointRow => {
-    const row = repo.find(account.id, code);
-    if (!row) throw notFound('Webhook endpoint');
-    return row;
-  };
   return {
     async createWebhookEndpoint({ account, body }) {
-      checkAllowance(repo, account);
-      const code = randomUUID();
-      const secret = newSecret();
-      const result = await ping(core, account, code, body.url, secret);
-      if (result.failure !== null) throw pingFailed(core, body.url, result);
-      const now = clock.now();
-      core.db.transaction(() => {
-        checkAllowance(repo, account); // another endpoint may have been created during the ping
-        repo.insert({
-          code,
-          account_id: account.id,
-          url: body.url,
-          secret,
-          events: JSON.stringify(body.events),
-          description: body.description ?? null,
-          is_active: 1,
-          created_at: now,
-          updated_at: now,
-        });
-      });
+      const row = await createEndpoint(core, repo, account, body);
       return {
         data: {
-          code,
-          url: body.url,
-          secret,
+          code: row.code,
+          url: row.url,
+          secret: row.secret,
           events: body.events,
           is_active: true,
-          description: body.description ?? null,
-          created_at: clock.iso(now),
+          description: row.description,
+          created_at: clock.iso(row.created_at),
         },
       };
     },
@@ -68,34 +44,15 @@ export function webhookEndpoints(core: SandboxCore): Handlers {
     },
     async updateWebhookEndpoint({ account, params, body }) {
       const row = find(account, params.code);
-      if (body.url !== undefined && body.url !== row.url) {
-        const result = await ping(core, account, row.code, body.url, row.secret);
-        if (result.failure !== null) throw pingFailed(core, body.url, result);
-      }
-      return core.db.transaction(() => {
-        const current = find(account, params.code);
-        repo.update(current.code, {
-          url: body.url ?? current.url,
-          events: body.events ? JSON.stringify(body.events) : current.events,
-          description: body.description ?? current.description,
-          is_active: current.is_active,
-          secret: current.secret,
-          updated_at: clock.now(),
-        });
-        return { data: endpointOf(clock, find(account, params.code)) };
-      });
+      const updated = await updateEndpoint(core, repo, account, row, body, () => find(account, params.code));
+      return { data: endpointOf(clock, updated) };
     },
     disableWebhookEndpoint({ account, params }) {
-      const row = find(account, params.code);
-      if (row.is_active === 1) repo.update(row.code, { ...row, is_active: 0, updated_at: clock.now() });
+      setEndpointActive(core, repo, account, find(account, params.code), false);
       return { data: endpointOf(clock, find(account, params.code)) };
     },
     enableWebhookEndpoint({ account, params }) {
-      const row = find(account, params.code);
-      if (row.is_active === 0) {
-        checkAllowance(repo, account);
-        repo.update(row.code, { ...row, is_active: 1, updated_at: clock.now() });
-      }
+      setEndpointActive(core, repo, account, find(account, params.code), true);
       return { data: endpointOf(clock, find(account, params.code)) };
     },
     rotateWebhookEndpointSecret({ account, params }) {
@@ -105,6 +62,12 @@ export function webhookEndpoints(core: SandboxCore): Handlers {
       repo.update(row.code, { ...row, secret, updated_at: now });
       return { data: { endpoint_code: row.code, secret, rotated_at: clock.iso(now) } };
     },
+  };
+}
+
+function pingAndDeliveryHandlers(core: SandboxCore, repo: EndpointRepository, find: FindEndpoint): Handlers {
+  const { clock } = core;
+  return {
     async testWebhookEndpoint({ account, params }) {
       const row = find(account, params.code);
       const tested = clock.now();
@@ -134,4 +97,14 @@ export function webhookEndpoints(core: SandboxCore): Handlers {
       );
     },
   };
+}
+
+export function webhookEndpoints(core: SandboxCore): Handlers {
+  const repo = new EndpointRepository(core.db);
+  const find: FindEndpoint = (account, code) => {
+    const row = repo.find(account.id, code);
+    if (!row) throw notFound('Webhook endpoint');
+    return row;
+  };
+  return { ...endpointHandlers(core, repo, find), ...pingAndDeliveryHandlers(core, repo, find) };
 }

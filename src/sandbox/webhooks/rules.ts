@@ -1,16 +1,17 @@
 // The webhook endpoints' rules: the plan's allowance of active endpoints, and the ping a new or changed url must
 // answer with a 2xx (sent under the sandbox's target policy, which also decides what its caller is told of a
-// failure: core/webhook-targets.ts).
+// failure: core/webhook-targets.ts). A create or an update pings before its transaction, so each checks again
+// what another request may have changed during the ping.
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/openapi.js';
 import { webhookPing } from '../../contract/bundle.js';
 import type { Account } from '../core/accounts.js';
-import type { SandboxCore } from '../core/context.js';
+import type { Call, SandboxCore } from '../core/context.js';
 import { sandboxDocument } from '../core/contract.js';
 import type { PostResult } from '../core/delivery.js';
 import { type ApiError, apiError, planLimitReached } from '../core/errors.js';
 import { contractLimits, forPlan } from '../core/limits.js';
-import type { EndpointRepository } from './repository.js';
+import { newSecret, type EndpointRepository, type EndpointRow } from './repository.js';
 
 /** Active webhook endpoints the plan allows (the contract's limits table). */
 export const activeEndpointAllowance = (account: Account): number => forPlan(contractLimits().activeWebhookEndpoints, account.plan)!;
@@ -54,4 +55,71 @@ export function checkAllowance(repo: EndpointRepository, account: Account): void
       allowed: allowance,
     });
   }
+}
+
+type NewEndpoint = Parameters<EndpointRepository['insert']>[0];
+
+/** An active endpoint, once its url answered the ping; returns its row. */
+export async function createEndpoint(
+  core: SandboxCore,
+  repo: EndpointRepository,
+  account: Account,
+  body: Call<'createWebhookEndpoint'>['body'],
+): Promise<NewEndpoint> {
+  checkAllowance(repo, account);
+  const code = randomUUID();
+  const secret = newSecret();
+  const result = await ping(core, account, code, body.url, secret);
+  if (result.failure !== null) throw pingFailed(core, body.url, result);
+  const now = core.clock.now();
+  const row: NewEndpoint = {
+    code,
+    account_id: account.id,
+    url: body.url,
+    secret,
+    events: JSON.stringify(body.events),
+    description: body.description ?? null,
+    is_active: 1,
+    created_at: now,
+    updated_at: now,
+  };
+  core.db.transaction(() => {
+    checkAllowance(repo, account); // another endpoint may have been created during the ping
+    repo.insert(row);
+  });
+  return row;
+}
+
+/** Changes an endpoint's url (pinged first when it changes), events or description; `find` reads it again after the ping. */
+export async function updateEndpoint(
+  core: SandboxCore,
+  repo: EndpointRepository,
+  account: Account,
+  row: EndpointRow,
+  body: Call<'updateWebhookEndpoint'>['body'],
+  find: () => EndpointRow,
+): Promise<EndpointRow> {
+  if (body.url !== undefined && body.url !== row.url) {
+    const result = await ping(core, account, row.code, body.url, row.secret);
+    if (result.failure !== null) throw pingFailed(core, body.url, result);
+  }
+  return core.db.transaction(() => {
+    const current = find();
+    repo.update(current.code, {
+      url: body.url ?? current.url,
+      events: body.events ? JSON.stringify(body.events) : current.events,
+      description: body.description ?? current.description,
+      is_active: current.is_active,
+      secret: current.secret,
+      updated_at: core.clock.now(),
+    });
+    return find();
+  });
+}
+
+/** Activates or deactivates an endpoint; activating one counts against the plan's allowance. */
+export function setEndpointActive(core: SandboxCore, repo: EndpointRepository, account: Account, row: EndpointRow, active: boolean): void {
+  if ((row.is_active === 1) === active) return;
+  if (active) checkAllowance(repo, account);
+  repo.update(row.code, { ...row, is_active: active ? 1 : 0, updated_at: core.clock.now() });
 }
