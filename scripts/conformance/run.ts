@@ -200,7 +200,57 @@ async function checksSection(
   }
 }
 
-export async function main(argv: string[]): Promise<number> {
+/** What the command line asks for, checked: the server, the key, the contract and what of it runs. */
+interface RunOptions {
+  values: Record<string, string | string[] | boolean | undefined> & CliValues;
+  server: string;
+  apiKey: string;
+  simulationUrl: string | undefined;
+  checks: CheckName[];
+  seed: number;
+  perOperation: number;
+  spec: string;
+  full: OpenApiBundle;
+  only: string[];
+  workflowIds: string[];
+  /** --only and --workflow select what runs: given one of them, the other part runs nothing. */
+  runOperations: boolean;
+  runFlows: boolean;
+  /** The contract with the --only operations (the whole contract without --only), and their names. */
+  bundle: OpenApiBundle;
+  selected: string[];
+  receiverPort: number;
+}
+
+type CliValues = {
+  server?: string;
+  'api-key'?: string;
+  mock?: boolean;
+  real?: boolean;
+  spec?: string;
+  only?: string[];
+  'alt-server'?: string;
+  'webhook-url'?: string;
+  'unknown-key'?: string;
+  'ip-blocked-key'?: string;
+  'rate-limited-key'?: string;
+  'no-product-key'?: string;
+  'simulation-url'?: string;
+  'receiver-port'?: string;
+  'fresh-api-key'?: string;
+  workflow?: string[];
+  'no-workflows'?: boolean;
+  'second-key'?: string;
+  checks?: string[];
+  seed?: string;
+  'checks-per-operation'?: string;
+  verbose?: boolean;
+};
+
+const httpUrl = (value: string) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
+
+/** The run's options, or undefined when the command line asked for the usage. */
+function runOptions(argv: string[]): RunOptions | undefined {
   const args = parseCli(argv, {
     usage: USAGE,
     options: {
@@ -229,52 +279,63 @@ export async function main(argv: string[]): Promise<number> {
     },
     required: ['server', 'api-key'],
   });
-  if (!args) return 0;
-  const { values } = args;
+  if (!args) return undefined;
+  const values = args.values as RunOptions['values'];
   if (values.mock && values.real) throw new UsageError('give --mock or --real, not both');
   const server = values.server!;
-  if (!URL.canParse(server) || !/^https?:$/.test(new URL(server).protocol))
-    throw new UsageError(`--server ${server} is not an http:// or https:// URL`);
+  if (!httpUrl(server)) throw new UsageError(`--server ${server} is not an http:// or https:// URL`);
   const simulationUrl = values['simulation-url'];
-  if (simulationUrl !== undefined && (!URL.canParse(simulationUrl) || !/^https?:$/.test(new URL(simulationUrl).protocol))) {
+  if (simulationUrl !== undefined && !httpUrl(simulationUrl)) {
     throw new UsageError(`--simulation-url ${simulationUrl} is not an http:// or https:// URL`);
   }
-  const apiKey = values['api-key']!;
-  const checks = checksOf(values.checks);
-  const seed = integerOption('--seed', values.seed, DEFAULT_SEED, 0);
-  const perOperation = integerOption('--checks-per-operation', values['checks-per-operation'], DEFAULT_PER_OPERATION, 1);
   const spec = path.resolve(values.spec ?? process.env.CONFORMANCE_SPEC ?? path.join(ROOT, 'generated', 'openapi.json'));
   if (!existsSync(spec)) throw new UsageError(`the contract bundle ${spec} does not exist: run \`npm run build\` first, or pass --spec`);
   const full = JSON.parse(readFileSync(spec, 'utf8')) as OpenApiBundle;
   const only = values.only ? listValues(values.only) : [];
   const workflowIds = values.workflow ? listValues(values.workflow) : [];
   checkWorkflowIds(workflowIds);
-  // --only and --workflow select what runs: given one of them, the other part runs nothing.
-  const runOperations = only.length > 0 || workflowIds.length === 0;
   if (values['no-workflows'] && workflowIds.length) throw new UsageError('give --workflow or --no-workflows, not both');
-  const runFlows = !values['no-workflows'] && (workflowIds.length > 0 || only.length === 0);
-  const { bundle, selected } = only.length ? selectOperations(full, only) : { bundle: full, selected: [] };
-  await assertReachable(server);
-  let mode: 'mock' | 'real';
-  if (values.mock) mode = 'mock';
-  else if (values.real) mode = 'real';
-  else {
-    mode = (await looksLikeMock(full, server, apiKey)) ? 'mock' : 'real';
-    console.log(
-      `Server ${server} ${mode === 'mock' ? 'honours Prefer: code=... -> mock mode' : 'ignores Prefer: code=... -> real mode'} (force with --mock or --real).`,
-    );
-  }
-
   const receiverPort = values['receiver-port'] === undefined ? 0 : Number(values['receiver-port']);
   if (!Number.isInteger(receiverPort) || receiverPort < 0 || receiverPort > 65535)
     throw new UsageError(`--receiver-port ${values['receiver-port']} is not a port number`);
-  const receiver = mode === 'real' ? await startReceiver(receiverPort, pingTypeOf(full as JsonObject)) : undefined;
-  const dir = mkdtempSync(path.join(tmpdir(), 'conformance-'));
-  const validator = createResponseValidator(full);
-  const config: ConformanceConfig = {
-    spec,
+  const { bundle, selected } = only.length ? selectOperations(full, only) : { bundle: full, selected: [] };
+  return {
+    values,
     server,
-    apiKey,
+    apiKey: values['api-key']!,
+    simulationUrl,
+    checks: checksOf(values.checks),
+    seed: integerOption('--seed', values.seed, DEFAULT_SEED, 0),
+    perOperation: integerOption('--checks-per-operation', values['checks-per-operation'], DEFAULT_PER_OPERATION, 1),
+    spec,
+    full,
+    only,
+    workflowIds,
+    runOperations: only.length > 0 || workflowIds.length === 0,
+    runFlows: !values['no-workflows'] && (workflowIds.length > 0 || only.length === 0),
+    bundle,
+    selected,
+    receiverPort,
+  };
+}
+
+/** Mock or real: as asked, or as the server answers Prism's `Prefer: code=...`. */
+async function modeOf(options: RunOptions): Promise<'mock' | 'real'> {
+  if (options.values.mock) return 'mock';
+  if (options.values.real) return 'real';
+  const mode = (await looksLikeMock(options.full, options.server, options.apiKey)) ? 'mock' : 'real';
+  console.log(
+    `Server ${options.server} ${mode === 'mock' ? 'honours Prefer: code=... -> mock mode' : 'ignores Prefer: code=... -> real mode'} (force with --mock or --real).`,
+  );
+  return mode;
+}
+
+function configOf(options: RunOptions, mode: 'mock' | 'real', dir: string): ConformanceConfig {
+  const { values } = options;
+  return {
+    spec: options.spec,
+    server: options.server,
+    apiKey: options.apiKey,
     mode,
     altServer: values['alt-server'],
     webhookUrl: values['webhook-url'],
@@ -282,185 +343,275 @@ export async function main(argv: string[]): Promise<number> {
     ipBlockedKey: values['ip-blocked-key'],
     rateLimitedKey: values['rate-limited-key'],
     noProductKey: values['no-product-key'],
-    simulationUrl,
+    simulationUrl: options.simulationUrl,
     results: path.join(dir, 'results.json'),
     ...(mode === 'real' ? { runId: newRunId() } : {}),
   };
-  /** Every record the run made (the set-up, the checks, Dredd's transactions, the workflows), for the clean-up. */
-  const made: MadeRecord[] = [];
-  let start: Map<string, number> | undefined;
-  let settings: Settings | undefined;
-  /**
-   * Removes what the run made and can be removed, sets the balances back; once, even when the run stops on an
-   * error or a signal (interrupt.ts), whichever calls it first.
-   */
-  let tidying: Promise<string[]> | undefined;
+}
+
+/**
+ * What the run changed, and its undoing: every record it made (the set-up, the checks, Dredd's transactions, the
+ * workflows), removed where it can be, and the account's settings and balances set back. Once, even when the run
+ * stops on an error or a signal (interrupt.ts), whichever asks first.
+ */
+class RunCleanup {
+  readonly made: MadeRecord[] = [];
+  /** The balances before the run. */
+  start: Map<string, number> | undefined;
+  settings: Settings | undefined;
   /** Whether Dredd's records are in `made` already (read from its results), or still only in its file. */
-  let dreddMadeRead = false;
-  const tidy = (): Promise<string[]> => (tidying ??= tidyOnce());
-  const tidyOnce = async (): Promise<string[]> => {
-    if (mode !== 'real') return [];
-    const tidied: string[] = [];
+  dreddMadeRead = false;
+  private tidying: Promise<string[]> | undefined;
+  private readonly config: ConformanceConfig;
+  private readonly validator: ReturnType<typeof createResponseValidator>;
+
+  constructor(config: ConformanceConfig, validator: ReturnType<typeof createResponseValidator>) {
+    this.config = config;
+    this.validator = validator;
+  }
+
+  get started(): boolean {
+    return this.tidying !== undefined;
+  }
+
+  run(): Promise<string[]> {
+    this.tidying ??= this.once();
+    return this.tidying;
+  }
+
+  private async once(): Promise<string[]> {
+    const { config } = this;
+    if (config.mode !== 'real') return [];
     // Stopped during Dredd: the records its transactions made so far, which the hooks write as they go.
-    if (!dreddMadeRead && existsSync(`${config.results}.made`)) {
+    if (!this.dreddMadeRead && existsSync(`${config.results}.made`)) {
       try {
-        made.push(...(JSON.parse(readFileSync(`${config.results}.made`, 'utf8')) as MadeRecord[]));
+        this.made.push(...(JSON.parse(readFileSync(`${config.results}.made`, 'utf8')) as MadeRecord[]));
       } catch {
         // written half: the records of Dredd's transactions are then not known
       }
     }
-    const removal = await cleanUp(config, validator, made);
+    const removal = await cleanUp(config, this.validator, this.made);
     const none = { lines: [], problems: [] };
-    const account = settings ? await restoreSettings(config, settings) : none;
-    const balances = start ? await restoreBalances(config, start) : none;
+    const account = this.settings ? await restoreSettings(config, this.settings) : none;
+    const balances = this.start ? await restoreBalances(config, this.start) : none;
     const problems = [...account.problems, ...balances.problems].map((p) => `  could not set back: ${p}`);
-    tidied.push('', ...removal.lines, ...account.lines, ...balances.lines, ...problems);
-    return tidied;
+    return ['', ...removal.lines, ...account.lines, ...balances.lines, ...problems];
+  }
+}
+
+/** What a real run arranges before its checks: settings read (and outcomes made automatic), balances, the set-up. */
+interface Arranged {
+  lines: string[];
+  prepared?: { state: HookState; setup: Awaited<ReturnType<typeof setUp>> };
+  state?: HookState;
+}
+
+async function arrangeRealRun(
+  config: ConformanceConfig,
+  validator: ReturnType<typeof createResponseValidator>,
+  cleanup: RunCleanup,
+  runOperations: boolean,
+): Promise<Arranged> {
+  const lines: string[] = [];
+  // Read before anything moves them: they are set back to these values afterwards.
+  const read = await readSettings(config);
+  if (typeof read === 'string') lines.push(`account settings: ${read}; they will not be set back`);
+  else cleanup.settings = read;
+  if (cleanup.settings?.manual === true && runOperations) {
+    // The set-up waits for cards and top-ups to complete, which an account whose outcomes wait to be chosen never does.
+    const automatic = await automaticOutcomes(config);
+    lines.push(automatic ?? 'account settings: manual outcomes turned off for the run (PATCH /account); set back afterwards');
+  }
+  const funding = await fundRun(config, validator, runOperations);
+  cleanup.start = funding.start;
+  config.unfunded = funding.unfunded;
+  lines.push(...funding.lines);
+  if (!runOperations) return { lines };
+  // One set-up for the checks and for Dredd: one set of records, and each failure reported once.
+  const state = emptyState(config, validator);
+  state.made = cleanup.made;
+  let prepared: Arranged['prepared'];
+  try {
+    prepared = { state, setup: await setUp(state) };
+  } catch (error) {
+    // A fault of the set-up itself (not a refusal, which it records): what needs its records is skipped.
+    state.setupFailures.push({ group: 'set-up', name: 'the set-up', outcome: 'failed', message: (error as Error).stack ?? String(error) });
+  }
+  config.setup = { resources: Object.fromEntries(state.resources), missing: Object.fromEntries(state.missing) };
+  lines.push(...state.setupLog);
+  return { lines, ...(prepared ? { prepared } : {}), state };
+}
+
+/** What the Dredd hooks wrote: each transaction's record, their set-up's log and failures, the records they made. */
+interface HookResults {
+  records: TransactionRecord[];
+  setup: string[];
+  setupFailures?: CheckResult[];
+  made?: MadeRecord[];
+  simulation?: CheckResult[];
+}
+
+/** The run's parts in turn: the checks, Dredd, the workflows; with what each took (the checks' time from `started`, the set-up included). */
+async function runParts(
+  started: number,
+  options: RunOptions,
+  config: ConformanceConfig,
+  arranged: Arranged,
+  files: { configFile: string; logFile: string; dreddSpec: string },
+  receiver: Awaited<ReturnType<typeof startReceiver>> | undefined,
+  made: MadeRecord[],
+) {
+  const { values, runOperations } = options;
+  await checkpoint();
+  writeFileSync(files.configFile, JSON.stringify(config));
+  const sections: ReportSection[] = [];
+  if (runOperations && options.checks.length) {
+    const checkOptions = { secondKey: values['second-key'], seed: options.seed, perOperation: options.perOperation };
+    sections.push(await checksSection(config, options.full, options.bundle, options.checks, checkOptions, arranged.prepared));
+  }
+  const checksSeconds = (Date.now() - started) / 1000;
+  await checkpoint();
+  const verbose = values.verbose ?? false;
+  const dreddExit = runOperations ? await runDredd(files.dreddSpec, options.server, files.configFile, files.logFile, verbose) : 0;
+  if (!runOperations) writeFileSync(files.logFile, '');
+  const dreddSeconds = (Date.now() - started) / 1000 - checksSeconds;
+  await checkpoint();
+  const workflows = options.runFlows
+    ? await runWorkflows({
+        server: options.server,
+        apiKey: options.apiKey,
+        mode: config.mode,
+        bundle: options.full as JsonObject,
+        receiver,
+        simulationUrl: options.simulationUrl,
+        made,
+        ...(config.runId ? { runId: config.runId } : {}),
+        ...(values['webhook-url'] ? { webhookUrl: values['webhook-url'] } : {}),
+        ...(values['fresh-api-key'] ? { freshApiKey: values['fresh-api-key'] } : {}),
+        ...(options.workflowIds.length ? { only: options.workflowIds } : {}),
+        verbose,
+      })
+    : [];
+  const results =
+    runOperations && existsSync(config.results) ? (JSON.parse(readFileSync(config.results, 'utf8')) as HookResults) : undefined;
+  return { sections, checksSeconds, dreddExit, dreddSeconds, workflows, results };
+}
+
+type PartsDone = Awaited<ReturnType<typeof runParts>>;
+
+/** The report, from what the parts gave and the clean-up did; returns the exit code. */
+function report(
+  options: RunOptions,
+  done: PartsDone,
+  setupLines: string[],
+  setupSection: ReportSection[],
+  cleanupLines: string[],
+  seconds: number,
+  logFile: string,
+): number {
+  const { sections, results, workflows, dreddExit, checksSeconds, dreddSeconds } = done;
+  if (options.runOperations && !results) {
+    console.error(readFileSync(logFile, 'utf8').split('\n').slice(-40).join('\n'));
+    console.error(`Dredd exited with ${dreddExit} before the hooks wrote their results (see its output above).`);
+    for (const section of [...setupSection, ...sections]) for (const line of sectionLines(section)) console.log(line);
+    for (const line of cleanupLines) console.log(line);
+    const t = runTotals([], [...setupSection, ...sections]);
+    console.log(finalLine({ ...t, failed: t.failed + 1 }));
+    return 1;
+  }
+  const records = results?.records ?? [];
+  for (const line of [...setupLines, ...(results?.setup ?? [])]) console.log(line);
+  for (const section of setupSection) for (const line of sectionLines(section)) console.log(line);
+  if (options.runOperations) for (const line of summarise(records, createResponseValidator(options.bundle))) console.log(line);
+  for (const section of sections) for (const line of sectionLines(section)) console.log(line);
+  for (const line of workflowLines(workflows)) console.log(line);
+  for (const line of cleanupLines) console.log(line);
+  const t = runTotals(records, [...setupSection, ...sections]);
+  const w = workflowTotals(workflows);
+  t.passed += w.passed;
+  t.failed += w.failed;
+  t.skipped += w.skipped;
+  const log = readFileSync(logFile, 'utf8');
+  const hookErrors = log.split('\n').filter((l) => /^error: |Hook errored|set-up failed/i.test(l));
+  if (dreddExit !== 0 && t.failed === 0) {
+    // Dredd failed for a reason the hooks did not record (a hook error, an unreadable contract ...).
+    console.error(`\nDredd exited with ${dreddExit}:\n${(hookErrors.length ? hookErrors : log.split('\n').slice(-20)).join('\n')}`);
+    t.failed += 1;
+  }
+  const warnings = warningCount(records);
+  const noun = `undocumented field${warnings === 1 ? ' (warning)' : 's (warnings)'}`;
+  console.log(`\n${warnings} ${noun}${warnings ? ': see Warnings above; they do not fail the run' : ''}.`);
+  const parts = [
+    ...(sections.length ? [`checks ${checksSeconds.toFixed(1)} s`] : []),
+    ...(options.runOperations ? [`Dredd ${dreddSeconds.toFixed(1)} s`] : []),
+    ...(workflows.length ? [`workflows ${(seconds - checksSeconds - dreddSeconds).toFixed(1)} s`] : []),
+  ];
+  console.log(`Took ${seconds.toFixed(1)} s${parts.length > 1 ? ` (${parts.join(', ')})` : ''}.`);
+  console.log(finalLine(t));
+  return t.failed > 0 ? 1 : 0;
+}
+
+/** The run itself, once the receiver and the working folder exist: arrange, run the parts, clean up, report. */
+async function conduct(
+  options: RunOptions,
+  config: ConformanceConfig,
+  validator: ReturnType<typeof createResponseValidator>,
+  cleanup: RunCleanup,
+  receiver: Awaited<ReturnType<typeof startReceiver>> | undefined,
+  dir: string,
+): Promise<number> {
+  const { only, spec } = options;
+  const files = {
+    configFile: path.join(dir, 'config.json'),
+    logFile: path.join(dir, 'dredd.log'),
+    // Dredd reads the selected operations only; the hooks keep the whole contract for their set-up.
+    dreddSpec: only.length ? path.join(dir, 'selected.json') : spec,
   };
+  if (only.length) writeFileSync(files.dreddSpec, JSON.stringify(options.bundle));
+  const started = Date.now();
+  console.log(
+    `Conformance of ${options.server} (${config.mode} mode) against ${path.relative(ROOT, spec) || spec}${only.length ? `, only ${options.selected.join(', ')}` : ''}${config.runId ? `, run ${config.runId}` : ''} ...`,
+  );
+  const arranged: Arranged =
+    config.mode === 'real' ? await arrangeRealRun(config, validator, cleanup, options.runOperations) : { lines: [] };
+  const setupFailures: CheckResult[] = [...(arranged.state?.setupFailures ?? [])];
+  const done = await runParts(started, options, config, arranged, files, receiver, cleanup.made);
+  await checkpoint();
+  cleanup.made.push(...(done.results?.made ?? []));
+  cleanup.dreddMadeRead = true;
+  setupFailures.push(...(done.results?.setupFailures ?? []));
+  const cleanupLines = await cleanup.run();
+  const seconds = (Date.now() - started) / 1000;
+  const setupSection: ReportSection[] = setupFailures.length
+    ? [{ title: 'Set-up (the records the requests need)', results: setupFailures }]
+    : [];
+  // Every answer of the simulation API the run read (this process's and the Dredd hooks'), against spec/sandbox.yaml.
+  const simulation = mergeSimulationResults(simulationResults(), done.results?.simulation ?? []);
+  if (simulation.length) done.sections.push({ title: SIMULATION_TITLE, results: simulation });
+  return report(options, done, arranged.lines, setupSection, cleanupLines, seconds, files.logFile);
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const options = runOptions(argv);
+  if (!options) return 0;
+  await assertReachable(options.server);
+  const mode = await modeOf(options);
+  const receiver = mode === 'real' ? await startReceiver(options.receiverPort, pingTypeOf(options.full as JsonObject)) : undefined;
+  const dir = mkdtempSync(path.join(tmpdir(), 'conformance-'));
+  const validator = createResponseValidator(options.full);
+  const config = configOf(options, mode, dir);
+  const cleanup = new RunCleanup(config, validator);
   const stopHandling = onInterrupt(async () => {
-    const lines = await tidy();
+    const lines = await cleanup.run();
     rmSync(dir, { recursive: true, force: true });
     await receiver?.close();
     return lines;
   });
   try {
-    const configFile = path.join(dir, 'config.json');
-    const logFile = path.join(dir, 'dredd.log');
-    // Dredd reads the selected operations only; the hooks keep the whole contract for their set-up.
-    const dreddSpec = only.length ? path.join(dir, 'selected.json') : spec;
-    if (only.length) writeFileSync(dreddSpec, JSON.stringify(bundle));
-    const started = Date.now();
-    console.log(
-      `Conformance of ${server} (${mode} mode) against ${path.relative(ROOT, spec) || spec}${only.length ? `, only ${selected.join(', ')}` : ''}${config.runId ? `, run ${config.runId}` : ''} ...`,
-    );
-    const setupLines: string[] = [];
-    let prepared: { state: HookState; setup: Awaited<ReturnType<typeof setUp>> } | undefined;
-    let setupState: HookState | undefined;
-    if (mode === 'real') {
-      // Read before anything moves them: they are set back to these values afterwards.
-      const read = await readSettings(config);
-      if (typeof read === 'string') setupLines.push(`account settings: ${read}; they will not be set back`);
-      else settings = read;
-      if (settings?.manual === true && runOperations) {
-        // The set-up waits for cards and top-ups to complete, which an account whose outcomes wait to be chosen never does.
-        const automatic = await automaticOutcomes(config);
-        setupLines.push(automatic ?? 'account settings: manual outcomes turned off for the run (PATCH /account); set back afterwards');
-      }
-      const funding = await fundRun(config, validator, runOperations);
-      start = funding.start;
-      config.unfunded = funding.unfunded;
-      setupLines.push(...funding.lines);
-      if (runOperations) {
-        // One set-up for the checks and for Dredd: one set of records, and each failure reported once.
-        const state = emptyState(config, validator);
-        setupState = state;
-        state.made = made;
-        try {
-          prepared = { state, setup: await setUp(state) };
-        } catch (error) {
-          // A fault of the set-up itself (not a refusal, which it records): what needs its records is skipped.
-          state.setupFailures.push({
-            group: 'set-up',
-            name: 'the set-up',
-            outcome: 'failed',
-            message: (error as Error).stack ?? String(error),
-          });
-        }
-        config.setup = { resources: Object.fromEntries(state.resources), missing: Object.fromEntries(state.missing) };
-        setupLines.push(...state.setupLog);
-      }
-    }
-    await checkpoint();
-    writeFileSync(configFile, JSON.stringify(config));
-    const sections: ReportSection[] = [];
-    const setupFailures: CheckResult[] = [...(setupState?.setupFailures ?? [])];
-    if (runOperations && checks.length)
-      sections.push(await checksSection(config, full, bundle, checks, { secondKey: values['second-key'], seed, perOperation }, prepared));
-    const checksSeconds = (Date.now() - started) / 1000;
-    await checkpoint();
-    const dreddExit = runOperations ? await runDredd(dreddSpec, server, configFile, logFile, values.verbose ?? false) : 0;
-    if (!runOperations) writeFileSync(logFile, '');
-    const dreddSeconds = (Date.now() - started) / 1000 - checksSeconds;
-    await checkpoint();
-    const workflows = runFlows
-      ? await runWorkflows({
-          server,
-          apiKey,
-          mode,
-          bundle: full as JsonObject,
-          receiver,
-          simulationUrl,
-          made,
-          ...(config.runId ? { runId: config.runId } : {}),
-          ...(values['webhook-url'] ? { webhookUrl: values['webhook-url'] } : {}),
-          ...(values['fresh-api-key'] ? { freshApiKey: values['fresh-api-key'] } : {}),
-          ...(workflowIds.length ? { only: workflowIds } : {}),
-          verbose: values.verbose ?? false,
-        })
-      : [];
-    const results =
-      runOperations && existsSync(config.results)
-        ? (JSON.parse(readFileSync(config.results, 'utf8')) as {
-            records: TransactionRecord[];
-            setup: string[];
-            setupFailures?: CheckResult[];
-            made?: MadeRecord[];
-            simulation?: CheckResult[];
-          })
-        : undefined;
-    await checkpoint();
-    made.push(...(results?.made ?? []));
-    dreddMadeRead = true;
-    setupFailures.push(...(results?.setupFailures ?? []));
-    const cleanup = await tidy();
-    const seconds = (Date.now() - started) / 1000;
-    const setupSection: ReportSection[] = setupFailures.length
-      ? [{ title: 'Set-up (the records the requests need)', results: setupFailures }]
-      : [];
-    // Every answer of the simulation API the run read (this process's and the Dredd hooks'), against spec/sandbox.yaml.
-    const simulation = mergeSimulationResults(simulationResults(), results?.simulation ?? []);
-    if (simulation.length) sections.push({ title: SIMULATION_TITLE, results: simulation });
-    if (runOperations && !results) {
-      console.error(readFileSync(logFile, 'utf8').split('\n').slice(-40).join('\n'));
-      console.error(`Dredd exited with ${dreddExit} before the hooks wrote their results (see its output above).`);
-      for (const section of [...setupSection, ...sections]) for (const line of sectionLines(section)) console.log(line);
-      for (const line of cleanup) console.log(line);
-      const t = runTotals([], [...setupSection, ...sections]);
-      console.log(finalLine({ ...t, failed: t.failed + 1 }));
-      return 1;
-    }
-    const records = results?.records ?? [];
-    for (const line of [...setupLines, ...(results?.setup ?? [])]) console.log(line);
-    for (const section of setupSection) for (const line of sectionLines(section)) console.log(line);
-    if (runOperations) for (const line of summarise(records, createResponseValidator(bundle))) console.log(line);
-    for (const section of sections) for (const line of sectionLines(section)) console.log(line);
-    for (const line of workflowLines(workflows)) console.log(line);
-    for (const line of cleanup) console.log(line);
-    const t = runTotals(records, [...setupSection, ...sections]);
-    const w = workflowTotals(workflows);
-    t.passed += w.passed;
-    t.failed += w.failed;
-    t.skipped += w.skipped;
-    const log = readFileSync(logFile, 'utf8');
-    const hookErrors = log.split('\n').filter((l) => /^error: |Hook errored|set-up failed/i.test(l));
-    if (dreddExit !== 0 && t.failed === 0) {
-      // Dredd failed for a reason the hooks did not record (a hook error, an unreadable contract ...).
-      console.error(`\nDredd exited with ${dreddExit}:\n${(hookErrors.length ? hookErrors : log.split('\n').slice(-20)).join('\n')}`);
-      t.failed += 1;
-    }
-    const warnings = warningCount(records);
-    const noun = `undocumented field${warnings === 1 ? ' (warning)' : 's (warnings)'}`;
-    console.log(`\n${warnings} ${noun}${warnings ? ': see Warnings above; they do not fail the run' : ''}.`);
-    const parts = [
-      ...(sections.length ? [`checks ${checksSeconds.toFixed(1)} s`] : []),
-      ...(runOperations ? [`Dredd ${dreddSeconds.toFixed(1)} s`] : []),
-      ...(workflows.length ? [`workflows ${(seconds - checksSeconds - dreddSeconds).toFixed(1)} s`] : []),
-    ];
-    console.log(`Took ${seconds.toFixed(1)} s${parts.length > 1 ? ` (${parts.join(', ')})` : ''}.`);
-    console.log(finalLine(t));
-    return t.failed > 0 ? 1 : 0;
+    return await conduct(options, config, validator, cleanup, receiver, dir);
   } finally {
-    if (!tidying) for (const line of await tidy().catch((error: Error) => [`clean-up failed: ${error.message}`])) console.log(line);
+    if (!cleanup.started)
+      for (const line of await cleanup.run().catch((error: Error) => [`clean-up failed: ${error.message}`])) console.log(line);
     await checkpoint();
     stopHandling();
     rmSync(dir, { recursive: true, force: true });
