@@ -147,20 +147,63 @@ export interface ResponseValidator {
 
 /** Builds a validator for one bundle. Schemas are compiled once, on first use. */
 export function createResponseValidator(bundle: OpenApiBundle): ResponseValidator {
-  const ajv = bundleAjv(bundle, BUNDLE_ID);
-  const compiled = new Map<string, ValidateFunction>();
-  const compile = (pointer: string): ValidateFunction => {
-    let fn = compiled.get(pointer);
+  return new BundleResponses(bundle);
+}
+
+/** A header's raw value as its schema types it: a number or a boolean when the schema says so, else the text. */
+function headerValue(schema: Json | undefined, raw: string): unknown {
+  const type = isObject(schema) ? schema.type : undefined;
+  const numeric = type === 'integer' || type === 'number' || (Array.isArray(type) && (type.includes('integer') || type.includes('number')));
+  if (numeric && /^-?\d+(\.\d+)?$/.test(raw.trim())) return Number(raw);
+  if (type === 'boolean' && /^(true|false)$/.test(raw)) return raw === 'true';
+  return raw;
+}
+
+/** A body as sent: parsed when it is JSON text, else as it is; `invalid` when it claims JSON and is not. */
+function parsedBody(body: unknown, mediaType: string): { data: unknown } | { invalid: true } {
+  if (typeof body !== 'string' || !mediaType.includes('json')) return { data: body };
+  try {
+    return { data: JSON.parse(body) };
+  } catch {
+    return { invalid: true };
+  }
+}
+
+/** The responses of one bundle, read through its JSON Pointers, with their schemas compiled on first use. */
+class BundleResponses implements ResponseValidator {
+  readonly bundle: OpenApiBundle;
+  private readonly ajv: ReturnType<typeof bundleAjv>;
+  private readonly compiled = new Map<string, ValidateFunction>();
+  private readonly paths: JsonObject;
+  private readonly envelopePointer: string | undefined;
+
+  constructor(bundle: OpenApiBundle) {
+    this.bundle = bundle;
+    this.ajv = bundleAjv(bundle, BUNDLE_ID);
+    this.paths = isObject(bundle.paths) ? bundle.paths : {};
+    this.envelopePointer =
+      isObject(bundle.components) && isObject(bundle.components.schemas) && 'ErrorEnvelope' in bundle.components.schemas
+        ? '#/components/schemas/ErrorEnvelope'
+        : undefined;
+  }
+
+  private compile(pointer: string): ValidateFunction {
+    let fn = this.compiled.get(pointer);
     if (!fn) {
-      fn = ajv.compile({ $ref: `${BUNDLE_ID}${pointer}` });
-      compiled.set(pointer, fn);
+      fn = this.ajv.compile({ $ref: `${BUNDLE_ID}${pointer}` });
+      this.compiled.set(pointer, fn);
     }
     return fn;
-  };
+  }
 
-  const paths = isObject(bundle.paths) ? bundle.paths : {};
-  const operation = (method: string, pathTemplate: string): OperationInfo | undefined => {
-    const item = paths[pathTemplate];
+  operations(): OperationInfo[] {
+    return Object.keys(this.paths).flatMap((p) =>
+      HTTP_METHODS.map((m) => this.operation(m, p)).filter((o): o is OperationInfo => o !== undefined),
+    );
+  }
+
+  operation(method: string, pathTemplate: string): OperationInfo | undefined {
+    const item = this.paths[pathTemplate];
     const m = method.toLowerCase();
     if (!isObject(item) || !isObject(item[m])) return undefined;
     const op = item[m] as JsonObject;
@@ -172,39 +215,48 @@ export function createResponseValidator(bundle: OpenApiBundle): ResponseValidato
       operation: op,
       statuses: Object.keys(responses),
     };
-  };
+  }
 
-  const responseKey = (method: string, pathTemplate: string, status: number | string): string | undefined => {
-    const info = operation(method, pathTemplate);
+  responseKey(method: string, pathTemplate: string, status: number | string): string | undefined {
+    const info = this.operation(method, pathTemplate);
     if (!info) return undefined;
     const s = String(status);
     if (info.statuses.includes(s)) return s;
     const range = `${s[0]}XX`;
     return info.statuses.find((k) => k.toUpperCase() === range) ?? (info.statuses.includes('default') ? 'default' : undefined);
-  };
+  }
 
-  /** The concrete response object for a status, and the pointer of its `content`. */
-  const response = (method: string, pathTemplate: string, key: string) => {
+  /** The concrete response object of a documented response key, and its pointer. */
+  private response(method: string, pathTemplate: string, key: string): { node: JsonObject | undefined; pointer: string } {
     const start = `#/paths/${escapeToken(pathTemplate)}/${method.toLowerCase()}/responses/${escapeToken(key)}`;
-    const { node, pointer } = deref(bundle, get(bundle, start), start);
+    const { node, pointer } = deref(this.bundle, get(this.bundle, start), start);
     return { node: isObject(node) ? node : undefined, pointer };
-  };
+  }
+
+  /** The response that covers `status`, with its `content` (empty when it has none). */
+  private documented(method: string, pathTemplate: string, status: number | string) {
+    const key = this.responseKey(method, pathTemplate, status);
+    if (!key) return undefined;
+    const { node, pointer } = this.response(method, pathTemplate, key);
+    const content = node && isObject(node.content) ? node.content : {};
+    return { node, pointer, content };
+  }
 
   /** Error schema branches of a response schema: one per code (a oneOf of error schemas, or one schema). */
-  const errorBranches = (schemaPointer: string): { code: string | undefined; pointer: string }[] => {
-    const { node: schema, pointer } = deref(bundle, get(bundle, schemaPointer), schemaPointer);
+  private errorBranches(schemaPointer: string): { code: string | undefined; pointer: string }[] {
+    const { node: schema, pointer } = deref(this.bundle, get(this.bundle, schemaPointer), schemaPointer);
     if (!isObject(schema)) return [];
     const branches = Array.isArray(schema.oneOf)
       ? schema.oneOf.map((_, i) => `${pointer}/oneOf/${i}`)
       : Array.isArray(schema.anyOf)
         ? schema.anyOf.map((_, i) => `${pointer}/anyOf/${i}`)
         : [pointer];
-    return branches.map((p) => ({ code: constCode(p), pointer: p }));
-  };
+    return branches.map((p) => ({ code: this.constCode(p), pointer: p }));
+  }
 
   /** The `const` of `error.code` in an error schema (directly or in one of its allOf members). */
-  const constCode = (schemaPointer: string, depth = 0): string | undefined => {
-    const { node, pointer } = deref(bundle, get(bundle, schemaPointer), schemaPointer);
+  private constCode(schemaPointer: string, depth = 0): string | undefined {
+    const { node, pointer } = deref(this.bundle, get(this.bundle, schemaPointer), schemaPointer);
     if (!isObject(node) || depth > 5) return undefined;
     const props = isObject(node.properties) ? node.properties : undefined;
     const error = props && isObject(props.error) ? props.error : undefined;
@@ -212,174 +264,134 @@ export function createResponseValidator(bundle: OpenApiBundle): ResponseValidato
     if (isObject(code) && typeof code.const === 'string') return code.const;
     if (Array.isArray(node.allOf)) {
       for (let i = 0; i < node.allOf.length; i++) {
-        const found = constCode(`${pointer}/allOf/${i}`, depth + 1);
+        const found = this.constCode(`${pointer}/allOf/${i}`, depth + 1);
         if (found) return found;
       }
     }
     return undefined;
-  };
+  }
 
-  const errorCodes = (method: string, pathTemplate: string, status: number | string): string[] => {
-    const key = responseKey(method, pathTemplate, status);
-    if (!key) return [];
-    const { node, pointer } = response(method, pathTemplate, key);
-    const content = node && isObject(node.content) ? node.content : {};
-    const mediaType = Object.keys(content).find((m) => m.includes('json'));
-    if (!mediaType) return [];
-    const codes = errorBranches(`${pointer}/content/${escapeToken(mediaType)}/schema`)
+  errorCodes(method: string, pathTemplate: string, status: number | string): string[] {
+    const found = this.documented(method, pathTemplate, status);
+    const mediaType = found && Object.keys(found.content).find((m) => m.includes('json'));
+    if (!found || !mediaType) return [];
+    const codes = this.errorBranches(`${found.pointer}/content/${escapeToken(mediaType)}/schema`)
       .map((b) => b.code)
       .filter((c): c is string => typeof c === 'string');
     return [...new Set(codes)];
-  };
+  }
 
-  const examples = (method: string, pathTemplate: string, status: number | string, mediaType = 'application/json'): NamedExample[] => {
-    const key = responseKey(method, pathTemplate, status);
-    if (!key) return [];
-    const { node } = response(method, pathTemplate, key);
-    const content = node && isObject(node.content) ? node.content : {};
-    const media = content[mediaType];
+  examples(method: string, pathTemplate: string, status: number | string, mediaType = 'application/json'): NamedExample[] {
+    const media = this.documented(method, pathTemplate, status)?.content[mediaType];
     if (!isObject(media)) return [];
     if (isObject(media.examples)) {
       return Object.entries(media.examples).map(([name, ex]) => {
-        const { node: resolved } = deref(bundle, ex, '');
+        const { node: resolved } = deref(this.bundle, ex, '');
         return { name, value: isObject(resolved) && 'value' in resolved ? (resolved.value as Json) : null };
       });
     }
     return 'example' in media ? [{ name: 'example', value: media.example as Json }] : [];
-  };
+  }
 
-  const envelopePointer =
-    isObject(bundle.components) && isObject(bundle.components.schemas) && 'ErrorEnvelope' in bundle.components.schemas
-      ? '#/components/schemas/ErrorEnvelope'
-      : undefined;
-
-  const validate = (
-    method: string,
-    pathTemplate: string,
-    status: number | string,
-    body: unknown,
-    contentType?: string,
-  ): ResponseError[] => {
-    const info = operation(method, pathTemplate);
+  validate(method: string, pathTemplate: string, status: number | string, body: unknown, contentType?: string): ResponseError[] {
+    const info = this.operation(method, pathTemplate);
     const label = `${method.toUpperCase()} ${pathTemplate}`;
     if (!info) return [{ pointer: 'operation', message: `${label} is not an operation of the contract` }];
-    const key = responseKey(method, pathTemplate, status);
-    if (!key) {
-      return [
-        {
-          pointer: 'status',
-          message: `status ${status} is not documented for ${label} (documented: ${info.statuses.join(', ')})`,
-        },
-      ];
+    const found = this.documented(method, pathTemplate, status);
+    if (!found) {
+      const message = `status ${status} is not documented for ${label} (documented: ${info.statuses.join(', ')})`;
+      return [{ pointer: 'status', message }];
     }
-    const { node, pointer } = response(method, pathTemplate, key);
-    const content = node && isObject(node.content) ? node.content : undefined;
-    if (!content || Object.keys(content).length === 0) {
+    const { content, pointer } = found;
+    if (Object.keys(content).length === 0) {
       return body === undefined || body === '' ? [] : [{ pointer: '', message: `${label} ${status} documents no body, but one was sent` }];
     }
     const mediaType = contentType !== undefined ? normaliseContentType(contentType) : 'application/json';
     if (!(mediaType in content)) {
+      const message = `Content-Type '${contentType}' is not documented for ${label} ${status} (documented: ${Object.keys(content).join(', ')})`;
+      return [{ pointer: 'content-type', message }];
+    }
+    const parsed = parsedBody(body, mediaType);
+    if ('invalid' in parsed) return [{ pointer: '', message: `body is not valid JSON: ${describeValue(body)}` }];
+    const schemaPointer = `${pointer}/content/${escapeToken(mediaType)}/schema`;
+    if (get(this.bundle, schemaPointer) === undefined) return [];
+    if (Number(status) >= 400 && this.envelopePointer) {
+      const problems = this.errorProblems(schemaPointer, parsed.data, `${label} ${status}`);
+      if (problems) return problems;
+    }
+    const fn = this.compile(schemaPointer);
+    return fn(parsed.data) ? [] : formatAjvErrors(fn.errors, parsed.data);
+  }
+
+  /**
+   * An error answer: 1. the failure envelope itself; 2. a code the operation documents for this status; 3. that
+   * code's schema (its details shape). Undefined when the response documents no code: its schema then decides.
+   */
+  private errorProblems(schemaPointer: string, data: unknown, label: string): ResponseError[] | undefined {
+    const envelope = this.compile(this.envelopePointer!);
+    if (!envelope(data)) {
+      return formatAjvErrors(envelope.errors, data).map((e) => ({
+        pointer: e.pointer,
+        message: `${e.message} (an error must use the failure envelope { success: false, error: { code, message, details }, meta? })`,
+      }));
+    }
+    const code = (data as { error: { code: string } }).error.code;
+    const branches = this.errorBranches(schemaPointer);
+    const documented = branches.map((b) => b.code).filter((c): c is string => !!c);
+    if (documented.length === 0) return undefined;
+    const branch = branches.find((b) => b.code === code);
+    if (!branch) {
       return [
-        {
-          pointer: 'content-type',
-          message: `Content-Type '${contentType}' is not documented for ${label} ${status} (documented: ${Object.keys(content).join(', ')})`,
-        },
+        { pointer: '/error/code', message: `error code '${code}' is not documented for ${label} (documented: ${documented.join(', ')})` },
       ];
     }
-    let data: unknown = body;
-    if (typeof body === 'string' && mediaType.includes('json')) {
-      try {
-        data = JSON.parse(body);
-      } catch {
-        return [{ pointer: '', message: `body is not valid JSON: ${describeValue(body)}` }];
-      }
-    }
-    const schemaPointer = `${pointer}/content/${escapeToken(mediaType)}/schema`;
-    if (get(bundle, schemaPointer) === undefined) return [];
-    const isError = Number(status) >= 400;
-    if (isError && envelopePointer) {
-      // 1. The failure envelope itself.
-      const envelope = compile(envelopePointer);
-      if (!envelope(data)) {
-        return formatAjvErrors(envelope.errors, data).map((e) => ({
-          pointer: e.pointer,
-          message: `${e.message} (an error must use the failure envelope { success: false, error: { code, message, details }, meta? })`,
-        }));
-      }
-      // 2. A code the operation documents for this status; 3. that code's schema (its details shape).
-      const code = (data as { error: { code: string } }).error.code;
-      const branches = errorBranches(schemaPointer);
-      const documented = branches.map((b) => b.code).filter((c): c is string => !!c);
-      if (documented.length > 0) {
-        const branch = branches.find((b) => b.code === code);
-        if (!branch) {
-          return [
-            {
-              pointer: '/error/code',
-              message: `error code '${code}' is not documented for ${label} ${status} (documented: ${documented.join(', ')})`,
-            },
-          ];
-        }
-        const fn = compile(branch.pointer);
-        return fn(data) ? [] : formatAjvErrors(fn.errors, data);
-      }
-    }
-    const fn = compile(schemaPointer);
+    const fn = this.compile(branch.pointer);
     return fn(data) ? [] : formatAjvErrors(fn.errors, data);
-  };
+  }
 
-  const undocumented = (method: string, pathTemplate: string, status: number | string, body: unknown, contentType?: string): string[] => {
-    const key = responseKey(method, pathTemplate, status);
-    if (!key) return [];
-    const { node, pointer } = response(method, pathTemplate, key);
-    const content = node && isObject(node.content) ? node.content : {};
+  undocumented(method: string, pathTemplate: string, status: number | string, body: unknown, contentType?: string): string[] {
+    const found = this.documented(method, pathTemplate, status);
     const mediaType = contentType !== undefined ? normaliseContentType(contentType) : 'application/json';
-    if (!(mediaType in content) || !mediaType.includes('json')) return [];
-    let data: unknown = body;
-    if (typeof body === 'string') {
-      try {
-        data = JSON.parse(body);
-      } catch {
-        return [];
-      }
-    }
-    const schemaPointer = `${pointer}/content/${escapeToken(mediaType)}/schema`;
-    if (get(bundle, schemaPointer) === undefined) return [];
+    if (!found || !(mediaType in found.content) || !mediaType.includes('json')) return [];
+    const parsed = parsedBody(body, mediaType);
+    if ('invalid' in parsed) return [];
+    const { data } = parsed;
+    const schemaPointer = `${found.pointer}/content/${escapeToken(mediaType)}/schema`;
+    if (get(this.bundle, schemaPointer) === undefined) return [];
     // An error: the schema of its code, as validate() does.
     const code = isObject(data) && isObject(data.error) ? data.error.code : undefined;
-    const branch = Number(status) >= 400 ? errorBranches(schemaPointer).find((b) => b.code === code) : undefined;
-    const matches = (ptr: string, value: unknown) => compile(ptr.startsWith('#') ? ptr : `#${ptr}`)(value) === true;
+    const branch = Number(status) >= 400 ? this.errorBranches(schemaPointer).find((b) => b.code === code) : undefined;
+    const matches = (ptr: string, value: unknown) => this.compile(ptr.startsWith('#') ? ptr : `#${ptr}`)(value) === true;
     const start = (branch?.pointer ?? schemaPointer).replace(/^#/, '');
-    return undocumentedFields(bundle, start, data, (ptr, value) => matches(ptr, value));
-  };
+    return undocumentedFields(this.bundle, start, data, (ptr, value) => matches(ptr, value));
+  }
 
-  const headerDefs = (method: string, pathTemplate: string, status: number | string) => {
-    const key = responseKey(method, pathTemplate, status);
+  private headerDefs(method: string, pathTemplate: string, status: number | string) {
     const out: { name: string; required: boolean; schemaPointer?: string }[] = [];
-    if (!key) return out;
-    const { node, pointer } = response(method, pathTemplate, key);
-    const headers = node && isObject(node.headers) ? node.headers : {};
+    const found = this.documented(method, pathTemplate, status);
+    const headers = found?.node && isObject(found.node.headers) ? found.node.headers : {};
     for (const name of Object.keys(headers)) {
-      const start = `${pointer}/headers/${escapeToken(name)}`;
-      const { node: h, pointer: hp } = deref(bundle, get(bundle, start), start);
+      const start = `${found!.pointer}/headers/${escapeToken(name)}`;
+      const { node: h, pointer: hp } = deref(this.bundle, get(this.bundle, start), start);
       if (!isObject(h)) continue;
       out.push({ name, required: h.required === true, schemaPointer: isObject(h.schema) ? `${hp}/schema` : undefined });
     }
     return out;
-  };
+  }
 
-  const documentedHeaders = (method: string, pathTemplate: string, status: number | string) =>
-    new Map(headerDefs(method, pathTemplate, status).map((h) => [h.name, h.required]));
+  documentedHeaders(method: string, pathTemplate: string, status: number | string): Map<string, boolean> {
+    return new Map(this.headerDefs(method, pathTemplate, status).map((h) => [h.name, h.required]));
+  }
 
-  const validateHeaders = (
+  validateHeaders(
     method: string,
     pathTemplate: string,
     status: number | string,
     headers: Record<string, string | string[] | undefined>,
-  ): ResponseError[] => {
+  ): ResponseError[] {
     const lower = new Map(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(', ') : v]));
     const errors: ResponseError[] = [];
-    for (const h of headerDefs(method, pathTemplate, status)) {
+    for (const h of this.headerDefs(method, pathTemplate, status)) {
       if (h.name.toLowerCase() === 'content-type') continue;
       const raw = lower.get(h.name.toLowerCase());
       if (raw === undefined) {
@@ -387,28 +399,14 @@ export function createResponseValidator(bundle: OpenApiBundle): ResponseValidato
         continue;
       }
       if (!h.schemaPointer) continue;
-      const { node: schema } = deref(bundle, get(bundle, h.schemaPointer), h.schemaPointer);
-      const type = isObject(schema) ? schema.type : undefined;
-      const numeric =
-        type === 'integer' || type === 'number' || (Array.isArray(type) && (type.includes('integer') || type.includes('number')));
-      const value: unknown =
-        numeric && /^-?\d+(\.\d+)?$/.test(raw.trim())
-          ? Number(raw)
-          : type === 'boolean' && /^(true|false)$/.test(raw)
-            ? raw === 'true'
-            : raw;
-      const fn = compile(h.schemaPointer);
+      const value = headerValue(deref(this.bundle, get(this.bundle, h.schemaPointer), h.schemaPointer).node, raw);
+      const fn = this.compile(h.schemaPointer);
       if (!fn(value)) {
         for (const e of formatAjvErrors(fn.errors, value)) errors.push({ pointer: `header ${h.name}`, message: e.message });
       }
     }
     return errors;
-  };
-
-  const operations = (): OperationInfo[] =>
-    Object.keys(paths).flatMap((p) => HTTP_METHODS.map((m) => operation(m, p)).filter((o): o is OperationInfo => o !== undefined));
-
-  return { bundle, operations, operation, responseKey, errorCodes, examples, validate, undocumented, validateHeaders, documentedHeaders };
+  }
 }
 
 const cache = new WeakMap<object, ResponseValidator>();
