@@ -171,19 +171,12 @@ export function checkConfig(config: unknown): SandboxConfig {
 /** A sandbox that is built but does not listen yet: what `prepare` gets (requests go through `server.inject`). */
 export type PreparingSandbox = Pick<RunningSandbox, 'core' | 'server'>;
 
-/**
- * Builds the sandbox, runs `prepare` (the seed), then listens: a client that connects as soon as it can finds
- * what `prepare` made, never a state half made.
- */
-export async function createSandbox(
+/** The core of a sandbox: its store, clocks, scheduler, outbox, deliveries, ledger, accounts and products. */
+function buildCore(
   options: SandboxOptions,
+  config: SandboxConfig,
   modules: SandboxModule[],
-  simulation: (core: SandboxCore) => (app: FastifyInstance) => Promise<void> | void,
-  prepare?: (sandbox: PreparingSandbox) => Promise<void>,
-): Promise<RunningSandbox> {
-  const config = checkConfig(options.config ?? {});
-  if (options.publicUrl !== undefined && !isPublicUrl(options.publicUrl))
-    throw new Error(`publicUrl must be an https:// url, got "${options.publicUrl}"`);
+): { core: SandboxCore; targets: WebhookTargets } {
   const db = new SqliteDb(
     options.db,
     modules.flatMap((m) => (m.tables === undefined ? [] : [m.tables])),
@@ -214,9 +207,12 @@ export async function createSandbox(
     url: '',
   };
 
-  const handlers: Handlers = {};
-  for (const product of modules) Object.assign(handlers, product.handlers(core));
+  return { core, targets };
+}
 
+/** The accounts of the configuration file: their settings, products and opening balances. */
+function configureAccounts(core: SandboxCore, config: SandboxConfig): void {
+  const { accounts, products, db, ledger } = core;
   for (const [key, account] of Object.entries(config.accounts ?? {})) {
     const a = accounts.update(key, {
       ...(account.plan !== undefined ? { plan: account.plan } : {}),
@@ -230,6 +226,28 @@ export async function createSandbox(
       for (const [type, amount] of Object.entries(account.balances ?? {})) ledger.set(a, type as BalanceType, toMinor(amount));
     });
   }
+}
+
+/**
+ * Builds the sandbox, runs `prepare` (the seed), then listens: a client that connects as soon as it can finds
+ * what `prepare` made, never a state half made.
+ */
+export async function createSandbox(
+  options: SandboxOptions,
+  modules: SandboxModule[],
+  simulation: (core: SandboxCore) => (app: FastifyInstance) => Promise<void> | void,
+  prepare?: (sandbox: PreparingSandbox) => Promise<void>,
+): Promise<RunningSandbox> {
+  const config = checkConfig(options.config ?? {});
+  if (options.publicUrl !== undefined && !isPublicUrl(options.publicUrl))
+    throw new Error(`publicUrl must be an https:// url, got "${options.publicUrl}"`);
+  const { core, targets } = buildCore(options, config, modules);
+  const { db, clock, scheduler } = core;
+
+  const handlers: Handlers = {};
+  for (const product of modules) Object.assign(handlers, product.handlers(core));
+
+  configureAccounts(core, config);
 
   const server = await buildServer({
     core,
