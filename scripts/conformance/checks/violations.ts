@@ -126,6 +126,17 @@ const anyJson: fc.Arbitrary<Json> = fc.oneof(
 
 /** The rules of a schema that a value can break, each with values that may break it; `sample` is a valid value. */
 function breakers(bundle: JsonObject, schema: JsonObject, sample: Json | undefined, inUrl: boolean): Breaker[] {
+  return [
+    ...typeBreakers(schema, inUrl),
+    ...setBreakers(bundle, schema),
+    ...rangeBreakers(schema, sample),
+    ...lengthBreakers(schema, inUrl),
+    ...formatBreakers(schema, inUrl),
+    ...itemBreakers(schema, sample),
+  ];
+}
+
+function typeBreakers(schema: JsonObject, inUrl: boolean): Breaker[] {
   const out: Breaker[] = [];
   const t = types(schema);
   // In a URL or a header every value is a string: only what coercion cannot save breaks `type`.
@@ -140,6 +151,12 @@ function breakers(bundle: JsonObject, schema: JsonObject, sample: Json | undefin
       rule: `type ${t.join(' or ')}`,
       values: fc.oneof(fc.constantFrom('abc', '1.5', '1e', '', 'null'), fc.string({ minLength: 1, maxLength: 6 })),
     });
+  return out;
+}
+
+/** A closed set (`enum`, or a `oneOf` of constants) and `const`. */
+function setBreakers(bundle: JsonObject, schema: JsonObject): Breaker[] {
+  const out: Breaker[] = [];
   const closed = closedSet(bundle, schema);
   if (closed) {
     const known = closed;
@@ -153,6 +170,13 @@ function breakers(bundle: JsonObject, schema: JsonObject, sample: Json | undefin
   }
   if (schema.const !== undefined)
     out.push({ rule: `const ${JSON.stringify(schema.const)}`, values: fc.string({ minLength: 1, maxLength: 8 }) });
+  return out;
+}
+
+/** The bounds of a number: minimum, maximum, decimal places, an integer. */
+function rangeBreakers(schema: JsonObject, sample: Json | undefined): Breaker[] {
+  const out: Breaker[] = [];
+  const t = types(schema);
   const integer = t.includes('integer');
   const step = integer ? 1 : 0.01;
   if (typeof schema.minimum === 'number') {
@@ -185,6 +209,11 @@ function breakers(bundle: JsonObject, schema: JsonObject, sample: Json | undefin
     });
   }
   if (integer) out.push({ rule: 'an integer', values: fc.integer({ min: 1, max: 99 }).map((n) => n + 0.5) });
+  return out;
+}
+
+function lengthBreakers(schema: JsonObject, inUrl: boolean): Breaker[] {
+  const out: Breaker[] = [];
   if (typeof schema.maxLength === 'number') {
     const max = schema.maxLength;
     out.push({
@@ -196,6 +225,12 @@ function breakers(bundle: JsonObject, schema: JsonObject, sample: Json | undefin
   }
   if (typeof schema.minLength === 'number' && schema.minLength > 0)
     out.push({ rule: `minLength ${schema.minLength}`, values: fc.string({ maxLength: schema.minLength - 1 }) });
+  return out;
+}
+
+/** A pattern and the formats the contract uses. */
+function formatBreakers(schema: JsonObject, inUrl: boolean): Breaker[] {
+  const out: Breaker[] = [];
   if (typeof schema.pattern === 'string') {
     // Candidates only: the schema check drops those that match (a filter here could spin on a loose pattern).
     const chars = inUrl
@@ -217,6 +252,11 @@ function breakers(bundle: JsonObject, schema: JsonObject, sample: Json | undefin
       values: fc.constantFrom('2026-13-01T00:00:00Z', '2026-02-30T10:00:00Z', 'yesterday', '2026-03-01', '1772634006'),
     });
   if (schema.format === 'email') out.push({ rule: 'format email', values: fc.stringMatching(/^[a-z]{1,10}(\.[a-z]{1,5})?$/) });
+  return out;
+}
+
+function itemBreakers(schema: JsonObject, sample: Json | undefined): Breaker[] {
+  const out: Breaker[] = [];
   if (typeof schema.maxItems === 'number' && Array.isArray(sample) && sample.length) {
     const max = schema.maxItems;
     out.push({ rule: `maxItems ${max}`, values: fc.constant(Array.from({ length: max + 1 }, (_, i) => sample[i % sample.length]!)) });
@@ -257,15 +297,21 @@ interface Target {
 
 const VALIDATION = { status: 422, codes: ['VALIDATION_ERROR'] };
 
+/** How many values a rule's draw tries before it gives up. */
+const DRAWS = 30;
+
 /** Every rule that one field, parameter or the body as a whole of the request can break. */
 function targets(ctx: CheckContext, valid: RequestSpec): Target[] {
+  return [...parameterTargets(ctx, valid), ...bodyTargets(ctx, valid)];
+}
+
+/** The parameters' rules: path, query and header, each as the string a URL or a header carries. */
+function parameterTargets(ctx: CheckContext, valid: RequestSpec): Target[] {
   const bundle = ctx.validator.bundle as JsonObject;
-  const { refusesBody, refusesParam } = validatorsOf(bundle);
+  const { refusesParam } = validatorsOf(bundle);
   const { method, template } = valid;
   const out: Target[] = [];
-  const draws = 30;
-
-  // Parameters: path, query and header, each as the string a URL or a header carries.
+  const draws = DRAWS;
   const opPointer = `/paths/${escapeToken(template)}/${method.toLowerCase()}`;
   const item = get(bundle, `/paths/${escapeToken(template)}`);
   const pointers = [
@@ -311,7 +357,17 @@ function targets(ctx: CheckContext, valid: RequestSpec): Target[] {
     }
   }
 
-  // The body: each field present in the example (and its object fields), then the body as a whole.
+  return out;
+}
+
+/** The body's rules: each field present in the example (and its object fields), then the body as a whole. */
+function bodyTargets(ctx: CheckContext, valid: RequestSpec): Target[] {
+  const bundle = ctx.validator.bundle as JsonObject;
+  const { refusesBody } = validatorsOf(bundle);
+  const { method, template } = valid;
+  const out: Target[] = [];
+  const draws = DRAWS;
+  const opPointer = `/paths/${escapeToken(template)}/${method.toLowerCase()}`;
   const op = ctx.validator.operation(method, template)?.operation;
   const content = op && isObject(op.requestBody) ? schemaAt(bundle, `${opPointer}/requestBody`) : undefined;
   const media = content && isObject(content.content) ? Object.keys(content.content).find((m) => m.includes('json')) : undefined;
