@@ -62,9 +62,9 @@ export async function build(options: BuildOptions): Promise<string[]> {
   }
 }
 
-async function buildAssembled(options: BuildOptions, source: string, echo: boolean): Promise<string[]> {
+/** Lints and bundles the documents side by side, then writes each bundle as JSON; returns the files written. */
+async function bundleApis(options: BuildOptions, source: string, log: (message: string) => void): Promise<string[]> {
   const { workspace, outDir } = options;
-  const log = (message: string) => echo && console.log(message);
   // Lint and bundle run side by side, one Redocly process each (the bundle writes both APIs).
   log((options.lint ?? true) ? 'Linting and bundling spec/openapi.yaml, spec/asyncapi.yaml and spec/sandbox.yaml ...' : 'Bundling ...');
   const [linted, bundled] = await Promise.all([(options.lint ?? true) ? lint(workspace, APIS) : null, bundleAll(workspace, APIS, outDir)]);
@@ -90,6 +90,13 @@ async function buildAssembled(options: BuildOptions, source: string, echo: boole
     fs.writeFileSync(path.join(outDir, `${api}.json`), `${JSON.stringify(doc, null, 2)}\n`);
     written.push(`${api}.json`, `${api}.yaml`);
   }
+  return written;
+}
+
+async function buildAssembled(options: BuildOptions, source: string, echo: boolean): Promise<string[]> {
+  const { workspace, outDir } = options;
+  const log = (message: string) => echo && console.log(message);
+  const written = await bundleApis(options, source, log);
   written.push(
     ...(await buildWorkflows(workspace, outDir, { lint: options.lint ?? true, fail: (step, problems) => new BuildError(step, problems) })),
   );
