@@ -96,97 +96,148 @@ function setupFailure(state: HookState, key: ResourceName, refused: RefusedCall)
 /** Creates the resources the requests need, in dependency order; returns the graph's runner, which knows them. */
 export async function setUp(state: HookState, log: (line: string) => void = (line) => state.setupLog.push(line)): Promise<Setup> {
   const { config } = state;
-  const has = (method: string, template: string) => state.validator.operation(method, template) !== undefined;
-  const giftCardsUnreachable = (template: string) => isGiftCards(template) && !config.altServer;
-  const setup = new Setup(SETUP_GRAPH, { ...setupDriver(state), log });
-  const unfunded = config.unfunded ?? {};
-  const reported = new Set<object>();
-  const remember = (key: ResourceName, code: string, line: string) => {
-    state.resources.set(key, code);
-    state.missing.delete(key);
-    if (key in RESOURCES) setup.codes.set(key as ResourceKey, code);
-    log(line);
-  };
-  const fail = (key: ResourceName, reason: string, error?: unknown): undefined => {
-    state.missing.set(key, reason);
+  const run = new SetupRun(state, log);
+  if (config.runId) log(`set-up: run ${config.runId}: the records it creates carry this id`);
+  for (const key of PLAN) {
+    if (RESOURCES[key].create || RESOURCES[key].from) await run.create(key);
+    else await run.find(key);
+    if (key === 'customer') await run.customersOfOwn();
+  }
+  await run.ownEvent();
+  if (config.noProductKey) await run.unheldBalanceType();
+  if (config.simulationUrl) await run.simulatedRecords();
+  for (const [key, reason] of state.missing) log(`set-up: no ${label(key)}: ${reason}`);
+  return run.setup;
+}
+
+/** One set-up: the graph's runner over the server, what it made, and what it could not (reported once per refusal). */
+class SetupRun {
+  readonly setup: Setup;
+  private readonly state: HookState;
+  private readonly log: (line: string) => void;
+  private readonly unfunded: Record<string, string>;
+  private readonly reported = new Set<object>();
+
+  constructor(state: HookState, log: (line: string) => void) {
+    this.state = state;
+    this.log = log;
+    this.unfunded = state.config.unfunded ?? {};
+    this.setup = new Setup(SETUP_GRAPH, { ...setupDriver(state), log });
+  }
+
+  private has(method: string, template: string): boolean {
+    return this.state.validator.operation(method, template) !== undefined;
+  }
+
+  private giftCardsUnreachable(template: string): boolean {
+    return isGiftCards(template) && !this.state.config.altServer;
+  }
+
+  private remember(key: ResourceName, code: string, line: string): void {
+    this.state.resources.set(key, code);
+    this.state.missing.delete(key);
+    if (key in RESOURCES) this.setup.codes.set(key as ResourceKey, code);
+    this.log(line);
+  }
+
+  private fail(key: ResourceName, reason: string, error?: unknown): undefined {
+    this.state.missing.set(key, reason);
     // One failure per refused request, however many resources needed what it would have made.
     // The simulation API is the suite's means, not the server under test: what it refuses is a reason to skip.
     const refused = error instanceof SetupError && error.call?.api === 'partner' ? error.call : undefined;
-    if (refused && !reported.has(refused)) {
-      reported.add(refused);
-      state.setupFailures.push(setupFailure(state, key, refused));
+    if (refused && !this.reported.has(refused)) {
+      this.reported.add(refused);
+      this.state.setupFailures.push(setupFailure(this.state, key, refused));
     }
-  };
+    return undefined;
+  }
 
   /** The operations that bring `key` about (its own create, or its earlier state's and its steps). */
-  const operationsOf = (key: ResourceKey): string[] => {
+  private operationsOf(key: ResourceKey): string[] {
     const node = RESOURCES[key];
     if (node.from)
       return [
-        ...operationsOf(node.from),
+        ...this.operationsOf(node.from),
         ...stateChain(SETUP_GRAPH, key).flatMap((s) =>
           (RESOURCES[s].steps ?? []).flatMap((step) => ('call' in step ? [`${step.call.method} ${step.call.path}`] : [])),
         ),
       ];
     return node.create ? [`${node.create.method} ${node.create.path}`] : [];
-  };
+  }
+
   /** The operations that bring `key` about are in the contract. */
-  const creatable = (key: ResourceKey): boolean => {
+  creatable(key: ResourceKey): boolean {
     const node = RESOURCES[key];
-    if (!node.from && (!node.create || giftCardsUnreachable(node.create.path))) return false;
-    return operationsOf(key).every((op) => has(op.split(' ')[0]!, op.split(' ')[1]!));
-  };
+    if (!node.from && (!node.create || this.giftCardsUnreachable(node.create.path))) return false;
+    return this.operationsOf(key).every((op) => this.has(op.split(' ')[0]!, op.split(' ')[1]!));
+  }
+
   /** Why the money `key` (or a resource it needs) spends is not in place (balances.ts), if it is not. */
-  const moneyProblem = (key: ResourceKey): string | undefined => {
+  private moneyProblem(key: ResourceKey): string | undefined {
     const op = dependencyOrder(SETUP_GRAPH, [key])
-      .flatMap(operationsOf)
-      .find((o) => unfunded[o]);
-    return op ? `${op}: ${unfunded[op]}` : undefined;
-  };
+      .flatMap((k) => this.operationsOf(k))
+      .find((o) => this.unfunded[o]);
+    return op ? `${op}: ${this.unfunded[op]}` : undefined;
+  }
 
   /** A record made through the graph (with what it needs), or the reason it could not be. */
-  const create = async (key: ResourceKey) => {
+  async create(key: ResourceKey): Promise<void> {
     const node = RESOURCES[key];
-    if (state.resources.has(key)) return;
-    if (!creatable(key)) {
+    if (this.state.resources.has(key)) return;
+    if (!this.creatable(key)) {
       const path = node.create?.path ?? '';
-      if (giftCardsUnreachable(path)) fail(key, 'gift card operations are served at {alt_base_url}: pass --alt-server <url>');
-      else fail(key, `the contract has no operation that creates a ${label(key)}`);
+      if (this.giftCardsUnreachable(path)) this.fail(key, 'gift card operations are served at {alt_base_url}: pass --alt-server <url>');
+      else this.fail(key, `the contract has no operation that creates a ${label(key)}`);
       return;
     }
-    const money = moneyProblem(key);
-    if (money) return fail(key, money);
+    const money = this.moneyProblem(key);
+    if (money) {
+      this.fail(key, money);
+      return;
+    }
     // A later state is made fresh: the earlier one it comes from (a quote) stays for the operations that need it.
-    const made = await (node.from ? setup.fresh(key) : setup.ensure(key)).catch((error: Error) => fail(key, error.message, error));
+    const made = await (node.from ? this.setup.fresh(key) : this.setup.ensure(key)).catch((error: Error) =>
+      this.fail(key, error.message, error),
+    );
     const how = node.create ?? RESOURCES[node.from!].create!;
-    if (made) remember(key, made, `set-up: ${how.method} ${how.path} -> ${label(key)} ${made}`);
-  };
+    if (made) this.remember(key, made, `set-up: ${how.method} ${how.path} -> ${label(key)} ${made}`);
+  }
 
   /** One of what the API cannot create, from its list: a gift card product of the catalogue. */
-  const find = async (key: ResourceKey) => {
+  async find(key: ResourceKey): Promise<void> {
     const list = RESOURCES[key].list;
-    if (state.resources.has(key) || !list) return;
-    if (!has('GET', list.path)) return fail(key, `GET ${list.path} is not in the contract, so none can be found`);
-    if (giftCardsUnreachable(list.path)) return fail(key, 'gift card operations are served at {alt_base_url}: pass --alt-server <url>');
-    try {
-      const code = await setup.find(key);
-      if (code) remember(key, code, `set-up: GET ${list.path} -> ${label(key)} ${code}`);
-      else fail(key, `no ${label(key)} exists (GET ${list.path} lists none) and the API does not create one`);
-    } catch (e) {
-      fail(key, `GET ${list.path} failed: ${(e as Error).message}`);
+    if (this.state.resources.has(key) || !list) return;
+    if (!this.has('GET', list.path)) {
+      this.fail(key, `GET ${list.path} is not in the contract, so none can be found`);
+      return;
     }
-  };
+    if (this.giftCardsUnreachable(list.path)) {
+      this.fail(key, 'gift card operations are served at {alt_base_url}: pass --alt-server <url>');
+      return;
+    }
+    try {
+      const code = await this.setup.find(key);
+      if (code) this.remember(key, code, `set-up: GET ${list.path} -> ${label(key)} ${code}`);
+      else this.fail(key, `no ${label(key)} exists (GET ${list.path} lists none) and the API does not create one`);
+    } catch (e) {
+      this.fail(key, `GET ${list.path} failed: ${(e as Error).message}`);
+    }
+  }
 
   /**
    * An event that the run's own records set off: the latest one that names one of them, of a type the run's
    * endpoint subscribes to where there is one (a redelivery goes to that endpoint).
    */
-  const ownEvent = async () => {
+  async ownEvent(): Promise<void> {
+    const { config } = this.state;
     const list = RESOURCES.event.list!;
-    if (!has('GET', list.path)) return fail('event', `GET ${list.path} is not in the contract, so none can be found`);
-    const ours = [...state.resources.values()];
-    const endpoint = setup.codes.get('webhookEndpoint');
-    const subscribed = (endpoint ? setup.created.get(endpoint)?.events : undefined) as unknown;
+    if (!this.has('GET', list.path)) {
+      this.fail('event', `GET ${list.path} is not in the contract, so none can be found`);
+      return;
+    }
+    const ours = [...this.state.resources.values()];
+    const endpoint = this.setup.codes.get('webhookEndpoint');
+    const subscribed = (endpoint ? this.setup.created.get(endpoint)?.events : undefined) as unknown;
     const wanted = (type: unknown) => !Array.isArray(subscribed) || subscribed.includes('*') || subscribed.includes(type);
     try {
       const answer = await call(join(config.server, `${list.path}?limit=100`), config.apiKey);
@@ -195,63 +246,45 @@ export async function setUp(state: HookState, log: (line: string) => void = (lin
       const event = named.find((e) => wanted(e.type)) ?? named[0];
       const id = event && list.id.map((f) => event[f]).find((v): v is string => typeof v === 'string');
       if (id)
-        remember('event', id, `set-up: GET ${list.path} -> ${label('event')} ${id} (${String(event!.type)}, set off by the run's records)`);
-      else fail('event', `GET ${list.path} answered ${answer.status} with no event that names a record of this run`);
-    } catch (e) {
-      fail('event', `GET ${list.path} failed: ${(e as Error).message}`);
-    }
-  };
-
-  /** A record of the suite's own: a fresh `key` of the graph, logged under the suite's name for it. */
-  const own = async (name: ResourceName, key: ResourceKey, line: (code: string) => string) => {
-    const money = moneyProblem(key);
-    if (money) return fail(name, money);
-    const code = await setup.fresh(key).catch((error: Error) => fail(name, error.message, error));
-    if (code) remember(name, code, line(code));
-  };
-
-  /** A documented balance type that the account of --no-product-key does not hold (for the balance 404s). */
-  const unheldBalanceType = async () => {
-    const key = 'unheld balance type';
-    const def = parameters(state, 'GET', '/balance/{type}').find((p) => p.name === 'type' && p.in === 'path');
-    const documented = enumValues(state, def?.schema);
-    if (!documented.length || !has('GET', '/balance')) return;
-    const listed = await call(`${config.server.replace(/\/$/, '')}/balance`, config.noProductKey!).catch(() => undefined);
-    const held = listed && Array.isArray(dataOf(listed)) ? (dataOf(listed) as { type?: unknown }[]).map((b) => b.type) : undefined;
-    const type = held ? documented.find((t) => typeof t === 'string' && !held.includes(t)) : undefined;
-    if (typeof type !== 'string') {
-      fail(
-        key,
-        held
-          ? 'the account of --no-product-key holds every documented balance type'
-          : `GET /balance with --no-product-key answered ${listed?.status ?? 'nothing'}`,
-      );
-      return;
-    }
-    remember(key, type, `set-up: GET /balance with --no-product-key -> ${label(key)} ${type}`);
-  };
-
-  if (config.runId) log(`set-up: run ${config.runId}: the records it creates carry this id`);
-  for (const key of PLAN) {
-    if (RESOURCES[key].create || RESOURCES[key].from) await create(key);
-    else await find(key);
-    if (key === 'customer') {
-      // KYC and proof of address need customers whose verification is still open.
-      if (creatable('customer'))
-        await own('unverified customer', 'customer', (code) => `set-up: POST /customers -> ${label('unverified customer')} ${code}`);
-      if (creatable('verifiedCustomer'))
-        await own(
-          'KYC-verified customer',
-          'verifiedCustomer',
-          (code) => `set-up: POST /kyc/{customerCode}/link -> ${label('KYC-verified customer')} ${code} (verified)`,
+        this.remember(
+          'event',
+          id,
+          `set-up: GET ${list.path} -> ${label('event')} ${id} (${String(event!.type)}, set off by the run's records)`,
         );
+      else this.fail('event', `GET ${list.path} answered ${answer.status} with no event that names a record of this run`);
+    } catch (e) {
+      this.fail('event', `GET ${list.path} failed: ${(e as Error).message}`);
     }
   }
-  await ownEvent();
-  if (config.noProductKey) await unheldBalanceType();
-  if (config.simulationUrl) {
-    if (creatable('restrictedCustomer')) {
-      await own(
+
+  /** A record of the suite's own: a fresh `key` of the graph, logged under the suite's name for it. */
+  private async own(name: ResourceName, key: ResourceKey, line: (code: string) => string): Promise<void> {
+    const money = this.moneyProblem(key);
+    if (money) {
+      this.fail(name, money);
+      return;
+    }
+    const code = await this.setup.fresh(key).catch((error: Error) => this.fail(name, error.message, error));
+    if (code) this.remember(name, code, line(code));
+  }
+
+  /** KYC and proof of address need customers whose verification is still open. */
+  async customersOfOwn(): Promise<void> {
+    if (this.creatable('customer'))
+      await this.own('unverified customer', 'customer', (code) => `set-up: POST /customers -> ${label('unverified customer')} ${code}`);
+    if (this.creatable('verifiedCustomer'))
+      await this.own(
+        'KYC-verified customer',
+        'verifiedCustomer',
+        (code) => `set-up: POST /kyc/{customerCode}/link -> ${label('KYC-verified customer')} ${code} (verified)`,
+      );
+  }
+
+  /** The records only the simulation API can bring about. */
+  async simulatedRecords(): Promise<void> {
+    const { config } = this.state;
+    if (this.creatable('restrictedCustomer')) {
+      await this.own(
         'identity-mismatched customer',
         'restrictedCustomer',
         (code) =>
@@ -259,9 +292,30 @@ export async function setUp(state: HookState, log: (line: string) => void = (lin
       );
     }
     // 400 INSUFFICIENT_BALANCE of POST /payouts confirms a quote of its own (the 200 confirms the first one).
-    if (state.resources.has('beneficiary') && creatable('payoutQuote'))
-      await own('spare quote', 'payoutQuote', (code) => `set-up: POST /payouts/quotes -> ${label('spare quote')} ${code}`);
+    if (this.state.resources.has('beneficiary') && this.creatable('payoutQuote'))
+      await this.own('spare quote', 'payoutQuote', (code) => `set-up: POST /payouts/quotes -> ${label('spare quote')} ${code}`);
   }
-  for (const [key, reason] of state.missing) log(`set-up: no ${label(key)}: ${reason}`);
-  return setup;
+
+  /** A documented balance type that the account of --no-product-key does not hold (for the balance 404s). */
+  async unheldBalanceType(): Promise<void> {
+    const { state } = this;
+    const { config } = state;
+    const key = 'unheld balance type';
+    const def = parameters(state, 'GET', '/balance/{type}').find((p) => p.name === 'type' && p.in === 'path');
+    const documented = enumValues(state, def?.schema);
+    if (!documented.length || !this.has('GET', '/balance')) return;
+    const listed = await call(`${config.server.replace(/\/$/, '')}/balance`, config.noProductKey!).catch(() => undefined);
+    const held = listed && Array.isArray(dataOf(listed)) ? (dataOf(listed) as { type?: unknown }[]).map((b) => b.type) : undefined;
+    const type = held ? documented.find((t) => typeof t === 'string' && !held.includes(t)) : undefined;
+    if (typeof type !== 'string') {
+      this.fail(
+        key,
+        held
+          ? 'the account of --no-product-key holds every documented balance type'
+          : `GET /balance with --no-product-key answered ${listed?.status ?? 'nothing'}`,
+      );
+      return;
+    }
+    this.remember(key, type, `set-up: GET /balance with --no-product-key -> ${label(key)} ${type}`);
+  }
 }
