@@ -6,6 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../../scripts/lib/paths.ts';
 import { deref, type JsonObject } from '../../scripts/lib/pointer.ts';
+import { productValues } from '../../generated/sandbox-values.js';
 import { built } from './helpers.ts';
 
 const { openapi } = built();
@@ -82,6 +83,16 @@ describe('x-plans', () => {
     const tags = new Set((openapi.tags as { name: string }[]).map((t) => t.name));
     for (const tag of plans.tags.decouverte) expect(tags.has(tag), tag).toBe(true);
     expect(plans.tags.others).toBe('all');
+  });
+
+  it("product access by subscription: each product of the simulation API's Product opens tags of the contract, each tag at most once", () => {
+    const products = [...productValues].sort();
+    const listed = Object.keys(plans.products).filter((key) => !key.startsWith('x-') && key !== 'description');
+    expect(listed.slice().sort()).toEqual(products);
+    const tags = new Set((openapi.tags as { name: string }[]).map((t) => t.name));
+    const gated = listed.flatMap((product) => plans.products[product] as string[]);
+    for (const tag of gated) expect(tags.has(tag), tag).toBe(true);
+    expect(new Set(gated).size).toBe(gated.length);
   });
 
   it('every plan has a name and a card withdrawal fee', () => {

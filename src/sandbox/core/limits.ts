@@ -7,6 +7,7 @@ import { sandboxDocument, type JsonObject } from './contract.js';
 import { toMinor } from './money.js';
 
 type Plan = simulation['schemas']['Plan'];
+type Product = simulation['schemas']['Product'];
 
 /** A limit on Découverte and on the other plans; null where the contract says "none". */
 export interface PerPlan {
@@ -57,6 +58,8 @@ export interface ContractPlans {
   fees: ContractFees;
   /** The tags each plan opens: Découverte's list, and null for "all" on the other plans. */
   tags: { decouverte: string[] | null; others: string[] | null };
+  /** The product of a subscription each tag it gates belongs to (`x-plans.products`); other tags are open to every account. */
+  productOfTag: Record<string, Product>;
 }
 
 /** `x-plans` of a bundle, read into minor units and checked. */
@@ -115,7 +118,15 @@ export function plansOf(document: JsonObject): ContractPlans {
       terminationFeeMinor: toMinor(number('fees.termination_fee_usd')),
     },
     tags: { decouverte: tags('decouverte'), others: tags('others') },
+    productOfTag: productOfTag(at('products')),
   };
+}
+
+/** `x-plans.products` (each product and the tags it opens), turned round: the product of each tag. */
+function productOfTag(products: unknown): Record<string, Product> {
+  if (!products || typeof products !== 'object') throw new Error("the contract's x-plans has no products");
+  const entries = Object.entries(products).filter(([key]) => !key.startsWith('x-') && key !== 'description');
+  return Object.fromEntries(entries.flatMap(([product, tags]) => (tags as string[]).map((tag) => [tag, product as Product])));
 }
 
 let cached: ContractPlans | undefined;
