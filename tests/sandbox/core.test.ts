@@ -14,7 +14,8 @@ import { Clock } from '../../src/sandbox/core/clock.ts';
 import { RateLimiter } from '../../src/sandbox/core/ratelimit.ts';
 import { startSandbox } from '../../src/sandbox/index.ts';
 import { timeOrderedId, timeOrderedUuid } from '../../src/sandbox/core/ids.ts';
-import { Scheduler } from '../../src/sandbox/core/scheduler.ts';
+import type { SandboxCore } from '../../src/sandbox/core/context.ts';
+import { Scheduler, defineJob } from '../../src/sandbox/core/scheduler.ts';
 import { SqliteDb, preparedSql } from '../../src/sandbox/core/store.ts';
 import { TOOL, USAGE, parseCli } from '../../src/sandbox/cli-args.ts';
 import { checkConfig } from '../../src/sandbox/core/sandbox.ts';
@@ -85,6 +86,30 @@ describe('scheduler', () => {
     expect(errors).toEqual(['boom']);
     expect(db.get('SELECT * FROM usage')).toBeUndefined();
     expect(scheduler.pending()).toEqual([]);
+    scheduler.stop();
+    db.close();
+  });
+
+  it('runs a declared job with the core it was registered with and its payload as scheduled; a kind is declared once', async () => {
+    const db = new SqliteDb();
+    const clock = new Clock(db);
+    clock.freeze();
+    const scheduler = new Scheduler(db, clock);
+    const core = { clock } as unknown as SandboxCore;
+    const seen: unknown[] = [];
+    const note = defineJob<{ name: string; count: number }>('note', (given, payload, jobId) => {
+      seen.push([given === core, payload, typeof jobId]);
+    });
+    scheduler.registerJobs([note], core);
+    expect(() => scheduler.registerJobs([defineJob('note', () => {})], core)).toThrow('two jobs of kind note');
+    scheduler.schedule(note, clock.now() + 1_000, { name: 'a', count: 2 });
+    // @ts-expect-error the payload is the declared one
+    scheduler.schedule(note, clock.now() + 1_000, { name: 'b' });
+    await scheduler.advanceTo(clock.now() + 1_000);
+    expect(seen).toEqual([
+      [true, { name: 'a', count: 2 }, 'number'],
+      [true, { name: 'b' }, 'number'],
+    ]);
     scheduler.stop();
     db.close();
   });

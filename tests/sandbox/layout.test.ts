@@ -1,13 +1,15 @@
-// The sandbox's layout (docs/structure.md, "The sandbox"): a product folder's handlers.ts is its HTTP adapter
-// only, a product's SQL is in its repository.ts and tables.ts, no product imports the simulation API's folder,
-// and the core and the HTTP plugins touch no product's table. Read from the source, so a helper exported from a
-// handlers.ts, a statement in a rule file, or a product table queried from core/, fails here.
+// The sandbox's layout (docs/structure.md, "The sandbox"): a product is declared once, by its folder's
+// product.ts, and src/sandbox/products.ts is the one list of them; a product folder's handlers.ts is its HTTP
+// adapter only, a product's SQL is in its repository.ts and tables.ts, no product imports the simulation API's
+// folder, and the core and the HTTP plugins touch no product's table. Read from the source, so a second list of
+// products, a job registered outside a declaration, a helper exported from a handlers.ts, a statement in a rule
+// file, or a product table queried from core/, fails here.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const SANDBOX = path.resolve(import.meta.dirname, '../../src/sandbox');
-const SHARED = new Set(['core', 'http', 'simulation']);
+const SHARED = new Set(['core', 'http', 'simulation', 'fixtures']);
 
 const folders = fs
   .readdirSync(SANDBOX, { withFileTypes: true })
@@ -30,9 +32,52 @@ describe('the sandbox layout', () => {
     expect(products).toEqual(expect.arrayContaining(['cards', 'customers', 'kyc', 'payouts']));
   });
 
-  it('lets only the sandbox index import a handlers.ts', () => {
-    const importers = allSources.filter((file) => file !== 'index.ts' && importsOf(file).some((m) => m.endsWith('/handlers.js')));
-    expect(importers).toEqual([]);
+  it('declares each product in its product.ts, one declaration named for its folder', () => {
+    for (const product of products) {
+      const file = path.join(product, 'product.ts');
+      expect(fs.existsSync(path.join(SANDBOX, file)), file).toBe(true);
+      const source = read(file);
+      expect([...source.matchAll(/^export /gm)], file).toHaveLength(1);
+      expect(source, file).toMatch(/^export const product: ProductModule = \{$/m);
+      expect(source, file).toContain(`folder: '${product}',`);
+    }
+  });
+
+  it('lists the declarations in src/sandbox/products.ts only, each once', () => {
+    const importers = allSources.filter((file) => importsOf(file).some((m) => m.endsWith('/product.js')));
+    expect(importers).toEqual(['products.ts']);
+    const listed = importsOf('products.ts').filter((m) => m.endsWith('/product.js'));
+    expect(listed.sort()).toEqual(products.map((product) => `${product}/product.js`).sort());
+  });
+
+  it('keeps the index, the core, the HTTP plugins, the simulation API and the fixtures off the product folders', () => {
+    const outside = ['index.ts', 'products.ts', ...[...SHARED].flatMap(sources)];
+    const reaching = outside.flatMap((file) =>
+      importsOf(file)
+        .filter((m) => products.includes(m.split('/')[0]!))
+        .map((m) => `${file} imports ${m}`),
+    );
+    expect(reaching.filter((line) => !/^products\.ts imports [^/]+\/product\.js$/.test(line))).toEqual([]);
+  });
+
+  it("lets only a product's product.ts import its handlers.ts, tables.ts and simulation.ts", () => {
+    const declarationOf = (module: string) => path.posix.join(path.posix.dirname(module), 'product.ts');
+    const offending = allSources.flatMap((file) =>
+      importsOf(file)
+        .filter((m) => /\/(handlers|tables|simulation)\.js$/.test(m) && declarationOf(m) !== file)
+        .map((m) => `${file} imports ${m}`),
+    );
+    expect(offending).toEqual([]);
+  });
+
+  it('registers the jobs of a product through its declaration only', () => {
+    const registering = products.flatMap(sources).filter((file) => /\bscheduler\s*\.\s*register/.test(read(file)));
+    expect(registering).toEqual([]);
+    for (const product of products) {
+      const declared = read(path.join(product, 'product.ts'));
+      const jobs = sources(product).flatMap((file) => [...read(file).matchAll(/^export const (\w+) = defineJob\b/gm)].map((m) => m[1]!));
+      for (const job of jobs) expect(declared, `${product}/product.ts lists ${job}`).toMatch(new RegExp(`\\b${job}\\b`));
+    }
   });
 
   it('gives each handlers.ts one export: the registration of its operations', () => {

@@ -5,7 +5,6 @@ import type { Handlers, SandboxCore } from '../core/context.js';
 import { createdRange, page, pageWindow } from '../core/context.js';
 import { apiError } from '../core/errors.js';
 import { balanceOf, balanceTransactions } from './repository.js';
-import { scheduleLowBalanceCheck } from './rules.js';
 
 /** 404 for a balance type the account does not hold (an account whose products do not include it). */
 function assertHeld(core: SandboxCore, accountId: number, type: string): void {
@@ -20,7 +19,6 @@ function assertHeld(core: SandboxCore, accountId: number, type: string): void {
 
 export function balances(core: SandboxCore): Handlers {
   const { ledger } = core;
-  scheduleLowBalanceCheck(core);
   return {
     listBalances({ account }) {
       return {

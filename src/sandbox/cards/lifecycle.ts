@@ -13,11 +13,29 @@ import { externalReferenceOf } from '../customers/repository.js';
 import { autoOutcomeHint } from '../core/auto-outcome-hint.js';
 import { PROVIDER_FEE_MINOR, TERMINATION_FEE_MINOR } from './fees.js';
 import { CardRepository, balanceTypeOf, newPan, type CardRow, type TopUpRow } from './repository.js';
+import { defineJob, type Job } from '../core/scheduler.js';
 import { snapshotsOf, type SnapshotPart, type SnapshotScope } from '../core/snapshots.js';
 
-export const ISSUE_JOB = 'card.issue';
-export const TOPUP_JOB = 'card.topup';
-export const TERMINATION_JOB = 'card.termination';
+/** The automatic issuance of a pending card: activated. */
+export const ISSUE_JOB = defineJob<{ card: string }>('card.issue', (core, { card: code }) => {
+  const lifecycle = cardLifecycle(core);
+  const card = lifecycle.repo.byCode(code);
+  if (card?.status === 'pending') lifecycle.issue(card, { outcome: 'activated' });
+});
+
+/** The automatic outcome of a pending top-up: completed. */
+export const TOPUP_JOB = defineJob<{ topup: string }>('card.topup', (core, { topup }) => {
+  const lifecycle = cardLifecycle(core);
+  const topUp = lifecycle.repo.topUp(topup);
+  if (topUp?.status === 'pending') lifecycle.completeTopUp(topUp, { outcome: 'completed' });
+});
+
+/** The card provider's completion of a termination it did not complete at once. */
+export const TERMINATION_JOB = defineJob<{ card: string }>('card.termination', (core, { card: code }) => {
+  const lifecycle = cardLifecycle(core);
+  const card = lifecycle.repo.byCode(code);
+  if (card && lifecycle.repo.pendingTermination(card.code) !== undefined) lifecycle.completeTermination(card);
+});
 
 /** The default `reason` of `card.withdrawal.failed`. */
 export const WITHDRAWAL_FAILURE_REASON = 'provider_error';
@@ -63,18 +81,6 @@ export class CardLifecycle {
   constructor(core: SandboxCore) {
     this.core = core;
     this.repo = new CardRepository(core.db);
-    core.scheduler.register(ISSUE_JOB, (p) => {
-      const card = this.repo.byCode(String(p.card));
-      if (card?.status === 'pending') this.issue(card, { outcome: 'activated' });
-    });
-    core.scheduler.register(TOPUP_JOB, (p) => {
-      const topUp = this.repo.topUp(String(p.topup));
-      if (topUp?.status === 'pending') this.completeTopUp(topUp, { outcome: 'completed' });
-    });
-    core.scheduler.register(TERMINATION_JOB, (p) => {
-      const card = this.repo.byCode(String(p.card));
-      if (card && this.repo.pendingTermination(card.code) !== undefined) this.completeTermination(card);
-    });
     snapshotsOf(core).register('cards', this.snapshotPart());
   }
 
@@ -208,8 +214,8 @@ export class CardLifecycle {
   }
 
   /** Schedules the happy outcome unless the account chooses outcomes itself. */
-  scheduleAuto(account: Account, kind: string, payload: Record<string, unknown>): void {
-    if (!account.manual) this.core.scheduler.schedule(kind, this.core.clock.now() + this.core.autoCompleteMs, payload);
+  scheduleAuto<P extends object>(account: Account, job: Job<P>, payload: NoInfer<P>): void {
+    if (!account.manual) this.core.scheduler.schedule(job, this.core.clock.now() + this.core.autoCompleteMs, payload);
   }
 
   /** Issuance outcome of a pending card: `activated` (card.activated) or `failed` (refund, card.creation_failed). */

@@ -2,9 +2,9 @@
 // `x-plans.tags` says (Découverte: cards, KYC, proof of address and payouts; every other plan: every product). An account
 // may instead hold an explicit list of products (`products` in --config or `PATCH /sandbox/account`), as the
 // interface document's subscriptions do (Cards gives /cards and /kyc, Wallets gives /wallets ...): an operation
-// of a product outside the list answers 402 PLAN_UPGRADE_REQUIRED. Customers, balances, webhook endpoints and
-// events are reachable with any subscription. Such an account holds only the ops balances of its products (and
-// `others`).
+// of a tag the contract's `x-plans.products` gives a product outside the list answers 402 PLAN_UPGRADE_REQUIRED.
+// Customers, balances, webhook endpoints and events are reachable with any subscription. Such an account holds only
+// the ops balances of its products (and `others`), as each product module declares them (its product.ts).
 import type { components as simulation } from '../../../generated/sandbox.js';
 import { productValues } from '../../../generated/sandbox-values.js';
 import type { Account, BalanceType } from './accounts.js';
@@ -17,44 +17,27 @@ import type { Db } from './store.js';
 export const PRODUCTS = productValues;
 export type Product = simulation['schemas']['Product'];
 
-/** The product of each tag of the contract that a subscription gates (other tags are open to every account). */
-const PRODUCT_OF_TAG: Record<string, Product> = {
-  Cards: 'cards',
-  KYC: 'cards',
-  'Proof of address': 'cards',
-  Wallets: 'wallets',
-  'Virtual accounts': 'virtual_accounts',
-  'Gift cards': 'gift_cards',
-  Payouts: 'payouts',
-};
-
-/**
- * The ops balances each product comes with. `others` (ACH payouts, verification billing, virtual account
- * openings) is held by every account.
- */
-const BALANCES_OF: Record<Product, readonly BalanceType[]> = {
-  cards: ['cards_visa', 'cards_mastercard'],
-  wallets: [],
-  virtual_accounts: [],
-  gift_cards: ['gift_cards'],
-  payouts: ['payout_sepa'],
-};
-
-const LABEL: Record<Product, string> = {
-  cards: 'Cards (cards, KYC and proof of address)',
-  wallets: 'Wallets',
-  virtual_accounts: 'Virtual accounts',
-  gift_cards: 'Gift cards',
-  payouts: 'Payouts',
-};
+/** What a product of a subscription is, as the product module that is it declares (its product.ts). */
+export interface Subscription {
+  product: Product;
+  /** Its name in a refusal: `Wallets are not included in the plan Découverte.` */
+  label: string;
+  /** The ops balances it comes with. `others` (ACH payouts, verification billing, virtual account openings) is held by every account. */
+  balances: readonly BalanceType[];
+}
 
 export class ProductAccess {
   private readonly db: Db;
+  private readonly subscriptions: ReadonlyMap<Product, Subscription>;
   /** The lists of the most recently used accounts (the store holds them all). */
   private readonly cache = new BoundedMap<number, Product[] | null>(ACCOUNTS_IN_MEMORY);
 
-  constructor(db: Db) {
+  /** `subscriptions`: one for each product of the simulation API's `Product`, else this throws, naming it. */
+  constructor(db: Db, subscriptions: readonly Subscription[]) {
     this.db = db;
+    this.subscriptions = new Map(subscriptions.map((s) => [s.product, s]));
+    const missing = PRODUCTS.filter((p) => !this.subscriptions.has(p));
+    if (missing.length > 0) throw new Error(`no product module declares the subscription of ${missing.join(', ')}`);
   }
 
   /** How many accounts' lists are held in memory (at most ACCOUNTS_IN_MEMORY). */
@@ -91,19 +74,19 @@ export class ProductAccess {
    */
   holds(accountId: number, type: string): boolean {
     const list = this.products(accountId);
-    return list === null || type === 'others' || list.some((p) => BALANCES_OF[p].includes(type as BalanceType));
+    return list === null || type === 'others' || list.some((p) => this.subscriptions.get(p)!.balances.includes(type as BalanceType));
   }
 
   /** Why an operation of this tag is refused with 402 for the account, or undefined when it is allowed. */
   refusal(account: Account, tag: string): string | undefined {
-    const product = PRODUCT_OF_TAG[tag];
+    const { tags, productOfTag } = contractPlans();
+    const product = productOfTag[tag];
     if (!product) return undefined;
+    const { label } = this.subscriptions.get(product)!;
     const list = this.products(account.id);
-    if (list !== null)
-      return list.includes(product) ? undefined : `${LABEL[product]} is not among the products of this account's subscription.`;
-    const tags = contractPlans().tags;
+    if (list !== null) return list.includes(product) ? undefined : `${label} is not among the products of this account's subscription.`;
     const open = account.plan === 'decouverte' ? tags.decouverte : tags.others;
-    if (open !== null && !open.includes(tag)) return `${LABEL[product]} are not included in the plan ${planName(account.plan)}.`;
+    if (open !== null && !open.includes(tag)) return `${label} are not included in the plan ${planName(account.plan)}.`;
     return undefined;
   }
 }

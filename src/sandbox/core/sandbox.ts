@@ -1,6 +1,7 @@
 // Assembles the sandbox: store, clock, scheduler, outbox, delivery, ledger, accounts, the product modules
 // and the simulation API, on one HTTP server.
 import type { AddressInfo } from 'node:net';
+import type { operations as SimulationOperations } from '../../../generated/sandbox.js';
 import { API_KEY_RULE, apiKeyMode } from '../../client/api-key.js';
 import { BASE_SERVER, GIFT_CARD_SERVER } from '../../contract/servers.js';
 import type { FastifyInstance } from 'fastify';
@@ -15,8 +16,8 @@ import { Outbox } from './events.js';
 import { Ledger } from './ledger.js';
 import { toMinor } from './money.js';
 import { isPublicUrl, linkBase } from './public-url.js';
-import { PRODUCTS, ProductAccess, type Product } from './products.js';
-import { Scheduler } from './scheduler.js';
+import { PRODUCTS, ProductAccess, type Product, type Subscription } from './products.js';
+import { Scheduler, type Job } from './scheduler.js';
 import { wholeSandboxSnapshots } from './snapshots.js';
 import type { Fixture, FixtureResult } from '../fixtures/types.js';
 import { buildServer } from '../http/server.js';
@@ -117,10 +118,27 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
-/** A product module: the DDL of its tables (its tables.ts), and its partner API handlers (its jobs registered on the way). */
-export interface SandboxModule {
+/**
+ * A product module, declared once by its folder's product.ts (src/sandbox/products.ts lists them): what the sandbox
+ * is assembled from. The core knows no product but through these.
+ */
+export interface ProductModule {
+  /** Its folder under src/sandbox/. */
+  folder: string;
+  /** The DDL of its tables (its tables.ts). */
   tables?: string;
+  /** Its partner API handlers, by operationId (its handlers.ts). */
   handlers: (core: SandboxCore) => Handlers;
+  /** Its part of the simulation API, by operationId (its simulation.ts). */
+  simulation?: (core: SandboxCore) => Handlers<SimulationOperations>;
+  /** Pages it serves beside the simulation API (the hosted KYC page). */
+  pages?: (core: SandboxCore) => (app: FastifyInstance) => Promise<void>;
+  /** Its kinds of job, each with the type of its payload (`defineJob` of core/scheduler.ts). */
+  jobs?: readonly Job[];
+  /** What it hooks on the core when a sandbox is built, before any account is made (a job for each new account). */
+  attach?: (core: SandboxCore) => void;
+  /** The product of a subscription it is (the simulation API's `Product`): its label and its ops balances. */
+  subscription?: Subscription;
 }
 
 function accountDefaults(config: SandboxConfig, manual: boolean): AccountDefaults {
@@ -175,7 +193,7 @@ export type PreparingSandbox = Pick<RunningSandbox, 'core' | 'server'>;
 function buildCore(
   options: SandboxOptions,
   config: SandboxConfig,
-  modules: SandboxModule[],
+  modules: readonly ProductModule[],
 ): { core: SandboxCore; targets: WebhookTargets } {
   const db = new SqliteDb(
     options.db,
@@ -192,7 +210,10 @@ function buildCore(
   const delivery = new Delivery(db, clock, scheduler, { ...DEFAULT_RETRY_SCHEDULE, ...config.retry }, config.webhook_routes, targets);
   const ledger = new Ledger(db, clock, outbox);
   const accounts = new Accounts(db, clock, accountDefaults(config, options.manual ?? false));
-  const products = new ProductAccess(db);
+  const products = new ProductAccess(
+    db,
+    modules.flatMap((m) => (m.subscription === undefined ? [] : [m.subscription])),
+  );
   const core: SandboxCore = {
     db,
     clock,
@@ -234,7 +255,7 @@ function configureAccounts(core: SandboxCore, config: SandboxConfig): void {
  */
 export async function createSandbox(
   options: SandboxOptions,
-  modules: SandboxModule[],
+  modules: readonly ProductModule[],
   simulation: (core: SandboxCore) => (app: FastifyInstance) => Promise<void> | void,
   prepare?: (sandbox: PreparingSandbox) => Promise<void>,
 ): Promise<RunningSandbox> {
@@ -244,6 +265,11 @@ export async function createSandbox(
   const { core, targets } = buildCore(options, config, modules);
   const { db, clock, scheduler } = core;
 
+  scheduler.registerJobs(
+    modules.flatMap((m) => m.jobs ?? []),
+    core,
+  );
+  for (const product of modules) product.attach?.(core);
   const handlers: Handlers = {};
   for (const product of modules) Object.assign(handlers, product.handlers(core));
 

@@ -4,9 +4,26 @@
 // synchronous job runs in the transaction that deletes its row; an asynchronous one (a delivery attempt)
 // deletes its row when it records its outcome, so a job cut short by a crash runs again after a restart.
 import type { Clock } from './clock.js';
+import type { SandboxCore } from './context.js';
 import type { Db } from './store.js';
 
 export type JobHandler = (payload: Record<string, unknown>, jobId: number) => void | Promise<void>;
+
+/**
+ * A kind of job a product module declares: its name in the jobs table, the type of its payload (stored as JSON
+ * by `schedule`, read back by `run`), and what it runs. An `async` job deletes its own row (see `complete`).
+ */
+export interface Job<P extends object = object> {
+  readonly kind: string;
+  readonly async: boolean;
+  // A method, so that a list of jobs of different payloads is a `Job[]`.
+  run(core: SandboxCore, payload: P, jobId: number): void | Promise<void>;
+}
+
+/** A job of kind `kind` whose payload is `P`: `defineJob<{ card: string }>('card.issue', (core, { card }) => ...)`. */
+export function defineJob<P extends object>(kind: string, run: Job<P>['run'], options: { async?: boolean } = {}): Job<P> {
+  return { kind, async: options.async ?? false, run };
+}
 
 interface JobRow {
   id: number;
@@ -37,15 +54,24 @@ export class Scheduler {
 
   /** Registers a job kind. `async` jobs delete their own row (see `complete`). */
   register(kind: string, fn: JobHandler, options: { async?: boolean } = {}): void {
+    if (this.handlers.has(kind)) throw new Error(`two jobs of kind ${kind}`);
     this.handlers.set(kind, { fn, async: options.async ?? false });
   }
 
-  /** Adds a job on the clock of the account in scope (call inside the transaction of the change that needs it). */
-  schedule(kind: string, runAt: number, payload: Record<string, unknown>): void {
+  /** Registers the jobs the product modules declare, each run with `core`. */
+  registerJobs(jobs: readonly Job[], core: SandboxCore): void {
+    for (const job of jobs) this.register(job.kind, (payload, jobId) => job.run(core, payload, jobId), { async: job.async });
+  }
+
+  /**
+   * Adds a job on the clock of the account in scope (call inside the transaction of the change that needs it): a
+   * declared job with its payload, or a kind of the core's own.
+   */
+  schedule<P extends object>(job: Job<P> | string, runAt: number, payload: NoInfer<P>): void {
     this.db.run(
       'INSERT INTO jobs (run_at, kind, payload, account_id) VALUES (?, ?, ?, ?)',
       runAt,
-      kind,
+      typeof job === 'string' ? job : job.kind,
       JSON.stringify(payload),
       this.clock.account,
     );

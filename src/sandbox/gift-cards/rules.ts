@@ -6,6 +6,7 @@ import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import type { Account } from '../core/accounts.js';
 import { perCore, type Call, type SandboxCore } from '../core/context.js';
 import { apiError, notFound, validationError } from '../core/errors.js';
+import { defineJob } from '../core/scheduler.js';
 import { toAmount } from '../core/money.js';
 import { requireActiveCustomer } from '../customers/require.js';
 import { orderable, productById, usdMinorOf } from './catalogue.js';
@@ -18,7 +19,12 @@ import {
   type Redemption,
 } from './repository.js';
 
-export const DELIVERY_JOB_KIND = 'gift_card.delivery';
+/** The automatic delivery of a pending order. */
+export const DELIVERY_JOB = defineJob<{ order: string }>('gift_card.delivery', (core, { order: code }) => {
+  const orders = giftCardOrders(core);
+  const order = orders.byCode(code);
+  if (order?.status === 'pending') orders.settle(order, { outcome: 'delivered' });
+});
 const YEAR_MS = 365 * 86_400_000;
 
 export class GiftCardOrders {
@@ -26,10 +32,6 @@ export class GiftCardOrders {
 
   constructor(core: SandboxCore) {
     this.core = core;
-    core.scheduler.register(DELIVERY_JOB_KIND, (p) => {
-      const order = this.byCode(String(p.order));
-      if (order?.status === 'pending') this.settle(order, { outcome: 'delivered' });
-    });
   }
 
   byCode(code: string): GiftCardOrderRow | undefined {
@@ -68,7 +70,7 @@ export class GiftCardOrders {
       quantity: body.quantity,
       debited_minor: debited,
     });
-    if (!account.manual) scheduler.schedule(DELIVERY_JOB_KIND, clock.now() + this.core.autoCompleteMs, { order: code });
+    if (!account.manual) scheduler.schedule(DELIVERY_JOB, clock.now() + this.core.autoCompleteMs, { order: code });
     return this.byCode(code)!;
   }
 

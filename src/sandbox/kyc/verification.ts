@@ -10,6 +10,7 @@ import { perCore, type SandboxCore } from '../core/context.js';
 import { apiError, stateError } from '../core/errors.js';
 import { findCustomer, replaceIdentity, restrictCustomer, setVerificationLevel, type CustomerRow } from '../customers/repository.js';
 import { autoOutcomeHint } from '../core/auto-outcome-hint.js';
+import { defineJob } from '../core/scheduler.js';
 import { KYC_FEE_MINOR, VERIFICATION_BALANCE } from './fees.js';
 import {
   clearIdentityMismatch,
@@ -27,8 +28,19 @@ import {
   type VerificationFields,
 } from './repository.js';
 
-export const KYC_AUTO_JOB = 'kyc.auto_outcome';
-export const KYC_EXPIRY_JOB = 'kyc.session_expiry';
+/** The automatic outcome (an approval) of a verification the account does not choose outcomes of. */
+export const KYC_AUTO_JOB = defineJob<{ account: number; customer: string }>('kyc.auto_outcome', (core, { account, customer }) => {
+  const verification = kycVerification(core);
+  if (verification.row(account, customer)?.kyc_status === 'pending' || verification.openSession(account, customer))
+    verification.apply(core.accounts.byId(account), customer, { outcome: 'approved' });
+});
+
+/** The end of a link's lifetime: its session, still open, expires. */
+export const KYC_EXPIRY_JOB = defineJob<{ token: string }>('kyc.session_expiry', (core, { token }) => {
+  const session = kycSessionByToken(core, token);
+  if (session?.status === 'open')
+    kycVerification(core).apply(core.accounts.byId(session.account_id), session.customer_code, { outcome: 'expired' });
+});
 
 /** Designed (provisional): a link works 7 days of the clock (the contract's example). */
 export const KYC_LINK_LIFETIME_MS = 7 * 24 * 3600 * 1000;
@@ -60,20 +72,6 @@ export class KycVerification {
 
   constructor(core: SandboxCore) {
     this.core = core;
-    core.scheduler.register(KYC_AUTO_JOB, (p) => {
-      const row = this.row(Number(p.account), String(p.customer));
-      const session = this.openSession(Number(p.account), String(p.customer));
-      if (row?.kyc_status === 'pending' || session)
-        this.apply(this.account(Number(p.account)), String(p.customer), { outcome: 'approved' });
-    });
-    core.scheduler.register(KYC_EXPIRY_JOB, (p) => {
-      const session = kycSessionByToken(this.core, String(p.token));
-      if (session?.status === 'open') this.apply(this.account(session.account_id), session.customer_code, { outcome: 'expired' });
-    });
-  }
-
-  private account(id: number): Account {
-    return this.core.accounts.byId(id);
   }
 
   row(accountId: number, customerCode: string): KycRow | undefined {

@@ -8,6 +8,7 @@ import type { Account } from '../core/accounts.js';
 import { perCore, type SandboxCore } from '../core/context.js';
 import { apiError, notFound, planLimitReached, stateError } from '../core/errors.js';
 import { contractLimits, forPlan } from '../core/limits.js';
+import { defineJob } from '../core/scheduler.js';
 import { formatAmount, toAmount } from '../core/money.js';
 import { addUsage, periodOf, usage } from '../core/usage.js';
 import { requireActiveCustomer } from '../customers/require.js';
@@ -32,18 +33,19 @@ import {
   type PayoutStatus,
 } from './repository.js';
 
-export const PAYOUT_JOB = 'payout.progress';
+/** The automatic progression of a payout: pending -> processing, then processing -> completed. */
+export const PAYOUT_JOB = defineJob<{ payout: string }>('payout.progress', (core, { payout: code }) => {
+  const book = payoutBook(core);
+  const payout = book.byCode(code);
+  if (payout?.status === 'pending') book.move(payout, { outcome: 'processing' });
+  else if (payout?.status === 'processing') book.move(payout, { outcome: 'completed' });
+});
 
 export class PayoutBook {
   private readonly core: SandboxCore;
 
   constructor(core: SandboxCore) {
     this.core = core;
-    core.scheduler.register(PAYOUT_JOB, (p) => {
-      const payout = this.byCode(String(p.payout));
-      if (payout?.status === 'pending') this.move(payout, { outcome: 'processing' });
-      else if (payout?.status === 'processing') this.move(payout, { outcome: 'completed' });
-    });
   }
 
   byCode(code: string): PayoutRow | undefined {

@@ -4,11 +4,9 @@ import type { Handlers, SandboxCore } from '../core/context.js';
 import { notFound } from '../core/errors.js';
 import { findCustomer } from '../customers/repository.js';
 import { latestDocument, poaStatusOf } from './repository.js';
-import { registerPoaReview } from './rules.js';
 import { submitPoaDocument } from './submission.js';
 
 export function poa(core: SandboxCore): Handlers {
-  registerPoaReview(core);
   return {
     uploadPoaDocument({ account, params, body }) {
       const { customer, document } = submitPoaDocument(core, account, params.customerCode, body);

@@ -6,12 +6,18 @@ import type { Account } from '../core/accounts.js';
 import { autoOutcomeHint } from '../core/auto-outcome-hint.js';
 import type { SandboxCore } from '../core/context.js';
 import { apiError, notFound } from '../core/errors.js';
+import { defineJob } from '../core/scheduler.js';
 import { findCustomer, setVerificationLevel } from '../customers/repository.js';
 import { VERIFICATION_BALANCE } from '../kyc/fees.js';
 import { POA_FEE_MINOR } from './fees.js';
 import { approveDocument, latestDocument, poaStatusOf, rejectDocument } from './repository.js';
 
-export const POA_AUTO_JOB = 'poa.auto_outcome';
+/** The automatic review (an approval) of a document the account does not choose the outcome of. */
+export const POA_AUTO_JOB = defineJob<{ account: number; customer: string }>('poa.auto_outcome', (core, { account, customer }) => {
+  if (latestDocument(core, account, customer)?.status === 'pending')
+    reviewPoa(core, core.accounts.byId(account), customer, { outcome: 'approved' });
+});
+
 /** The contract's limit: a file of at most 10 MB. */
 export const POA_MAX_BYTES = 10 * 1024 * 1024;
 
@@ -52,15 +58,6 @@ export function reviewPoa(
       outbox.emit(account, 'poa.rejected', { ...base, poa_status: 'rejected', verification_level: 'verified', reason });
     }
     return poaStatusOf(core, findCustomer(core, account.id, customer.code)!, latestDocument(core, account.id, customer.code)!);
-  });
-}
-
-/** The automatic review (an approval) of an account that does not choose outcomes. */
-export function registerPoaReview(core: SandboxCore): void {
-  core.scheduler.register(POA_AUTO_JOB, (p) => {
-    const account = core.accounts.byId(Number(p.account));
-    if (latestDocument(core, account.id, String(p.customer))?.status === 'pending')
-      reviewPoa(core, account, String(p.customer), { outcome: 'approved' });
   });
 }
 

@@ -10,29 +10,9 @@ import { documentRoutes } from '../core/document-routes.js';
 import { apiError } from '../core/errors.js';
 import { presentedKey } from '../http/auth.js';
 import { successBody, type Outcome } from '../http/envelope.js';
-import { balanceSimulation } from '../balances/simulation.js';
-import { cardSimulation } from '../cards/simulation.js';
-import { giftCardSimulation } from '../gift-cards/simulation.js';
-import { kycPage } from '../kyc/page.js';
-import { kycSimulation } from '../kyc/simulation.js';
-import { payoutSimulation } from '../payouts/simulation.js';
-import { poaSimulation } from '../poa/simulation.js';
-import { virtualAccountSimulation } from '../virtual-accounts/simulation.js';
-import { walletSimulation } from '../wallets/simulation.js';
+import { PRODUCT_MODULES } from '../products.js';
 import { faultHandlers } from './faults.js';
 import { snapshotHandlers, type Inject } from './snapshots.js';
-
-/** Each product's part of the simulation API (its simulation.ts). */
-const PRODUCT_SIMULATIONS = [
-  cardSimulation,
-  balanceSimulation,
-  kycSimulation,
-  poaSimulation,
-  walletSimulation,
-  virtualAccountSimulation,
-  payoutSimulation,
-  giftCardSimulation,
-];
 
 export const SIMULATION_PREFIX = '/sandbox';
 
@@ -45,7 +25,7 @@ export function simulationHandlers(core: SandboxCore, inject: Inject): Handlers<
   });
 
   return {
-    ...(Object.assign({}, ...PRODUCT_SIMULATIONS.map((simulate) => simulate(core))) as Handlers<operations>),
+    ...(Object.assign({}, ...PRODUCT_MODULES.map((product) => product.simulation?.(core))) as Handlers<operations>),
     ...faultHandlers(core),
     ...snapshotHandlers(core, inject),
     getClock: () => ({ data: clockState() }),
@@ -140,6 +120,6 @@ export function simulationRoutes(core: SandboxCore) {
       },
       { prefix: SIMULATION_PREFIX },
     );
-    await app.register(kycPage(core));
+    for (const product of PRODUCT_MODULES) if (product.pages) await app.register(product.pages(core));
   };
 }

@@ -6,11 +6,10 @@ import type { Handlers, SandboxCore } from '../core/context.js';
 import { page, pageWindow } from '../core/context.js';
 import { customerPage, requireActiveCustomer } from '../customers/require.js';
 import { insertWallet, newAddress, walletById, walletOf, withdrawalOf, withdrawalPage, type WalletRow } from './repository.js';
-import { DEFAULT_NETWORK, walletBook } from './rules.js';
+import { DEFAULT_NETWORK } from './rules.js';
 
 export function wallets(core: SandboxCore): Handlers {
   const { clock } = core;
-  walletBook(core);
   return {
     createWallet({ account, body }) {
       const customer = requireActiveCustomer(core, account.id, body.customer_code);

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Account } from '../core/accounts.js';
 import { perCore, type SandboxCore } from '../core/context.js';
 import { apiError, notFound, validationError } from '../core/errors.js';
+import { defineJob } from '../core/scheduler.js';
 import { NETWORK_FEE_MICRO, WITHDRAWAL_COMMISSION_PERCENT } from './fees.js';
 import {
   accountWallet,
@@ -21,7 +22,12 @@ import {
   type WithdrawalRow,
 } from './repository.js';
 
-export const WITHDRAWAL_JOB = 'wallet.withdrawal';
+/** The automatic outcome of a withdrawal on chain: completed. */
+export const WITHDRAWAL_JOB = defineJob<{ withdrawal: string }>('wallet.withdrawal', (core, { withdrawal }) => {
+  const book = walletBook(core);
+  const w = book.withdrawal(withdrawal);
+  if (w?.status === 'processing') book.settleWithdrawal(w, { outcome: 'completed' });
+});
 /** The network of a wallet created without one (provisional). */
 export const DEFAULT_NETWORK = { USDC: 'ethereum', USDT: 'tron' } as const;
 
@@ -30,10 +36,6 @@ export class WalletBook {
 
   constructor(core: SandboxCore) {
     this.core = core;
-    core.scheduler.register(WITHDRAWAL_JOB, (p) => {
-      const w = this.withdrawal(String(p.withdrawal));
-      if (w?.status === 'processing') this.settleWithdrawal(w, { outcome: 'completed' });
-    });
   }
 
   find(account: Account, id: string): WalletRow {

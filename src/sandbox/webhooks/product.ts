@@ -1,0 +1,8 @@
+// Webhook endpoints (tag "Webhook endpoints"): their tables and deliveries are the core's (core/store.ts).
+import type { ProductModule } from '../core/sandbox.js';
+import { webhookEndpoints } from './handlers.js';
+
+export const product: ProductModule = {
+  folder: 'webhooks',
+  handlers: webhookEndpoints,
+};
