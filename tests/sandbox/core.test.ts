@@ -48,14 +48,15 @@ describe('scheduler', () => {
     const start = clock.now();
     const scheduler = new Scheduler(db, clock);
     const seen: [string, number][] = [];
-    scheduler.register('note', (p) => {
-      seen.push([String(p.name), clock.now()]);
+    const note = defineJob<{ name: string }>('note', (_core, { name }) => {
+      seen.push([name, clock.now()]);
     });
+    scheduler.registerJobs([note], {} as SandboxCore);
     db.transaction(() => {
-      scheduler.schedule('note', start + 3_000, { name: 'c' });
-      scheduler.schedule('note', start + 1_000, { name: 'a' });
-      scheduler.schedule('note', start + 2_000, { name: 'b' });
-      scheduler.schedule('note', start + 9_000, { name: 'later' });
+      scheduler.schedule(note, start + 3_000, { name: 'c' });
+      scheduler.schedule(note, start + 1_000, { name: 'a' });
+      scheduler.schedule(note, start + 2_000, { name: 'b' });
+      scheduler.schedule(note, start + 9_000, { name: 'later' });
     });
     await scheduler.advanceTo(start + 5_000);
     expect(seen).toEqual([
@@ -77,11 +78,12 @@ describe('scheduler', () => {
     const scheduler = new Scheduler(db, clock);
     const errors: string[] = [];
     scheduler.onError = (e) => errors.push((e as Error).message);
-    scheduler.register('boom', () => {
+    const boom = defineJob('boom', () => {
       db.run("INSERT INTO usage (account_id, period, metric, value) VALUES (1, '2026-01', 'x', 1)");
       throw new Error('boom');
     });
-    scheduler.schedule('boom', clock.now(), {});
+    scheduler.registerJobs([boom], {} as SandboxCore);
+    scheduler.schedule(boom, clock.now(), {});
     await scheduler.advanceTo(clock.now() + 1);
     expect(errors).toEqual(['boom']);
     expect(db.get('SELECT * FROM usage')).toBeUndefined();

@@ -79,7 +79,7 @@ describe('fixtures', () => {
     } finally {
       // Back to the receiver that answers everything, and every delivery made, so the next tests see no activity.
       await client.call.PATCH('/webhooks/{code}', { params: { path: { code: codes.hooks } }, body: { url: receiver.url } });
-      await until(() => !sandbox.core.db.get('SELECT 1 FROM jobs WHERE kind = ?', DELIVERY_JOB));
+      await until(() => !sandbox.core.db.get('SELECT 1 FROM jobs WHERE kind = ?', DELIVERY_JOB.kind));
       await own.close();
     }
   });

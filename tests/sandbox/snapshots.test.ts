@@ -32,7 +32,7 @@ async function account(key: string): Promise<Record<string, string>> {
 }
 
 /** Waits until no webhook delivery is waiting (they run on real timers). */
-const quiet = () => until(() => !sandbox.core.db.get('SELECT 1 FROM jobs WHERE kind = ?', DELIVERY_JOB));
+const quiet = () => until(() => !sandbox.core.db.get('SELECT 1 FROM jobs WHERE kind = ?', DELIVERY_JOB.kind));
 
 async function snapshot(key: string): Promise<string> {
   const answer = await sandbox.simulate('POST', '/snapshots', undefined, key);
@@ -193,7 +193,7 @@ describe('snapshots of an account', () => {
       const id = await snapshot(key);
       own.status = 200;
       await sandbox.advance(3600, key); // the retry is delivered
-      await until(() => own.events.length === 2 && !sandbox.core.db.get('SELECT 1 FROM jobs WHERE kind = ?', DELIVERY_JOB));
+      await until(() => own.events.length === 2 && !sandbox.core.db.get('SELECT 1 FROM jobs WHERE kind = ?', DELIVERY_JOB.kind));
       expect((await restore(key, id)).status).toBe(200);
       await sandbox.advance(3600, key); // pending again: attempted again, with the same idempotency key
       await until(() => own.events.length === 3);

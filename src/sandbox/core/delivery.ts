@@ -203,7 +203,6 @@ export class Delivery {
     this.schedule = schedule;
     this.routes = routes;
     this.targets = targets;
-    scheduler.register(DELIVERY_JOB, (payload, jobId) => this.attempt(String(payload.delivery), jobId), { async: true });
   }
 
   /**

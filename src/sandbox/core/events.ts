@@ -3,7 +3,7 @@
 import type { WebhookEventMap, WebhookEventType } from '../../webhooks/events.js';
 import type { Clock } from './clock.js';
 import { timeOrderedUuid } from './ids.js';
-import type { Scheduler } from './scheduler.js';
+import { defineJob, type Scheduler } from './scheduler.js';
 import type { Db } from './store.js';
 
 export interface EventEnvelope {
@@ -14,7 +14,12 @@ export interface EventEnvelope {
   mode: 'test' | 'live';
 }
 
-export const DELIVERY_JOB = 'webhook.delivery';
+/** A delivery's attempt (./delivery.ts); asynchronous, it deletes its row when it records the outcome. */
+export const DELIVERY_JOB = defineJob<{ delivery: string }>(
+  'webhook.delivery',
+  (core, { delivery }, jobId) => core.delivery.attempt(delivery, jobId),
+  { async: true },
+);
 
 /** Whether an endpoint subscribed to `events` (a JSON array of names or `*`) receives `type`. */
 export function subscribes(events: string[], type: string): boolean {

@@ -12,7 +12,7 @@ import { sandboxDocument } from './contract.js';
 import { DEFAULT_RETRY_SCHEDULE, Delivery, type RetrySchedule } from './delivery.js';
 import { logFailure } from './failure-log.js';
 import { Faults } from './faults.js';
-import { Outbox } from './events.js';
+import { DELIVERY_JOB, Outbox } from './events.js';
 import { Ledger } from './ledger.js';
 import { toMinor } from './money.js';
 import { isPublicUrl, linkBase } from './public-url.js';
@@ -265,10 +265,7 @@ export async function createSandbox(
   const { core, targets } = buildCore(options, config, modules);
   const { db, clock, scheduler } = core;
 
-  scheduler.registerJobs(
-    modules.flatMap((m) => m.jobs ?? []),
-    core,
-  );
+  scheduler.registerJobs([DELIVERY_JOB, ...modules.flatMap((m) => m.jobs ?? [])], core);
   for (const product of modules) product.attach?.(core);
   const handlers: Handlers = {};
   for (const product of modules) Object.assign(handlers, product.handlers(core));

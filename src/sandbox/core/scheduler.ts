@@ -7,10 +7,10 @@ import type { Clock } from './clock.js';
 import type { SandboxCore } from './context.js';
 import type { Db } from './store.js';
 
-export type JobHandler = (payload: Record<string, unknown>, jobId: number) => void | Promise<void>;
+type JobHandler = (payload: object, jobId: number) => void | Promise<void>;
 
 /**
- * A kind of job a product module declares: its name in the jobs table, the type of its payload (stored as JSON
+ * A kind of job, declared by a product module (or the core: a webhook delivery's attempt): its name in the jobs table, the type of its payload (stored as JSON
  * by `schedule`, read back by `run`), and what it runs. An `async` job deletes its own row (see `complete`).
  */
 export interface Job<P extends object = object> {
@@ -52,26 +52,20 @@ export class Scheduler {
     this.clock = clock;
   }
 
-  /** Registers a job kind. `async` jobs delete their own row (see `complete`). */
-  register(kind: string, fn: JobHandler, options: { async?: boolean } = {}): void {
-    if (this.handlers.has(kind)) throw new Error(`two jobs of kind ${kind}`);
-    this.handlers.set(kind, { fn, async: options.async ?? false });
-  }
-
-  /** Registers the jobs the product modules declare, each run with `core`. */
+  /** Registers kinds of job, each run with `core`; a kind registered twice throws (its rows would be ambiguous). */
   registerJobs(jobs: readonly Job[], core: SandboxCore): void {
-    for (const job of jobs) this.register(job.kind, (payload, jobId) => job.run(core, payload, jobId), { async: job.async });
+    for (const job of jobs) {
+      if (this.handlers.has(job.kind)) throw new Error(`two jobs of kind ${job.kind}`);
+      this.handlers.set(job.kind, { fn: (payload, jobId) => job.run(core, payload, jobId), async: job.async });
+    }
   }
 
-  /**
-   * Adds a job on the clock of the account in scope (call inside the transaction of the change that needs it): a
-   * declared job with its payload, or a kind of the core's own.
-   */
-  schedule<P extends object>(job: Job<P> | string, runAt: number, payload: NoInfer<P>): void {
+  /** Adds a job with its payload on the clock of the account in scope (call inside the transaction of the change that needs it). */
+  schedule<P extends object>(job: Job<P>, runAt: number, payload: NoInfer<P>): void {
     this.db.run(
       'INSERT INTO jobs (run_at, kind, payload, account_id) VALUES (?, ?, ?, ?)',
       runAt,
-      typeof job === 'string' ? job : job.kind,
+      job.kind,
       JSON.stringify(payload),
       this.clock.account,
     );
@@ -149,7 +143,7 @@ export class Scheduler {
 
   private runOne(job: JobRow): void {
     const handler = this.handlers.get(job.kind);
-    const payload = JSON.parse(job.payload) as Record<string, unknown>;
+    const payload = JSON.parse(job.payload) as object;
     if (!handler) {
       this.db.run('DELETE FROM jobs WHERE id = ?', job.id);
       this.onError(new Error(`no handler for job ${job.kind}`), job.kind);
