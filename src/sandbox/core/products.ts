@@ -17,7 +17,7 @@ import type { Db } from './store.js';
 export const PRODUCTS = productValues;
 export type Product = simulation['schemas']['Product'];
 
-/** What a product of a subscription is, as the product module that is it declares (its product.ts). */
+/** A product of a subscription, as its product module declares it (`subscription` of its product.ts). */
 export interface Subscription {
   product: Product;
   /** Its name in a refusal: `Wallets are not included in the plan Découverte.` */

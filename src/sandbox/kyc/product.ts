@@ -1,4 +1,4 @@
-// KYC (tag "KYC"): part of the product `cards` of a subscription (declared by cards/product.ts); its hosted page.
+// KYC (tag "KYC"): part of the product `cards` of a subscription (the contract's `x-plans.products`); its hosted page.
 import type { ProductModule } from '../core/sandbox.js';
 import { kyc } from './handlers.js';
 import { kycPage } from './page.js';

@@ -1,5 +1,5 @@
-// Proof of address (tag "Proof of address"): part of the product `cards` of a subscription (declared by
-// cards/product.ts).
+// Proof of address (tag "Proof of address"): part of the product `cards` of a subscription (the contract's
+// `x-plans.products`).
 import type { ProductModule } from '../core/sandbox.js';
 import { poa } from './handlers.js';
 import { POA_AUTO_JOB } from './rules.js';
