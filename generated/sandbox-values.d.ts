@@ -47,3 +47,4 @@ export declare const payoutStatusValues: ReadonlyArray<FlattenedDeepRequired<com
 export declare const giftCardOrderStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["GiftCardOrder"]["status"]>;
 export declare const webhookEventNameChoiceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEventNameChoice"]>;
 export declare const cardBrandChoiceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CardBrandChoice"]>;
+export declare const achAccountTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AchAccountType"]>;

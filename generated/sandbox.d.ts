@@ -595,7 +595,7 @@ export interface paths {
         put?: never;
         /**
          * Load a fixture into the account
-         * @description Sandbox-only. Creates the records a fixture declares in this key's account, through the partner API's and the simulation API's own operations (so every rule applies: the creation ping of an endpoint, a card's debit of its brand's ops balance, events), in this order: webhook endpoints, customers with their KYC and proof-of-address outcomes, cards with their status, then the ops balances. Records refer to each other by their local names; the answer gives the code of each. All or nothing: a fixture whose shape is wrong, whose names do not resolve, or whose record an operation refuses is answered 422 naming the field (`cards.main.customer`), and the account is left as it was before the request. Load a fixture before using the key otherwise: a refused one puts the account back, whatever happened to it meanwhile.
+         * @description Sandbox-only. Creates the records a fixture declares in this key's account, through the partner API's and the simulation API's own operations (so every rule applies: the creation ping of an endpoint, a card's debit of its brand's ops balance, events), in this order: webhook endpoints, customers with their KYC and proof-of-address outcomes, cards with their status, card top-ups, beneficiaries, payouts, virtual accounts, gift card orders (each with its outcome), the ops balances, then the latest event's id. Records refer to each other by their local names, and `codes` can give a record a code of your choosing (the sandbox's `--seed examples` is the fixture giving the contract's example records their example codes); the answer gives the code of each. All or nothing: a fixture whose shape is wrong, whose names do not resolve, or whose record an operation refuses is answered 422 naming the field (`cards.main.customer`), and the account is left as it was before the request. Load a fixture before using the key otherwise: a refused one puts the account back, whatever happened to it meanwhile.
          */
         post: operations["loadFixture"];
         delete?: never;
@@ -928,6 +928,77 @@ export interface components {
             balances?: {
                 [key: string]: components["schemas"]["SetBalanceRequest"];
             };
+            /** @description Top-ups by local name, each of a card of the fixture, made once the cards are (`POST /cards/{code}/topup`). */
+            card_topups?: {
+                [key: string]: components["schemas"]["FixtureCardTopUp"];
+            };
+            /** @description Payout beneficiaries by local name, each of a customer of the fixture (`POST /payouts/beneficiaries`). */
+            beneficiaries?: {
+                [key: string]: components["schemas"]["FixtureBeneficiary"];
+            };
+            /** @description Payouts by local name, each to a beneficiary of the fixture: a quote (`POST /payouts/quotes`) confirmed (`POST /payouts`), the payout keeping the quote's code. */
+            payouts?: {
+                [key: string]: components["schemas"]["FixturePayout"];
+            };
+            /** @description Virtual accounts by local name, each of a customer of the fixture whose proof of address is approved (`POST /virtual-accounts`). */
+            virtual_accounts?: {
+                [key: string]: components["schemas"]["FixtureVirtualAccount"];
+            };
+            /** @description Gift card orders by local name, each for a customer of the fixture (`POST /gift-cards/orders`). */
+            gift_card_orders?: {
+                [key: string]: components["schemas"]["FixtureGiftCardOrder"];
+            };
+            /** @description The code a record of the fixture takes, by its local name, instead of the one the sandbox makes (a payout's is its quote's). A code that another record of the sandbox already has is refused. */
+            codes?: {
+                [key: string]: string;
+            };
+            latest_event?: components["schemas"]["FixtureLatestEvent"];
+        };
+        FixtureCardTopUp: {
+            /** @description The local name of its card. */
+            card: components["schemas"]["FixtureName"];
+            /** @description The body of `POST /cards/{code}/topup` (by default the contract's first example). */
+            body?: components["schemas"]["TopUpCardRequest"];
+            /** @description Its outcome (`POST /sandbox/topups/{topup_id}/outcome`); without it, the top-up stays `pending`. */
+            outcome?: components["schemas"]["TopUpOutcomeRequest"]["outcome"];
+        };
+        FixtureBeneficiary: {
+            /** @description The local name of its customer. */
+            customer: components["schemas"]["FixtureName"];
+            /** @description The body of `POST /payouts/beneficiaries` (by default the contract's first example), whose `customer_code` is replaced by the code of `customer`. */
+            body?: components["schemas"]["CreateBeneficiaryRequest"];
+        };
+        FixturePayout: {
+            /** @description The local name of its beneficiary. */
+            beneficiary: components["schemas"]["FixtureName"];
+            /** @description The body of its quote, `POST /payouts/quotes` (by default the contract's first example), whose `beneficiary_code` is replaced by the code of `beneficiary`. */
+            body?: components["schemas"]["CreatePayoutQuoteRequest"];
+            /** @description Its next status (`POST /sandbox/payouts/{code}/outcome`); without it, the payout stays as confirmed. */
+            outcome?: components["schemas"]["PayoutOutcomeRequest"]["outcome"];
+        };
+        FixtureVirtualAccount: {
+            /** @description The local name of its customer. */
+            customer: components["schemas"]["FixtureName"];
+            /** @description The body of `POST /virtual-accounts` (by default the contract's first example), whose `customer_code` is replaced by the code of `customer`. */
+            body?: components["schemas"]["CreateVirtualAccountRequest"];
+        };
+        FixtureGiftCardOrder: {
+            /** @description The local name of its customer. */
+            customer: components["schemas"]["FixtureName"];
+            /** @description The body of `POST /gift-cards/orders` (by default the contract's first example), whose `customer_code` is replaced by the code of `customer`. */
+            body?: components["schemas"]["CreateGiftCardOrderRequest"];
+            /** @description Its outcome (`POST /sandbox/gift-card-orders/{code}/outcome`); without it, the order stays `pending`. */
+            outcome?: components["schemas"]["GiftCardOrderOutcomeRequest"]["outcome"];
+        };
+        /** @description Once every record is made, the account's latest event of a type that `endpoint` subscribes to takes `id` instead of its own (refused when there is none, or when another event has that id). */
+        FixtureLatestEvent: {
+            /** @description The local name of a webhook endpoint of the fixture. */
+            endpoint: components["schemas"]["FixtureName"];
+            /**
+             * @description The id it takes, `evt_<uuid>` as every event's.
+             * @example evt_0b6f2c1e-4d7a-4f3b-9c8e-1a2b3c4d5e6f
+             */
+            id: string;
         };
         FixtureCustomer: {
             /** @description The body of `POST /customers` (by default the contract's example, with the local name as `external_reference`). */
@@ -1994,6 +2065,183 @@ export interface components {
          * @example AMINA DIALLO
          */
         NameOnCard: string;
+        /** @description Body of `POST /cards/{code}/topup`; the outcome is sent as `card.topup.completed` (with `amount` and `fee`) or `card.topup.failed`. Provisional: the whole body. */
+        TopUpCardRequest: {
+            /**
+             * @description Amount to load on the card, USD. The ops balance of the card's brand is debited with this amount plus the top-up fee. On Découverte it counts towards the 5,000 USD loaded on cards per calendar month. Provisional: no minimum or maximum amount is published beyond these bounds. Up to 2 decimal places.
+             * @example 50
+             */
+            amount: number;
+        };
+        /** @description Postal address of the account holder, as you send it when you create a beneficiary. `state_province` is optional: give it where the country's addresses have one (for example a US state). Provisional: the whole address input. */
+        BeneficiaryAddressInput: {
+            /** @example 12 rue de la Paix */
+            street: string;
+            /** @example Paris */
+            city: string;
+            /**
+             * @description State, province or region. Optional; when you omit it, the beneficiary's `address.state_province` is an empty string.
+             * @example Île-de-France
+             */
+            state_province?: string;
+            /** @example 75002 */
+            postal_code: string;
+            /**
+             * @description Country, ISO 3166-1 alpha-2.
+             * @example FR
+             */
+            country: string;
+        };
+        /**
+         * SEPA beneficiary
+         * @description A SEPA beneficiary (EUR, SEPA Instant). Provisional: the body; the fields mirror the Beneficiary record, with the IBAN in full.
+         */
+        CreateSepaBeneficiaryRequest: {
+            /**
+             * Format: uuid
+             * @description The customer the beneficiary belongs to.
+             * @example 3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f
+             */
+            customer_code: string;
+            /**
+             * @description `sepa`: payouts in EUR by SEPA Instant.
+             * @constant
+             */
+            rail: "sepa";
+            /**
+             * @description Beneficiary type. Values seen: `individual`.
+             * @example individual
+             */
+            type: string;
+            /**
+             * @description Account holder name.
+             * @example Amina Diallo
+             */
+            name: string;
+            /** @example Banque Exemple */
+            bank_name: string;
+            /**
+             * @description IBAN, without spaces. Responses show it masked (`iban_masked`).
+             * @example FR7630006000011234567890189
+             */
+            iban: string;
+            /**
+             * @description BIC/SWIFT code of the bank. Provisional: optional, because the IBAN identifies the bank within SEPA; when you omit it, the service finds the BIC from the IBAN and returns it as `bic_swift`. An IBAN whose bank cannot be found is refused with 422 `VALIDATION_ERROR` (`details.fields` names `bic_swift`): send the BIC then.
+             * @example BNPAFRPPXXX
+             */
+            bic_swift?: string;
+            address: components["schemas"]["BeneficiaryAddressInput"];
+        };
+        /**
+         * @description Provisional: the type of the US bank account, `checking` or `savings`. An ACH entry names it, and a wrong type makes the receiving bank return the payout.
+         * @example checking
+         * @enum {string}
+         */
+        AchAccountType: "checking" | "savings";
+        /**
+         * ACH beneficiary
+         * @description An ACH beneficiary (USD, bank account in the United States). Provisional: the body; `account_number` and `routing_number` follow the ACH fields of the payout's beneficiary, and the rail key is `ach`.
+         */
+        CreateAchBeneficiaryRequest: {
+            /**
+             * Format: uuid
+             * @description The customer the beneficiary belongs to.
+             * @example 3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f
+             */
+            customer_code: string;
+            /**
+             * @description `ach`: payouts in USD to a bank account in the United States.
+             * @constant
+             */
+            rail: "ach";
+            /**
+             * @description Beneficiary type. Values seen: `individual`.
+             * @example individual
+             */
+            type: string;
+            /**
+             * @description Account holder name.
+             * @example John Carter
+             */
+            name: string;
+            /** @example Example Bank */
+            bank_name: string;
+            /**
+             * @description Bank account number. Responses show it masked (`account_number_masked`).
+             * @example 000123456789
+             */
+            account_number: string;
+            /**
+             * @description ABA routing number of the bank.
+             * @example 021000021
+             */
+            routing_number: string;
+            /**
+             * @description Provisional: `checking` or `savings`, the type of the US bank account. When you omit it, `checking` is used.
+             * @default checking
+             */
+            account_type?: components["schemas"]["AchAccountType"];
+            address: components["schemas"]["BeneficiaryAddressInput"];
+        };
+        CreateBeneficiaryRequest: components["schemas"]["CreateSepaBeneficiaryRequest"] | components["schemas"]["CreateAchBeneficiaryRequest"];
+        /** @description Body of `POST /payouts/quotes`. The rail, currency and customer follow from the beneficiary. Provisional: the whole body; no payout amount limit is published, so the bound below only excludes zero and negative amounts. */
+        CreatePayoutQuoteRequest: {
+            /**
+             * Format: uuid
+             * @description The beneficiary to pay, a `code` returned by `POST /payouts/beneficiaries`.
+             * @example 1e3a5c7d-9f2b-4c6e-8a0d-2f4b6d8e0a1c
+             */
+            beneficiary_code: string;
+            /**
+             * @description Amount to pay out, USD (the payout's `amount_usd`). The fee is added on top. Up to 2 decimal places.
+             * @example 500
+             */
+            amount_usd: number;
+            /**
+             * @description Your reference for the payout, returned as `reference`.
+             * @example INV-2026-0042
+             */
+            reference: string;
+        };
+        /** @description Body of `POST /virtual-accounts`: `customer_code` and `currency`. Provisional: both are required. */
+        CreateVirtualAccountRequest: {
+            /**
+             * Format: uuid
+             * @description The customer the account is opened for. The customer must have the `full` verification level.
+             * @example 3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f
+             */
+            customer_code: string;
+            /**
+             * @description Account currency: EUR.
+             * @example EUR
+             */
+            currency: string;
+        };
+        /** @description Body of `POST /gift-cards/orders`: `customer_code`, `product_id`, `amount` and `quantity`. Provisional: all four are required, and the bounds below exclude zero and negative values and cap the order at 100 gift cards. */
+        CreateGiftCardOrderRequest: {
+            /**
+             * Format: uuid
+             * @description The customer the gift cards are bought for.
+             * @example 3f1c2a9e-8b7d-4c5e-9f10-2a3b4c5d6e7f
+             */
+            customer_code: string;
+            /**
+             * @description The gift card product to buy, a `product_id` of `GET /gift-cards/products`. An unknown product answers 404 `RESOURCE_NOT_FOUND`.
+             * @example gcp_000123
+             */
+            product_id: string;
+            /**
+             * @description Amount of the order. Provisional: the value of each gift card, in the product's `currency`: one of its `denominations` (a `fixed` product) or from its `min_amount` to its `max_amount` (a `range` product); another amount is refused with 422 `VALIDATION_ERROR` naming `amount`. The `gift_cards` ops balance is debited with the price of the `quantity` cards. Up to 2 decimal places.
+             * @example 50
+             */
+            amount: number;
+            /**
+             * Format: int32
+             * @description Number of gift cards, 1 to 100. Provisional: at most 100 gift cards per order.
+             * @example 2
+             */
+            quantity: number;
+        };
     };
     responses: {
         /** @description 401 on every operation: no API key (`AUTHENTICATION_REQUIRED`) or a revoked or invalid key (`AUTHENTICATION_FAILED`). Provisional: the status and condition of `AUTHENTICATION_REQUIRED`. */

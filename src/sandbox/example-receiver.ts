@@ -6,7 +6,7 @@
 import { http } from '../node-http.js';
 import type { AddressInfo } from 'node:net';
 import type { WebhookRouteMap } from './core/webhook-routes.js';
-import { requestExamples } from './seed.js';
+import { requestExamples } from './request-examples.js';
 
 export interface ExampleReceiver {
   /** Each example origin (`https://hooks.acme-partner.test`) -> the receiver's loopback url. */

@@ -2,7 +2,7 @@
 // version, installed into a folder of its own) and on Node 24 (the repository's pinned one): in an empty folder,
 // the testing guide's (docs/testing.md) shell blocks run as it prints them, with the tarball packed from HEAD in
 // place of the package's name, since it is not published; then its examples (`ts file=` blocks: a file with the
-// sandbox in-process, a suite that shares one, a node:test file), type-checked under strict TypeScript with the
+// sandbox in-process, a vitest suite and a node:test suite that share one, a node:test file), type-checked under strict TypeScript with the
 // TypeScript the guide installs, and run as the guide says for that Node; then
 // startSandbox() and the test kit from a consumer of the package; then every bin of package.json with --help.
 //
@@ -45,6 +45,13 @@ const stripsTypesFrom = (() => {
   const match = /as it is from (\d+)\.(\d+)/.exec(guide.text);
   if (!match) throw new Error('docs/testing.md no longer says from which Node it runs a TypeScript file as it is');
   return [Number(match[1]), Number(match[2])] as const;
+})();
+
+/** The Node from which the guide runs a node:test suite with `--test-global-setup` ("On Node 24 or later"). */
+const globalSetupFrom = (() => {
+  const match = /On Node (\d+) or later, `node --test` takes\s+`--test-global-setup`/.exec(guide.text);
+  if (!match) throw new Error('docs/testing.md no longer says from which Node `node --test` takes --test-global-setup');
+  return [Number(match[1]), 0] as const;
 })();
 
 const atLeast = (version: string, [major, minor]: readonly [number, number]) => {
@@ -93,6 +100,10 @@ async function packageJourney(nodeBin: string, version: string): Promise<void> {
   expect(Object.keys(guide.files).sort()).toEqual([
     'cards.node.test.ts',
     'cards.test.ts',
+    'node-suite/account.ts',
+    'node-suite/customers.test.ts',
+    'node-suite/freeze.test.ts',
+    'node-suite/sandbox.global.ts',
     'suite/account.ts',
     'suite/customers.test.ts',
     'suite/freeze.test.ts',
@@ -101,7 +112,9 @@ async function packageJourney(nodeBin: string, version: string): Promise<void> {
   ]);
 
   // Strict TypeScript, with the declarations of the package and of what the guide installs checked too.
-  fs.writeFileSync(path.join(app, 'tsconfig.json'), JSON.stringify(strictTsconfig([...Object.keys(guide.files), 'sandbox.ts']), null, 2));
+  // The node:test suite's files import each other as `./account.ts`, as Node runs them.
+  const tsconfig = strictTsconfig([...Object.keys(guide.files), 'sandbox.ts'], { allowImportingTsExtensions: true });
+  fs.writeFileSync(path.join(app, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
   const typed = await timed(`  tsc on the examples, on Node ${version}`, () => sh('npx tsc -p tsconfig.json', { cwd: app, env }));
   expect(typed.output.trim(), 'npx tsc -p tsconfig.json').toBe('');
   expect(typed.code).toBe(0);
@@ -115,6 +128,15 @@ async function packageJourney(nodeBin: string, version: string): Promise<void> {
   );
   expect(suite.output).toMatch(/Test Files\s+2 passed \(2\)/);
   expect(suite.output).toMatch(/Tests\s+2 passed \(2\)/);
+
+  // One sandbox for a node:test suite, started by --test-global-setup, on the Nodes that have it.
+  if (atLeast(version, globalSetupFrom)) {
+    const nodeSuite = await timed(`  one sandbox for a node:test suite, on Node ${version}`, () =>
+      run(script(block('--test-global-setup='))),
+    );
+    expect(nodeSuite.output).toMatch(/^[#ℹ] pass 2$/m);
+    expect(nodeSuite.output).toMatch(/^[#ℹ] fail 0$/m);
+  }
 
   // The node:test example against the bin's sandbox in another process, run as the guide says for this Node.
   const start = block('npx partner-api-sandbox --port');
