@@ -10,7 +10,7 @@ export type { RunningSandbox, SandboxConfig, SandboxOptions, AccountConfig } fro
 export { DEFAULT_RETRY_SCHEDULE, retryDelay, type RetrySchedule } from './core/delivery.js';
 export { EXAMPLE_CODES } from './example-codes.js';
 export type { Fixture, FixtureResult } from './fixtures/types.js';
-export { examplesFixture } from './fixtures/examples.js';
+export { examplesFixture } from './examples-fixture.js';
 export { createSimulationClient, type SimulationClient, type SimulationClientOptions, type SimulationPaths } from './client.js';
 
 /**

@@ -1,12 +1,12 @@
 // `--seed examples`: the contract's example records, created for one key so that the examples of
 // generated/openapi.json (`GET /cards/7c9e6679-…`, a request body's `customer_code` …) find their resources. The
-// records are the examples' fixture (./fixtures/examples.ts), loaded as `--fixtures` loads one: through
+// records are the examples' fixture (./examples-fixture.ts), loaded as `--fixtures` loads one: through
 // `POST /sandbox/fixtures`, each record made by the sandbox's own operations (so every rule applies: balances
 // debited, events recorded), all or nothing.
 import type { PreparingSandbox } from './core/sandbox.js';
 import { EndpointRepository } from './webhooks/repository.js';
 import { EXAMPLE_CODES } from './example-codes.js';
-import { examplesFixture } from './fixtures/examples.js';
+import { examplesFixture } from './examples-fixture.js';
 import { loadFixturesAtStart } from './fixtures/start.js';
 
 export { requestExamples } from './request-examples.js';

@@ -7,7 +7,7 @@ import { SIMULATION_DOCUMENT, DOCUMENT, stateDigest, startTestSandbox, type Test
 import { bundleAjv } from '../../scripts/lib/schema.ts';
 import { basePathOf } from '../../src/contract/servers.ts';
 import { startExampleReceiver, type ExampleReceiver } from '../../src/sandbox/example-receiver.ts';
-import { examplesFixture } from '../../src/sandbox/fixtures/examples.ts';
+import { examplesFixture } from '../../src/sandbox/examples-fixture.ts';
 import { EXAMPLE_CODES, type Fixture } from '../../src/sandbox/index.ts';
 
 const KEY = 'sk_test_examples_fixture';
