@@ -356,6 +356,7 @@ function destructiveLast(transactions: DreddTransaction[]): void {
   transactions.sort((a, b) => last(a) - last(b));
 }
 
+/** Real mode: every transaction made to provoke its status against the server, or skipped with the reason; destructive ones last. */
 export function planReal(state: HookState, transactions: DreddTransaction[]): void {
   const out: DreddTransaction[] = [];
   let statuses: Map<string, number> | undefined;
