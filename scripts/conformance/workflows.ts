@@ -343,8 +343,13 @@ async function deleteEndpoint(server: string, apiKey: string, code: string): Pro
     .catch(() => undefined);
 }
 
-/** How long the events the workflows found are waited for at the receiver, once Respect is done, before a missing one fails. */
-const EVENTS_ARRIVAL_MS = 10_000;
+/**
+ * How long the events the workflows found are waited for at the receiver, once Respect is done, before a missing
+ * one fails: the same bound as the workflows' own wait for a delivery (`waitForDelivery`, 60 polls 0.5 s apart).
+ * The contract gives deliveries no deadline, and a loaded machine or server can take seconds to make one; an
+ * event that never arrives still fails, 30 s later.
+ */
+const EVENTS_ARRIVAL_MS = 30_000;
 
 /** Waits until every event has reached the receiver, or `ms` passed. */
 async function eventsArrived(receiver: Receiver, ids: string[], ms: number): Promise<void> {
