@@ -118,11 +118,248 @@ function probePath(state: HookState): string {
   return state.validator.operations().find((o) => o.method === 'GET' && !o.path.includes('{') && !isGiftCards(o.path))?.path ?? '/';
 }
 
+type Conformance = NonNullable<DreddTransaction['conformance']>;
+
+/** What every branch of the plan knows of one transaction. */
+interface Planned {
+  state: HookState;
+  t: DreddTransaction;
+  /** What the run expects of it (set by prepare). */
+  conformance: Conformance;
+  method: string;
+  /** The path template of the contract. */
+  path: string;
+  status: string;
+  /** The error codes the contract documents for this status. */
+  codes: string[];
+  operationId: string | undefined;
+  gift: boolean;
+  /** The error code a simulated fault answers with: the one the contract gives its status (500 -> INTERNAL_ERROR). */
+  faultCode: (status: string) => string;
+}
+
+/** A success: the codes set up in its path and body, or skipped for the money or state it needs. */
+function planSuccess({ state, t, method, path }: Planned): void {
+  // The money it spends could not be brought into place (balances.ts): refused for it, it would fail for the account's state.
+  const unfunded = state.config.unfunded?.[`${method} ${path}`];
+  if (unfunded) {
+    skip(t, unfunded);
+    return;
+  }
+  const needs = NEEDS_STATE[`${method} ${path}`];
+  const code = needs ? state.resources.get(needs.key) : undefined;
+  if (needs && !code) skip(t, state.missing.get(needs.key) ?? needs.reason);
+  else if (substituteResources(state, t, path) && needs && code) setPathParam(t, path, needs.param, code);
+}
+
+/** 401, both codes: no key (AUTHENTICATION_REQUIRED) and, as a second transaction, a key the server does not know (AUTHENTICATION_FAILED). */
+function planUnauthorized({ conformance, state, t, path, status, codes }: Planned): DreddTransaction[] {
+  substituteResources(state, t, path, { lenient: true });
+  setHeader(t, 'Authorization', undefined);
+  if (codes.includes('AUTHENTICATION_REQUIRED')) conformance.expectCode = 'AUTHENTICATION_REQUIRED';
+  if (!codes.includes('AUTHENTICATION_FAILED')) return [];
+  const wrongKey = clone(t, 'AUTHENTICATION_FAILED');
+  wrongKey.conformance = {
+    path,
+    status,
+    example: 'AUTHENTICATION_FAILED',
+    expectCode: 'AUTHENTICATION_FAILED',
+    skipReason: conformance.skipReason,
+  };
+  const unknownKey = state.config.unknownKey ?? `sk_test_conformance_${randomUUID().replace(/-/g, '')}`;
+  setHeader(wrongKey, 'Authorization', `Bearer ${unknownKey}`);
+  return [wrongKey];
+}
+
+/** 404: the first reference the request makes (a path parameter, a body field, a customer filter, a balance type) made unknown. */
+function planNotFound({ conformance, state, t, method, path }: Planned): void {
+  conformance.expectCode = 'RESOURCE_NOT_FOUND';
+  const params = [...pathParams(path, splitUri(t.request.uri).pathname).keys()];
+  const uuidParam = params.find((name) => isReferenceParam(state, method, path, name));
+  if (uuidParam) {
+    if (!substituteResources(state, t, path, { keepParam: uuidParam })) return;
+    const { pathname, query } = splitUri(t.request.uri);
+    const ps = pathParams(path, pathname);
+    ps.set(uuidParam, unknownReference(state, method, path, uuidParam));
+    setUri(t, fillTemplate(path, ps), query);
+    return;
+  }
+  if (!substituteResources(state, t, path, { lenient: true })) return;
+  if (unknownBodyReference(t) || unknownCustomerFilter(state, t, method, path) || unheldBalanceType(state, t, path, params)) return;
+  if (params.length)
+    skip(
+      t,
+      'the only path parameter is a closed set: an unknown value is a 422, and which documented value the account lacks cannot be known',
+    );
+  else skip(t, 'nothing in the request refers to a resource, so no unknown one can be named');
+}
+
+/** A body field naming a resource, given an unknown one; false when the body names none. */
+function unknownBodyReference(t: DreddTransaction): boolean {
+  const body = parseBody(t.request.body);
+  const ref = isObject(body) ? Object.keys(body).find((k) => k in BODY_REFERENCES) : undefined;
+  if (!isObject(body) || !ref) return false;
+  body[ref] = randomUUID();
+  t.request.body = JSON.stringify(body);
+  return true;
+}
+
+/** The `customer_code` filter, given an unknown customer; false when the operation has none. */
+function unknownCustomerFilter(state: HookState, t: DreddTransaction, method: string, path: string): boolean {
+  const { pathname, query } = splitUri(t.request.uri);
+  if (!query.has('customer_code') && !parameters(state, method, path).some((p) => p.name === 'customer_code' && p.in === 'query'))
+    return false;
+  query.set('customer_code', randomUUID());
+  setUri(t, pathname, query);
+  return true;
+}
+
+/** A documented balance type that the account of --no-product-key does not hold; false when there is none to ask for. */
+function unheldBalanceType(state: HookState, t: DreddTransaction, path: string, params: string[]): boolean {
+  const unheld = state.resources.get('unheld balance type');
+  if (params.length !== 1 || !path.startsWith('/balance/') || !unheld || !state.config.noProductKey) return false;
+  setPathParam(t, path, params[0]!, unheld);
+  setHeader(t, 'Authorization', `Bearer ${state.config.noProductKey}`);
+  return true;
+}
+
+/** 422: an invalid body, else an invalid path parameter, else a `limit` of 0. */
+function planInvalid({ conformance, state, t, method, path }: Planned): void {
+  conformance.expectCode = 'VALIDATION_ERROR';
+  // The body is replaced by an invalid one, so only the codes in the path must be real.
+  if (!substituteResources(state, t, path, { lenient: !path.includes('{') })) return;
+  const { pathname, query } = splitUri(t.request.uri);
+  const bad = invalidBody(state, method, path);
+  if (bad !== undefined) {
+    t.request.body = JSON.stringify(bad);
+    setHeader(t, 'Content-Type', 'application/json');
+    return;
+  }
+  const params = pathParams(path, pathname);
+  if (params.size) {
+    const [name] = [...params.keys()];
+    params.set(name!, 'not-a-valid-code');
+    setUri(t, fillTemplate(path, params), query);
+    return;
+  }
+  if (parameters(state, method, path).some((d) => d.name === 'limit' && d.in === 'query')) {
+    query.set('limit', '0');
+    setUri(t, pathname, query);
+    return;
+  }
+  skip(t, 'the operation takes no parameter or body that can be made invalid');
+}
+
+/** 403: refused for the key, before the request is looked at: a key whose allow-list excludes this machine. */
+function planIpBlocked({ conformance, state, t, path, status, codes }: Planned, key: string): void {
+  const code = 'IP_NOT_ALLOWED';
+  if (!codes.includes(code)) {
+    skip(t, UNPROVOKABLE[status]!);
+    return;
+  }
+  substituteResources(state, t, path, { lenient: true });
+  setHeader(t, 'Authorization', `Bearer ${key}`);
+  conformance.example = code;
+  conformance.expectCode = code;
+}
+
+/** 421: a gift card operation sent to {base_url} instead of {alt_base_url}, which the server must refuse with wrong_api_host. */
+function planWrongHost({ conformance, state, t, path }: Planned): void {
+  const { altServer, server } = state.config;
+  if (!altServer || sameBase(altServer, server)) {
+    skip(t, UNPROVOKABLE['421']!);
+    return;
+  }
+  conformance.expectCode = 'wrong_api_host';
+  substituteResources(state, t, path);
+}
+
+/** The request sent with another key, which the server refuses with `code` whatever the request. */
+function planWithKey({ conformance, state, t, path }: Planned, key: string, code: string): void {
+  substituteResources(state, t, path, { lenient: true });
+  setHeader(t, 'Authorization', `Bearer ${key}`);
+  conformance.expectCode = code;
+}
+
+/** 500/502: a simulated fault of the sandbox, armed for this operation just before the request. */
+function planFault({ conformance, state, t, path, status, operationId, faultCode }: Planned): void {
+  substituteResources(state, t, path, { lenient: true });
+  conformance.expectCode = faultCode(status);
+  conformance.arrange = { kind: 'fault', operationId: operationId!, status: Number(status) };
+}
+
+/** 400 INSUFFICIENT_BALANCE: the balance the operation spends drained just before (a spare quote where it takes one). */
+function planInsufficient({ conformance, state, t, path }: Planned): void {
+  conformance.expectCode = 'INSUFFICIENT_BALANCE';
+  if (!substituteResources(state, t, path)) return;
+  const body = parseBody(t.request.body);
+  const spare = state.resources.get('spare quote');
+  if (isObject(body) && typeof body.quote_code === 'string' && spare) {
+    body.quote_code = spare;
+    t.request.body = JSON.stringify(body);
+  }
+  // A withdrawal is refused for the card's own balance; the other operations for an ops balance.
+  conformance.arrange =
+    path === '/cards/{code}/withdraw'
+      ? { kind: 'card-balance', cardPath: splitUri(t.request.uri).pathname.replace(/\/withdraw$/, '') }
+      : { kind: 'drain' };
+}
+
+/** The transaction made to provoke its status, or skipped with the reason; returns the extra transactions it adds. */
+function planStatus(p: Planned): DreddTransaction[] {
+  const { config } = p.state;
+  const { status, codes, t } = p;
+  if (status.startsWith('2')) planSuccess(p);
+  else if (status === '401') return planUnauthorized(p);
+  else if (status === '404') planNotFound(p);
+  else if (status === '422') planInvalid(p);
+  else if (status === '403' && config.ipBlockedKey) planIpBlocked(p, config.ipBlockedKey);
+  else if (status === '421' && p.gift) planWrongHost(p);
+  else if (status === '429' && config.rateLimitedKey && codes.includes('RATE_LIMIT_EXCEEDED')) {
+    // A key with no request left in the current minute (arrange.ts spends its window just before).
+    planWithKey(p, config.rateLimitedKey, 'RATE_LIMIT_EXCEEDED');
+    p.conformance.arrange = { kind: 'exhaust', probePath: probePath(p.state) };
+  } else if (status === '402' && config.noProductKey && codes.includes('PLAN_UPGRADE_REQUIRED'))
+    planWithKey(p, config.noProductKey, 'PLAN_UPGRADE_REQUIRED');
+  else if ((status === '500' || status === '502') && config.simulationUrl && p.operationId && codes.includes(p.faultCode(status)))
+    planFault(p);
+  else if (status === '400' && config.simulationUrl && codes.includes('INSUFFICIENT_BALANCE')) planInsufficient(p);
+  else skip(t, UNPROVOKABLE[status] ?? `status ${status} cannot be provoked from outside`);
+  return [];
+}
+
+/** Every transaction with its key, a fresh Idempotency-Key and its server; undefined when it cannot be sent at all. */
+function prepare(state: HookState, t: DreddTransaction, path: string, status: string): Conformance | undefined {
+  const { config } = state;
+  const { method } = t.request;
+  const conformance: Conformance = { path, status };
+  t.conformance = conformance;
+  setHeader(t, 'Authorization', `Bearer ${config.apiKey}`);
+  // Dredd sends the example Idempotency-Key with every request; one key reused on another request is
+  // refused (422 idempotency_key_reused), so each transaction gets its own.
+  if (hasHeaderParam(state, method, path, 'Idempotency-Key')) setHeader(t, 'Idempotency-Key', randomUUID());
+  if (!isGiftCards(path) || status === '421') return conformance;
+  if (config.altServer) {
+    sendToAltServer(t, config.altServer);
+    return conformance;
+  }
+  skip(t, 'gift card operations are served at {alt_base_url}: pass --alt-server <url>');
+  return undefined;
+}
+
+/** Destructive operations last, so the customer, the card and the beneficiary stay usable for the others. */
+function destructiveLast(transactions: DreddTransaction[]): void {
+  const last = (t: DreddTransaction) =>
+    t.conformance?.status.startsWith('2') && (/\/(terminate|deactivate)$/.test(t.conformance.path) || t.request.method === 'DELETE')
+      ? 1
+      : 0;
+  transactions.sort((a, b) => last(a) - last(b));
+}
+
+/** Real mode: every transaction made to provoke its status against the server, or skipped with the reason; destructive ones last. */
 export function planReal(state: HookState, transactions: DreddTransaction[]): void {
   const out: DreddTransaction[] = [];
-  const { config } = state;
   let statuses: Map<string, number> | undefined;
-  /** The error code a simulated fault answers with: the one the contract gives its status (500 -> INTERNAL_ERROR). */
   const faultCode = (status: string) => {
     statuses ??= errorStatuses(state.validator.bundle as JsonObject);
     return codeOfStatus(statuses, Number(status));
@@ -131,171 +368,13 @@ export function planReal(state: HookState, transactions: DreddTransaction[]): vo
     const { method } = t.request;
     const path = t.origin.resourceName;
     const status = t.expected.statusCode;
+    out.push(t);
+    const conformance = prepare(state, t, path, status);
+    if (!conformance) continue;
     const operationId = state.validator.operation(method, path)?.operationId;
     const codes = state.validator.errorCodes(method, path, status);
-    t.conformance = { path, status };
-    setHeader(t, 'Authorization', `Bearer ${config.apiKey}`);
-    // Dredd sends the example Idempotency-Key with every request; one key reused on another request is
-    // refused (422 idempotency_key_reused), so each transaction gets its own.
-    if (hasHeaderParam(state, method, path, 'Idempotency-Key')) setHeader(t, 'Idempotency-Key', randomUUID());
-    const gift = isGiftCards(path);
-    if (gift && config.altServer && status !== '421') sendToAltServer(t, config.altServer);
-    out.push(t);
-    if (gift && !config.altServer && status !== '421') {
-      skip(t, 'gift card operations are served at {alt_base_url}: pass --alt-server <url>');
-      continue;
-    }
-    if (status.startsWith('2')) {
-      // The money it spends could not be brought into place (balances.ts): refused for it, it would fail for the account's state.
-      const unfunded = config.unfunded?.[`${method} ${path}`];
-      if (unfunded) {
-        skip(t, unfunded);
-        continue;
-      }
-      const needs = NEEDS_STATE[`${method} ${path}`];
-      const code = needs ? state.resources.get(needs.key) : undefined;
-      if (needs && !code) skip(t, state.missing.get(needs.key) ?? needs.reason);
-      else if (substituteResources(state, t, path) && needs && code) setPathParam(t, path, needs.param, code);
-    } else if (status === '401') {
-      // Both codes: no key (AUTHENTICATION_REQUIRED) and a key the server does not know (AUTHENTICATION_FAILED).
-      substituteResources(state, t, path, { lenient: true });
-      setHeader(t, 'Authorization', undefined);
-      const codes = state.validator.errorCodes(method, path, status);
-      if (codes.includes('AUTHENTICATION_REQUIRED')) t.conformance.expectCode = 'AUTHENTICATION_REQUIRED';
-      if (codes.includes('AUTHENTICATION_FAILED')) {
-        const wrongKey = clone(t, 'AUTHENTICATION_FAILED');
-        wrongKey.conformance = {
-          path,
-          status,
-          example: 'AUTHENTICATION_FAILED',
-          expectCode: 'AUTHENTICATION_FAILED',
-          skipReason: t.conformance.skipReason,
-        };
-        setHeader(wrongKey, 'Authorization', `Bearer ${config.unknownKey ?? `sk_test_conformance_${randomUUID().replace(/-/g, '')}`}`);
-        out.push(wrongKey);
-      }
-    } else if (status === '404') {
-      t.conformance.expectCode = 'RESOURCE_NOT_FOUND';
-      const { pathname } = splitUri(t.request.uri);
-      const params = [...pathParams(path, pathname).keys()];
-      const uuidParam = params.find((name) => isReferenceParam(state, method, path, name));
-      if (uuidParam) {
-        if (!substituteResources(state, t, path, { keepParam: uuidParam })) continue;
-        const { pathname: p2, query } = splitUri(t.request.uri);
-        const ps = pathParams(path, p2);
-        ps.set(uuidParam, unknownReference(state, method, path, uuidParam));
-        setUri(t, fillTemplate(path, ps), query);
-        continue;
-      }
-      if (!substituteResources(state, t, path, { lenient: true })) continue;
-      const body = parseBody(t.request.body);
-      const ref = isObject(body) ? Object.keys(body).find((k) => k in BODY_REFERENCES) : undefined;
-      if (isObject(body) && ref) {
-        body[ref] = randomUUID();
-        t.request.body = JSON.stringify(body);
-        continue;
-      }
-      const { pathname: p3, query } = splitUri(t.request.uri);
-      if (query.has('customer_code') || parameters(state, method, path).some((p) => p.name === 'customer_code' && p.in === 'query')) {
-        query.set('customer_code', randomUUID());
-        setUri(t, p3, query);
-        continue;
-      }
-      const unheld = state.resources.get('unheld balance type');
-      if (params.length === 1 && path.startsWith('/balance/') && unheld && config.noProductKey) {
-        // A documented balance type that the account of --no-product-key does not hold.
-        setPathParam(t, path, params[0]!, unheld);
-        setHeader(t, 'Authorization', `Bearer ${config.noProductKey}`);
-        continue;
-      }
-      if (params.length)
-        skip(
-          t,
-          'the only path parameter is a closed set: an unknown value is a 422, and which documented value the account lacks cannot be known',
-        );
-      else skip(t, 'nothing in the request refers to a resource, so no unknown one can be named');
-    } else if (status === '422') {
-      t.conformance.expectCode = 'VALIDATION_ERROR';
-      // The body is replaced by an invalid one, so only the codes in the path must be real.
-      if (!substituteResources(state, t, path, { lenient: !path.includes('{') })) continue;
-      const { pathname, query } = splitUri(t.request.uri);
-      const bad = invalidBody(state, method, path);
-      if (bad !== undefined) {
-        t.request.body = JSON.stringify(bad);
-        setHeader(t, 'Content-Type', 'application/json');
-        continue;
-      }
-      const params = pathParams(path, pathname);
-      if (params.size) {
-        const [name] = [...params.keys()];
-        params.set(name!, 'not-a-valid-code');
-        setUri(t, fillTemplate(path, params), query);
-        continue;
-      }
-      const defs = parameters(state, method, path);
-      if (defs.some((d) => d.name === 'limit' && d.in === 'query')) {
-        query.set('limit', '0');
-        setUri(t, pathname, query);
-        continue;
-      }
-      skip(t, 'the operation takes no parameter or body that can be made invalid');
-    } else if (status === '403' && config.ipBlockedKey) {
-      // Refused for the key, before the request is looked at: a key whose allow-list excludes this machine.
-      const [key, code] = [config.ipBlockedKey, 'IP_NOT_ALLOWED'];
-      if (!state.validator.errorCodes(method, path, status).includes(code)) {
-        skip(t, UNPROVOKABLE[status]!);
-        continue;
-      }
-      substituteResources(state, t, path, { lenient: true });
-      setHeader(t, 'Authorization', `Bearer ${key}`);
-      t.conformance.example = code;
-      t.conformance.expectCode = code;
-    } else if (status === '421' && gift) {
-      if (!config.altServer || sameBase(config.altServer, config.server)) {
-        skip(t, UNPROVOKABLE['421']!);
-        continue;
-      }
-      // Sent to {base_url} instead of {alt_base_url}: the server must refuse it with wrong_api_host.
-      t.conformance.expectCode = 'wrong_api_host';
-      substituteResources(state, t, path);
-    } else if (status === '429' && config.rateLimitedKey && codes.includes('RATE_LIMIT_EXCEEDED')) {
-      // A key with no request left in the current minute (arrange.ts spends its window just before).
-      substituteResources(state, t, path, { lenient: true });
-      setHeader(t, 'Authorization', `Bearer ${config.rateLimitedKey}`);
-      t.conformance.expectCode = 'RATE_LIMIT_EXCEEDED';
-      t.conformance.arrange = { kind: 'exhaust', probePath: probePath(state) };
-    } else if (status === '402' && config.noProductKey && codes.includes('PLAN_UPGRADE_REQUIRED')) {
-      substituteResources(state, t, path, { lenient: true });
-      setHeader(t, 'Authorization', `Bearer ${config.noProductKey}`);
-      t.conformance.expectCode = 'PLAN_UPGRADE_REQUIRED';
-    } else if ((status === '500' || status === '502') && config.simulationUrl && operationId && codes.includes(faultCode(status))) {
-      // A simulated fault of the sandbox, armed for this operation just before the request.
-      substituteResources(state, t, path, { lenient: true });
-      t.conformance.expectCode = faultCode(status);
-      t.conformance.arrange = { kind: 'fault', operationId, status: Number(status) };
-    } else if (status === '400' && config.simulationUrl && codes.includes('INSUFFICIENT_BALANCE')) {
-      t.conformance.expectCode = 'INSUFFICIENT_BALANCE';
-      if (!substituteResources(state, t, path)) continue;
-      const body = parseBody(t.request.body);
-      const spare = state.resources.get('spare quote');
-      if (isObject(body) && typeof body.quote_code === 'string' && spare) {
-        body.quote_code = spare;
-        t.request.body = JSON.stringify(body);
-      }
-      // A withdrawal is refused for the card's own balance; the other operations for an ops balance.
-      t.conformance.arrange =
-        path === '/cards/{code}/withdraw'
-          ? { kind: 'card-balance', cardPath: splitUri(t.request.uri).pathname.replace(/\/withdraw$/, '') }
-          : { kind: 'drain' };
-    } else {
-      skip(t, UNPROVOKABLE[status] ?? `status ${status} cannot be provoked from outside`);
-    }
+    out.push(...planStatus({ state, t, conformance, method, path, status, codes, operationId, gift: isGiftCards(path), faultCode }));
   }
-  // Destructive operations last, so the customer, the card and the beneficiary stay usable for the others.
-  const last = (t: DreddTransaction) =>
-    t.conformance?.status.startsWith('2') && (/\/(terminate|deactivate)$/.test(t.conformance.path) || t.request.method === 'DELETE')
-      ? 1
-      : 0;
-  out.sort((a, b) => last(a) - last(b));
+  destructiveLast(out);
   transactions.splice(0, transactions.length, ...out);
 }

@@ -343,6 +343,14 @@ async function deleteEndpoint(server: string, apiKey: string, code: string): Pro
     .catch(() => undefined);
 }
 
+/**
+ * How long the events the workflows found are waited for at the receiver, once Respect is done, before a missing
+ * one fails: the same bound as the workflows' own wait for a delivery (`waitForDelivery`, 60 polls 0.5 s apart).
+ * The contract gives deliveries no deadline, and a loaded machine or server can take seconds to make one; an
+ * event that never arrives still fails, 30 s later.
+ */
+const EVENTS_ARRIVAL_MS = 30_000;
+
 /** Waits until every event has reached the receiver, or `ms` passed. */
 async function eventsArrived(receiver: Receiver, ids: string[], ms: number): Promise<void> {
   const deadline = Date.now() + ms;
@@ -350,88 +358,182 @@ async function eventsArrived(receiver: Receiver, ids: string[], ms: number): Pro
   while (Date.now() < deadline && !ids.every((id) => seen().has(id))) await new Promise((r) => setTimeout(r, 100));
 }
 
-/** Runs the workflows; returns one result per workflow of every document, in document order. */
-export async function runWorkflows(options: WorkflowRunOptions): Promise<WorkflowResult[]> {
-  const files = options.files ?? workflowFiles();
-  const docs = files.map((file) => ({ file, doc: readArazzo(file) }));
-  const base = (file: string, w: ArazzoWorkflow): Omit<WorkflowResult, 'outcome'> => ({
+/** A workflow's result before its outcome: where it is, what it is, the rules it checks. */
+function baseResult(file: string, w: ArazzoWorkflow): Omit<WorkflowResult, 'outcome'> {
+  return {
     file: path.relative(ROOT, file),
     workflowId: w.workflowId,
     summary: w.summary ?? '',
     rules: w['x-rules'] ?? [],
     steps: [],
     events: [],
-  });
+  };
+}
+
+/** The inputs of the run, and the endpoint registered for its receiver (or why it could not be). */
+interface RunInputs {
+  inputs: Record<string, string>;
+  /** The path under which the receiver sees the run's endpoints. */
+  pathPrefix: string;
+  endpoint?: { code: string; secret: string };
+  /** Why the receiver could not be registered: the workflows that need it fail with it. */
+  registration?: string;
+}
+
+/** The workflows' inputs; with a receiver, its endpoint registered and the addresses of the run's other endpoints. */
+async function runInputs(options: WorkflowRunOptions): Promise<RunInputs> {
+  // A workflow that looks its customers up by reference needs an id of its own run (on a server that keeps every run's).
+  const inputs: Record<string, string> = { api_key: options.apiKey, run_id: options.runId ?? newRunId() };
+  if (options.freshApiKey) inputs.fresh_api_key = options.freshApiKey;
+  if (!options.webhookUrl || !options.receiver) return { inputs, pathPrefix: '/workflows' };
+  const hook = `${options.webhookUrl.replace(/\/$/, '')}/workflows`;
+  // The receiver sees the url's path (a route or a tunnel keeps it): the run's endpoints are under this one.
+  const pathPrefix = new URL(hook).pathname;
+  Object.assign(inputs, { webhook_url: `${hook}/extra`, refusing_webhook_url: `${hook}/refuse`, failing_webhook_url: `${hook}/flaky` });
+  try {
+    const endpoint = await registerEndpoint(options.server, options.apiKey, hook, options.runId);
+    inputs.endpoint_code = endpoint.code;
+    return { inputs, pathPrefix, endpoint };
+  } catch (error) {
+    return { inputs, pathPrefix, registration: (error as Error).message };
+  }
+}
+
+/** A document with the skip reason of each of its workflows. */
+interface PlannedDocument {
+  file: string;
+  doc: ArazzoDocument;
+  plan: Map<string, string | undefined>;
+}
+
+/** The command line of `redocly respect` for the documents that have a workflow to run, the others skipped. */
+function respectArgs(
+  runnable: PlannedDocument[],
+  selected: (w: ArazzoWorkflow) => boolean,
+  options: WorkflowRunOptions,
+  run: { recorderUrl: string; inputs: Record<string, string>; reportFile: string },
+): string[] {
+  const skip = runnable.flatMap(({ doc, plan }) =>
+    doc.workflows.filter((w) => !selected(w) || plan.get(w.workflowId)).flatMap((w) => ['--skip', w.workflowId]),
+  );
+  return [
+    ...runnable.map((r) => r.file),
+    '--server',
+    `partner=${run.recorderUrl}`,
+    ...(options.simulationUrl ? ['--server', `sandbox=${options.simulationUrl}`] : []),
+    ...Object.entries(run.inputs).flatMap(([k, v]) => ['--input', `${k}=${v}`]),
+    ...skip,
+    '--json-output',
+    run.reportFile,
+    '--no-secrets-masking',
+    '--max-fetch-timeout',
+    '20000',
+    // Respect closes every object of a response schema; the contract's responses are open, so the
+    // contract's own validator checks each response instead (contractResponseCheck).
+    '--severity',
+    'SCHEMA_CHECK=off',
+  ];
+}
+
+/** Respect's report of the workflows that can run (none: an empty report), or why it gave none. */
+async function respectReport(
+  plans: PlannedDocument[],
+  selected: (w: ArazzoWorkflow) => boolean,
+  options: WorkflowRunOptions,
+  run: { recorderUrl: string; inputs: Record<string, string>; dir: string },
+): Promise<{ report: RespectReport; failure?: string }> {
+  const runnable = plans.filter(({ doc, plan }) => doc.workflows.some((w) => selected(w) && !plan.get(w.workflowId)));
+  if (runnable.length === 0) return { report: { files: {} } };
+  const reportFile = path.join(run.dir, 'report.json');
+  const respect = await runRespect(respectArgs(runnable, selected, options, { ...run, reportFile }), options.verbose ?? false);
+  if (fs.existsSync(reportFile)) return { report: JSON.parse(fs.readFileSync(reportFile, 'utf8')) as RespectReport };
+  const tail = respect.output.split('\n').filter(Boolean).slice(-5).join(' / ');
+  return { report: { files: {} }, failure: `redocly respect exited with ${respect.code} without a report: ${tail}` };
+}
+
+/** The reported workflows by `<absolute file>#<workflowId>`, their requests pointed back at the server. */
+function reportedWorkflows(report: RespectReport, recorderUrl: string, server: string): Map<string, ReportWorkflow> {
+  const reported = new Map<string, ReportWorkflow>();
+  for (const [file, { executedWorkflows }] of Object.entries(report.files)) {
+    for (const w of executedWorkflows) {
+      throughServer(w.executedSteps, recorderUrl, server);
+      reported.set(`${path.resolve(ROOT, file)}#${w.workflowId}`, w);
+    }
+  }
+  return reported;
+}
+
+/** What judging a workflow that ran needs: its steps' response check, and its events at the receiver. */
+interface Judge {
+  check: ResponseCheck;
+  checker: EventChecker;
+  eventsOf: Map<string, { id: string; type: string }[]>;
+  secrets: string[];
+  pathPrefix: string;
+  receiver?: Receiver;
+}
+
+/** A workflow Respect ran: its steps (those it did not reach, not run) and its events, and its outcome from both. */
+async function ranResult(
+  base: Omit<WorkflowResult, 'outcome'>,
+  w: ArazzoWorkflow,
+  ran: ReportWorkflow,
+  judge: Judge,
+): Promise<WorkflowResult> {
+  const steps = stepResults(ran.executedSteps, judge.check);
+  for (const s of w.steps)
+    if (!steps.some((r) => r.step === s.stepId || r.step.startsWith(`${s.stepId} › `))) steps.push({ step: s.stepId, outcome: 'not run' });
+  const events = judge.receiver
+    ? await judge.checker.check(judge.eventsOf.get(w.workflowId) ?? [], judge.receiver.deliveries, judge.secrets, judge.pathPrefix)
+    : [];
+  const failedStep = steps.find((s) => s.outcome === 'failed');
+  const failedEvent = events.find((e) => e.outcome === 'failed');
+  const outcome =
+    !failedStep && !failedEvent && (ran.status === 'success' || steps.every((x) => x.outcome === 'passed')) ? 'passed' : 'failed';
+  const reason = failedStep
+    ? `step ${failedStep.step} failed`
+    : failedEvent
+      ? `event ${failedEvent.type} ${failedEvent.id}: ${failedEvent.problems[0]}`
+      : ran.status === 'success'
+        ? undefined
+        : `respect status ${ran.status}`;
+  return { ...base, outcome, ...(reason ? { reason } : {}), steps, events };
+}
+
+/** The result of one workflow: skipped (or failed, when the receiver it needs could not be registered), not reported, or judged. */
+async function workflowResult(
+  file: string,
+  w: ArazzoWorkflow,
+  skipped: string | undefined,
+  run: { reported: Map<string, ReportWorkflow>; registration?: string; respectFailure?: string; judge: Judge },
+): Promise<WorkflowResult> {
+  const base = baseResult(file, w);
+  if (skipped && run.registration && skipped.includes('endpoint_code')) return { ...base, outcome: 'failed', reason: run.registration };
+  if (skipped) return { ...base, outcome: 'skipped', reason: skipped };
+  const ran = run.reported.get(`${path.resolve(file)}#${w.workflowId}`);
+  if (!ran) return { ...base, outcome: 'failed', reason: run.respectFailure ?? 'redocly respect did not report it' };
+  return ranResult(base, w, ran, run.judge);
+}
+
+/** Runs the workflows; returns one result per workflow of every document, in document order. */
+export async function runWorkflows(options: WorkflowRunOptions): Promise<WorkflowResult[]> {
+  const docs = (options.files ?? workflowFiles()).map((file) => ({ file, doc: readArazzo(file) }));
   const selected = (w: ArazzoWorkflow) => !options.only?.length || options.only.includes(w.workflowId);
   if (options.mode === 'mock') {
     const reason = 'a stateless server: the mock answers each request with an example and keeps no state';
     return docs.flatMap(({ file, doc }) =>
-      doc.workflows.filter(selected).map((w) => ({ ...base(file, w), outcome: 'not applicable' as const, reason })),
+      doc.workflows.filter(selected).map((w) => ({ ...baseResult(file, w), outcome: 'not applicable' as const, reason })),
     );
   }
-
-  let pathPrefix = '/workflows';
-  let endpoint: { code: string; secret: string } | undefined;
-  /** Why the receiver could not be registered: the workflows that need it fail with it. */
-  let registration: string | undefined;
-  // A workflow that looks its customers up by reference needs an id of its own run (on a server that keeps every run's).
-  const inputs: Record<string, string> = { api_key: options.apiKey, run_id: options.runId ?? newRunId() };
-  if (options.freshApiKey) inputs.fresh_api_key = options.freshApiKey;
-  if (options.webhookUrl && options.receiver) {
-    const hook = `${options.webhookUrl.replace(/\/$/, '')}/workflows`;
-    // The receiver sees the url's path (a route or a tunnel keeps it): the run's endpoints are under this one.
-    pathPrefix = new URL(hook).pathname;
-    Object.assign(inputs, { webhook_url: `${hook}/extra`, refusing_webhook_url: `${hook}/refuse`, failing_webhook_url: `${hook}/flaky` });
-    try {
-      endpoint = await registerEndpoint(options.server, options.apiKey, hook, options.runId);
-      inputs.endpoint_code = endpoint.code;
-    } catch (error) {
-      registration = (error as Error).message;
-    }
-  }
+  const { inputs, pathPrefix, endpoint, registration } = await runInputs(options);
   const simulation = options.simulationUrl !== undefined;
   const plans = docs.map(({ file, doc }) => ({ file, doc, plan: planWorkflows(doc, inputs, simulation) }));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'workflows-'));
   // Every request to the partner API goes through the recorder, which sees what the report leaves out.
   const recorder = await startRecorder(options.server);
   try {
-    const runnable = plans.filter(({ doc, plan }) => doc.workflows.some((w) => selected(w) && !plan.get(w.workflowId)));
-    let report: RespectReport = { files: {} };
-    let respectFailure: string | undefined;
-    if (runnable.length > 0) {
-      const reportFile = path.join(dir, 'report.json');
-      const skip = runnable.flatMap(({ doc, plan }) =>
-        doc.workflows.filter((w) => !selected(w) || plan.get(w.workflowId)).flatMap((w) => ['--skip', w.workflowId]),
-      );
-      const args = [
-        ...runnable.map((r) => r.file),
-        '--server',
-        `partner=${recorder.url}`,
-        ...(options.simulationUrl ? ['--server', `sandbox=${options.simulationUrl}`] : []),
-        ...Object.entries(inputs).flatMap(([k, v]) => ['--input', `${k}=${v}`]),
-        ...skip,
-        '--json-output',
-        reportFile,
-        '--no-secrets-masking',
-        '--max-fetch-timeout',
-        '20000',
-        // Respect closes every object of a response schema; the contract's responses are open, so the
-        // contract's own validator checks each response instead (contractResponseCheck).
-        '--severity',
-        'SCHEMA_CHECK=off',
-      ];
-      const run = await runRespect(args, options.verbose ?? false);
-      if (fs.existsSync(reportFile)) report = JSON.parse(fs.readFileSync(reportFile, 'utf8')) as RespectReport;
-      else
-        respectFailure = `redocly respect exited with ${run.code} without a report: ${run.output.split('\n').filter(Boolean).slice(-5).join(' / ')}`;
-    }
-    const reported = new Map<string, ReportWorkflow>();
-    for (const [file, { executedWorkflows }] of Object.entries(report.files)) {
-      for (const w of executedWorkflows) {
-        throughServer(w.executedSteps, recorder.url, options.server);
-        reported.set(`${path.resolve(ROOT, file)}#${w.workflowId}`, w);
-      }
-    }
+    const { report, failure } = await respectReport(plans, selected, options, { recorderUrl: recorder.url, inputs, dir });
+    const reported = reportedWorkflows(report, recorder.url, options.server);
     const all = [...reported.values()];
     options.made?.push(...madeThrough(recorder.exchanges, options.bundle, createResponseValidator(options.bundle)));
     const eventsOf = new Map(all.map((w) => [w.workflowId, eventsFound(w.executedSteps)]));
@@ -439,50 +541,20 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Workflo
       await eventsArrived(
         options.receiver,
         [...eventsOf.values()].flat().map((e) => e.id),
-        10_000,
+        EVENTS_ARRIVAL_MS,
       );
-    const secrets = [...(endpoint ? [endpoint.secret] : []), ...all.flatMap((w) => secretsSeen(w.executedSteps))];
-    const checker = new EventChecker(options.bundle);
-    const check = contractResponseCheck(options.bundle, options.server);
-
+    const judge: Judge = {
+      check: contractResponseCheck(options.bundle, options.server),
+      checker: new EventChecker(options.bundle),
+      eventsOf,
+      secrets: [...(endpoint ? [endpoint.secret] : []), ...all.flatMap((w) => secretsSeen(w.executedSteps))],
+      pathPrefix,
+      ...(options.receiver ? { receiver: options.receiver } : {}),
+    };
     const results: WorkflowResult[] = [];
-    for (const { file, doc, plan } of plans) {
-      for (const w of doc.workflows.filter(selected)) {
-        const skipped = plan.get(w.workflowId);
-        if (skipped && registration && skipped.includes('endpoint_code')) {
-          results.push({ ...base(file, w), outcome: 'failed', reason: registration });
-          continue;
-        }
-        if (skipped) {
-          results.push({ ...base(file, w), outcome: 'skipped', reason: skipped });
-          continue;
-        }
-        const ran = reported.get(`${path.resolve(file)}#${w.workflowId}`);
-        if (!ran) {
-          results.push({ ...base(file, w), outcome: 'failed', reason: respectFailure ?? 'redocly respect did not report it' });
-          continue;
-        }
-        const steps = stepResults(ran.executedSteps, check);
-        for (const s of w.steps)
-          if (!steps.some((r) => r.step === s.stepId || r.step.startsWith(`${s.stepId} › `)))
-            steps.push({ step: s.stepId, outcome: 'not run' });
-        const events = options.receiver
-          ? await checker.check(eventsOf.get(w.workflowId) ?? [], options.receiver.deliveries, secrets, pathPrefix)
-          : [];
-        const failedStep = steps.find((s) => s.outcome === 'failed');
-        const failedEvent = events.find((e) => e.outcome === 'failed');
-        const outcome =
-          !failedStep && !failedEvent && (ran.status === 'success' || steps.every((x) => x.outcome === 'passed')) ? 'passed' : 'failed';
-        const reason = failedStep
-          ? `step ${failedStep.step} failed`
-          : failedEvent
-            ? `event ${failedEvent.type} ${failedEvent.id}: ${failedEvent.problems[0]}`
-            : ran.status === 'success'
-              ? undefined
-              : `respect status ${ran.status}`;
-        results.push({ ...base(file, w), outcome, ...(reason ? { reason } : {}), steps, events });
-      }
-    }
+    for (const { file, doc, plan } of plans)
+      for (const w of doc.workflows.filter(selected))
+        results.push(await workflowResult(file, w, plan.get(w.workflowId), { reported, registration, respectFailure: failure, judge }));
     return results;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

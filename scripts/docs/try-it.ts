@@ -188,7 +188,7 @@ export function withTryIt(html: string, data: TryItData): string {
   const parts = [
     `<link rel="stylesheet" href="${STYLE_URL}">`,
     `<script type="application/json" id="try-it-data">${scriptJson(data)}</script>`,
-    `<script src="${CONSOLE_URL}" defer></script>`,
+    `<script type="module" src="${CONSOLE_URL}"></script>`,
   ].join('\n');
   return `${html.slice(0, end)}${parts}\n${html.slice(end)}`;
 }

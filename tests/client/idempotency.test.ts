@@ -3,7 +3,7 @@
 // a timed-out attempt) with its body intact.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createPartnerClient, PartnerTimeoutError, type PartnerClientOptions } from '../../src/index.js';
-import { errorBody, meta, recordingSleep, sendJson, startServer, TEST_KEY, type LocalServer } from './support.js';
+import { errorBody, recordingSleep, sendJson, startServer, TEST_KEY, withdrawalAnswer, type LocalServer } from './support.js';
 
 type Step = { status: number; headers?: Record<string, string> } | 'drop' | { hangMs: number };
 let script: Step[] = [];
@@ -12,21 +12,8 @@ let server: LocalServer;
 const CODE = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
 const withdraw = { params: { path: { code: CODE } }, body: { amount: 20 } } as const;
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-const ok = {
-  success: true,
-  data: {
-    card_code: CODE,
-    withdrawal_id: 'txn_1',
-    status: 'completed',
-    amount: 20,
-    fee: 1,
-    net_amount: 19,
-    credited_balance: 'cards_visa',
-    card_balance: 55,
-    currency: 'USD',
-  },
-  meta: meta(),
-};
+/** The contract's example answer of a withdrawal, which the server gives once its script is played. */
+const ok = withdrawalAnswer();
 
 beforeAll(async () => {
   server = await startServer(async (_req, res, raw) => {
@@ -82,7 +69,7 @@ describe('Idempotency-Key on POST', () => {
     const { client: c, delays } = client({ retry: { retries: 3, baseDelayMs: 100 } });
     const { response, data } = await c.POST('/cards/{code}/withdraw', withdraw);
     expect(response.status).toBe(200);
-    expect(data?.data.withdrawal_id).toBe('txn_1');
+    expect(data?.data.withdrawal_id).toBe(ok.data.withdrawal_id);
     // The dropped attempt may or may not be recorded by the server before its socket is destroyed.
     expect(server.requests.length).toBeGreaterThanOrEqual(3);
     const [key] = keys();

@@ -2,7 +2,7 @@
 // injected sleep, so the test records them instead of waiting.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createPartnerClient, parseRetryAfter, PartnerApiError, withRetries, type RetryOptions } from '../../src/index.js';
-import { errorBody, meta, recordingSleep, sendJson, startServer, TEST_KEY, type LocalServer } from './support.js';
+import { errorBody, meta, recordingSleep, sendJson, startServer, TEST_KEY, withdrawalAnswer, type LocalServer } from './support.js';
 
 /** What the server answers next, one entry per request; then 200. */
 type Step = { status: number; headers?: Record<string, string> } | 'drop';
@@ -10,21 +10,8 @@ let script: Step[] = [];
 let server: LocalServer;
 
 const ok = { success: true, data: [], meta: meta(), pagination: { page: 1, limit: 20, total: 0, pages: 0 } };
-const withdrawal = {
-  success: true,
-  data: {
-    card_code: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
-    withdrawal_id: 'txn_1',
-    status: 'completed',
-    amount: 20,
-    fee: 1,
-    net_amount: 19,
-    credited_balance: 'cards_visa',
-    card_balance: 55,
-    currency: 'USD',
-  },
-  meta: meta(),
-};
+/** The contract's example answer of a withdrawal, for the POSTs that succeed. */
+const withdrawal = withdrawalAnswer();
 
 beforeAll(async () => {
   server = await startServer((req, res, raw) => {

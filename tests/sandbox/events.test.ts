@@ -1,7 +1,8 @@
 // The event list, one event, and redelivery with the event's own idempotency key (GET /events,
 // GET /events/{id}, POST /events/{id}/redeliver); the top-up read (GET /cards/{code}/topups/{topupId}).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { KEY, connect, failure, startReceiver, until, useScenario, type Receiver, type TestSandbox } from './support.ts';
+import { deref, get, isObject, mediaExamples, pointer } from '../../src/contract/bundle.ts';
+import { DOCUMENT, KEY, connect, failure, startReceiver, until, useScenario, type Receiver, type TestSandbox } from './support.ts';
 
 const scenario = useScenario();
 let sandbox: TestSandbox, receiver: Receiver, endpoint: string, customer: string;
@@ -9,6 +10,15 @@ beforeAll(() => ({ sandbox, receiver, endpoint, customer } = scenario));
 
 const api = (key = KEY) => sandbox.client(key);
 const UNKNOWN_EVENT = 'evt_00000000-0000-4000-8000-000000000000';
+
+/** `error.details` of the named example of the redelivery's 422: the refusal as the contract shows it. */
+function redeliveryRefusal(name: string): unknown {
+  const media = get(DOCUMENT, pointer('paths', '/events/{id}/redeliver', 'post', 'responses', '422', 'content', 'application/json'));
+  const value = mediaExamples(DOCUMENT, deref(DOCUMENT, media)).find((e) => e.name === name)?.value;
+  const error = isObject(value) ? value.error : undefined;
+  if (!isObject(error)) throw new Error(`no example ${name} of the 422 of POST /events/{id}/redeliver`);
+  return error.details;
+}
 
 async function giftCardOrder(amount = 25) {
   return (
@@ -103,7 +113,7 @@ describe('events', () => {
       await failure(api(key).call.POST('/events/{id}/redeliver', { params: { path: { id: event.id } }, body: { endpoint_code: all } })),
     ).toMatchObject({
       status: 422,
-      details: { reason: 'webhook_endpoint_inactive', current_status: 'disabled' },
+      details: redeliveryRefusal('webhook_endpoint_inactive'),
     });
     // No active endpoint subscribed to the type: nothing to send.
     expect((await api(key).call.POST('/events/{id}/redeliver', { params: { path: { id: event.id } } })).data).toEqual([]);

@@ -43,7 +43,7 @@ export function events(core: SandboxCore): Handlers {
         const endpoint = endpoints.find(account.id, body.endpoint_code);
         if (!endpoint) throw notFound('Webhook endpoint');
         if (endpoint.is_active !== 1)
-          throw stateError('webhook_endpoint_inactive', 'The endpoint is disabled: enable it first.', 'disabled');
+          throw stateError('webhook_endpoint_inactive', 'The endpoint is disabled: enable it first.', 'inactive');
         if (!subscribes(JSON.parse(endpoint.events) as string[], event.type)) {
           throw stateError('webhook_endpoint_not_subscribed', `The endpoint is not subscribed to ${event.type}.`);
         }
