@@ -4,8 +4,8 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { deref, operationEntries, type JsonObject } from '../../contract/bundle.js';
+import { PACKAGE_ROOT } from '../../package-info.js';
 
 export type { Json, JsonObject } from '../../contract/bundle.js';
 
@@ -19,8 +19,7 @@ export function constValues<T extends string>(schema: string): T[] {
   return ((node.oneOf ?? []) as JsonObject[]).filter((branch) => typeof branch.const === 'string').map((branch) => branch.const as T);
 }
 
-/** src/sandbox/core and dist/sandbox/core are both three levels under the package root. */
-export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+export { PACKAGE_ROOT };
 
 /** A loopback `http://` URL (127.0.0.1, ::1 or localhost), which the sandbox accepts for webhook endpoints. */
 export const LOOPBACK_HTTP_URL = '^(https://|http://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]{1,5})?(/|$))';

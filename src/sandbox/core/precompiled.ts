@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifySchema } from 'fastify';
+import { PACKAGE_ROOT } from '../../package-info.js';
 import { documentSource, type JsonObject } from './contract.js';
 
 /**
@@ -18,8 +19,17 @@ import { documentSource, type JsonObject } from './contract.js';
  */
 export const PRECOMPILED_KEY = 'x-precompiled';
 
-/** dist/sandbox/precompiled (beside dist/sandbox/core). */
-export const PRECOMPILED_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../precompiled');
+/**
+ * `sandbox/precompiled` of the tree this module is in: dist/sandbox/precompiled for the package (whether this
+ * module is dist/sandbox/core/precompiled.js or bundled into dist/sandbox/index.js), src/sandbox/precompiled,
+ * which never exists, for src/ run by tsx.
+ */
+export const PRECOMPILED_DIR = path.join(
+  PACKAGE_ROOT,
+  path.relative(PACKAGE_ROOT, fileURLToPath(import.meta.url)).split(path.sep)[0]!,
+  'sandbox',
+  'precompiled',
+);
 
 /** A route of a document as fastify-openapi-glue reads it: see ./document-routes.ts. */
 export interface DocumentRoute {

@@ -1,0 +1,58 @@
+// The package's sandbox entry, dist/sandbox/index.js, bundled (esbuild) into one module with the modules of dist/
+// it imports; its npm dependencies and Node's modules stay imports. Node resolves, reads and compiles each ES
+// module of a graph on its own, and the sandbox's was some 150 files of dist/: most of what a fresh process paid
+// to import it beyond fastify's own import (npm run bench:start). `npm run build:lib` runs it after tsc, from
+// tsc's output, so the bundle is the same compiled code; the modules the entry imports at their first use (the
+// seed, the example receiver, the fixtures) become chunks in dist/sandbox/chunks/, still loaded at first use.
+// The other files of dist/ stay as tsc wrote them: the bins, the test kit and the MCP server import them, and
+// scripts/package/precompile.ts reads dist/sandbox/core/.
+//
+//   node scripts/package/bundle.ts [--dist <dir>]   (default dist/)
+import fs from 'node:fs';
+import path from 'node:path';
+import { build } from 'esbuild';
+import { parseCli, runCli } from '../lib/cli-args.ts';
+import { ROOT } from '../lib/paths.ts';
+
+const USAGE = `Usage: node scripts/package/bundle.ts [--dist <dir>]
+  --dist <dir>  the compiled package whose sandbox entry to bundle (default dist/)`;
+
+/** Bundles `<dist>/sandbox/index.js` in place; returns the files written. */
+export async function bundleSandbox(dist: string): Promise<string[]> {
+  const sandbox = path.join(dist, 'sandbox');
+  const out = fs.mkdtempSync(path.join(dist, '.bundle-'));
+  try {
+    const result = await build({
+      entryPoints: [path.join(sandbox, 'index.js')],
+      outdir: out,
+      bundle: true,
+      splitting: true,
+      chunkNames: 'chunks/[name]-[hash]',
+      format: 'esm',
+      platform: 'node',
+      target: 'node22',
+      packages: 'external',
+      logLevel: 'silent',
+      metafile: true,
+    });
+    const written = Object.keys(result.metafile.outputs).map((file) => path.relative(out, path.resolve(file)));
+    fs.rmSync(path.join(sandbox, 'chunks'), { recursive: true, force: true });
+    for (const file of written) {
+      fs.mkdirSync(path.dirname(path.join(sandbox, file)), { recursive: true });
+      fs.renameSync(path.join(out, file), path.join(sandbox, file));
+    }
+    return written.map((file) => path.join(sandbox, file));
+  } finally {
+    fs.rmSync(out, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.main) {
+  await runCli('bundle', USAGE, async () => {
+    const args = parseCli(process.argv.slice(2), { usage: USAGE, options: { dist: { type: 'string' } } });
+    if (!args) return 0;
+    // Silent, as tsc before it: `npm pack --json` prints the lifecycle scripts' output into its JSON.
+    await bundleSandbox(path.resolve(args.values.dist ?? path.join(ROOT, 'dist')));
+    return 0;
+  });
+}
