@@ -10,12 +10,27 @@
 //   node scripts/package/bundle.ts [--dist <dir>]   (default dist/)
 import fs from 'node:fs';
 import path from 'node:path';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 import { parseCli, runCli } from '../lib/cli-args.ts';
 import { ROOT } from '../lib/paths.ts';
 
 const USAGE = `Usage: node scripts/package/bundle.ts [--dist <dir>]
   --dist <dir>  the compiled package whose sandbox entry to bundle (default dist/)`;
+
+/**
+ * Node's modules taken with `process.getBuiltinModule` (as src/node-http.ts does for node:http): an ES import of
+ * one builds its namespace, which reads each of its exports, the lazy ones too (fs's streams, dns's resolvers).
+ */
+const builtins: Plugin = {
+  name: 'builtins',
+  setup(build) {
+    build.onResolve({ filter: /^node:/ }, (args) => ({ path: args.path, namespace: 'builtin' }));
+    build.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({
+      contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)});`,
+      loader: 'js',
+    }));
+  },
+};
 
 /** Bundles `<dist>/sandbox/index.js` in place; returns the files written. */
 export async function bundleSandbox(dist: string): Promise<string[]> {
@@ -34,6 +49,7 @@ export async function bundleSandbox(dist: string): Promise<string[]> {
       packages: 'external',
       logLevel: 'silent',
       metafile: true,
+      plugins: [builtins],
     });
     const written = Object.keys(result.metafile.outputs).map((file) => path.relative(out, path.resolve(file)));
     fs.rmSync(path.join(sandbox, 'chunks'), { recursive: true, force: true });

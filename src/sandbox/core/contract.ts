@@ -114,14 +114,15 @@ function allowLoopbackHttpUrls(doc: JsonObject, fields: [schema: string, field: 
   }
 }
 
-let cached: JsonObject | undefined;
+let cached: { document: JsonObject; loopbackFields: [schema: string, field: string][] } | undefined;
 let cachedSimulation: JsonObject | undefined;
 
 /** generated/sandbox.json: the simulation API (spec/sandbox.yaml), whose fixtures take webhook endpoints as `POST /webhooks` does here. */
 export function simulationDocument(): JsonObject {
   if (!cachedSimulation) {
     cachedSimulation = readJson('generated/sandbox.json');
-    allowLoopbackHttpUrls(cachedSimulation, loopbackUrlFields(sandboxDocument()));
+    sandboxDocument();
+    allowLoopbackHttpUrls(cachedSimulation, cached!.loopbackFields);
   }
   return cachedSimulation;
 }
@@ -129,10 +130,12 @@ export function simulationDocument(): JsonObject {
 /** generated/openapi.json as the sandbox serves it (a fresh parse; the loopback deviation applied). */
 export function sandboxDocument(): JsonObject {
   if (!cached) {
-    cached = readJson('generated/openapi.json');
-    allowLoopbackHttpUrls(cached, loopbackUrlFields(cached));
+    const document = readJson('generated/openapi.json');
+    // Read once: the simulation API's document takes the same fields' deviation.
+    cached = { document, loopbackFields: loopbackUrlFields(document) };
+    allowLoopbackHttpUrls(document, cached.loopbackFields);
   }
-  return cached;
+  return cached.document;
 }
 
 /** The largest `maxLength` of a top-level string property of a request body's JSON schema. */

@@ -9,7 +9,6 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifySchema } from 'fastify';
-import { PACKAGE_ROOT } from '../../package-info.js';
 import { documentSource, type JsonObject } from './contract.js';
 
 /**
@@ -20,16 +19,16 @@ import { documentSource, type JsonObject } from './contract.js';
 export const PRECOMPILED_KEY = 'x-precompiled';
 
 /**
- * `sandbox/precompiled` of the tree this module is in: dist/sandbox/precompiled for the package (whether this
- * module is dist/sandbox/core/precompiled.js or bundled into dist/sandbox/index.js), src/sandbox/precompiled,
- * which never exists, for src/ run by tsx.
+ * dist/sandbox/precompiled: `precompiled` in the nearest folder named `sandbox` above this module, which is
+ * dist/sandbox/core/precompiled.js or bundled into dist/sandbox/index.js or one of its chunks
+ * (scripts/package/bundle.ts); for src/ run by tsx, src/sandbox/precompiled, which never exists.
  */
-export const PRECOMPILED_DIR = path.join(
-  PACKAGE_ROOT,
-  path.relative(PACKAGE_ROOT, fileURLToPath(import.meta.url)).split(path.sep)[0]!,
-  'sandbox',
-  'precompiled',
-);
+export const PRECOMPILED_DIR = path.join(sandboxFolder(path.dirname(fileURLToPath(import.meta.url))), 'precompiled');
+
+function sandboxFolder(from: string): string {
+  for (let dir = from; path.dirname(dir) !== dir; dir = path.dirname(dir)) if (path.basename(dir) === 'sandbox') return dir;
+  throw new Error(`no folder named sandbox above ${from}`);
+}
 
 /** A route of a document as fastify-openapi-glue reads it: see ./document-routes.ts. */
 export interface DocumentRoute {
