@@ -17,20 +17,43 @@ import { ROOT } from '../lib/paths.ts';
 const USAGE = `Usage: node scripts/package/bundle.ts [--dist <dir>]
   --dist <dir>  the compiled package whose sandbox entry to bundle (default dist/)`;
 
+/** The names the modules of `dist` import by name from each of Node's modules (`createHash` of node:crypto). */
+export function namedBuiltinImports(dist: string): Map<string, Set<string>> {
+  const names = new Map<string, Set<string>>();
+  const statement = /import\s+(?:\w+\s*,\s*)?\{([^}]*)\}\s*from\s*['"](node:[\w/]+)['"]/g;
+  for (const file of fs.readdirSync(dist, { recursive: true, encoding: 'utf8' })) {
+    if (!file.endsWith('.js')) continue;
+    for (const [, list, module] of fs.readFileSync(path.join(dist, file), 'utf8').matchAll(statement)) {
+      const set = names.get(module!) ?? names.set(module!, new Set()).get(module!)!;
+      for (const item of list!.split(',')) {
+        const name = item.trim().split(/\s+as\s+/)[0]!;
+        if (name) set.add(name);
+      }
+    }
+  }
+  return names;
+}
+
 /**
  * Node's modules taken with `process.getBuiltinModule` (as src/node-http.ts does for node:http): an ES import of
  * one builds its namespace, which reads each of its exports, the lazy ones too (fs's streams, dns's resolvers).
+ * Each is an ES module of its default and of the names the package imports from it, read once: esbuild would
+ * copy every export of a CommonJS module into each module that imports it.
  */
-const builtins: Plugin = {
-  name: 'builtins',
-  setup(build) {
-    build.onResolve({ filter: /^node:/ }, (args) => ({ path: args.path, namespace: 'builtin' }));
-    build.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({
-      contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)});`,
-      loader: 'js',
-    }));
-  },
-};
+function builtins(dist: string): Plugin {
+  return {
+    name: 'builtins',
+    setup(build) {
+      const named = namedBuiltinImports(dist);
+      build.onResolve({ filter: /^node:/ }, (args) => ({ path: args.path, namespace: 'builtin' }));
+      build.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => {
+        const names = [...(named.get(args.path) ?? [])];
+        const source = `const builtin = process.getBuiltinModule(${JSON.stringify(args.path)});\nexport default builtin;\n`;
+        return { contents: names.length ? `${source}export const { ${names.join(', ')} } = builtin;\n` : source, loader: 'js' };
+      });
+    },
+  };
+}
 
 /** Bundles `<dist>/sandbox/index.js` in place; returns the files written. */
 export async function bundleSandbox(dist: string): Promise<string[]> {
@@ -49,7 +72,7 @@ export async function bundleSandbox(dist: string): Promise<string[]> {
       packages: 'external',
       logLevel: 'silent',
       metafile: true,
-      plugins: [builtins],
+      plugins: [builtins(dist)],
     });
     const written = Object.keys(result.metafile.outputs).map((file) => path.relative(out, path.resolve(file)));
     fs.rmSync(path.join(sandbox, 'chunks'), { recursive: true, force: true });
