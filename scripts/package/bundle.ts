@@ -1,11 +1,12 @@
 // The package's sandbox entry, dist/sandbox/index.js, bundled (esbuild) into one module with the modules of dist/
 // it imports; its npm dependencies and Node's modules stay imports. Node resolves, reads and compiles each ES
-// module of a graph on its own, and the sandbox's was some 150 files of dist/: most of what a fresh process paid
-// to import it beyond fastify's own import (npm run bench:start). `npm run build:lib` runs it after tsc, from
-// tsc's output, so the bundle is the same compiled code; the modules the entry imports at their first use (the
-// seed, the example receiver, the fixtures) become chunks in dist/sandbox/chunks/, still loaded at first use.
-// The other files of dist/ stay as tsc wrote them: the bins, the test kit and the MCP server import them, and
-// scripts/package/precompile.ts reads dist/sandbox/core/.
+// module of a graph on its own, and the sandbox's graph is some 150 files of dist/, which cost a fresh process
+// more than fastify's whole import (npm run bench:start). `npm run build:lib` runs it after tsc, from tsc's
+// output, so the bundle is the same compiled code; the contract's value lists (generated/openapi-values.js and
+// sandbox-values.js, built from the same contract) are bundled in with it. The modules the entry imports at their
+// first use (the seed, the example receiver, the fixtures) become chunks in dist/sandbox/chunks/, still loaded at
+// first use. The other files of dist/ stay as tsc wrote them: the bins, the test kit and the MCP server import
+// them, and scripts/package/precompile.ts reads dist/sandbox/core/.
 //
 //   node scripts/package/bundle.ts [--dist <dir>]   (default dist/)
 import fs from 'node:fs';
@@ -18,7 +19,7 @@ const USAGE = `Usage: node scripts/package/bundle.ts [--dist <dir>]
   --dist <dir>  the compiled package whose sandbox entry to bundle (default dist/)`;
 
 /** The names the modules of `dist` import by name from each of Node's modules (`createHash` of node:crypto). */
-export function namedBuiltinImports(dist: string): Map<string, Set<string>> {
+function namedBuiltinImports(dist: string): Map<string, Set<string>> {
   const names = new Map<string, Set<string>>();
   const statement = /import\s+(?:\w+\s*,\s*)?\{([^}]*)\}\s*from\s*['"](node:[\w/]+)['"]/g;
   for (const file of fs.readdirSync(dist, { recursive: true, encoding: 'utf8' })) {
