@@ -3,6 +3,8 @@
 // package.json instead of a copy of it. It imports nothing of the package: the sandbox's bin and entry load
 // it before anything that needs a newer Node.
 import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 interface PackageJson {
   name: string;
@@ -13,8 +15,21 @@ interface PackageJson {
   engines?: { node?: string };
 }
 
-/** package.json sits one level above src/ and dist/ alike. */
-export const PACKAGE = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as PackageJson;
+/**
+ * The package's folder: the nearest one above this module that holds a package.json. src/ and dist/ sit right
+ * under it, but a module of dist/ may be bundled into a file at another depth (dist/sandbox/index.js:
+ * scripts/package/bundle.ts), so `import.meta.url` is not a fixed number of levels under it.
+ */
+export const PACKAGE_ROOT = packageRoot(path.dirname(fileURLToPath(import.meta.url)));
+
+function packageRoot(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, 'package.json'))) return dir;
+    if (path.dirname(dir) === dir) throw new Error(`no package.json above ${from}`);
+  }
+}
+
+export const PACKAGE = JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as PackageJson;
 
 /**
  * The page of a guide of docs/ on the published docs site (package.json `homepage`): `sandbox.md` ->

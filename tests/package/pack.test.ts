@@ -286,6 +286,35 @@ describe('npm package', () => {
     expect(found.partner).toBeGreaterThan(0);
     expect(found.simulation).toBeGreaterThan(0);
   });
+
+  it('imports the ./sandbox export as one bundled module and its chunks, which validate with the precompiled validators', () => {
+    const dist = path.join(app, 'node_modules', ...NAME.split('/'), 'dist');
+    const probe = `
+      import { registerHooks } from 'node:module';
+      const resolved = new Set();
+      registerHooks({ resolve(specifier, context, next) { const r = next(specifier, context); resolved.add(r.url); return r; } });
+      const { startSandbox } = await import(${JSON.stringify(`${NAME}/sandbox`)});
+      const sandbox = await startSandbox({ port: 0 });
+      const answer = await fetch(sandbox.baseUrl + '/cards', {
+        method: 'POST', headers: { authorization: 'Bearer sk_test_pack', 'content-type': 'application/json' }, body: '{}',
+      });
+      await sandbox.close();
+      console.log(JSON.stringify({
+        status: answer.status,
+        resolved: [...resolved].filter((url) => url.startsWith('file:')).map((url) => new URL(url).pathname),
+      }));`;
+    const found = lastJsonLine(run(process.execPath, ['--input-type=module', '-e', probe], app)) as { status: number; resolved: string[] };
+    expect(found.status).toBe(422);
+    const ofDist = found.resolved.filter((file) => file.startsWith(`${dist}/`)).map((file) => path.relative(dist, file));
+    const [code, validators] = [
+      ofDist.filter((file) => !file.startsWith('sandbox/precompiled/')),
+      ofDist.filter((file) => file.startsWith('sandbox/precompiled/')),
+    ];
+    expect(code).toContain('sandbox/index.js');
+    expect(code.filter((file) => file !== 'sandbox/index.js' && !file.startsWith('sandbox/chunks/'))).toEqual([]);
+    expect(validators).toEqual(['sandbox/precompiled/openapi.body.cjs']);
+    expect(found.resolved.filter((file) => file.includes('/fastify-openapi-glue/') || file.includes('/ajv/dist/ajv.js'))).toEqual([]);
+  });
 });
 
 describe('the sandbox bin', () => {

@@ -4,8 +4,8 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { deref, operationEntries, type JsonObject } from '../../contract/bundle.js';
+import { PACKAGE_ROOT } from '../../package-info.js';
 
 export type { Json, JsonObject } from '../../contract/bundle.js';
 
@@ -19,8 +19,7 @@ export function constValues<T extends string>(schema: string): T[] {
   return ((node.oneOf ?? []) as JsonObject[]).filter((branch) => typeof branch.const === 'string').map((branch) => branch.const as T);
 }
 
-/** src/sandbox/core and dist/sandbox/core are both three levels under the package root. */
-export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+export { PACKAGE_ROOT };
 
 /** A loopback `http://` URL (127.0.0.1, ::1 or localhost), which the sandbox accepts for webhook endpoints. */
 export const LOOPBACK_HTTP_URL = '^(https://|http://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]{1,5})?(/|$))';
@@ -115,14 +114,15 @@ function allowLoopbackHttpUrls(doc: JsonObject, fields: [schema: string, field: 
   }
 }
 
-let cached: JsonObject | undefined;
+let cached: { document: JsonObject; loopbackFields: [schema: string, field: string][] } | undefined;
 let cachedSimulation: JsonObject | undefined;
 
 /** generated/sandbox.json: the simulation API (spec/sandbox.yaml), whose fixtures take webhook endpoints as `POST /webhooks` does here. */
 export function simulationDocument(): JsonObject {
   if (!cachedSimulation) {
     cachedSimulation = readJson('generated/sandbox.json');
-    allowLoopbackHttpUrls(cachedSimulation, loopbackUrlFields(sandboxDocument()));
+    sandboxDocument();
+    allowLoopbackHttpUrls(cachedSimulation, cached!.loopbackFields);
   }
   return cachedSimulation;
 }
@@ -130,10 +130,12 @@ export function simulationDocument(): JsonObject {
 /** generated/openapi.json as the sandbox serves it (a fresh parse; the loopback deviation applied). */
 export function sandboxDocument(): JsonObject {
   if (!cached) {
-    cached = readJson('generated/openapi.json');
-    allowLoopbackHttpUrls(cached, loopbackUrlFields(cached));
+    const document = readJson('generated/openapi.json');
+    // Read once: the simulation API's document takes the same fields' deviation.
+    cached = { document, loopbackFields: loopbackUrlFields(document) };
+    allowLoopbackHttpUrls(document, cached.loopbackFields);
   }
-  return cached;
+  return cached.document;
 }
 
 /** The largest `maxLength` of a top-level string property of a request body's JSON schema. */

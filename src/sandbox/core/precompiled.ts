@@ -18,8 +18,17 @@ import { documentSource, type JsonObject } from './contract.js';
  */
 export const PRECOMPILED_KEY = 'x-precompiled';
 
-/** dist/sandbox/precompiled (beside dist/sandbox/core). */
-export const PRECOMPILED_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../precompiled');
+/**
+ * dist/sandbox/precompiled: `precompiled` in the nearest folder named `sandbox` above this module, which is
+ * dist/sandbox/core/precompiled.js or bundled into dist/sandbox/index.js or one of its chunks
+ * (scripts/package/bundle.ts); for src/ run by tsx, src/sandbox/precompiled, which never exists.
+ */
+export const PRECOMPILED_DIR = path.join(sandboxFolder(path.dirname(fileURLToPath(import.meta.url))), 'precompiled');
+
+function sandboxFolder(from: string): string {
+  for (let dir = from; path.dirname(dir) !== dir; dir = path.dirname(dir)) if (path.basename(dir) === 'sandbox') return dir;
+  throw new Error(`no folder named sandbox above ${from}`);
+}
 
 /** A route of a document as fastify-openapi-glue reads it: see ./document-routes.ts. */
 export interface DocumentRoute {
