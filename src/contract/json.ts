@@ -16,12 +16,17 @@ export const escapeToken = (segment: string | number): string => String(segment)
 
 export const pointer = (...segments: (string | number)[]): string => segments.map((s) => `/${escapeToken(s)}`).join('');
 
-/** Reads the node at a JSON Pointer (`/paths/~1cards/get`), or undefined. */
+/**
+ * Reads the node at a JSON Pointer (`/paths/~1cards/get`, an Ajv instancePath), or undefined. A pointer in URI
+ * fragment form (`#/paths/...`, a `$ref`'s) is percent-decoded first (RFC 6901, section 6); a plain one is not, so
+ * a key holding `%` is read as it is.
+ */
 export function get(doc: unknown, ptr: string): Json | undefined {
   if (ptr === '' || ptr === '#') return doc as Json;
+  const fragment = ptr.startsWith('#');
   let node: unknown = doc;
-  for (const raw of ptr.replace(/^#/, '').split('/').slice(1)) {
-    const key = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
+  for (const raw of (fragment ? ptr.slice(1) : ptr).split('/').slice(1)) {
+    const key = (fragment ? decodeURIComponent(raw) : raw).replaceAll('~1', '/').replaceAll('~0', '~');
     if (Array.isArray(node)) node = node[Number(key)];
     else if (isObject(node)) node = node[key];
     else return undefined;
@@ -47,8 +52,8 @@ export function follow(doc: unknown, node: Json | undefined, at: string): Locate
     const ref = current['$ref'];
     if (seen.has(ref)) break;
     seen.add(ref);
+    current = get(doc, ref);
     where = ref.slice(1);
-    current = get(doc, where);
   }
   return { pointer: where, node: current };
 }

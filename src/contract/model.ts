@@ -61,14 +61,14 @@ export interface Header {
 
 export interface Response {
   /** The key of `responses`: `200`, `422`, `default`. */
-  status: string;
+  readonly status: string;
   /** The Response Object (resolved) and where it is. */
-  pointer: string;
-  node: JsonObject;
-  json: Media | undefined;
+  readonly pointer: string;
+  readonly node: JsonObject;
+  readonly json: Media | undefined;
   /** The error codes its schema carries: each `error.code` const, through `oneOf`, `allOf` and `$ref`. */
-  errorCodes: string[];
-  headers: Header[];
+  readonly errorCodes: string[];
+  readonly headers: Header[];
 }
 
 /** A server address: `{base_url}` (its variable, default and base path `/v1`), `{alt_base_url}` ... */
@@ -125,16 +125,45 @@ function errorCodesOf(doc: JsonObject, node: Json | undefined, depth = 0): strin
   return [...(typeof code === 'string' ? [code] : []), ...branches.flatMap((b) => errorCodesOf(doc, b, depth + 1))];
 }
 
+/** A Response Object: its media, error codes and headers read at their first use (a sandbox's start reads only headers). */
+class ResponseModel implements Response {
+  readonly status: string;
+  readonly pointer: string;
+  readonly node: JsonObject;
+  readonly #doc: JsonObject;
+  #json: Media | null | undefined;
+  #errorCodes: string[] | undefined;
+  #headers: Header[] | undefined;
+
+  constructor(doc: JsonObject, status: string, located: Located<JsonObject>) {
+    this.#doc = doc;
+    this.status = status;
+    this.pointer = located.pointer;
+    this.node = located.node;
+  }
+
+  get json(): Media | undefined {
+    if (this.#json === undefined) this.#json = mediaOf(this.#doc, this) ?? null;
+    return this.#json ?? undefined;
+  }
+
+  get errorCodes(): string[] {
+    this.#errorCodes ??= errorCodesOf(this.#doc, this.json?.schema?.node);
+    return this.#errorCodes;
+  }
+
+  get headers(): Header[] {
+    this.#headers ??= Object.entries(isObject(this.node['headers']) ? this.node['headers'] : {}).flatMap(([name, h]) => {
+      const header = objectAt(this.#doc, h, `${this.pointer}/headers/${escapeToken(name)}`);
+      return header ? [{ name, ...header }] : [];
+    });
+    return this.#headers;
+  }
+}
+
 function responseOf(doc: JsonObject, status: string, node: Json | undefined, at: string): Response | undefined {
   const located = objectAt(doc, node, at);
-  if (!located) return undefined;
-  const json = mediaOf(doc, located);
-  const headerNodes = isObject(located.node['headers']) ? located.node['headers'] : {};
-  const headers = Object.entries(headerNodes).flatMap(([name, h]) => {
-    const header = objectAt(doc, h, `${located.pointer}/headers/${escapeToken(name)}`);
-    return header ? [{ name, ...header }] : [];
-  });
-  return { status, ...located, json, errorCodes: errorCodesOf(doc, json?.schema?.node), headers };
+  return located ? new ResponseModel(doc, status, located) : undefined;
 }
 
 function serverOf(node: Json | undefined, at: string): Server | undefined {
@@ -174,13 +203,14 @@ export class Operation {
   readonly node: JsonObject;
   /** The Path Item (resolved) and where it is. */
   readonly item: Located<JsonObject>;
-  readonly #doc: JsonObject;
+  /** The document it is of. */
+  readonly doc: JsonObject;
   #parameters: Parameter[] | undefined;
   #requestBody: RequestBody | null | undefined;
   #responses: Response[] | undefined;
 
   constructor(doc: JsonObject, section: 'paths' | 'webhooks', path: string, item: Located<JsonObject>, method: HttpMethod) {
-    this.#doc = doc;
+    this.doc = doc;
     this.section = section;
     this.path = path;
     this.item = item;
@@ -205,7 +235,7 @@ export class Operation {
 
   /** The server the operation is served at: its own `servers`, else its path item's, else the document's. */
   get server(): Server | undefined {
-    return firstServer(this.node, this.pointer) ?? firstServer(this.item.node, this.item.pointer) ?? firstServer(this.#doc, '');
+    return firstServer(this.node, this.pointer) ?? firstServer(this.item.node, this.item.pointer) ?? firstServer(this.doc, '');
   }
 
   /** The operation's `x-` extensions, keyed with their prefix (`x-events`, `x-provisional`, `x-ping` ...). */
@@ -239,8 +269,8 @@ export class Operation {
 
   get requestBody(): RequestBody | undefined {
     if (this.#requestBody === undefined) {
-      const body = objectAt(this.#doc, this.node['requestBody'], `${this.pointer}/requestBody`);
-      this.#requestBody = body ? { ...body, required: body.node['required'] === true, json: mediaOf(this.#doc, body) } : null;
+      const body = objectAt(this.doc, this.node['requestBody'], `${this.pointer}/requestBody`);
+      this.#requestBody = body ? { ...body, required: body.node['required'] === true, json: mediaOf(this.doc, body) } : null;
     }
     return this.#requestBody ?? undefined;
   }
@@ -250,7 +280,7 @@ export class Operation {
     if (!this.#responses) {
       const nodes = isObject(this.node['responses']) ? this.node['responses'] : {};
       this.#responses = Object.entries(nodes).flatMap(([status, node]) => {
-        const response = responseOf(this.#doc, status, node, `${this.pointer}/responses/${escapeToken(status)}`);
+        const response = responseOf(this.doc, status, node, `${this.pointer}/responses/${escapeToken(status)}`);
         return response ? [response] : [];
       });
     }
@@ -276,11 +306,11 @@ export class Operation {
     for (const owner of [this.item, { pointer: this.pointer, node: this.node }]) {
       const list = Array.isArray(owner.node['parameters']) ? owner.node['parameters'] : [];
       list.forEach((node, i) => {
-        const p = objectAt(this.#doc, node, `${owner.pointer}/parameters/${i}`);
+        const p = objectAt(this.doc, node, `${owner.pointer}/parameters/${i}`);
         if (!p || typeof p.node['name'] !== 'string' || typeof p.node['in'] !== 'string') return;
         const [name, where] = [p.node['name'], p.node['in']];
-        const schema = objectAt(this.#doc, p.node['schema'], `${p.pointer}/schema`);
-        const examples = examplesAt(this.#doc, p.node, p.pointer);
+        const schema = objectAt(this.doc, p.node['schema'], `${p.pointer}/schema`);
+        const examples = examplesAt(this.doc, p.node, p.pointer);
         byKey.set(`${where}:${name}`, { name, in: where, required: p.node['required'] === true, ...p, schema, examples });
       });
     }
@@ -496,9 +526,20 @@ export class ContractModel {
     return this.webhooks.map(exampleEventOf);
   }
 
+  /** A document-level extension (`x-plans`, `x-refusals` ...). */
+  extension(name: `x-${string}`): Json | undefined {
+    return this.doc[name];
+  }
+
+  /** A component by kind and name (`parameters`, `IdempotencyKey`), resolved. */
+  component(kind: 'schemas' | 'parameters' | 'responses' | 'headers' | 'examples', name: string): Located<JsonObject> | undefined {
+    const at = pointer('components', kind, name);
+    return objectAt(this.doc, get(this.doc, at), at);
+  }
+
   /** A schema of `components.schemas` by name (resolved). */
   schema(name: string): Located<JsonObject> | undefined {
-    return objectAt(this.doc, get(this.doc, pointer('components', 'schemas', name)), pointer('components', 'schemas', name));
+    return this.component('schemas', name);
   }
 
   /** The names of `components.schemas`. */
@@ -510,6 +551,20 @@ export class ContractModel {
   /** A Response Object in hand (resolved), found at `at`: its schema, error codes, examples and headers. */
   responseOf(node: Json | undefined, status = '', at = ''): Response | undefined {
     return responseOf(this.doc, status, node, at);
+  }
+
+  /** The pointer of every node a `$ref` in `node` names, through the `$ref`s of those nodes (`/components/schemas/Card` ...). */
+  refsReached(node: Json | undefined, out = new Set<string>()): Set<string> {
+    if (Array.isArray(node)) for (const item of node) this.refsReached(item, out);
+    else if (isObject(node)) {
+      const ref = node['$ref'];
+      if (typeof ref !== 'string') for (const value of Object.values(node)) this.refsReached(value, out);
+      else if (ref.startsWith('#') && !out.has(ref.slice(1))) {
+        out.add(ref.slice(1));
+        this.refsReached(get(this.doc, ref), out);
+      }
+    }
+    return out;
   }
 
   /** The node at a JSON Pointer of the document (`#` allowed in front), or undefined. */

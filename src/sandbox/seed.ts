@@ -4,7 +4,7 @@
 // every rule applies (balances debited, events recorded); its code is then renamed to the code of the
 // contract's examples, everywhere it is stored, so that the next example request finds it.
 import type { PreparingSandbox } from './core/sandbox.js';
-import { sandboxDocument, type Json, type JsonObject } from './core/contract.js';
+import { sandboxModel, type Json, type JsonObject } from './core/contract.js';
 import { basePathOf } from '../contract/servers.js';
 import { CATALOGUE, productById, type GiftCardProduct } from './gift-cards/catalogue.js';
 import { EndpointRepository, newSecret } from './webhooks/repository.js';
@@ -12,15 +12,9 @@ import { Setup } from '../setup/setup.js';
 import { SETUP_GRAPH, type ResourceKey } from '../setup/graph.js';
 import { EXAMPLE_CODES } from './example-codes.js';
 
-type Doc = { paths: Record<string, Record<string, JsonObject>> };
-
 /** The request examples of an operation, from the contract (copies). */
 export function requestExamples(method: string, path: string): JsonObject[] {
-  const op = (sandboxDocument() as unknown as Doc).paths[path]?.[method.toLowerCase()];
-  const content = ((op?.requestBody as JsonObject | undefined)?.content as JsonObject | undefined)?.['application/json'] as
-    | JsonObject
-    | undefined;
-  const examples = Object.values((content?.examples ?? {}) as JsonObject) as JsonObject[];
+  const examples = sandboxModel().byPath(method, path)?.requestBody?.json?.examples ?? [];
   return examples
     .map((e) => e.value)
     .filter((v): v is JsonObject => !!v && typeof v === 'object' && !Array.isArray(v))
