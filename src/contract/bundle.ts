@@ -1,10 +1,10 @@
 // The functions over a raw bundled document that readers used before the contract model (./model.ts): each one
 // asks the model now. JSON Pointer access comes from ./json.ts. New code asks `contractModel(doc)` directly.
-import { follow, type Json, type JsonObject } from './json.js';
-import { contractModel, examplesAt, type ExampleEvent, type Operation, type Ping, type Refusals } from './model.js';
+import { follow, type Json, type JsonObject } from './json.ts';
+import { contractModel, examplesAt, type ExampleEvent, type Operation, type Ping, type Refusals } from './model.ts';
 
-export * from './json.js';
-export type { RefusalAnswer, Refusals } from './model.js';
+export * from './json.ts';
+export type { RefusalAnswer, Refusals } from './model.ts';
 
 /** Follows internal `$ref`s (`#/components/...`) until a node without `$ref`. */
 export function deref(doc: unknown, node: Json | undefined): Json | undefined {

@@ -17,9 +17,9 @@ import {
   type JsonObject,
   type Located,
   pointer,
-} from './json.js';
+} from './json.ts';
 
-export type { HttpMethod, Json, JsonObject, Located } from './json.js';
+export type { HttpMethod, Json, JsonObject, Located } from './json.ts';
 
 /** A named example (of a media type or a parameter), with the pointer of its Example Object or `example` value. */
 export interface Example {
@@ -329,6 +329,9 @@ function operationsOf(doc: JsonObject, section: 'paths' | 'webhooks'): Operation
   return operations;
 }
 
+/** The kinds of `components` a reader asks for. */
+export type ComponentKind = 'schemas' | 'parameters' | 'responses' | 'headers' | 'examples' | 'requestBodies' | 'securitySchemes';
+
 /** A path template of `paths` and its operations: what a request's path (without its base path) is matched to. */
 export interface PathTemplate {
   template: string;
@@ -532,9 +535,15 @@ export class ContractModel {
   }
 
   /** A component by kind and name (`parameters`, `IdempotencyKey`), resolved. */
-  component(kind: 'schemas' | 'parameters' | 'responses' | 'headers' | 'examples', name: string): Located<JsonObject> | undefined {
+  component(kind: ComponentKind, name: string): Located<JsonObject> | undefined {
     const at = pointer('components', kind, name);
     return objectAt(this.doc, get(this.doc, at), at);
+  }
+
+  /** The names of the components of a kind, in document order. */
+  componentNames(kind: ComponentKind): string[] {
+    const components = get(this.doc, pointer('components', kind));
+    return isObject(components) ? Object.keys(components) : [];
   }
 
   /** A schema of `components.schemas` by name (resolved). */
@@ -544,8 +553,7 @@ export class ContractModel {
 
   /** The names of `components.schemas`. */
   get schemaNames(): string[] {
-    const schemas = get(this.doc, '/components/schemas');
-    return isObject(schemas) ? Object.keys(schemas) : [];
+    return this.componentNames('schemas');
   }
 
   /** A Response Object in hand (resolved), found at `at`: its schema, error codes, examples and headers. */
