@@ -22,9 +22,8 @@ const model = contractModel(bundle);
 /** Every server of the document and its operations: their default URLs and those URLs' paths. */
 function addresses(): Set<string> {
   const servers: Json[] = [...(bundle.servers ?? [])];
-  for (const item of Object.values(bundle.paths as Json)) {
-    servers.push(...(item.servers ?? []));
-    for (const operation of Object.values(item as Json)) if (operation?.servers) servers.push(...operation.servers);
+  for (const operation of model.operations) {
+    servers.push(...((operation.item.node.servers ?? []) as Json[]), ...((operation.node.servers ?? []) as Json[]));
   }
   const found = new Set<string>();
   for (const server of servers) {
