@@ -36,9 +36,6 @@ const NOT_YET_REF = [
  */
 const NOT_YET_WALK = [
   ...NOT_YET_REF,
-  'tests/client/',
-  'tests/webhooks/',
-  'tests/workflows/receiver.test.ts',
   'tests/package/',
   'tests/build/',
   'tests/cli/',
