@@ -30,15 +30,13 @@ const NOT_YET_REF = [
   'scripts/diff/load.ts',
 ];
 
-/**
- * Walking `paths`, `webhooks` or `components`: the same directories, and the tests that read one node of the
- * document by its place (an operation's description, a schema's example) or edit a copy to break it, not reached yet.
- */
+/** Walking `paths`, `webhooks` or `components`: the same, and these, each with why. */
 const NOT_YET_WALK = [
   ...NOT_YET_REF,
-  'tests/package/',
-  'tests/build/',
-  'tests/cli/',
+  // conformance --only: its answer is a filtered bundle (scripts/conformance/select.ts), whose sections it checks.
+  'tests/cli/errors.test.ts',
+  // A copy of a document edited to break it: the edit is the point (the model reads, it does not write).
+  'tests/build/validate.test.ts',
   'tests/contract/broken-spec.test.ts',
 ];
 
