@@ -26,7 +26,8 @@ export function get(doc: unknown, ptr: string): Json | undefined {
   const fragment = ptr.startsWith('#');
   let node: unknown = doc;
   for (const raw of (fragment ? ptr.slice(1) : ptr).split('/').slice(1)) {
-    const key = (fragment ? decodeURIComponent(raw) : raw).replaceAll('~1', '/').replaceAll('~0', '~');
+    const decoded = fragment && raw.includes('%') ? decodeURIComponent(raw) : raw;
+    const key = decoded.includes('~') ? decoded.replaceAll('~1', '/').replaceAll('~0', '~') : decoded;
     if (Array.isArray(node)) node = node[Number(key)];
     else if (isObject(node)) node = node[key];
     else return undefined;
@@ -45,11 +46,12 @@ export interface Located<T = Json> {
  * and its pointer (`at` itself when the node has no `$ref`). A cycle stops at the last node reached.
  */
 export function follow(doc: unknown, node: Json | undefined, at: string): Located<Json | undefined> {
-  const seen = new Set<string>();
+  let seen: Set<string> | undefined;
   let current = node;
   let where = at;
   while (isObject(current) && typeof current['$ref'] === 'string' && current['$ref'].startsWith('#')) {
     const ref = current['$ref'];
+    seen ??= new Set();
     if (seen.has(ref)) break;
     seen.add(ref);
     current = get(doc, ref);

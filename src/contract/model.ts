@@ -30,9 +30,9 @@ export interface Example {
 
 /** A media type object of `application/json`: its schema (resolved) and named examples. */
 export interface Media {
-  pointer: string;
-  schema: Located<JsonObject> | undefined;
-  examples: Example[];
+  readonly pointer: string;
+  readonly schema: Located<JsonObject> | undefined;
+  readonly examples: Example[];
 }
 
 export interface Parameter {
@@ -69,6 +69,8 @@ export interface Response {
   /** The error codes its schema carries: each `error.code` const, through `oneOf`, `allOf` and `$ref`. */
   readonly errorCodes: string[];
   readonly headers: Header[];
+  /** The names of its headers, without resolving them. */
+  readonly headerNames: string[];
 }
 
 /** A server address: `{base_url}` (its variable, default and base path `/v1`), `{alt_base_url}` ... */
@@ -113,7 +115,16 @@ function mediaOf(doc: JsonObject, owner: Located<JsonObject>): Media | undefined
   const node = isObject(content) ? content['application/json'] : undefined;
   if (!isObject(node)) return undefined;
   const at = `${owner.pointer}/content/application~1json`;
-  return { pointer: at, schema: objectAt(doc, node['schema'], `${at}/schema`), examples: examplesAt(doc, node, at) };
+  // The examples are resolved at their first read: the sandbox reads a body's schema at its start, never its examples.
+  let examples: Example[] | undefined;
+  return {
+    pointer: at,
+    schema: objectAt(doc, node['schema'], `${at}/schema`),
+    get examples() {
+      examples ??= examplesAt(doc, node, at);
+      return examples;
+    },
+  };
 }
 
 /** The error codes a schema carries: the `error.code` const of each branch (`oneOf`, `allOf`, `$ref`). */
@@ -150,6 +161,10 @@ class ResponseModel implements Response {
   get errorCodes(): string[] {
     this.#errorCodes ??= errorCodesOf(this.#doc, this.json?.schema?.node);
     return this.#errorCodes;
+  }
+
+  get headerNames(): string[] {
+    return Object.keys(isObject(this.node['headers']) ? this.node['headers'] : {});
   }
 
   get headers(): Header[] {

@@ -62,7 +62,7 @@ export function declaredResponseHeaders(documents: JsonObject[]): string[] {
   for (const doc of documents) {
     for (const operation of contractModel(doc).operations) {
       for (const response of operation.responses) {
-        for (const { name } of response.headers) if (!names.has(name.toLowerCase())) names.set(name.toLowerCase(), name);
+        for (const name of response.headerNames) if (!names.has(name.toLowerCase())) names.set(name.toLowerCase(), name);
       }
     }
   }
@@ -76,7 +76,8 @@ function isPreflight(request: FastifyRequest): boolean {
 export const cors = fp(
   async (app: FastifyInstance, options: CorsOptions) => {
     const extra = new Set((options.origins ?? []).map(normaliseOrigin));
-    const exposed = declaredResponseHeaders(options.documents).join(', ');
+    // Read at the first request from a trusted origin, not at the start: most sandboxes never serve a browser.
+    let exposed: string | undefined;
     app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done) => {
       const origin = request.headers.origin;
       // Whatever the origin, the answer depends on it: a cache must not give one origin's answer to another.
@@ -84,6 +85,7 @@ export const cors = fp(
       if (!trustedOrigin(origin, extra)) return done();
       reply.header('Access-Control-Allow-Origin', origin);
       if (!isPreflight(request)) {
+        exposed ??= declaredResponseHeaders(options.documents).join(', ');
         reply.header('Access-Control-Expose-Headers', exposed);
         return done();
       }
