@@ -15,16 +15,17 @@ const OWNERS = ['src/contract/', 'tests/contract/model.test.ts', 'scripts/build/
 
 /**
  * Not yet migrated to the model: each entry goes once its readers ask the model. Remove the line with the change.
- * - scripts/conformance/, scripts/docs/ and the tests of the docs and conformance scripts: moving to the model in
- *   their own change (issue 26).
+ * - scripts/conformance/, scripts/docs/ and the conformance suite's mutants (tests/conformance/): moving to the
+ *   model in their own change (issue 26).
  * - scripts/diff/load.ts: not a bundle: it dereferences the multi-file source spec/ at a git ref, as the build does.
  */
-const NOT_YET_REF = ['scripts/conformance/', 'scripts/docs/', 'tests/docs/', 'tests/conformance/', 'scripts/diff/load.ts'];
+const NOT_YET_REF = ['scripts/conformance/', 'scripts/docs/', 'tests/conformance/', 'scripts/diff/load.ts'];
 
 /** Walking `paths`, `webhooks` or `components`: the same, and these, each with why. */
 const NOT_YET_WALK = [
   ...NOT_YET_REF,
-  // The browser tests of the docs site (their own runner and Chromium), with scripts/docs.
+  // The tests of the docs site (tests/browser/: their own runner and Chromium), with scripts/docs.
+  'tests/docs/',
   'tests/browser/',
   // conformance --only: its answer is a filtered bundle (scripts/conformance/select.ts), whose sections it checks.
   'tests/cli/errors.test.ts',
