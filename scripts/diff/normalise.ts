@@ -1,7 +1,7 @@
 // Normalise a dereferenced contract into a flat model the comparer walks: operations keyed by
 // "METHOD /path", events keyed by event name (from OpenAPI `webhooks` and the AsyncAPI messages), plus
 // servers, security and schemes. Schemas are simplified: `allOf` is merged into one schema.
-import { HTTP_METHODS } from '../lib/pointer.ts';
+import { contractModel } from '../../src/contract/model.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: a node of a document as $RefParser dereferenced it, untyped; the code checks each field it reads.
 export type Schema = Record<string, any>;
@@ -213,31 +213,28 @@ export function normalise(openapi: Schema, asyncapi: Schema | null): Model {
   const seen = new Map<object, Schema>();
   const globalSecurity = securityAlternatives(openapi.security) ?? ['(none)'];
   const operations = new Map<string, Operation>();
-  for (const [p, item] of Object.entries<Schema>(openapi.paths ?? {})) {
-    for (const m of HTTP_METHODS) {
-      if (item?.[m])
-        operations.set(`${m.toUpperCase()} ${p}`, operation(`${m.toUpperCase()} ${p}`, item[m], item.parameters, globalSecurity, seen));
-    }
+  const model = contractModel(openapi);
+  for (const o of model.operations) {
+    const key = `${o.method.toUpperCase()} ${o.path}`;
+    const item: Schema = o.item.node;
+    operations.set(key, operation(key, o.node, item.parameters, globalSecurity, seen));
   }
   const events = new Map<string, EventDef>();
-  for (const [name, item] of Object.entries<Schema>(openapi.webhooks ?? {})) {
-    for (const m of HTTP_METHODS) {
-      const op = item?.[m];
-      if (!op) continue;
-      const payload = normaliseSchema(firstSchema(op.requestBody?.content), seen);
-      const n = eventName(payload, name);
-      events.set(`webhooks ${n}`, {
-        name: n,
-        source: 'webhooks',
-        description: op.description ?? payload.description,
-        deprecated: op.deprecated === true,
-        payload,
-        headers: parameters(
-          [...(item.parameters ?? []), ...(op.parameters ?? [])].filter((p: Schema) => p?.in === 'header'),
-          seen,
-        ),
-      });
-    }
+  for (const webhook of model.webhooks) {
+    const [name, op, item]: [string, Schema, Schema] = [webhook.path, webhook.node, webhook.item.node];
+    const payload = normaliseSchema(firstSchema(op.requestBody?.content), seen);
+    const n = eventName(payload, name);
+    events.set(`webhooks ${n}`, {
+      name: n,
+      source: 'webhooks',
+      description: op.description ?? payload.description,
+      deprecated: op.deprecated === true,
+      payload,
+      headers: parameters(
+        [...(item.parameters ?? []), ...(op.parameters ?? [])].filter((p: Schema) => p?.in === 'header'),
+        seen,
+      ),
+    });
   }
   if (asyncapi) {
     const messages = new Map<string, Schema>();
@@ -280,7 +277,9 @@ export function normalise(openapi: Schema, asyncapi: Schema | null): Model {
     asyncapiVersion: asyncapi ? String(asyncapi.info?.version ?? '') : null,
     hasAsyncapi: asyncapi !== null,
     servers: serverUrls(openapi.servers),
-    securitySchemes: new Map(Object.entries<Schema>(openapi.components?.securitySchemes ?? {})),
+    securitySchemes: new Map(
+      model.componentNames('securitySchemes').map((name): [string, Schema] => [name, model.component('securitySchemes', name)?.node ?? {}]),
+    ),
     operations,
     events,
   };

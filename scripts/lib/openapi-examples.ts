@@ -1,9 +1,10 @@
 // Reads a bundled OpenAPI document (generated/openapi.json) for what the mock tooling needs: every operation
 // with a valid example request (path parameters, required query parameters, body), its responses with their
 // named examples, and (from src/contract/bundle.ts, which the package's trigger reads them with) each webhook's
-// example event. Internal `$ref`s (`#/components/...`) are followed.
+// example event. It asks the contract model (src/contract/model.ts).
 
-import { deref, isObject, mediaExamples, operationEntries, type Json, type JsonObject, type NamedExample } from './pointer.ts';
+import { contractModel, type Parameter as ModelParameter } from '../../src/contract/model.ts';
+import { isObject, type Json, type JsonObject, type NamedExample } from './pointer.ts';
 
 export type { Json, JsonObject, NamedExample };
 export { exampleEvents, mediaExamples } from './pointer.ts';
@@ -48,9 +49,9 @@ const FORMAT_SAMPLES: Record<string, string> = {
   uri: 'https://example.com/',
 };
 
-/** A valid sample value for a (dereferenced) schema, from its examples, enum, const, format or type. */
+/** A valid sample value for a schema (its `$ref`s followed), from its examples, enum, const, format or type. */
 export function sampleValue(doc: JsonObject, schemaNode: Json | undefined): Json {
-  const schema = deref(doc, schemaNode);
+  const schema = contractModel(doc).resolve(schemaNode).node;
   if (!isObject(schema)) return 'example';
   if (schema.example !== undefined) return schema.example;
   if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0] ?? null;
@@ -67,71 +68,45 @@ export function sampleValue(doc: JsonObject, schemaNode: Json | undefined): Json
   return 'example';
 }
 
-function parameterExample(doc: JsonObject, param: JsonObject): Json {
-  if (param.example !== undefined) return param.example;
-  if (isObject(param.examples)) {
-    const first = Object.values(param.examples)[0];
-    const resolved = deref(doc, first);
-    if (isObject(resolved) && resolved.value !== undefined) return resolved.value;
-  }
-  return sampleValue(doc, param.schema);
+function parameterOf(doc: JsonObject, p: ModelParameter): Parameter {
+  const example = p.node.example !== undefined ? p.node.example : (p.examples[0]?.value ?? sampleValue(doc, p.node.schema));
+  return { name: p.name, in: p.in, required: p.required, schema: p.schema?.node ?? {}, example };
+}
+
+/** The path with every path parameter replaced by its example, plus the required query parameters. */
+function exampleUrl(path: string, parameters: Parameter[]): string {
+  const url = path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const p = parameters.find((q) => q.in === 'path' && q.name === name);
+    return encodeURIComponent(String(p?.example ?? 'example'));
+  });
+  const query = parameters.filter((p) => p.in === 'query' && p.required);
+  return query.length > 0
+    ? `${url}?${new URLSearchParams(query.map((p): [string, string] => [p.name, String(p.example)])).toString()}`
+    : url;
 }
 
 /** Every operation of `doc.paths`, in document order, with a valid example request. */
 export function exampleOperations(doc: JsonObject): ExampleOperation[] {
-  const operations: ExampleOperation[] = [];
-  for (const { path, method, item, operation: op } of operationEntries(doc)) {
-    const params = new Map<string, Parameter>();
-    for (const node of [
-      ...(Array.isArray(item.parameters) ? item.parameters : []),
-      ...(Array.isArray(op.parameters) ? op.parameters : []),
-    ]) {
-      const p = deref(doc, node);
-      if (!isObject(p) || typeof p.name !== 'string' || typeof p.in !== 'string') continue;
-      params.set(`${p.in}:${p.name}`, {
-        name: p.name,
-        in: p.in,
-        required: p.required === true,
-        schema: (deref(doc, p.schema) as JsonObject) ?? {},
-        example: parameterExample(doc, p),
-      });
-    }
-    const parameters = [...params.values()];
-    let url = path.replace(/\{([^}]+)\}/g, (_, name: string) => {
-      const p = params.get(`path:${name}`);
-      return encodeURIComponent(String(p?.example ?? 'example'));
-    });
-    const query = parameters.filter((p) => p.in === 'query' && p.required);
-    if (query.length > 0) url += `?${new URLSearchParams(query.map((p): [string, string] => [p.name, String(p.example)])).toString()}`;
-
-    const requestBody = deref(doc, op.requestBody);
-    const json = isObject(requestBody) && isObject(requestBody.content) ? requestBody.content['application/json'] : undefined;
-    const bodyExamples = mediaExamples(doc, json);
-    const bodySchema = isObject(json) ? deref(doc, json.schema) : undefined;
-    const bodyRequiredFields =
-      isObject(bodySchema) && Array.isArray(bodySchema.required)
-        ? bodySchema.required.filter((f): f is string => typeof f === 'string')
-        : [];
-    const responses: ResponseExamples[] = [];
-    for (const [status, responseNode] of Object.entries(isObject(op.responses) ? op.responses : {})) {
-      const response = deref(doc, responseNode);
-      const content = isObject(response) && isObject(response.content) ? response.content : {};
-      responses.push({ status, examples: mediaExamples(doc, content['application/json']) });
-    }
-    operations.push({
-      operationId: typeof op.operationId === 'string' ? op.operationId : `${method} ${path}`,
-      method: method.toUpperCase(),
-      path,
-      summary: typeof op.summary === 'string' ? op.summary : '',
+  return contractModel(doc).operations.map((op) => {
+    const parameters = op.parameters.map((p) => parameterOf(doc, p));
+    const json = op.requestBody?.json;
+    const required = json?.schema?.node.required;
+    return {
+      operationId: op.operationId || `${op.method} ${op.path}`,
+      method: op.method.toUpperCase(),
+      path: op.path,
+      summary: op.summary,
       parameters,
-      url,
-      ...(json !== undefined ? { body: bodyExamples[0]?.value ?? sampleValue(doc, isObject(json) ? json.schema : undefined) } : {}),
-      bodyRequired: isObject(requestBody) && requestBody.required === true,
-      bodyRequiredFields,
-      responses,
-    });
-  }
-  return operations;
+      url: exampleUrl(op.path, parameters),
+      ...(json !== undefined ? { body: json.examples[0]?.value ?? sampleValue(doc, json.schema?.node) } : {}),
+      bodyRequired: op.requestBody?.required === true,
+      bodyRequiredFields: Array.isArray(required) ? required.filter((f): f is string => typeof f === 'string') : [],
+      responses: op.responses.map((r) => ({
+        status: r.status,
+        examples: (r.json?.examples ?? []).map(({ name, value }) => ({ name, value })),
+      })),
+    };
+  });
 }
 
 /** A ready-to-paste curl command for one operation of the mock at `baseUrl` (test key, example body). */

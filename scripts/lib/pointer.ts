@@ -1,3 +1,3 @@
-// The reader of bundled documents for the scripts and tests: src/contract/bundle.ts, which the package's
-// sandbox shares (JSON Pointer access, `$ref`s, operations, error statuses).
+// JSON Pointer access and the functions over a raw bundle of src/contract/bundle.ts, for the scripts and tests
+// that have not moved to the contract model yet; a new reader asks `contractModel(doc)` of src/contract/model.ts.
 export * from '../../src/contract/bundle.ts';

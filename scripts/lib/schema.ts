@@ -3,18 +3,12 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { decimalPlacesKeyword } from '../../src/contract/decimal-places.ts';
+import { contractModel } from '../../src/contract/model.ts';
 import { escapeToken, get, isObject, type Json, type JsonObject } from './pointer.ts';
 
-/** Follows a `$ref` chain from a pointer to the pointer of the node that has no `$ref`. */
+/** Follows a `$ref` chain from a pointer to the pointer of the node that has no `$ref` (the contract model's). */
 export function resolvePointer(doc: JsonObject, ptr: string): string {
-  const seen = new Set<string>();
-  let at = ptr;
-  for (;;) {
-    const node = get(doc, at);
-    if (!isObject(node) || typeof node['$ref'] !== 'string' || !node['$ref'].startsWith('#') || seen.has(at)) return at;
-    seen.add(at);
-    at = node['$ref'].slice(1); // get() decodes each segment
-  }
+  return contractModel(doc).resolvePointer(ptr).pointer;
 }
 
 /**

@@ -2,6 +2,8 @@
 // Prism gives only in its `sl-violations` header), its problem+json errors (no route, no method), a body
 // that is not JSON, and a path outside /v1 and /api/v1.
 import { randomBytes } from 'node:crypto';
+import type { JsonObject } from '../../src/contract/json.ts';
+import { contractModel } from '../../src/contract/model.ts';
 
 export interface ErrorEnvelope {
   success: false;
@@ -89,23 +91,11 @@ export function validationFailure(
   };
 }
 
-/** Every parameter name of an OpenAPI bundle, by its lowercase form (`customercode` -> `customerCode`). */
-export function parameterNames(bundle: {
-  paths?: Record<string, unknown>;
-  components?: { parameters?: Record<string, unknown> };
-}): Map<string, string> {
+/** Every parameter name of an OpenAPI bundle's operations, by its lowercase form (`customercode` -> `customerCode`). */
+export function parameterNames(bundle: JsonObject): Map<string, string> {
   const names = new Map<string, string>();
-  const add = (list: unknown) => {
-    for (const p of Array.isArray(list) ? list : []) {
-      const name = (p as { name?: unknown }).name;
-      if (typeof name === 'string') names.set(name.toLowerCase(), name);
-    }
-  };
-  add(Object.values(bundle.components?.parameters ?? {}));
-  for (const item of Object.values(bundle.paths ?? {}) as Record<string, { parameters?: unknown }>[]) {
-    add((item as { parameters?: unknown }).parameters);
-    for (const op of Object.values(item)) if (typeof op === 'object' && op !== null) add(op.parameters);
-  }
+  for (const operation of contractModel(bundle).operations)
+    for (const { name } of operation.parameters) names.set(name.toLowerCase(), name);
   return names;
 }
 

@@ -10,7 +10,8 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { pathMethods, refusalsOf, type JsonObject, type Refusals } from '../../src/contract/bundle.ts';
+import type { JsonObject } from '../../src/contract/json.ts';
+import { contractModel, type Refusals } from '../../src/contract/model.ts';
 import { BASE_SERVER, GIFT_CARD_SERVER, isGiftCardPath } from '../../src/contract/servers.ts';
 import { findFreePort } from '../lib/port-check.ts';
 import {
@@ -216,8 +217,8 @@ export async function startMock(options: MockOptions): Promise<MockServer> {
   const document = JSON.parse(fs.readFileSync(options.spec, 'utf8')) as JsonObject;
   const contract: MockContract = {
     names: parameterNames(document),
-    methodsOf: pathMethods(document),
-    wrongMethod: refusalsOf(document).wrongMethod,
+    methodsOf: (path: string) => contractModel(document).match(path)?.methods,
+    wrongMethod: contractModel(document).refusals.wrongMethod,
   };
   const prism: PrismServer = await startPrism({ ...options, host, port: await findFreePort(host) });
   const prismPort = Number(new URL(prism.url).port);

@@ -20,3 +20,9 @@ export function isGiftCardPath(path: string): boolean {
 export function basePathOf(path: string): string {
   return isGiftCardPath(path) ? GIFT_CARD_SERVER.path : BASE_SERVER.path;
 }
+
+/** A request's path split at its base path (`/v1/cards` -> `/v1` and `/cards`); `base` undefined when it has neither. */
+export function splitBasePath(path: string): { base: string | undefined; rest: string } {
+  const base = BASE_PATHS.find((b) => path === b || path.startsWith(`${b}/`));
+  return { base, rest: base === undefined ? path : path.slice(base.length) };
+}

@@ -3,7 +3,8 @@
 // (id, method, path, tag, which host), readDocumentRoutes (the request schemas fastify validates, `$ref`s resolved),
 // its Ajv instances and its validation messages. A request the tools refuse before sending is refused for the
 // reasons, and in the words, the sandbox would answer with.
-import { isObject, operationEntries, type JsonObject } from '../contract/bundle.js';
+import { isObject, type JsonObject } from '../contract/json.js';
+import { contractModel } from '../contract/model.js';
 import { createAjv } from '../sandbox/core/ajv.js';
 import { operationsOf, sandboxDocument, simulationDocument, type OperationInfo } from '../sandbox/core/contract.js';
 import { readDocumentRoutes, type DocumentRoute } from '../sandbox/core/document-routes.js';
@@ -39,16 +40,16 @@ type Validate = ((data: unknown) => boolean) & { errors?: AjvError[] | null };
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
 function catalogueOf(api: Api, doc: JsonObject): CatalogueOperation[] {
-  const raw = new Map(operationEntries(doc).map((e) => [text(e.operation.operationId), e.operation]));
+  const model = contractModel(doc);
   return operationsOf(doc).map((info) => {
-    const op = raw.get(info.operationId) ?? {};
+    const op = model.operation(info.operationId);
     return {
       ...info,
       api,
-      summary: text(op.summary),
-      description: text(op.description),
-      events: Array.isArray(op['x-events']) ? op['x-events'].map(String) : [],
-      provisional: op['x-provisional'] === true,
+      summary: op?.summary ?? '',
+      description: text(op?.node.description),
+      events: op?.events ?? [],
+      provisional: op?.provisional === true,
     };
   });
 }

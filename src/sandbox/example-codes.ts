@@ -1,6 +1,6 @@
 // The codes of the contract's example records (`EXAMPLE_CODES`, exported by the package's sandbox), apart from
 // the seed (./seed.ts) that creates those records: a plain start needs the codes' names, not the seed's code.
-import { sandboxDocument, type JsonObject } from './core/contract.js';
+import { sandboxModel } from './core/contract.js';
 
 /** The parameter of the contract whose `example` is the code of each example record. */
 const EXAMPLE_PARAMETERS = {
@@ -18,7 +18,7 @@ const EXAMPLE_PARAMETERS = {
 /** The codes of the contract's examples: the `example` of each path parameter of generated/openapi.json. */
 export const EXAMPLE_CODES = Object.fromEntries(
   Object.entries(EXAMPLE_PARAMETERS).map(([record, parameter]) => {
-    const example = (((sandboxDocument().components as JsonObject).parameters as JsonObject)[parameter] as JsonObject | undefined)?.example;
+    const example = sandboxModel().component('parameters', parameter)?.node.example;
     if (typeof example !== 'string') throw new Error(`the contract's parameter ${parameter} has no example`);
     return [record, example];
   }),

@@ -1,16 +1,10 @@
 // The request examples of the contract's operations, as the seed, the fixture loader and the example receiver read
 // them: apart from ./seed.ts, so that the fixture loader can read them without importing the seed.
-import { sandboxDocument, type JsonObject } from './core/contract.js';
-
-type Doc = { paths: Record<string, Record<string, JsonObject>> };
+import { sandboxModel, type JsonObject } from './core/contract.js';
 
 /** The request examples of an operation, from the contract (copies). */
 export function requestExamples(method: string, path: string): JsonObject[] {
-  const op = (sandboxDocument() as unknown as Doc).paths[path]?.[method.toLowerCase()];
-  const content = ((op?.requestBody as JsonObject | undefined)?.content as JsonObject | undefined)?.['application/json'] as
-    | JsonObject
-    | undefined;
-  const examples = Object.values((content?.examples ?? {}) as JsonObject) as JsonObject[];
+  const examples = sandboxModel().byPath(method, path)?.requestBody?.json?.examples ?? [];
   return examples
     .map((e) => e.value)
     .filter((v): v is JsonObject => !!v && typeof v === 'object' && !Array.isArray(v))

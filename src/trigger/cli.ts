@@ -10,13 +10,14 @@
 // document that cannot be read (exit 2).
 import fs from 'node:fs';
 import { closest, CliError, parseCli, runCli, UsageError } from '../cli-args.js';
-import { exampleEvents, type JsonObject } from '../contract/bundle.js';
+import type { JsonObject } from '../contract/json.js';
+import { contractModel, type ExampleEvent } from '../contract/model.js';
 import { PACKAGE } from '../package-info.js';
 import { DEFAULT_SPEC, TOOL, USAGE } from './cli-args.js';
 import { deliver, formatDelivery, oneLine, receiverUrl, unreachable } from './deliver.js';
 
 /** The example events of the OpenAPI bundle `file`; a file that is missing or not a bundle is one line, exit 2. */
-function readEvents(file: string, given: boolean): ReturnType<typeof exampleEvents> {
+function readEvents(file: string, given: boolean): ExampleEvent[] {
   const name = given ? `--spec ${file}` : file;
   let text: string;
   try {
@@ -34,7 +35,7 @@ function readEvents(file: string, given: boolean): ReturnType<typeof exampleEven
   } catch (error) {
     throw new CliError(`${name} is not JSON (${oneLine((error as Error).message)}): give the OpenAPI bundle, generated/openapi.json`, 2);
   }
-  const events = typeof doc === 'object' && doc !== null && !Array.isArray(doc) ? exampleEvents(doc as JsonObject) : [];
+  const events = typeof doc === 'object' && doc !== null && !Array.isArray(doc) ? contractModel(doc as JsonObject).exampleEvents : [];
   if (events.length === 0) throw new CliError(`${name} has no webhooks: give the OpenAPI bundle, generated/openapi.json`, 2);
   return events;
 }

@@ -1,7 +1,7 @@
 // Sends example events to a webhook receiver, signed exactly as the service signs (the toolkit's signEvent:
 // X-Service-Signature, X-Service-Timestamp, X-Service-Idempotency-Key). Prism ignores `webhooks`; this is
 // how a partner exercises a receiver locally.
-import type { Json } from '../contract/bundle.js';
+import type { Json } from '../contract/json.js';
 import { signEvent } from '../webhooks/sign.js';
 
 export interface Delivery {

@@ -1,4 +1,5 @@
 // Test support for the client suites: the mock API of the contract and small local HTTP servers.
+import { contractModel } from '../../src/contract/model.ts';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,10 +18,11 @@ export const TEST_KEY = 'sk_test_4eC39HqLyjWDarjtT1zdp7dc';
 
 /** The first card of the contract's `GET /cards` success example. */
 export function cardExample(): Record<string, unknown> {
-  const bundle = JSON.parse(fs.readFileSync(OPENAPI_JSON, 'utf8'));
-  const examples: Record<string, { value: { data: Record<string, unknown>[] } }> =
-    bundle.paths['/cards'].get.responses['200'].content['application/json'].examples;
-  const first = Object.values(examples)[0]?.value.data[0];
+  const model = contractModel(JSON.parse(fs.readFileSync(OPENAPI_JSON, 'utf8')));
+  const examples = (model.byPath('GET', '/cards')?.response(200)?.json?.examples ?? []) as unknown as {
+    value: { data: Record<string, unknown>[] };
+  }[];
+  const first = examples[0]?.value.data[0];
   if (!first) throw new Error(`no card in the GET /cards example of ${OPENAPI_JSON}`);
   return first;
 }

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import { parse } from 'yaml';
 import { escapeToken, get, isObject, pointer, type Json, type JsonObject } from '../../scripts/lib/pointer.ts';
 import { allowedValues, itemsOrSelf, propertiesAt, propertyPointers, resolvePointer, SchemaValidator } from '../../scripts/lib/schema.ts';
-import { HTTP_METHODS } from '../../src/contract/bundle.ts';
+import { contractModel } from '../../src/contract/model.ts';
 
 export interface DocumentedError {
   status: string;
@@ -74,19 +74,7 @@ export interface Operation {
 
 /** Every operation under `paths` of an OpenAPI bundle. */
 export function operations(doc: JsonObject): Operation[] {
-  const result: Operation[] = [];
-  const paths = doc['paths'];
-  if (!isObject(paths)) return result;
-  for (const path of Object.keys(paths)) {
-    const itemPtr = resolvePointer(doc, pointer('paths', path));
-    const resolved = get(doc, itemPtr);
-    if (!isObject(resolved)) continue;
-    for (const method of HTTP_METHODS) {
-      const op = resolved[method];
-      if (isObject(op)) result.push({ method, path, ptr: `${itemPtr}/${method}`, op });
-    }
-  }
-  return result;
+  return contractModel(doc).operations.map((o) => ({ method: o.method, path: o.path, ptr: o.pointer, op: o.node }));
 }
 
 /** The error codes a response carries: in its schema (`error.code` const) and in its examples. */
@@ -380,7 +368,7 @@ export function checkEvents(openapi: JsonObject, asyncapi: JsonObject, checklist
   const validators = { openapi: new SchemaValidator(openapi, 'openapi'), asyncapi: new SchemaValidator(asyncapi, 'asyncapi') };
   const names = Object.keys(checklist.events);
 
-  const webhooks = isObject(openapi['webhooks']) ? Object.keys(openapi['webhooks']) : [];
+  const webhooks = contractModel(openapi).webhooks.map((w) => w.path);
   // An event the document does not list is designed here: marked provisional as a whole.
   for (const extra of webhooks.filter((w) => !names.includes(w))) {
     const body = `${resolvePointer(openapi, pointer('webhooks', extra))}/post/requestBody`;

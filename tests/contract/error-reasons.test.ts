@@ -7,23 +7,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { operations } from './checklist.ts';
 import { ROOT } from '../../scripts/lib/paths.ts';
-import { deref, isObject, type Json, type JsonObject } from '../../scripts/lib/pointer.ts';
+import { isObject, type Json, type JsonObject } from '../../scripts/lib/pointer.ts';
+import { contractModel } from '../../src/contract/model.ts';
 import { built, expectNoProblems } from './helpers.ts';
-
-interface Named {
-  name: string;
-  value: Json;
-}
-
-function examplesOf(doc: JsonObject, response: Json | undefined): Named[] {
-  const resolved = deref(doc, response);
-  const media = isObject(resolved) && isObject(resolved['content']) ? resolved['content']['application/json'] : undefined;
-  if (!isObject(media) || !isObject(media['examples'])) return [];
-  return Object.entries(media['examples']).map(([name, e]) => {
-    const example = deref(doc, e);
-    return { name, value: isObject(example) ? (example['value'] ?? null) : null };
-  });
-}
 
 const detailsOf = (value: Json): JsonObject | undefined =>
   isObject(value) && isObject(value['error']) && isObject(value['error']['details']) ? value['error']['details'] : undefined;
@@ -34,22 +20,21 @@ const named = (text: unknown, reason: string) => typeof text === 'string' && tex
 function reasonProblems(openapi: JsonObject, reasons: string[]): { problems: string[]; seen: number } {
   const problems: string[] = [];
   let seen = 0;
-  for (const { method, path: p, op } of operations(openapi)) {
-    const label = `${method.toUpperCase()} ${p}`;
-    for (const [status, response] of Object.entries(op['responses'] as JsonObject)) {
-      const shared = isObject(response) && typeof response['$ref'] === 'string' ? response['$ref'] : undefined;
-      const where = shared ? deref(openapi, response) : undefined;
-      for (const { name, value } of examplesOf(openapi, response)) {
+  for (const op of contractModel(openapi).operations) {
+    const label = `${op.method.toUpperCase()} ${op.path}`;
+    for (const response of op.responses) {
+      // A response shared by several operations (a component) names its reasons in its own description.
+      const shared = response.pointer.startsWith('/components/') ? response.pointer : undefined;
+      for (const { name, value } of response.json?.examples ?? []) {
         const reason = detailsOf(value)?.['reason'];
         if (reason === undefined) continue;
         seen++;
         if (typeof reason !== 'string' || !reasons.includes(reason)) {
-          problems.push(`${label} ${status} ${name}: reason ${String(reason)} is not in ErrorReason`);
+          problems.push(`${label} ${response.status} ${name}: reason ${String(reason)} is not in ErrorReason`);
         } else if (shared) {
-          if (!named(isObject(where) ? where['description'] : undefined, reason))
-            problems.push(`${shared}: its description does not name \`${reason}\``);
-        } else if (!named(op['description'], reason)) {
-          problems.push(`${label}: its description does not name \`${reason}\` (${status} ${name})`);
+          if (!named(response.node['description'], reason)) problems.push(`#${shared}: its description does not name \`${reason}\``);
+        } else if (!named(op.node['description'], reason)) {
+          problems.push(`${label}: its description does not name \`${reason}\` (${response.status} ${name})`);
         }
       }
     }
@@ -59,8 +44,7 @@ function reasonProblems(openapi: JsonObject, reasons: string[]): { problems: str
 
 describe('error reasons', () => {
   const { openapi } = built();
-  const reasons = (deref(openapi, { $ref: '#/components/schemas/ErrorReason' }) as JsonObject)['enum'] as string[];
-  const ops = operations(openapi);
+  const reasons = contractModel(openapi).schema('ErrorReason')?.node['enum'] as string[];
 
   it('ErrorReason is a closed list that keeps the reasons every branch relies on', () => {
     expect(reasons).toEqual(
@@ -116,9 +100,9 @@ describe('error reasons', () => {
       'customer_restricted',
     ];
     const problems: string[] = [];
-    for (const { method, path: p, op } of ops) {
-      for (const [status, response] of Object.entries(op['responses'] as JsonObject)) {
-        for (const { name, value } of examplesOf(openapi, response)) {
+    for (const { method, path: p, responses } of contractModel(openapi).operations) {
+      for (const { status, json } of responses) {
+        for (const { name, value } of json?.examples ?? []) {
           const details = detailsOf(value);
           const reason = details?.['reason'];
           if (typeof reason === 'string' && withStatus.includes(reason) && typeof details?.['current_status'] !== 'string') {
@@ -137,8 +121,7 @@ describe('error reasons', () => {
   });
 
   it('the withdraw 400 example is the card balance, not an ops balance', () => {
-    const withdraw = ops.find((o) => o.op['operationId'] === 'withdrawFromCard')!;
-    const [first] = examplesOf(openapi, (withdraw.op['responses'] as JsonObject)['400']);
+    const [first] = contractModel(openapi).operation('withdrawFromCard')?.response(400)?.json?.examples ?? [];
     expect(detailsOf(first!.value)).toMatchObject({
       reason: 'card_balance_too_low',
       balance_type: 'card',

@@ -8,7 +8,8 @@
 // - parameter / header `examples.*.value`, `example` -> its `schema` (OpenAPI)
 // - message `examples[].payload` / `.headers`   -> the message's `payload` / `headers` (AsyncAPI)
 import { SchemaValidator, undocumentedFields } from '../../scripts/lib/schema.ts';
-import { deref, escapeToken, isObject, type Json, type JsonObject } from '../../scripts/lib/pointer.ts';
+import { escapeToken, isObject, type Json, type JsonObject } from '../../scripts/lib/pointer.ts';
+import { contractModel } from '../../src/contract/model.ts';
 
 /** Keywords whose value is a schema, a list of schemas or a map of schemas. */
 const SUBSCHEMA = [
@@ -62,7 +63,7 @@ export function collectExamples(doc: JsonObject): ExampleCase[] {
     if ('example' in node) cases.push({ where: `${at}/example`, schema: schemaAt, value: node['example'] });
     if (isObject(node['examples'])) {
       for (const [name, example] of Object.entries(node['examples'])) {
-        const resolved = deref(doc, example);
+        const resolved = contractModel(doc).resolve(example).node;
         if (isObject(resolved) && 'value' in resolved) {
           cases.push({ where: `${at}/examples/${escapeToken(name)}`, schema: schemaAt, value: resolved['value'] });
         }

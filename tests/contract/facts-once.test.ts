@@ -12,29 +12,18 @@ import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../../scripts/lib/paths.ts';
+import { contractModel } from '../../src/contract/model.ts';
 
 type Json = Record<string, any>;
 const bundle = JSON.parse(fs.readFileSync(path.join(ROOT, 'generated/openapi.json'), 'utf8')) as Json;
 
-/** The resolved object of a `$ref` (internal refs only, as in the bundle). */
-function deref(node: Json | undefined): Json | undefined {
-  let current = node;
-  while (current && typeof current.$ref === 'string') {
-    current = current.$ref
-      .slice(2)
-      .split('/')
-      .map((s: string) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
-      .reduce((n: Json | undefined, key: string) => n?.[key], bundle);
-  }
-  return current;
-}
+const model = contractModel(bundle);
 
 /** Every server of the document and its operations: their default URLs and those URLs' paths. */
 function addresses(): Set<string> {
   const servers: Json[] = [...(bundle.servers ?? [])];
-  for (const item of Object.values(bundle.paths as Json)) {
-    servers.push(...(item.servers ?? []));
-    for (const operation of Object.values(item as Json)) if (operation?.servers) servers.push(...operation.servers);
+  for (const operation of model.operations) {
+    servers.push(...((operation.item.node.servers ?? []) as Json[]), ...((operation.node.servers ?? []) as Json[]));
   }
   const found = new Set<string>();
   for (const server of servers) {
@@ -67,26 +56,25 @@ function fieldLists(): Map<string, string> {
     const key = [...new Set(names)].sort().join(',');
     if (!lists.has(key)) lists.set(key, where);
   };
-  for (const [name, schema] of Object.entries(bundle.components.schemas as Json)) {
-    add(Object.keys((schema as Json).properties ?? {}), `components.schemas.${name}`);
+  for (const name of model.schemaNames) {
+    add(Object.keys((model.schema(name)?.node as Json | undefined)?.properties ?? {}), `components.schemas.${name}`);
   }
-  for (const [urlPath, item] of Object.entries(bundle.paths as Json)) {
-    for (const [method, operation] of Object.entries(item as Json)) {
-      if (!Array.isArray(operation?.parameters)) continue;
-      const params = (operation.parameters as Json[]).map((p) => deref(p)!);
-      const where = `${method.toUpperCase()} ${urlPath} parameters`;
+  for (const operation of model.operations) {
+    // The operation's own parameters (a path item's shared ones are listed with no operation's).
+    if (!Array.isArray(operation.node.parameters)) continue;
+    const params = operation.node.parameters.map((p) => model.resolve(p).node as Json);
+    const where = `${operation.method.toUpperCase()} ${operation.path} parameters`;
+    add(
+      params.map((p) => p.name),
+      where,
+    );
+    for (const place of ['query', 'path', 'header']) {
+      const names = params.filter((p) => p.in === place).map((p) => p.name as string);
+      add(names, `${where} in ${place}`);
       add(
-        params.map((p) => p.name),
-        where,
+        names.filter((n) => n !== 'page' && n !== 'limit'),
+        `${where} in ${place}, without page and limit`,
       );
-      for (const place of ['query', 'path', 'header']) {
-        const names = params.filter((p) => p.in === place).map((p) => p.name as string);
-        add(names, `${where} in ${place}`);
-        add(
-          names.filter((n) => n !== 'page' && n !== 'limit'),
-          `${where} in ${place}, without page and limit`,
-        );
-      }
     }
   }
   return lists;

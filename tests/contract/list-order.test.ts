@@ -3,7 +3,8 @@
 // tie-break key).
 import { describe, expect, it } from 'vitest';
 import { operations } from './checklist.ts';
-import { deref, isObject, type Json, type JsonObject } from '../../scripts/lib/pointer.ts';
+import { isObject, type Json, type JsonObject } from '../../scripts/lib/pointer.ts';
+import { contractModel } from '../../src/contract/model.ts';
 import { built, expectNoProblems } from './helpers.ts';
 
 /** operationId -> the time field the list is sorted on (descending) and its tie-break field (descending). */
@@ -59,9 +60,12 @@ describe('lists a reconciler can use', () => {
   it('take created_from and created_to, and state their order', () => {
     const problems: string[] = [];
     for (const { op } of lists) {
-      const refs = ((op['parameters'] ?? []) as JsonObject[]).map((p) => p['$ref']);
+      // The shared parameters themselves: their pointers are the components'.
+      const shared = contractModel(openapi)
+        .operation(String(op['operationId']))!
+        .parameters.map((p) => p.pointer);
       for (const name of ['CreatedFrom', 'CreatedTo']) {
-        if (!refs.includes(`#/components/parameters/${name}`)) problems.push(`${String(op['operationId'])}: no ${name} parameter`);
+        if (!shared.includes(`/components/parameters/${name}`)) problems.push(`${String(op['operationId'])}: no ${name} parameter`);
       }
       const { time, tie } = RECONCILER_LISTS[String(op['operationId'])]!;
       const description = String(op['description'] ?? '');
@@ -80,11 +84,7 @@ describe('lists a reconciler can use', () => {
     const problems: string[] = [];
     for (const { op } of lists) {
       const id = String(op['operationId']);
-      const ok = deref(openapi, (op['responses'] as JsonObject)['200']) as JsonObject;
-      const media = (ok['content'] as JsonObject)['application/json'] as JsonObject;
-      for (const [name, e] of Object.entries(media['examples'] as JsonObject)) {
-        const value = (deref(openapi, e) as JsonObject)['value'];
-        const items = isObject(value) && Array.isArray(value['data']) ? value['data'] : [];
+      for (const [name, items] of successExamples(openapi, op)) {
         if (items.length < 2) problems.push(`${id} ${name}: ${items.length} item(s); show at least two`);
         const { time, tie } = RECONCILER_LISTS[id]!;
         problems.push(...orderProblems(items, time, tie).map((p) => `${id} ${name}: ${p}`));
@@ -112,12 +112,8 @@ describe('lists a reconciler can use', () => {
 });
 
 function successExamples(openapi: JsonObject, op: JsonObject): [string, Json[]][] {
-  const ok = deref(openapi, (op['responses'] as JsonObject)['200']) as JsonObject;
-  const media = (ok['content'] as JsonObject)['application/json'] as JsonObject;
-  return Object.entries(media['examples'] as JsonObject).map(([name, e]) => {
-    const value = (deref(openapi, e) as JsonObject)['value'];
-    return [name, isObject(value) && Array.isArray(value['data']) ? value['data'] : []];
-  });
+  const examples = contractModel(openapi).operation(String(op['operationId']))?.response(200)?.json?.examples ?? [];
+  return examples.map(({ name, value }) => [name, isObject(value) && Array.isArray(value['data']) ? value['data'] : []]);
 }
 
 describe('every other list', () => {

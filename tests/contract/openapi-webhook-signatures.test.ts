@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { readEvents } from '../../scripts/build/events.ts';
 import { ROOT } from '../../scripts/lib/paths.ts';
 import { exampleEvents } from '../../scripts/lib/openapi-examples.ts';
-import { deref, isObject, type JsonObject } from '../../scripts/lib/pointer.ts';
+import { get, type JsonObject } from '../../scripts/lib/pointer.ts';
+import { contractModel } from '../../src/contract/model.ts';
 import { verifyWebhook } from '../../src/webhooks/index.ts';
 import { built } from './helpers.ts';
 
@@ -22,28 +23,27 @@ interface SignedWebhook {
 
 function signedWebhooks(openapi: JsonObject): [string, SignedWebhook][] {
   const bodies = new Map(exampleEvents(openapi).map((e) => [e.type, JSON.stringify(e.event)]));
-  return Object.entries(openapi['webhooks'] as JsonObject).map(([name, item]) => {
-    const op = (deref(openapi, item) as JsonObject)['post'] as JsonObject;
-    const headers: Record<string, string> = {};
-    let secret: string | undefined;
-    for (const p of (op['parameters'] ?? []) as JsonObject[]) {
-      const param = deref(openapi, p) as JsonObject;
-      const example = isObject(param['examples']) ? (deref(openapi, Object.values(param['examples'])[0]) as JsonObject) : undefined;
-      if (param['in'] === 'header' && example && typeof example['value'] === 'string') {
-        headers[String(param['name'])] = example['value'];
-        secret ??= EXAMPLE_SECRET.exec(String(example['summary'] ?? ''))?.[1];
+  return contractModel(openapi)
+    .webhooks.filter((w) => w.method === 'post')
+    .map((webhook) => {
+      const headers: Record<string, string> = {};
+      let secret: string | undefined;
+      for (const param of webhook.parameters.filter((p) => p.in === 'header')) {
+        const [example] = param.examples;
+        if (typeof example?.value !== 'string') continue;
+        headers[param.name] = example.value;
+        secret ??= EXAMPLE_SECRET.exec(String(get(openapi, `${example.pointer}/summary`) ?? ''))?.[1];
       }
-    }
-    return [name, { secret, headers, body: bodies.get(name) ?? '' }];
-  });
+      return [webhook.path, { secret, headers, body: bodies.get(webhook.path) ?? '' }];
+    });
 }
 
 describe('OpenAPI webhooks', () => {
   const { openapi } = built();
   const webhooks = signedWebhooks(openapi);
-  const ops = Object.entries(openapi['webhooks'] as JsonObject).map(
-    ([name, item]) => [name, (deref(openapi, item) as JsonObject)['post'] as JsonObject] as const,
-  );
+  const ops = contractModel(openapi)
+    .webhooks.filter((w) => w.method === 'post')
+    .map((w) => [w.path, w.node] as const);
 
   it('acknowledge with any 2XX and describe when they are sent', () => {
     expect(ops).toHaveLength(readEvents(path.join(workspace, 'spec')).length);

@@ -5,8 +5,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../../scripts/lib/paths.ts';
-import { deref, type JsonObject } from '../../scripts/lib/pointer.ts';
+import type { JsonObject } from '../../scripts/lib/pointer.ts';
 import { productValues } from '../../generated/sandbox-values.js';
+import { contractModel } from '../../src/contract/model.ts';
 import { built } from './helpers.ts';
 
 const { openapi } = built();
@@ -67,15 +68,14 @@ describe('x-plans', () => {
   });
 
   it('the page size of x-plans is the Limit and Page parameters of the lists', () => {
-    const parameters = (openapi.components as any).parameters;
-    const limit = deref(openapi, parameters.Limit) as any;
-    const page = deref(openapi, parameters.Page) as any;
+    const limit = contractModel(openapi).component('parameters', 'Limit')?.node as any;
+    const page = contractModel(openapi).component('parameters', 'Page')?.node as any;
     expect([limit.schema.minimum, limit.schema.maximum]).toEqual([limits.page_size.minimum, limits.page_size.maximum]);
     expect(page.schema.minimum).toBe(limits.page_minimum);
   });
 
   it("the card withdrawal minimum of x-plans is the withdrawal request's minimum", () => {
-    const request = deref(openapi, (openapi.components as any).schemas.WithdrawFromCardRequest) as any;
+    const request = contractModel(openapi).schema('WithdrawFromCardRequest')?.node as any;
     expect(request.properties.amount.minimum).toBe(limits.card_withdrawal_minimum_usd);
   });
 

@@ -4,6 +4,7 @@
 // - request bodies are closed: each request example is refused with an unknown field added to any of its objects;
 // - no field the interface document does not list is required in a resource or payload it shows (the
 //   fields come from the checklist: `detailed[].data`, `events.*.data`, `objects`, `error_details`).
+import { contractModel } from '../../src/contract/model.ts';
 import { propertiesAt, propertyPointers, itemsOrSelf, resolvePointer, SchemaValidator } from '../../scripts/lib/schema.ts';
 import { escapeToken, get, isObject, pointer, type Json, type JsonObject } from '../../scripts/lib/pointer.ts';
 import { collectExamples } from './examples.ts';
@@ -30,7 +31,7 @@ type Kind = 'request' | 'response' | 'event';
 
 /** The schemas of the event payloads: the request body schema of each webhook, `$ref`s followed. */
 function eventSchemas(doc: JsonObject): Set<string> {
-  const webhooks = isObject(doc['webhooks']) ? Object.keys(doc['webhooks']) : [];
+  const webhooks = contractModel(doc).webhooks.map((w) => w.path);
   return new Set(
     webhooks.map((w) => {
       const body = resolvePointer(doc, `${resolvePointer(doc, pointer('webhooks', w))}/post/requestBody`);

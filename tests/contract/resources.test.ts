@@ -3,6 +3,7 @@
 // while a top-up read can be `failed`.
 import { describe, expect, it } from 'vitest';
 import { SchemaValidator } from '../../scripts/lib/schema.ts';
+import { contractModel } from '../../src/contract/model.ts';
 import { built } from './helpers.ts';
 
 const { openapi } = built();
@@ -144,8 +145,7 @@ describe('POST /payouts/beneficiaries body', () => {
 describe('POST /kyc/{customerCode}/link body', () => {
   const LINK = '/components/schemas/CreateKycLinkRequest';
   it('is optional: the operation accepts no body', () => {
-    const op = openapi.paths as Record<string, { post: { requestBody: { required?: boolean } } }>;
-    expect(op['/kyc/{customerCode}/link']!.post.requestBody.required).toBe(false);
+    expect(contractModel(openapi).byPath('POST', '/kyc/{customerCode}/link')?.requestBody?.required).toBe(false);
     expect(schemas.check(LINK, {})).toBeUndefined();
   });
 
@@ -183,14 +183,15 @@ describe('customers', () => {
   });
 
   it('every status of CustomerStatus is reached by a named operation', () => {
-    const status = openapi.components as { schemas: Record<string, { description: string; oneOf: { enum?: string[]; const?: string }[] }> };
-    const statuses = status.schemas['CustomerStatus']!.oneOf.flatMap((b) => b.enum ?? [b.const!]);
+    const model = contractModel(openapi);
+    const status = model.schema('CustomerStatus')!.node as { description: string; oneOf: { enum?: string[]; const?: string }[] };
+    const statuses = status.oneOf.flatMap((b) => b.enum ?? [b.const!]);
     expect(statuses.sort()).toEqual(['active', 'inactive', 'restricted']);
-    const paths = openapi.paths as Record<string, Record<string, { description: string }>>;
-    expect(paths['/customers/{customerCode}/deactivate']!['post']!.description).toMatch(/`inactive`/);
-    expect(paths['/customers/{customerCode}/activate']!['post']!.description).toMatch(/`active`/);
-    expect(paths['/kyc/{customerCode}/synchronize']!['post']).toBeDefined();
-    for (const s of statuses) expect(status.schemas['CustomerStatus']!.description).toContain(`\`${s}\``);
+    const description = (path: string) => String(model.byPath('POST', path)?.node.description);
+    expect(description('/customers/{customerCode}/deactivate')).toMatch(/`inactive`/);
+    expect(description('/customers/{customerCode}/activate')).toMatch(/`active`/);
+    expect(model.byPath('POST', '/kyc/{customerCode}/synchronize')).toBeDefined();
+    for (const s of statuses) expect(status.description).toContain(`\`${s}\``);
   });
 });
 
@@ -233,17 +234,20 @@ describe('gift cards', () => {
     const redemption = { redemption_code: 'AQ7X', pin: '1234', redemption_url: null, expires_at: '2027-03-02' };
     expect(schemas.check(ORDER, { ...order, redemptions: [redemption] })).toBeUndefined();
     expect(valid(ORDER, { ...order, redemptions: [{ ...redemption, redemption_url: 'http://insecure.example.com' }] })).toBe(false);
-    const examples = JSON.stringify({
-      list: (openapi.paths as any)['/gift-cards/orders'].get.responses['200'].content['application/json'].examples,
-      create: (openapi.paths as any)['/gift-cards/orders'].post.responses['200'].content['application/json'].examples,
-    });
+    const model = contractModel(openapi);
+    const examplesOf = (method: string, path: string) =>
+      model
+        .byPath(method, path)
+        ?.response(200)
+        ?.json?.examples.map((e) => e.value);
+    const examples = JSON.stringify({ list: examplesOf('GET', '/gift-cards/orders'), create: examplesOf('POST', '/gift-cards/orders') });
     expect(examples).not.toContain('redemption');
-    const read = (openapi.paths as any)['/gift-cards/orders/{code}'].get.responses['200'];
-    expect(JSON.stringify(read.content['application/json'].examples)).toContain('redemption_code');
-    expect(read.headers['Cache-Control'].schema.const).toBe('no-store');
-    const events = (openapi.components as any).schemas;
+    const read = model.byPath('GET', '/gift-cards/orders/{code}')?.response(200);
+    expect(JSON.stringify(read?.json?.examples.map((e) => e.value))).toContain('redemption_code');
+    const cacheControl = read?.headers.find((h) => h.name === 'Cache-Control')?.node;
+    expect((model.resolve(cacheControl?.schema).node as { const?: string }).const).toBe('no-store');
     for (const name of ['gift_card.delivered', 'gift_card.failed', 'gift_card.refunded', 'GiftCardEventBase']) {
-      expect(JSON.stringify(events[name]), name).not.toContain('redemption_code');
+      expect(JSON.stringify(model.schema(name)?.node), name).not.toContain('redemption_code');
     }
   });
 });

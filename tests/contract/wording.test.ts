@@ -1,4 +1,5 @@
 // Partner-facing wording (DECISIONS-1.1 section 8), checked on both bundles; the rules are in wording.ts.
+import { contractModel } from '../../src/contract/model.ts';
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../scripts/lib/pointer.ts';
 import { built, expectNoProblems } from './helpers.ts';
@@ -38,9 +39,9 @@ describe('the wording check', () => {
     const clean = built().openapi as JsonObject;
     const before = new Set(format(checkWording(clean)));
     const doc = structuredClone(clean);
-    const withdraw = (doc.paths as any)['/cards/{code}/withdraw'].post;
+    const withdraw: any = contractModel(doc).byPath('POST', '/cards/{code}/withdraw')?.node;
     withdraw.description = `${String(withdraw.description)} The document does not say more.`;
-    const getCard = (doc.paths as any)['/cards/{code}'].get;
+    const getCard: any = contractModel(doc).byPath('GET', '/cards/{code}')?.node;
     expect(getCard['x-provisional']).toBe(true);
     getCard.description = 'Returns one card.';
     delete getCard['x-provisional-note'];

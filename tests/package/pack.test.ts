@@ -6,6 +6,8 @@
 // stdio, with the docs the package ships). Dependencies come from the registry (or
 // npm's cache). The testing guide's examples, set up and run as the guide prints them on the Node of engines'
 // floor and on Node 24, are the package journey's (tests/journeys/package.test.ts).
+import type { JsonObject } from '../../src/contract/json.ts';
+import { contractModel } from '../../src/contract/model.ts';
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -415,10 +417,10 @@ describe('the trigger bin', () => {
   it("--list reads the events from the package's own generated/openapi.json; a delivery verifies with the ./webhooks export", async () => {
     const shipped = JSON.parse(
       fs.readFileSync(path.join(app, 'node_modules', ...NAME.split('/'), 'generated', 'openapi.json'), 'utf8'),
-    ) as { webhooks: object };
+    ) as JsonObject;
     const list = runTrigger('--list');
     expect(list.status, list.stderr).toBe(0);
-    expect(list.stdout.trim().split('\n')).toEqual(Object.keys(shipped.webhooks));
+    expect(list.stdout.trim().split('\n')).toEqual(contractModel(shipped).webhooks.map((w) => w.path));
 
     const secret = 'whsec_pack_trigger';
     const verified: string[] = [];

@@ -4,6 +4,7 @@
 // sandbox, every operation of the simulation API and every bin; and every page it links to is a page the docs
 // site publishes (scripts/docs/guides.ts, the events pages, the reference) or a file in the tarball, never a
 // guide of the repository that the package does not hold. The bins' help links to published pages too.
+import { contractModel } from '../../src/contract/model.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
@@ -125,12 +126,8 @@ describe('the package README names everything a partner uses', () => {
   });
 
   it('every operation of the simulation API', () => {
-    const doc = JSON.parse(read('generated/sandbox.json')) as { paths: Record<string, Record<string, unknown>> };
-    const operations = Object.entries(doc.paths).flatMap(([p, item]) =>
-      Object.keys(item)
-        .filter((k) => k !== 'parameters')
-        .map((method) => `${method.toUpperCase()} ${p}`),
-    );
+    const model = contractModel(JSON.parse(read('generated/sandbox.json')));
+    const operations = model.operations.map((o) => `${o.method.toUpperCase()} ${o.path}`);
     expect(operations.length).toBeGreaterThan(20);
     const text = code(section(README, '## The sandbox'));
     expect(operations.filter((op) => !text.includes(op))).toEqual([]);

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { contractLimits } from '../../src/sandbox/core/limits.ts';
 import { toAmount } from '../../src/sandbox/core/money.ts';
 import {
-  DOCUMENT,
+  MODEL,
   KEY,
   clockOf,
   connect,
@@ -282,8 +282,8 @@ describe('an active card', () => {
   });
 
   it("withdraw 400: `required` is the amount asked and `available` the most that can be withdrawn, as the contract's example", async () => {
-    const operation = (DOCUMENT.paths as any)['/cards/{code}/withdraw'].post;
-    const example = operation.responses['400'].content['application/json'].examples.card_balance_too_low.value.error;
+    const examples = MODEL.byPath('POST', '/cards/{code}/withdraw')?.response(400)?.json?.examples ?? [];
+    const example = (examples.find((e) => e.name === 'card_balance_too_low')!.value as any).error;
     // The example's card holds `available` plus what must remain on it.
     const code = await activeCard(example.details.available + toAmount(contractLimits().cardWithdrawalFloorMinor));
     expect(

@@ -8,15 +8,16 @@ import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bundleAjv } from '../../scripts/lib/schema.ts';
 import { verifyWebhook } from '../../src/webhooks/index.ts';
-import { DOCUMENT, KEY, failure, until, useScenario, type Receiver, type TestSandbox } from './support.ts';
+import { DOCUMENT, KEY, MODEL, failure, until, useScenario, type Receiver, type TestSandbox } from './support.ts';
 
 const scenario = useScenario();
 let sandbox: TestSandbox, receiver: Receiver, customer: string;
 beforeAll(() => ({ sandbox, receiver, customer } = scenario));
 
-const schemas = (DOCUMENT.components as any).schemas;
+/** A schema of the contract, by name. */
+const schema = (name: string): any => MODEL.schema(name)?.node;
 const plans = (DOCUMENT as any)['x-plans'];
-const typeValues = schemas.CardTransaction['x-type-values'];
+const typeValues = schema('CardTransaction')['x-type-values'];
 const api = () => sandbox.client();
 const ajv = bundleAjv(DOCUMENT, 'https://decisions.test/openapi.json');
 const valid = (schema: string, value: unknown) => {
@@ -33,7 +34,7 @@ async function activeCard(amount: number, brand: 'VISA' | 'MASTERCARD' = 'VISA')
 
 describe('the webhook ping (x-ping)', () => {
   it('is the schema x-ping names, signed with the secret the creation returns', async () => {
-    const pointer = (DOCUMENT.paths as any)['/webhooks'].post['x-ping'];
+    const pointer = MODEL.byPath('POST', '/webhooks')?.extension('x-ping');
     expect(pointer).toBe('#/components/schemas/WebhookPing');
     const pings: { body: string; headers: http.IncomingHttpHeaders }[] = [];
     const server = http.createServer((req, res) => {
@@ -51,7 +52,7 @@ describe('the webhook ping (x-ping)', () => {
       expect(pings).toHaveLength(1);
       const body = JSON.parse(pings[0]!.body);
       expect(valid('WebhookPing', body)).toEqual([]);
-      expect(body.type).toBe(schemas.WebhookPing.allOf[1].properties.type.const);
+      expect(body.type).toBe(schema('WebhookPing').allOf[1].properties.type.const);
       expect(body.data).toEqual({ endpoint_code: created.code, url });
       const event = await verifyWebhook<{ id: string }>(pings[0]!.body, pings[0]!.headers as any, created.secret);
       expect(event.id).toBe(body.id);
@@ -111,8 +112,8 @@ describe('cards', () => {
     expect(transaction!.description).toContain('cards_mastercard');
     const [credit] = (await api().call.GET('/balance/{type}/transactions', { params: { path: { type: 'cards_mastercard' } } })).data;
     expect(credit).toMatchObject({ direction: 'credit', amount: result.net_amount });
-    expect(schemas.BalanceTransaction.properties.reason.examples).toContain(credit!.reason);
-    expect(schemas.BalanceTransaction.properties.reason.description).toContain(`\`${credit!.reason}\``);
+    expect(schema('BalanceTransaction').properties.reason.examples).toContain(credit!.reason);
+    expect(schema('BalanceTransaction').properties.reason.description).toContain(`\`${credit!.reason}\``);
   });
 
   it("a declined payment and a refund have the contract's direction and status", async () => {
@@ -167,9 +168,9 @@ describe('cards', () => {
         body: { customer_code: person.customer_code, brand: 'VISA', category: 'virtual', amount: 10 },
       })
     ).data;
-    const pattern = new RegExp(schemas.NameOnCard.pattern, 'u');
+    const pattern = new RegExp(schema('NameOnCard').pattern, 'u');
     expect(card.name_on_card).toMatch(pattern);
-    expect(card.name_on_card.length).toBeLessThanOrEqual(schemas.NameOnCard.maxLength);
+    expect(card.name_on_card.length).toBeLessThanOrEqual(schema('NameOnCard').maxLength);
     expect(card.name_on_card.startsWith('ZOE MULLER-LUDENSCHEIDT')).toBe(true);
   });
 });

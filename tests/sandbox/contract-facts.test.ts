@@ -16,9 +16,11 @@ import type { Outbox } from '../../src/sandbox/core/events.ts';
 import { IDEMPOTENCY_KEY } from '../../src/sandbox/core/idempotency.ts';
 import { EXAMPLE_CODES } from '../../src/sandbox/example-codes.ts';
 import { DOCUMENT } from './support.ts';
+import { contractModel } from '../../src/contract/model.ts';
 import type { ErrorCode } from '../../src/client/types.ts';
 
-const schemas = (DOCUMENT.components as any).schemas as Record<string, any>;
+const model = contractModel(DOCUMENT);
+const schemas: Record<string, any> = Object.fromEntries(model.schemaNames.map((name) => [name, model.schema(name)?.node]));
 /** The documented error codes: the examples of the open set `ErrorCode`. */
 const errorCodeValues = schemas.ErrorCode.examples as ErrorCode[];
 
@@ -170,34 +172,19 @@ describe('events', () => {
 });
 
 describe('codes and patterns', () => {
-  const resolve = (node: any): any =>
-    node?.$ref
-      ? resolve(
-          node.$ref
-            .slice(2)
-            .split('/')
-            .reduce((n: any, k: string) => n?.[k], DOCUMENT),
-        )
-      : node;
-
   it("the example codes are the examples of the contract's path parameters that name a record", () => {
     const examples = new Set<string>();
-    for (const item of Object.values(DOCUMENT.paths as Record<string, any>)) {
-      for (const scope of [item, ...Object.values(item)] as any[]) {
-        for (const parameter of (Array.isArray(scope?.parameters) ? scope.parameters : []).map(resolve)) {
-          if (
-            parameter.in === 'path' &&
-            /^(evt_)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(String(parameter.example))
-          )
-            examples.add(parameter.example);
-        }
+    for (const operation of model.operations) {
+      for (const parameter of operation.parameters.filter((p) => p.in === 'path')) {
+        const example = parameter.node.example;
+        if (/^(evt_)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(String(example))) examples.add(String(example));
       }
     }
     expect(new Set(Object.values(EXAMPLE_CODES))).toEqual(examples);
   });
 
   it("the Idempotency-Key check is the contract's pattern", () => {
-    const schema = resolve((DOCUMENT.components as any).parameters.IdempotencyKey).schema;
+    const schema = model.resolve(model.component('parameters', 'IdempotencyKey')?.node.schema).node as any;
     expect(IDEMPOTENCY_KEY.source).toBe(schema.pattern);
     expect(IDEMPOTENCY_KEY.test(schema.examples[0])).toBe(true);
     expect(IDEMPOTENCY_KEY.test('has space')).toBe(false);

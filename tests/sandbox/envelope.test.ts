@@ -14,6 +14,7 @@ import { nestsDeeperThan } from '../../src/sandbox/http/json-body.ts';
 import { clientErrorAnswer } from '../../src/sandbox/http/unroutable.ts';
 import {
   DOCUMENT,
+  MODEL,
   connect,
   eventProblems,
   rawHttp,
@@ -401,7 +402,7 @@ describe('keys, addresses, plans, limits', () => {
   });
 
   it("one API key rule with the client: a prefix of the contract's security scheme, then any visible characters; a refusal names the rule", async () => {
-    const scheme = String((DOCUMENT.components as any).securitySchemes.bearerAuth.description);
+    const scheme = String(MODEL.component('securitySchemes', 'bearerAuth')?.node.description);
     const prefixes = [...scheme.matchAll(/start with `(sk_[a-z]+_)`/g)].map((m) => m[1]!);
     expect(prefixes.length).toBeGreaterThan(0);
     const client = (apiKey: string) => createPartnerClient({ apiKey, baseUrl: sandbox.baseUrl });
@@ -580,7 +581,8 @@ describe('idempotency keys', () => {
     expect(bad.status).toBe(422);
     expect(bad.body.error.details.fields[0].field).toBe('Idempotency-Key');
     // The rule the refusal names is the contract's pattern.
-    expect(bad.body.error.details.fields[0].message).toContain((DOCUMENT.components as any).parameters.IdempotencyKey.schema.pattern);
+    const keyParameter = MODEL.component('parameters', 'IdempotencyKey')?.node;
+    expect(bad.body.error.details.fields[0].message).toContain((MODEL.resolve(keyParameter?.schema).node as any).pattern);
   });
 
   it('keys are scoped to the API key and kept 24 hours', async () => {

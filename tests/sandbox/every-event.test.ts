@@ -3,14 +3,14 @@
 // fails here. Each scenario goes through the partner API and the simulation API only, on a manual account (every
 // outcome is chosen), and the receiver verifies every delivery and checks each event against its schema.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DOCUMENT, newCustomer, until, useScenario, type Receiver, type TestSandbox } from './support.ts';
+import { MODEL, newCustomer, until, useScenario, type Receiver, type TestSandbox } from './support.ts';
 
 const KEY = 'sk_test_every_event';
 const scenario = useScenario({ key: KEY, sandbox: { config: { accounts: { [KEY]: { manual: true } } } }, customer: false });
 let sandbox: TestSandbox, receiver: Receiver;
 
 /** The event types of the contract. */
-const CONTRACT_EVENTS = Object.keys(DOCUMENT.webhooks as object).sort();
+const CONTRACT_EVENTS = MODEL.webhooks.map((w) => w.path).sort();
 const PDF = 'JVBERi0xLjcKJcfsj6IKMSAwIG9iago8PC9UeXBlL0NhdGFsb2c+PgplbmRvYmoK';
 
 /** A request that must succeed; its `data`. */

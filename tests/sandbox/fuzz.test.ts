@@ -13,6 +13,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT_BYTES, BODY_MAX_DEPTH, HEADER_LIMIT_BYTES } from '../../src/sandbox/core/bounds.ts';
 import { operationsOf } from '../../src/sandbox/core/contract.ts';
+import { contractModel } from '../../src/contract/model.ts';
 import { OUTSIDE_OPERATIONS, wrongMethodAnswer } from '../../src/sandbox/core/errors.ts';
 import {
   DOCUMENT,
@@ -84,12 +85,8 @@ afterAll(async () => {
 const implemented = () => operationsOf(DOCUMENT).filter((op) => sandbox.implemented.includes(op.operationId));
 
 function exampleBody(method: string, path: string): Record<string, unknown> | undefined {
-  const op = (DOCUMENT.paths as any)[path][method.toLowerCase()];
-  let body = op.requestBody;
-  if (body?.$ref) body = (DOCUMENT.components as any).requestBodies[body.$ref.split('/').pop()];
-  const examples = body?.content?.['application/json']?.examples;
-  const first = examples ? (Object.values(examples)[0] as { value: Record<string, unknown> }).value : undefined;
-  return first ? structuredClone(first) : undefined;
+  const first = contractModel(DOCUMENT).byPath(method, path)?.requestBody?.json?.examples[0]?.value;
+  return first ? (structuredClone(first) as Record<string, unknown>) : undefined;
 }
 
 /** The known code of a path's resource (the others are generated). */
@@ -395,15 +392,18 @@ const SECOND_KEY = 'sk_test_fuzz_second';
 
 /** The contract's path template the router serves a path at: a parameter may be empty (`/cards/` is `/cards/{code}`). */
 function routedTemplate(method: string, path: string): string | undefined {
-  const candidates = Object.keys(DOCUMENT.paths as object).filter((template) => {
-    if (!(DOCUMENT.paths as Record<string, Record<string, unknown>>)[template]![method.toLowerCase()]) return false;
-    return new RegExp(
-      `^${template
-        .split(/\{[^}]+\}/)
-        .map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
-        .join('[^/]*')}$`,
-    ).test(path);
-  });
+  // Not the model's matcher: the router takes an empty parameter, which no operation's template does.
+  const templates = contractModel(DOCUMENT).operations.filter((o) => o.method === method.toLowerCase());
+  const candidates = templates
+    .map((o) => o.path)
+    .filter((template) => {
+      return new RegExp(
+        `^${template
+          .split(/\{[^}]+\}/)
+          .map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
+          .join('[^/]*')}$`,
+      ).test(path);
+    });
   // Literal segments win over parameters: /payouts/quotes before /payouts/{code}.
   return candidates.sort((a, b) => (a.match(/\{/g)?.length ?? 0) - (b.match(/\{/g)?.length ?? 0))[0];
 }

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../scripts/lib/paths.ts';
+import { contractModel } from '../../src/contract/model.ts';
 import { failure, opsBalance, until, useScenario, type Receiver, type TestSandbox } from './support.ts';
 
 const scenario = useScenario();
@@ -18,9 +19,9 @@ const order = (body: { product_id: string; amount: number; quantity: number }) =
 describe("the contract's example products", () => {
   it("holds the contract's example products exactly as its examples show them", async () => {
     const openapi = JSON.parse(fs.readFileSync(path.join(ROOT, 'generated/openapi.json'), 'utf8'));
-    const examples = Object.values(
-      openapi.paths['/gift-cards/products/{productId}'].get.responses['200'].content['application/json'].examples,
-    ) as { value: { data: { product_id: string } } }[];
+    const examples = contractModel(openapi).byPath('GET', '/gift-cards/products/{productId}')?.response(200)?.json?.examples as unknown as {
+      value: { data: { product_id: string } };
+    }[];
     expect(examples.map((e) => e.value.data.product_id)).toEqual(['gcp_000123', 'gcp_000456']);
     for (const { value } of examples) {
       const one = await api().call.GET('/gift-cards/products/{productId}', { params: { path: { productId: value.data.product_id } } });

@@ -4,7 +4,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSimulationClient } from '../../src/sandbox/index.ts';
 import { requestExamples } from '../../src/sandbox/seed.ts';
-import { DOCUMENT, clockOf, connect, newCustomer, startReceiver, until, useScenario, type Receiver, type TestSandbox } from './support.ts';
+import { MODEL, clockOf, connect, newCustomer, startReceiver, until, useScenario, type Receiver, type TestSandbox } from './support.ts';
 
 const KEY = 'sk_test_kyc';
 const MANUAL = 'sk_test_kyc_manual';
@@ -474,7 +474,7 @@ describe('customers: update and deactivate', () => {
     // The rule as the contract states it: "requests that create something for it or move money for it (cards,
     // top-ups, ...) are refused with 422 `VALIDATION_ERROR`, `details.reason` `customer_not_active` and
     // `details.current_status` `inactive`".
-    const description = ((DOCUMENT.paths as any)['/customers/{customerCode}/deactivate'].post.description as string).replace(/\s+/g, ' ');
+    const description = String(MODEL.byPath('POST', '/customers/{customerCode}/deactivate')?.node.description).replace(/\s+/g, ' ');
     const rule = description.match(
       /\(([^)]+)\) are refused with (\d{3}) `([A-Z_]+)`, `details\.reason` `([a-z_]+)` and `details\.current_status` `([a-z_]+)`/,
     );

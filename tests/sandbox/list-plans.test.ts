@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLE_CODES } from '../../src/sandbox/index.ts';
 import type { SqlValue } from '../../src/sandbox/core/store.ts';
-import { DOCUMENT, startTestSandbox, type TestSandbox } from './support.ts';
+import { MODEL, startTestSandbox, type TestSandbox } from './support.ts';
 
 const KEY = 'sk_test_list_plans';
 const { customer, card, webhookEndpoint } = EXAMPLE_CODES;
@@ -41,11 +41,8 @@ const IN_MEMORY = new Set(['listGiftCardProducts']);
 /** The operations whose answer is a list: a GET whose `data` is an array. */
 function listOperations(): string[] {
   const ids: string[] = [];
-  const paths = DOCUMENT.paths as Record<string, Record<string, { operationId: string; responses: Record<string, unknown> }>>;
-  for (const item of Object.values(paths)) {
-    const op = item.get;
-    if (!op) continue;
-    const text = JSON.stringify(op.responses['200'] ?? {});
+  for (const op of MODEL.operations.filter((o) => o.method === 'get')) {
+    const text = JSON.stringify((op.node.responses as Record<string, unknown> | undefined)?.['200'] ?? {});
     if (/"data":\{"type":"array"/.test(text) || /PaginatedEnvelope/.test(text)) ids.push(op.operationId);
   }
   return ids.sort();

@@ -16,12 +16,14 @@ import { verifyWebhook } from '../../src/webhooks/index.ts';
 import { createResponseValidator, formatErrors, matchPathTemplate } from '../../scripts/conformance/validate-response.ts';
 import { bundleAjv } from '../../scripts/lib/schema.ts';
 import type { JsonObject } from '../../scripts/lib/pointer.ts';
-import { webhookPing } from '../../src/contract/bundle.ts';
+import { contractModel } from '../../src/contract/model.ts';
 
 /** The contract as the sandbox serves it (generated/openapi.json, loopback webhook urls allowed). */
 export const DOCUMENT = structuredClone(sandboxDocument()) as JsonObject;
 /** The ping's type, as the contract's `x-ping` schema gives it. */
-export const PING_TYPE = webhookPing(DOCUMENT).type;
+/** The contract model of DOCUMENT: what a test asks of the contract (src/contract/model.ts). */
+export const MODEL = contractModel(DOCUMENT);
+export const PING_TYPE = MODEL.ping.type;
 const responses = createResponseValidator(DOCUMENT);
 /** The simulation API (generated/sandbox.json). */
 export const SIMULATION_DOCUMENT = structuredClone(simulationDocument()) as JsonObject;
@@ -34,10 +36,7 @@ const ENVELOPE_ONLY = new Set([...Object.keys(OUTSIDE_OPERATIONS).map(Number), w
 
 /** Whether the operation at `template` documents `status` (then its answer is checked against that response). */
 const documents = (method: string, template: string, status: number): boolean =>
-  Boolean(
-    (DOCUMENT.paths as Record<string, Record<string, { responses?: Record<string, unknown> }>>)[template]?.[method.toLowerCase()]
-      ?.responses?.[String(status)],
-  );
+  MODEL.byPath(method, template)?.statuses.includes(String(status)) === true;
 
 /** Problems of one response against the contract ([] when it conforms). */
 export function responseProblems(method: string, url: string, status: number, body: unknown, headers: Record<string, string>): string[] {

@@ -11,6 +11,7 @@
 // lowercase hex HMAC-SHA256 with the endpoint secret; header `X-Service-Signature: t=<timestamp>,v1=<hex>`.
 // The key is the secret string exactly as given (UTF-8 bytes of the whole `whsec_...` value).
 
+import { contractModel } from '../../src/contract/model.ts';
 import { createHmac } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,7 +20,7 @@ const out = join(import.meta.dirname, '..', 'fixtures', 'webhook-vectors.json');
 
 // The card.frozen example event of the contract.
 const bundle = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'generated', 'openapi.json'), 'utf8'));
-const cardFrozen = bundle.components.schemas['card.frozen'].examples[0];
+const cardFrozen = (contractModel(bundle).schema('card.frozen')!.node['examples'] as unknown[])[0];
 
 const kycApproved = {
   id: 'evt_9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',

@@ -1,4 +1,5 @@
 // Shared inputs for the webhook tests.
+import { contractModel } from '../../src/contract/model.ts';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { forceWebCrypto } from '../../src/webhooks/crypto.js';
@@ -12,7 +13,7 @@ export const CARD_FROZEN = cardFrozenExample();
 
 function cardFrozenExample(): Record<string, unknown> {
   const bundle = JSON.parse(readFileSync(new URL('../../generated/openapi.json', import.meta.url), 'utf8'));
-  return bundle.components.schemas['card.frozen'].examples[0];
+  return (contractModel(bundle).schema('card.frozen')!.node['examples'] as Record<string, unknown>[])[0]!;
 }
 
 export const BODY = JSON.stringify(CARD_FROZEN);

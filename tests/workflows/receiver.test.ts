@@ -1,6 +1,7 @@
 // The run's webhook receiver (scripts/conformance/receiver.ts): it records every delivery and answers as the
 // workflows need; its check passes an event that arrived signed with a known secret, in time, with one idempotency
 // key and a payload valid against the contract's event schema, and names each way a delivery can fail that.
+import { contractModel } from '../../src/contract/model.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,9 +18,8 @@ import type { JsonObject } from '../../scripts/lib/pointer.ts';
 import { signWebhook } from '../../src/webhooks/index.ts';
 
 const bundle = JSON.parse(fs.readFileSync(path.join(ROOT, 'generated', 'openapi.json'), 'utf8')) as JsonObject;
-const schemas = (bundle.components as JsonObject).schemas as Record<string, { examples?: Record<string, unknown>[] }>;
 /** The contract's own example of card.frozen: a payload valid against its schema. */
-const EXAMPLE = schemas['card.frozen']!.examples![0]!;
+const EXAMPLE = (contractModel(bundle).schema('card.frozen')!.node['examples'] as Record<string, unknown>[])[0]!;
 const SECRET = 'whsec_test_receiver_secret';
 const checker = new EventChecker(bundle);
 /** The ping's type, as the contract's `x-ping` schema gives it. */

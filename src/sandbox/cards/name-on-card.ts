@@ -1,13 +1,13 @@
 // The name on a card when the request gives none, as the contract's NameOnCard says: the customer's first and last
 // name, transliterated (accents dropped), in capitals, without the characters the schema's `pattern` refuses, and
 // shortened to its `maxLength`. Both are read from the contract.
-import { sandboxDocument, type JsonObject } from '../core/contract.js';
+import { sandboxModel } from '../core/contract.js';
 
 let schema: { pattern: RegExp; maxLength: number } | undefined;
 
 function nameSchema(): { pattern: RegExp; maxLength: number } {
-  const node = ((sandboxDocument().components as JsonObject).schemas as JsonObject).NameOnCard as JsonObject;
-  schema ??= { pattern: new RegExp(String(node.pattern), 'u'), maxLength: Number(node.maxLength) };
+  const node = sandboxModel().schema('NameOnCard')?.node;
+  schema ??= { pattern: new RegExp(String(node?.pattern), 'u'), maxLength: Number(node?.maxLength) };
   return schema;
 }
 

@@ -4,17 +4,18 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { deref, operationEntries, type JsonObject } from '../../contract/bundle.js';
+import type { JsonObject } from '../../contract/json.js';
+import { type ContractModel, contractModel, type Operation } from '../../contract/model.js';
 import { PACKAGE_ROOT } from '../../package-info.js';
 
-export type { Json, JsonObject } from '../../contract/bundle.js';
+export type { Json, JsonObject } from '../../contract/json.js';
 
 /**
  * The `const` values of the `oneOf` branches of a schema of the contract (`BalanceType`'s provisional `others`):
  * openapi-typescript emits value lists (generated/openapi-values.js) for `enum`s only.
  */
 export function constValues<T extends string>(schema: string): T[] {
-  const node = ((sandboxDocument().components as JsonObject).schemas as JsonObject)[schema] as JsonObject | undefined;
+  const node = contractModel(sandboxDocument()).schema(schema)?.node;
   if (!node) throw new Error(`the contract has no schema ${schema}`);
   return ((node.oneOf ?? []) as JsonObject[]).filter((branch) => typeof branch.const === 'string').map((branch) => branch.const as T);
 }
@@ -67,37 +68,20 @@ function readJson(file: string): JsonObject {
  */
 const LOOPBACK_TAGS = ['Webhook endpoints', 'KYC'];
 
-/** Every `$ref` a node reaches, following the refs of components. */
-function reachedRefs(doc: JsonObject, node: unknown, out: Set<string>): Set<string> {
-  if (Array.isArray(node)) for (const item of node) reachedRefs(doc, item, out);
-  else if (node && typeof node === 'object') {
-    const ref = (node as JsonObject).$ref;
-    if (typeof ref === 'string') {
-      if (!out.has(ref)) {
-        out.add(ref);
-        reachedRefs(doc, deref(doc, node as JsonObject), out);
-      }
-    } else for (const value of Object.values(node)) reachedRefs(doc, value, out);
-  }
-  return out;
-}
-
 /** The `format: uri` fields (`[schema, field]`) of the schemas the LOOPBACK_TAGS operations take and give (2xx). */
 function loopbackUrlFields(doc: JsonObject): [schema: string, field: string][] {
+  const model = contractModel(doc);
   const refs = new Set<string>();
-  for (const { operation } of operationEntries(doc)) {
-    if (!LOOPBACK_TAGS.some((tag) => (operation.tags as string[] | undefined)?.includes(tag))) continue;
-    reachedRefs(doc, operation.requestBody, refs);
-    for (const [status, response] of Object.entries((operation.responses ?? {}) as JsonObject)) {
-      if (status.startsWith('2')) reachedRefs(doc, response, refs);
-    }
+  for (const operation of model.operations) {
+    if (!LOOPBACK_TAGS.some((tag) => operation.tags.includes(tag))) continue;
+    model.refsReached(operation.node.requestBody, refs);
+    for (const status of operation.statuses) if (status.startsWith('2')) model.refsReached(operation.response(status)?.node, refs);
   }
-  const schemas = (doc.components as JsonObject).schemas as JsonObject;
   return [...refs]
-    .filter((ref) => ref.startsWith('#/components/schemas/'))
+    .filter((ref) => ref.startsWith('/components/schemas/'))
     .flatMap((ref) => {
-      const name = ref.slice('#/components/schemas/'.length);
-      const props = ((schemas[name] as JsonObject | undefined)?.properties ?? {}) as JsonObject;
+      const name = ref.slice('/components/schemas/'.length);
+      const props = (model.schema(name)?.node.properties ?? {}) as JsonObject;
       return Object.entries(props)
         .filter(([, p]) => (p as JsonObject | null)?.format === 'uri')
         .map(([field]): [string, string] => [name, field]);
@@ -106,9 +90,9 @@ function loopbackUrlFields(doc: JsonObject): [schema: string, field: string][] {
 
 /** Gives the url fields of `fields` (read from the contract) the pattern LOOPBACK_HTTP_URL instead of `^https://`. */
 function allowLoopbackHttpUrls(doc: JsonObject, fields: [schema: string, field: string][]): void {
-  const schemas = (doc.components as JsonObject).schemas as JsonObject;
+  const model = contractModel(doc);
   for (const [name, field] of fields) {
-    const props = ((schemas[name] as JsonObject | undefined)?.properties ?? {}) as JsonObject;
+    const props = (model.schema(name)?.node.properties ?? {}) as JsonObject;
     const url = props[field] as JsonObject | undefined;
     if (url) url.pattern = LOOPBACK_HTTP_URL;
   }
@@ -127,6 +111,11 @@ export function simulationDocument(): JsonObject {
   return cachedSimulation;
 }
 
+/** The contract model of the document the sandbox serves (src/contract/model.ts). */
+export function sandboxModel(): ContractModel {
+  return contractModel(sandboxDocument());
+}
+
 /** generated/openapi.json as the sandbox serves it (a fresh parse; the loopback deviation applied). */
 export function sandboxDocument(): JsonObject {
   if (!cached) {
@@ -139,29 +128,29 @@ export function sandboxDocument(): JsonObject {
 }
 
 /** The largest `maxLength` of a top-level string property of a request body's JSON schema. */
-function longestString(doc: JsonObject, body: JsonObject | undefined): number {
-  const media = ((body?.content as JsonObject | undefined)?.['application/json'] ?? {}) as JsonObject;
-  const schema = deref(doc, media.schema) as JsonObject | undefined;
-  const props = (schema?.properties ?? {}) as JsonObject;
-  return Math.max(0, ...Object.values(props).map((p) => Number((deref(doc, p) as JsonObject | undefined)?.maxLength ?? 0)));
+function longestString(operation: Operation): number {
+  const schema = operation.requestBody?.json?.schema;
+  if (!schema) return 0;
+  const model = contractModel(operation.doc);
+  const props = (schema.node.properties ?? {}) as JsonObject;
+  return Math.max(0, ...Object.values(props).map((p) => Number((model.resolve(p).node as JsonObject | undefined)?.maxLength ?? 0)));
 }
 
 /** Every operation of a document: id, method, path, tag, whether its body is required, its statuses. */
 export function operationsOf(doc: JsonObject): OperationInfo[] {
-  return operationEntries(doc)
-    .filter(({ operation }) => typeof operation.operationId === 'string')
-    .map(({ path, method, operation }) => {
-      const body = deref(doc, operation.requestBody) as JsonObject | undefined;
-      const responses = (operation.responses ?? {}) as JsonObject;
+  return contractModel(doc)
+    .operations.filter((operation) => operation.operationId !== '')
+    .map((operation) => {
+      const statuses = operation.statuses;
       return {
-        operationId: operation.operationId as string,
-        method: method.toUpperCase(),
-        path,
-        tag: Array.isArray(operation.tags) ? String(operation.tags[0]) : '',
-        bodyRequired: body?.required === true,
-        altHost: '421' in responses,
-        statuses: Object.keys(responses),
-        longestBodyString: longestString(doc, body),
+        operationId: operation.operationId,
+        method: operation.method.toUpperCase(),
+        path: operation.path,
+        tag: operation.tag,
+        bodyRequired: operation.requestBody?.required === true,
+        altHost: statuses.includes('421'),
+        statuses,
+        longestBodyString: longestString(operation),
       };
     });
 }

@@ -5,8 +5,10 @@
 // `{ success: false, error: { code, message, details }, meta }` with its status.
 import type { components } from '../../../generated/openapi.js';
 import type { ErrorCode, ErrorDetails } from '../../client/types.js';
-import { codeOfStatus as contractCodeOfStatus, errorStatuses, refusalsOf, type Refusals } from '../../contract/bundle.js';
-import { sandboxDocument, type JsonObject } from './contract.js';
+import { codeOfStatus as contractCodeOfStatus } from '../../contract/bundle.js';
+import { get } from '../../contract/json.js';
+import type { Refusals } from '../../contract/model.js';
+import { sandboxModel } from './contract.js';
 
 /** The closed list of `details.reason` values (the contract's ErrorReason). */
 export type ErrorReason = components['schemas']['ErrorReason'];
@@ -46,18 +48,13 @@ let wrongMethod: (Refusals['wrongMethod'] & { code: ErrorCode }) | undefined;
 
 /** The longest `error.message` the contract's ErrorEnvelope allows. */
 export function errorMessageMaxLength(): number {
-  messageMaxLength ??= Number(
-    (
-      ((((sandboxDocument().components as JsonObject).schemas as JsonObject).ErrorEnvelope as JsonObject).properties as JsonObject)
-        .error as JsonObject & { properties: { message: { maxLength: number } } }
-    ).properties.message.maxLength,
-  );
+  messageMaxLength ??= Number(get(sandboxModel().schema('ErrorEnvelope')?.node, '/properties/error/properties/message/maxLength'));
   return messageMaxLength;
 }
 
 /** The HTTP status the contract answers an error code with. */
 export function statusOf(code: ErrorCode): number {
-  statuses ??= errorStatuses(sandboxDocument());
+  statuses ??= sandboxModel().errorStatuses;
   const status = statuses.get(code);
   if (status === undefined) throw new Error(`the contract documents no status for the error code ${code}`);
   return status;
@@ -65,13 +62,13 @@ export function statusOf(code: ErrorCode): number {
 
 /** The contract's answer to a method a path does not have (`x-refusals.wrong_method`: 405 with `Allow`). */
 export function wrongMethodAnswer(): Refusals['wrongMethod'] & { code: ErrorCode } {
-  wrongMethod ??= refusalsOf(sandboxDocument()).wrongMethod as Refusals['wrongMethod'] & { code: ErrorCode };
+  wrongMethod ??= sandboxModel().refusals.wrongMethod as Refusals['wrongMethod'] & { code: ErrorCode };
   return wrongMethod;
 }
 
 /** The error code the contract answers with this status, when exactly one is (500 -> INTERNAL_ERROR). */
 export function codeOfStatus(status: number): ErrorCode {
-  statuses ??= errorStatuses(sandboxDocument());
+  statuses ??= sandboxModel().errorStatuses;
   return contractCodeOfStatus(statuses, status) as ErrorCode;
 }
 

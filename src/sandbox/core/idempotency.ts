@@ -5,12 +5,12 @@
 import { createHash } from 'node:crypto';
 import { BoundedMap } from './bounded-map.js';
 import { ACCOUNTS_IN_MEMORY } from './bounds.js';
-import { sandboxDocument, type JsonObject } from './contract.js';
+import { sandboxModel, type JsonObject } from './contract.js';
 import type { Db } from './store.js';
 
 /** The `pattern` of the contract's Idempotency-Key header (`components.parameters.IdempotencyKey`). */
 export const IDEMPOTENCY_KEY_PATTERN = String(
-  ((((sandboxDocument().components as JsonObject).parameters as JsonObject).IdempotencyKey as JsonObject).schema as JsonObject).pattern,
+  (sandboxModel().resolve(sandboxModel().component('parameters', 'IdempotencyKey')?.node.schema).node as JsonObject | undefined)?.pattern,
 );
 export const IDEMPOTENCY_KEY = new RegExp(IDEMPOTENCY_KEY_PATTERN, 'u');
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;

@@ -3,7 +3,7 @@
 // a debit that crosses the low balance threshold sends `balance.low_balance`.
 import { BALANCE_TYPES, type Account, type BalanceType } from './accounts.js';
 import type { Clock } from './clock.js';
-import { sandboxDocument, type JsonObject } from './contract.js';
+import { sandboxModel, type JsonObject } from './contract.js';
 import { apiError } from './errors.js';
 import type { Outbox } from './events.js';
 import { toAmount } from './money.js';
@@ -28,8 +28,8 @@ function knownReason(reason: string): boolean {
   return reasons.has(reason);
 }
 function contractReasons(): string[] {
-  const schemas = (sandboxDocument().components as JsonObject).schemas as JsonObject;
-  return ((((schemas.BalanceTransaction as JsonObject).properties as JsonObject).reason as JsonObject).examples ?? []) as string[];
+  const properties = sandboxModel().schema('BalanceTransaction')?.node.properties as JsonObject | undefined;
+  return ((properties?.reason as JsonObject | undefined)?.examples ?? []) as string[];
 }
 
 export interface Movement {

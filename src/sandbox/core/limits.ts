@@ -3,6 +3,8 @@
 // limits in words for a reader; nothing here reads prose. A plan table missing a value stops the sandbox at
 // start, naming it, rather than letting it apply a value of its own.
 import type { components as simulation } from '../../../generated/sandbox.js';
+import { get } from '../../contract/json.js';
+import { contractModel } from '../../contract/model.js';
 import { sandboxDocument, type JsonObject } from './contract.js';
 import { toMinor } from './money.js';
 
@@ -64,9 +66,9 @@ export interface ContractPlans {
 
 /** `x-plans` of a bundle, read into minor units and checked. */
 export function plansOf(document: JsonObject): ContractPlans {
-  const root = document['x-plans'] as JsonObject | undefined;
+  const root = contractModel(document).extension('x-plans');
   if (!root) throw new Error('the contract has no x-plans');
-  const at = (where: string): unknown => where.split('.').reduce<unknown>((node, key) => (node as JsonObject | undefined)?.[key], root);
+  const at = (where: string): unknown => get(root, `/${where.replaceAll('.', '/')}`);
   const number = (where: string): number => {
     const value = at(where);
     if (typeof value !== 'number') throw new Error(`the contract's x-plans has no number at ${where}`);

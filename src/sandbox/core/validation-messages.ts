@@ -7,6 +7,7 @@
 // - an unknown enum value gets the allowed values, whole (never cut mid-word), and "did you mean";
 // - a pattern says its rule in words (PATTERN_WORDS), not the regular expression.
 import { closest, editDistance } from '../../cli-args.js';
+import { get } from '../../contract/json.js';
 import { LOOPBACK_HTTP_URL } from './contract.js';
 import type { FieldError } from './errors.js';
 
@@ -57,15 +58,6 @@ const MESSAGE_LENGTH = 1000;
 const HEADLINE_PART = 200;
 
 const COMBINATORS = new Set(['oneOf', 'anyOf']);
-
-function valueAt(data: unknown, pointer: string): unknown {
-  let at = data;
-  for (const segment of pointer.split('/').slice(1)) {
-    const key = segment.replace(/~1/g, '/').replace(/~0/g, '~');
-    at = at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined;
-  }
-  return at;
-}
 
 /** The branch index of `error` under the combinator at `schemaPath`, or undefined when it is not under it. */
 function branchOf(error: AjvError, schemaPath: string): number | undefined {
@@ -212,7 +204,7 @@ export function validationProblem(errors: AjvError[], context: string, data: unk
   const useful = chosen.length > 1 ? chosen.filter((e) => !['allOf', 'if', 'not'].includes(e.keyword)) : chosen;
   for (const error of useful.length > 0 ? useful : chosen) {
     const field = fieldOf(error, context).slice(0, FIELD_LENGTH);
-    const given = valueAt(data, error.instancePath);
+    const given = get(data, error.instancePath);
     const message = messageOf(error, given, MESSAGE_LENGTH);
     const key = `${field} ${message}`;
     if (seen.has(key)) continue;

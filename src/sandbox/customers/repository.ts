@@ -1,6 +1,7 @@
 // Customers in the store, and their contract shape.
 import type { components, operations } from '../../../generated/openapi.js';
-import { deref, get, pointer, type Json, type JsonObject } from '../../contract/bundle.js';
+import type { JsonObject } from '../../contract/json.js';
+import { contractModel } from '../../contract/model.js';
 import type { SandboxCore } from '../core/context.js';
 import { sandboxDocument } from '../core/contract.js';
 import type { SqlValue } from '../core/store.js';
@@ -21,12 +22,11 @@ let columns: { filters: CustomerFilter[]; updatable: CustomerUpdatable[] } | und
 /** The filter and updatable columns, read once from the contract (each an exact match of its field). */
 function customerColumns(): { filters: CustomerFilter[]; updatable: CustomerUpdatable[] } {
   if (!columns) {
-    const doc = sandboxDocument();
-    const list = get(doc, pointer('paths', '/customers', 'get', 'parameters')) as Json[];
-    const query = list.map((p) => deref(doc, p) as JsonObject).filter((p) => p.in === 'query');
-    const update = get(doc, pointer('components', 'schemas', 'UpdateCustomerRequest', 'properties')) as JsonObject;
+    const model = contractModel(sandboxDocument());
+    const query = model.operation('listCustomers')?.parameters.filter((p) => p.in === 'query') ?? [];
+    const update = (model.schema('UpdateCustomerRequest')?.node.properties ?? {}) as JsonObject;
     columns = {
-      filters: query.map((p) => p.name as string).filter((n): n is CustomerFilter => n !== 'page' && n !== 'limit'),
+      filters: query.map((p) => p.name).filter((n): n is CustomerFilter => n !== 'page' && n !== 'limit'),
       updatable: Object.keys(update) as CustomerUpdatable[],
     };
   }

@@ -3,53 +3,30 @@
 // right base path (src/sandbox/core/path-hint.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { BASE_PATHS, BASE_SERVER, GIFT_CARD_SERVER } from '../../contract/servers.js';
+import type { ContractModel, PathTemplate } from '../../contract/model.js';
+import { BASE_SERVER, GIFT_CARD_SERVER, splitBasePath } from '../../contract/servers.js';
 import type { SandboxCore } from '../core/context.js';
-import type { OperationInfo } from '../core/contract.js';
 import { ApiError, apiError, wrongMethodAnswer } from '../core/errors.js';
 import { basePathHint } from '../core/path-hint.js';
 import { sendError } from './envelope.js';
 import { type RouteConfig, unroutedState } from './request-state.js';
 
-const escapeRe = (s: string) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
-
-/** The contract's path templates as regular expressions, to tell a wrong method from an unknown path. */
-function methodsByPath(operations: OperationInfo[]): { template: string; re: RegExp; methods: Set<string> }[] {
-  const byTemplate = new Map<string, Set<string>>();
-  for (const op of operations) {
-    const set = byTemplate.get(op.path) ?? new Set<string>();
-    set.add(op.method);
-    byTemplate.set(op.path, set);
-  }
-  // A literal segment wins over a parameter: `/payouts/beneficiaries` is not `/payouts/{code}`.
-  const params = (template: string) => template.split('{').length;
-  return [...byTemplate]
-    .sort(([a], [b]) => params(a) - params(b))
-    .map(([template, methods]) => ({
-      template,
-      re: new RegExp(
-        `^(?:${BASE_PATHS.map(escapeRe).join('|')})${template
-          .split(/\{[^}]+\}/)
-          .map(escapeRe)
-          .join('[^/]+')}/?$`,
-      ),
-      methods,
-    }));
+/** The contract's template of a request's path (with its base path), to tell a wrong method from an unknown path. */
+function templateOf(model: ContractModel, path: string): PathTemplate | undefined {
+  const { base, rest } = splitBasePath(path);
+  return base === undefined ? undefined : model.match(rest);
 }
 
 /** The answer to a request no operation serves: the contract's wrong-method answer for a known path, else 404. */
-export function noOperationAnswer(core: SandboxCore, operations: OperationInfo[]) {
-  // Made at the first request no operation serves, not at the start, which most test runs never send.
-  let pathMethods: ReturnType<typeof methodsByPath> | undefined;
+export function noOperationAnswer(core: SandboxCore, model: ContractModel) {
   return (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     if (!request.sandbox) request.sandbox = unroutedState();
     const path = request.url.split('?')[0]!;
-    pathMethods ??= methodsByPath(operations);
-    const match = pathMethods.find((r) => r.re.test(path));
-    if (match && !match.methods.has(request.method)) {
+    const match = templateOf(model, path);
+    if (match && !match.methods.includes(request.method)) {
       // The contract's answer (x-refusals.wrong_method): 405 with `Allow` naming the path's methods.
       const answer = wrongMethodAnswer();
-      const allowed = [...match.methods].join(', ');
+      const allowed = match.methods.join(', ');
       if (answer.allowHeader) reply.header('Allow', allowed);
       const details = { method: request.method, allowed_methods: [...match.methods] };
       return sendError(
@@ -67,7 +44,7 @@ export function noOperationAnswer(core: SandboxCore, operations: OperationInfo[]
       core,
       request,
       reply,
-      apiError('RESOURCE_NOT_FOUND', `No operation at ${request.method} ${path}.${basePathHint(request.method, path, operations)}`, null),
+      apiError('RESOURCE_NOT_FOUND', `No operation at ${request.method} ${path}.${basePathHint(request.method, path, model)}`, null),
     );
   };
 }
@@ -79,15 +56,13 @@ export function noOperationAnswer(core: SandboxCore, operations: OperationInfo[]
  * contract decides the route first (`x-refusals.order`).
  */
 export function literalPathFirst(
-  operations: OperationInfo[],
+  model: ContractModel,
   noOperation: (request: FastifyRequest, reply: FastifyReply) => FastifyReply,
 ): (request: FastifyRequest, reply: FastifyReply, done: () => void) => void {
-  const pathMethods = methodsByPath(operations);
   return (request, reply, done) => {
     const operation = (request.routeOptions.config as RouteConfig | undefined)?.operation;
     if (!operation) return done();
-    const path = request.url.split('?')[0]!;
-    const match = pathMethods.find((r) => r.re.test(path));
+    const match = templateOf(model, request.url.split('?')[0]!);
     if (match && match.template !== operation.path) {
       noOperation(request, reply);
       return;

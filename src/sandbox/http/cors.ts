@@ -18,7 +18,8 @@
 // Answers that never reach fastify (unroutable.ts: what Node's parser refuses) carry no CORS headers.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { deref, isObject, operationEntries, type JsonObject } from '../../contract/bundle.js';
+import type { JsonObject } from '../../contract/json.js';
+import { contractModel } from '../../contract/model.js';
 
 export interface CorsOptions {
   /** Origins trusted besides loopback ones: `https://docs.example.test` (scheme, host and port; no path). */
@@ -59,12 +60,9 @@ export function trustedOrigin(origin: string | undefined, extra: ReadonlySet<str
 export function declaredResponseHeaders(documents: JsonObject[]): string[] {
   const names = new Map<string, string>();
   for (const doc of documents) {
-    for (const { operation } of operationEntries(doc)) {
-      for (const response of Object.values(isObject(operation.responses) ? operation.responses : {})) {
-        const headers = (deref(doc, response) as JsonObject | undefined)?.headers;
-        for (const name of Object.keys(isObject(headers) ? headers : {})) {
-          if (!names.has(name.toLowerCase())) names.set(name.toLowerCase(), name);
-        }
+    for (const operation of contractModel(doc).operations) {
+      for (const response of operation.responses) {
+        for (const name of response.headerNames) if (!names.has(name.toLowerCase())) names.set(name.toLowerCase(), name);
       }
     }
   }

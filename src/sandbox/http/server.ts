@@ -5,6 +5,7 @@
 // the operation routes; the error formatting and the 404/405 answers for all. Request validation reads the
 // contract (src/sandbox/core/ajv.ts). CORS (cors.ts) comes first of the hooks: a preflight carries no key.
 import Fastify, { type FastifyInstance } from 'fastify';
+import { contractModel } from '../../contract/model.js';
 import type { Handlers, SandboxCore } from '../core/context.js';
 import { sharedValidatorCompiler } from '../core/ajv.js';
 import { operationsOf, simulationDocument, type JsonObject } from '../core/contract.js';
@@ -38,7 +39,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const { core, document, handlers } = options;
   const operations = operationsOf(document);
   const store = new IdempotencyStore(core.db);
-  const noOperation = noOperationAnswer(core, operations);
+  const noOperation = noOperationAnswer(core, contractModel(document));
 
   const app = Fastify({
     logger: false,
@@ -65,7 +66,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   app.removeContentTypeParser('text/plain');
   await app.register(unroutable, { core });
   await app.register(cors, { origins: options.corsOrigins, documents: [document, simulationDocument()] });
-  app.addHook('onRequest', literalPathFirst(operations, noOperation));
+  app.addHook('onRequest', literalPathFirst(contractModel(document), noOperation));
   app.addHook('onRequest', dropContentTypeOfEmptyBody);
 
   await app.register(authentication, { core, rateLimit: options.rateLimit });

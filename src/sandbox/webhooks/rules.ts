@@ -4,10 +4,9 @@
 // what another request may have changed during the ping.
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/openapi.js';
-import { webhookPing } from '../../contract/bundle.js';
 import type { Account } from '../core/accounts.js';
 import type { Call, SandboxCore } from '../core/context.js';
-import { sandboxDocument } from '../core/contract.js';
+import { sandboxModel } from '../core/contract.js';
 import type { PostResult } from '../core/delivery.js';
 import { type ApiError, apiError, planLimitReached } from '../core/errors.js';
 import { contractLimits, forPlan } from '../core/limits.js';
@@ -17,7 +16,7 @@ import { newSecret, type EndpointRepository, type EndpointRow } from './reposito
 export const activeEndpointAllowance = (account: Account): number => forPlan(contractLimits().activeWebhookEndpoints, account.plan)!;
 
 /** The ping's type, as the contract's ping schema gives it (`x-ping`: `webhook.ping`, provisional). */
-export const PING_TYPE = webhookPing(sandboxDocument()).type;
+export const PING_TYPE = sandboxModel().ping.type;
 
 /** The ping: an event envelope of the contract's ping schema, signed with the endpoint's secret. */
 export async function ping(core: SandboxCore, account: Account, endpointCode: string, url: string, secret: string) {
