@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { paths } from '../../generated/openapi.js';
-import { deref, get, isObject, mediaExamples, pointer, type JsonObject } from '../../src/contract/bundle.ts';
+import type { JsonObject } from '../../src/contract/bundle.ts';
 import { findFreePort } from '../../scripts/lib/port-check.ts';
 import { startMock as startMockServer, type MockServer } from '../../scripts/mock/server.ts';
 
@@ -33,10 +33,7 @@ export type WithdrawalAnswer = paths['/cards/{code}/withdraw']['post']['response
 /** The contract's example of the success answer of `POST /cards/{code}/withdraw` (its 200's first example). */
 export function withdrawalAnswer(): WithdrawalAnswer {
   const bundle = JSON.parse(fs.readFileSync(OPENAPI_JSON, 'utf8')) as JsonObject;
-  const response = deref(bundle, get(bundle, pointer('paths', '/cards/{code}/withdraw', 'post', 'responses', '200')));
-  const content = isObject(response) ? deref(bundle, response.content) : undefined;
-  const media = isObject(content) ? content['application/json'] : undefined;
-  const first = mediaExamples(bundle, media)[0];
+  const first = contractModel(bundle).byPath('POST', '/cards/{code}/withdraw')?.response(200)?.json?.examples[0];
   if (!first) throw new Error(`no example of the 200 answer of POST /cards/{code}/withdraw in ${OPENAPI_JSON}`);
   return first.value as unknown as WithdrawalAnswer;
 }

@@ -1,7 +1,8 @@
 // The event list, one event, and redelivery with the event's own idempotency key (GET /events,
 // GET /events/{id}, POST /events/{id}/redeliver); the top-up read (GET /cards/{code}/topups/{topupId}).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { deref, get, isObject, mediaExamples, pointer } from '../../src/contract/bundle.ts';
+import { isObject } from '../../src/contract/bundle.ts';
+import { contractModel } from '../../src/contract/model.ts';
 import { DOCUMENT, KEY, connect, failure, startReceiver, until, useScenario, type Receiver, type TestSandbox } from './support.ts';
 
 const scenario = useScenario();
@@ -13,8 +14,8 @@ const UNKNOWN_EVENT = 'evt_00000000-0000-4000-8000-000000000000';
 
 /** `error.details` of the named example of the redelivery's 422: the refusal as the contract shows it. */
 function redeliveryRefusal(name: string): unknown {
-  const media = get(DOCUMENT, pointer('paths', '/events/{id}/redeliver', 'post', 'responses', '422', 'content', 'application/json'));
-  const value = mediaExamples(DOCUMENT, deref(DOCUMENT, media)).find((e) => e.name === name)?.value;
+  const examples = contractModel(DOCUMENT).byPath('POST', '/events/{id}/redeliver')?.response(422)?.json?.examples ?? [];
+  const value = examples.find((e) => e.name === name)?.value;
   const error = isObject(value) ? value.error : undefined;
   if (!isObject(error)) throw new Error(`no example ${name} of the 422 of POST /events/{id}/redeliver`);
   return error.details;

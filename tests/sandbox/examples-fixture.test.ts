@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIMULATION_DOCUMENT, DOCUMENT, stateDigest, startTestSandbox, type TestSandbox } from './support.ts';
 import { bundleAjv } from '../../scripts/lib/schema.ts';
 import { basePathOf } from '../../src/contract/servers.ts';
+import { contractModel } from '../../src/contract/model.ts';
 import { startExampleReceiver, type ExampleReceiver } from '../../src/sandbox/example-receiver.ts';
 import { examplesFixture } from '../../src/sandbox/examples-fixture.ts';
 import { EXAMPLE_CODES, type Fixture } from '../../src/sandbox/index.ts';
@@ -14,14 +15,12 @@ const KEY = 'sk_test_examples_fixture';
 
 /** The contract's reads (GET) whose every path parameter's example is the code of an example record, with it filled in. */
 function exampleReads(): string[] {
-  const parameters = (DOCUMENT.components as any).parameters as Record<string, { in: string; name: string; example?: unknown }>;
   const codes = new Set<unknown>(Object.values(EXAMPLE_CODES));
   const reads: string[] = [];
-  for (const [path, item] of Object.entries(DOCUMENT.paths as Record<string, any>)) {
-    const refs = [...(item.parameters ?? []), ...(item.get?.parameters ?? [])] as { $ref?: string }[];
-    const params = refs.map((p) => parameters[String(p.$ref).split('/').at(-1)!]).filter((p) => p?.in === 'path');
-    if (!item.get || !path.includes('{') || !params.every((p) => codes.has(p!.example))) continue;
-    reads.push(params.reduce((url, p) => url.replace(`{${p!.name}}`, String(p!.example)), path));
+  for (const operation of contractModel(DOCUMENT).operations) {
+    const params = operation.parameters.filter((p) => p.in === 'path');
+    if (operation.method !== 'get' || params.length === 0 || !params.every((p) => codes.has(p.node['example']))) continue;
+    reads.push(params.reduce((url, p) => url.replace(`{${p.name}}`, String(p.node['example'])), operation.path));
   }
   return reads;
 }
