@@ -13,7 +13,8 @@ import {
   readEvents,
   renderMarkdown,
 } from '../../scripts/docs/events-page.ts';
-import { deref, isObject, type Json, type JsonObject } from '../../scripts/lib/pointer.ts';
+import { isObject, type Json, type JsonObject } from '../../scripts/lib/pointer.ts';
+import { contractModel } from '../../src/contract/model.ts';
 import { ROOT } from '../../scripts/lib/paths.ts';
 import { verifyWebhook } from '../../src/webhooks/index.ts';
 import { built } from '../contract/helpers.ts';
@@ -22,11 +23,12 @@ type Message = { name: string; tag: string; message: JsonObject };
 
 /** The messages of the bundle's `send` operations, with the name of each operation's tag. */
 function messages(doc: JsonObject): Message[] {
+  const resolved = (node: Json | undefined) => contractModel(doc).resolve(node).node as JsonObject;
   return Object.values(doc.operations as JsonObject).flatMap((raw) => {
-    const op = deref(doc, raw) as JsonObject;
-    const tag = deref(doc, (op.tags as Json[])[0]) as JsonObject;
+    const op = resolved(raw);
+    const tag = resolved((op.tags as Json[])[0]);
     return (op.messages as Json[]).map((ref) => {
-      const message = deref(doc, ref) as JsonObject;
+      const message = resolved(ref);
       return { name: String(message.name), tag: String(tag.name), message };
     });
   });

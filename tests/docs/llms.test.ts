@@ -24,7 +24,8 @@ import { sharedWebhookText } from '../../scripts/docs/reference-markdown.ts';
 import { simulationDocsDocument } from '../../scripts/docs/simulation-reference.ts';
 import { readBundles, siteContent, type SiteContent } from '../../scripts/docs/site.ts';
 import { ROOT } from '../../scripts/lib/paths.ts';
-import { deref, isObject, mediaExamples, operationEntries, responseErrorCodes, type JsonObject } from '../../scripts/lib/pointer.ts';
+import type { JsonObject } from '../../scripts/lib/pointer.ts';
+import { contractModel } from '../../src/contract/model.ts';
 import { operationSection, parseSections, REFERENCE_PAGES, type Docs } from '../../src/mcp/docs.ts';
 
 let openapi: JsonObject;
@@ -64,9 +65,10 @@ beforeAll(() => {
 
 describe('the API reference as markdown', () => {
   it('has every operation of the bundle, with its parameters, errors and examples, where the MCP server finds it', () => {
-    const entries = operationEntries(openapi);
+    const entries = contractModel(openapi).operations;
     expect(entries.length).toBeGreaterThan(50);
-    for (const { path: route, method, item, operation } of entries) {
+    for (const entry of entries) {
+      const { path: route, method, node: operation } = entry;
       const id = String(operation.operationId);
       const section = operationSection(full, id);
       expect(section, `${id}: no section of the reference in llms-full.txt`).toBeDefined();
@@ -78,33 +80,20 @@ describe('the API reference as markdown', () => {
           'm',
         ),
       );
-      for (const node of [
-        ...(Array.isArray(item.parameters) ? item.parameters : []),
-        ...(Array.isArray(operation.parameters) ? operation.parameters : []),
-      ]) {
-        const p = deref(openapi, node) as JsonObject;
-        expect(text, `${id}: parameter ${String(p.name)}`).toContain(`- \`${String(p.name)}\` (${String(p.in)}, `);
-      }
-      const responses = operation.responses as JsonObject;
-      for (const [status, response] of Object.entries(responses)) {
+      for (const p of entry.parameters) expect(text, `${id}: parameter ${p.name}`).toContain(`- \`${p.name}\` (${p.in}, `);
+      for (const { status, json, errorCodes } of entry.responses) {
         if (/^2/.test(status)) {
           expect(text, `${id}: response ${status}`).toContain(`**Response ${status}**`);
-          const examples = mediaExamples(
-            openapi,
-            (deref(openapi, response) as JsonObject).content &&
-              ((deref(openapi, response) as JsonObject).content as JsonObject)['application/json'],
-          );
-          for (const example of examples)
+          for (const example of json?.examples ?? [])
             expect(text, `${id}: example ${example.name}`).toContain(`Response \`${status}\` \`${example.name}\`:`);
           continue;
         }
-        for (const code of responseErrorCodes(openapi, response))
-          expect(text, `${id}: ${status} ${code}`).toMatch(new RegExp(`^- \`${status}\` .*\`${code}\``, 'm'));
+        for (const code of errorCodes) expect(text, `${id}: ${status} ${code}`).toMatch(new RegExp(`^- \`${status}\` .*\`${code}\``, 'm'));
       }
-      const body = deref(openapi, operation.requestBody);
-      if (isObject(body)) {
+      const body = entry.requestBody;
+      if (body) {
         expect(text, `${id}: request body`).toContain('**Request body** (`application/json`');
-        for (const example of mediaExamples(openapi, (body.content as JsonObject)['application/json']))
+        for (const example of body.json?.examples ?? [])
           expect(text, `${id}: request ${example.name}`).toContain(`Request \`${example.name}\`:`);
       }
       expect(text, `${id}: its curl sample`).toContain('```sh\ncurl ');
@@ -145,7 +134,7 @@ describe('the API reference as markdown', () => {
       expect(outline, section).toContain(section);
     for (const tag of (openapi.tags as JsonObject[]).map((t) => String(t.name))) expect(outline, tag).toContain(`## ${tag}`);
     expect(outline.filter((h) => h.startsWith('### ') && !h.startsWith('### `')).length).toBe(
-      operationEntries(openapi).length + Object.keys(openapi.webhooks as JsonObject).length,
+      contractModel(openapi).operations.length + contractModel(openapi).webhooks.length,
     );
   });
 });
@@ -159,10 +148,10 @@ describe("the simulation API's page as markdown", () => {
       `Every operation of ${String((sandbox.info as JsonObject).title)} ${String((sandbox.info as JsonObject).version)} as markdown.`,
     );
     const outline = headings(twin!.body);
-    const entries = operationEntries(sandbox);
+    const entries = contractModel(sandbox).operations;
     const server = String((sandbox.servers as JsonObject[])[0]!.url);
-    expect(entries.map((e) => e.operation.operationId)).toContain('advanceClock');
-    for (const { path: route, method, operation } of entries) {
+    expect(entries.map((e) => e.operationId)).toContain('advanceClock');
+    for (const { path: route, method, node: operation } of entries) {
       const id = String(operation.operationId);
       const tag = `## ${String((operation.tags as string[])[0])}`;
       const at = outline.indexOf(`### ${String(operation.summary)}`);
@@ -186,7 +175,7 @@ describe("the simulation API's page as markdown", () => {
     expect(twin!.body).not.toMatch(/webhook event it sends/);
     expect(docs.llmsFull).toContain(twinText(twin!));
     // The MCP server's reader finds each simulation on this page, not on the API reference.
-    for (const { operation } of entries) {
+    for (const { node: operation } of entries) {
       const id = String(operation.operationId);
       expect(operationSection(full, id, REFERENCE_PAGES.simulation)?.heading, id).toBe(String(operation.summary));
       expect(operationSection(full, id), id).toBeUndefined();

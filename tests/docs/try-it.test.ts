@@ -9,7 +9,8 @@ import { docsDocument } from '../../scripts/docs/reference.ts';
 import { simulationDocsDocument } from '../../scripts/docs/simulation-reference.ts';
 import { DEFAULT_KEY, IDEMPOTENCY_HEADER, tryItData, withTryIt } from '../../scripts/docs/try-it.ts';
 import { ROOT } from '../../scripts/lib/paths.ts';
-import { operationEntries, type JsonObject } from '../../scripts/lib/pointer.ts';
+import type { JsonObject } from '../../scripts/lib/pointer.ts';
+import { contractModel } from '../../src/contract/model.ts';
 
 const read = (file: string): JsonObject => JSON.parse(fs.readFileSync(path.join(ROOT, 'generated', file), 'utf8'));
 const openapi = read('openapi.json');
@@ -23,7 +24,7 @@ describe('the data of the Try it console', () => {
       [openapi, partner],
       [sandbox, simulation],
     ] as const) {
-      const ids = operationEntries(doc).map(({ operation }) => String(operation.operationId).toLowerCase());
+      const ids = contractModel(doc).operations.map((o) => o.operationId.toLowerCase());
       expect(
         Object.keys(data.operations)
           .map((id) => id.split('/')[2])
@@ -50,10 +51,9 @@ describe('the data of the Try it console', () => {
 
   it("starts from the contract's examples: the request body's first example, the path parameters'", () => {
     const create = partner.operations['/customers/createcustomer']!;
-    const example = (openapi as any).components.examples;
-    const first = Object.values((openapi as any).paths['/customers'].post.requestBody.content['application/json'].examples)[0] as any;
-    const value = first.$ref ? example[first.$ref.split('/').pop()].value : first.value;
-    expect(JSON.parse(create.body!)).toEqual(value);
+    const first = contractModel(openapi).operation('createCustomer')?.requestBody?.json?.examples[0];
+    expect(first).toBeDefined();
+    expect(JSON.parse(create.body!)).toEqual(first!.value);
     expect(create.bodyRequired).toBe(true);
     const card = partner.operations['/cards/getcard']!;
     const code = card.parameters.find((p) => p.in === 'path' && p.name === 'code');
