@@ -7,26 +7,19 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { readEvents } from '../../scripts/build/events.ts';
+import { contractModel, type JsonObject } from '../../src/contract/model.ts';
 import { verifyWebhook } from '../../src/webhooks/index.ts';
 import { openSiteBrowser, referenceRoutes, ROOT, SHOTS, SITE, WAIT_MS, type SiteBrowser } from './browser.ts';
 import { overflowingText } from './layout.ts';
 
 type Json = Record<string, any>;
 const readJson = (file: string): Json => JSON.parse(fs.readFileSync(path.join(SITE, file), 'utf8'));
-const deref = (doc: Json, node: Json): Json =>
-  typeof node?.$ref === 'string'
-    ? deref(
-        doc,
-        node.$ref
-          .slice(2)
-          .split('/')
-          .reduce((n: Json, k: string) => n?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], doc),
-      )
-    : node;
+/** A node of a bundle after its `$ref`s, as the contract model follows them. */
+const resolved = (doc: Json, node: Json): Json => contractModel(doc as JsonObject).resolve(node as JsonObject).node as Json;
 
 /** The event names of the AsyncAPI bundle: the messages of its operations. */
 function eventNames(asyncapi: Json): string[] {
-  return Object.values<Json>(asyncapi.operations).flatMap((op) => (op.messages as Json[]).map((m) => String(deref(asyncapi, m).name)));
+  return Object.values<Json>(asyncapi.operations).flatMap((op) => (op.messages as Json[]).map((m) => String(resolved(asyncapi, m).name)));
 }
 
 // Functions run in the page (serialized, so they refer to nothing of this module) read the DOM through
@@ -191,7 +184,7 @@ describe('the webhooks of the API reference', () => {
         continue;
       }
       const text = await page.locator('body').innerText();
-      const schema = deref(openapi, op.requestBody.content['application/json'].schema);
+      const schema = resolved(openapi, op.requestBody.content['application/json'].schema);
       const example = schema.examples?.[0] as Json | undefined;
       if (!example) problems.push(`${event}: no example in the contract`);
       for (const param of op.parameters as Json[]) {

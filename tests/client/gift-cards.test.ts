@@ -4,18 +4,13 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPartnerClient, isGiftCardPath } from '../../src/index.js';
 import { meta, OPENAPI_JSON, sendJson, startServer, TEST_KEY, type LocalServer } from './support.js';
-import { HTTP_METHODS } from '../../src/contract/bundle.ts';
+import { contractModel, type JsonObject } from '../../src/contract/model.ts';
 
-interface OpenApi {
-  servers?: { url: string }[];
-  paths: Record<string, Record<string, unknown> & { servers?: { url: string }[] }>;
-}
-const openapi = JSON.parse(fs.readFileSync(OPENAPI_JSON, 'utf8')) as OpenApi;
+const model = contractModel(JSON.parse(fs.readFileSync(OPENAPI_JSON, 'utf8')) as JsonObject);
+const paths = [...new Set(model.operations.map((o) => o.path))];
 
 /** Paths whose Path Item, or one of whose operations, declares its own `servers`. */
-const ownServers = Object.entries(openapi.paths)
-  .filter(([, item]) => item.servers || HTTP_METHODS.some((m) => (item[m] as { servers?: unknown } | undefined)?.servers))
-  .map(([p]) => p);
+const ownServers = [...new Set(model.operations.filter((o) => o.item.node.servers || o.node.servers).map((o) => o.path))];
 
 let main: LocalServer;
 let gift: LocalServer;
@@ -47,11 +42,11 @@ describe('gift card base address', () => {
   it('the contract gives {alt_base_url} to the gift card paths, and only to them', () => {
     expect(ownServers.length).toBeGreaterThan(0);
     for (const p of ownServers) {
-      const item = openapi.paths[p];
-      const servers = item?.servers ?? [];
+      const item = model.operations.find((o) => o.path === p)!.item.node;
+      const servers = (item.servers ?? []) as { url: string }[];
       expect(servers.map((s) => s.url)).toContain('{alt_base_url}');
     }
-    expect(Object.keys(openapi.paths).filter(isGiftCardPath).sort()).toEqual([...ownServers].sort());
+    expect(paths.filter(isGiftCardPath).sort()).toEqual([...ownServers].sort());
   });
 
   it('routes every operation of every path with its own servers to giftCardBaseUrl, the others to baseUrl', async () => {
@@ -61,8 +56,8 @@ describe('gift card base address', () => {
       giftCardBaseUrl: `${gift.url}/api/v1`,
       retry: false,
     });
-    for (const [p, item] of Object.entries(openapi.paths)) {
-      for (const method of HTTP_METHODS.filter((m) => item[m])) {
+    for (const p of paths) {
+      for (const { method } of model.operations.filter((o) => o.path === p)) {
         main.requests.length = 0;
         gift.requests.length = 0;
         await callFor(client, p, method);

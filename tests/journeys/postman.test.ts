@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, inject } from 'vitest';
 import { COLLECTION_FILE } from '../../scripts/docs/collection.ts';
-import { deref } from '../../scripts/lib/pointer.ts';
+import { contractModel } from '../../src/contract/model.ts';
 import { background, journey, sh } from './support.ts';
 
 type JsonObject = { [key: string]: any };
@@ -30,12 +30,11 @@ const REFUSED_ON_THE_SEEDED_ACCOUNT: Record<string, string> = {
 /** The status under which the operation documents an error example with `details.reason` `reason`. */
 function documentedStatus(openapi: JsonObject, operation: string, reason: string): number | undefined {
   const [method, pathKey] = operation.split(' ') as [string, string];
-  const responses: JsonObject = openapi.paths?.[pathKey]?.[method.toLowerCase()]?.responses ?? {};
-  for (const [status, response] of Object.entries<JsonObject>(responses)) {
-    const examples = Object.values<JsonObject>((deref(openapi, response) as JsonObject).content?.['application/json']?.examples ?? {});
-    if (examples.some((e) => (deref(openapi, e) as JsonObject).value?.error?.details?.reason === reason)) return Number(status);
-  }
-  return undefined;
+  const responses = contractModel(openapi).byPath(method, pathKey)?.responses ?? [];
+  const documented = responses.find((r) =>
+    (r.json?.examples ?? []).some((e) => (e.value as JsonObject)?.error?.details?.reason === reason),
+  );
+  return documented ? Number(documented.status) : undefined;
 }
 
 const quote = (word: string): string => `'${word.replaceAll("'", `'\\''`)}'`;

@@ -20,7 +20,8 @@ import {
   type ArazzoDocument,
 } from '../../scripts/conformance/workflows.ts';
 import { ROOT } from '../../scripts/lib/paths.ts';
-import { deref, type JsonObject } from '../../scripts/lib/pointer.ts';
+import type { JsonObject } from '../../scripts/lib/pointer.ts';
+import { contractModel } from '../../src/contract/model.ts';
 
 const bundle = JSON.parse(fs.readFileSync(path.join(ROOT, 'generated', 'openapi.json'), 'utf8')) as JsonObject;
 const cards = readArazzo(path.join(ROOT, 'spec', 'workflows', 'cards.arazzo.yaml'));
@@ -95,9 +96,8 @@ describe("Respect's report, step by step", () => {
         response: { statusCode: 200, body, headers: { 'content-type': 'application/json' } },
       });
     // The contract's own example of GET /cards/{code} 200 conforms; a card whose code is not a uuid does not.
-    const media = (((bundle.paths as JsonObject)['/cards/{code}'] as JsonObject).get as JsonObject).responses as JsonObject;
-    const examples = (((media['200'] as JsonObject).content as JsonObject)['application/json'] as JsonObject).examples as JsonObject;
-    const valid = (deref(bundle, Object.values(examples)[0]!) as JsonObject).value;
+    const valid = contractModel(bundle).byPath('get', '/cards/{code}')?.response(200)?.json?.examples[0]?.value;
+    expect(valid).toBeDefined();
     expect(stepResults([response(valid)], check)).toEqual([{ step: 'read', outcome: 'passed' }]);
     const broken = stepResults([response({ success: true, data: { code: 'not-a-uuid' } })], check)[0]!;
     expect(broken.outcome).toBe('failed');
