@@ -399,6 +399,9 @@ export function validateResponse(
 export function matchPathTemplate(bundle: OpenApiBundle, method: string, concretePath: string): string | undefined {
   const path = concretePath.split('?')[0]!;
   const m = method.toLowerCase();
+  // The model's matcher takes a trailing slash; a request's path that has one (`/customers/`) names no
+  // operation of the contract, whose templates have none.
+  if (path.endsWith('/')) return undefined;
   // The model's templates come literal segments first: /payouts/quotes before /payouts/{code}.
   return contractModel(bundle).templates.find((t) => t.re.test(path) && t.operations.some((o) => o.method === m))?.template;
 }
