@@ -16,6 +16,7 @@ import type { Outbox } from '../../src/sandbox/core/events.ts';
 import { IDEMPOTENCY_KEY } from '../../src/sandbox/core/idempotency.ts';
 import { EXAMPLE_CODES } from '../../src/sandbox/example-codes.ts';
 import { DOCUMENT } from './support.ts';
+import { contractModel } from '../../src/contract/model.ts';
 import type { ErrorCode } from '../../src/client/types.ts';
 
 const schemas = (DOCUMENT.components as any).schemas as Record<string, any>;
@@ -170,36 +171,26 @@ describe('events', () => {
 });
 
 describe('codes and patterns', () => {
-  const resolve = (node: any): any =>
-    node?.$ref
-      ? resolve(
-          node.$ref
-            .slice(2)
-            .split('/')
-            .reduce((n: any, k: string) => n?.[k], DOCUMENT),
-        )
-      : node;
+  const model = contractModel(DOCUMENT);
 
   it("the example codes are the examples of the contract's path parameters that name a record", () => {
     const examples = new Set<string>();
-    for (const item of Object.values(DOCUMENT.paths as Record<string, any>)) {
-      for (const scope of [item, ...Object.values(item)] as any[]) {
-        for (const parameter of (Array.isArray(scope?.parameters) ? scope.parameters : []).map(resolve)) {
-          if (
-            parameter.in === 'path' &&
-            /^(evt_)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(String(parameter.example))
-          )
-            examples.add(parameter.example);
-        }
-      }
+    for (const { node: parameter } of model.operations.flatMap((o) => o.parameters)) {
+      if (
+        parameter.in === 'path' &&
+        /^(evt_)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(String(parameter.example))
+      )
+        examples.add(parameter.example as string);
     }
     expect(new Set(Object.values(EXAMPLE_CODES))).toEqual(examples);
   });
 
   it("the Idempotency-Key check is the contract's pattern", () => {
-    const schema = resolve((DOCUMENT.components as any).parameters.IdempotencyKey).schema;
-    expect(IDEMPOTENCY_KEY.source).toBe(schema.pattern);
-    expect(IDEMPOTENCY_KEY.test(schema.examples[0])).toBe(true);
+    const schema = model.resolvePointer('/components/parameters/IdempotencyKey').node as any;
+    expect(schema).toBeDefined();
+    const { pattern, examples } = model.resolve(schema.schema).node as any;
+    expect(IDEMPOTENCY_KEY.source).toBe(pattern);
+    expect(IDEMPOTENCY_KEY.test(examples[0])).toBe(true);
     expect(IDEMPOTENCY_KEY.test('has space')).toBe(false);
   });
 });

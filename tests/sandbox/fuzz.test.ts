@@ -13,6 +13,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT_BYTES, BODY_MAX_DEPTH, HEADER_LIMIT_BYTES } from '../../src/sandbox/core/bounds.ts';
 import { operationsOf } from '../../src/sandbox/core/contract.ts';
+import { contractModel } from '../../src/contract/model.ts';
 import { OUTSIDE_OPERATIONS, wrongMethodAnswer } from '../../src/sandbox/core/errors.ts';
 import {
   DOCUMENT,
@@ -84,12 +85,8 @@ afterAll(async () => {
 const implemented = () => operationsOf(DOCUMENT).filter((op) => sandbox.implemented.includes(op.operationId));
 
 function exampleBody(method: string, path: string): Record<string, unknown> | undefined {
-  const op = (DOCUMENT.paths as any)[path][method.toLowerCase()];
-  let body = op.requestBody;
-  if (body?.$ref) body = (DOCUMENT.components as any).requestBodies[body.$ref.split('/').pop()];
-  const examples = body?.content?.['application/json']?.examples;
-  const first = examples ? (Object.values(examples)[0] as { value: Record<string, unknown> }).value : undefined;
-  return first ? structuredClone(first) : undefined;
+  const first = contractModel(DOCUMENT).byPath(method, path)?.requestBody?.json?.examples[0]?.value;
+  return first ? (structuredClone(first) as Record<string, unknown>) : undefined;
 }
 
 /** The known code of a path's resource (the others are generated). */

@@ -5,7 +5,7 @@
 // enum values and the patterns are read from the contract as the sandbox serves it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOOPBACK_HTTP_URL, operationsOf, type JsonObject } from '../../src/sandbox/core/contract.ts';
-import { deref } from '../../src/contract/bundle.ts';
+import { contractModel } from '../../src/contract/model.ts';
 import { PATTERN_WORDS } from '../../src/sandbox/core/validation-messages.ts';
 import { DOCUMENT, SIMULATION_DOCUMENT, startTestSandbox, type TestSandbox } from './support.ts';
 
@@ -17,17 +17,19 @@ afterAll(() => sandbox?.close());
 
 type Json = Record<string, any>;
 
-const resolve = (doc: JsonObject, node: any): any => deref(doc, node);
+const resolve = (doc: JsonObject, node: any): any => contractModel(doc).resolve(node).node;
 
 /** The named request example of an operation of the contract. */
 function requestExample(path: string, name: string): Json {
-  const example = resolve(DOCUMENT, (DOCUMENT.paths as any)[path].post.requestBody.content['application/json'].examples[name]);
-  return structuredClone(example.value);
+  const example = contractModel(DOCUMENT)
+    .byPath('post', path)
+    ?.requestBody?.json?.examples.find((e) => e.name === name);
+  return structuredClone(example!.value) as Json;
 }
 
 /** The `const` of `property` in each alternative of a oneOf request schema. */
 function discriminators(schema: string, property: string): string[] {
-  const oneOf = (resolve(DOCUMENT, (DOCUMENT.components as any).schemas[schema]).oneOf as unknown[]).map((s) => resolve(DOCUMENT, s));
+  const oneOf = (contractModel(DOCUMENT).schema(schema)!.node.oneOf as unknown[]).map((s) => resolve(DOCUMENT, s));
   return oneOf.map((s) => s.properties[property].const);
 }
 
@@ -79,7 +81,7 @@ describe('a body with alternatives is checked against the alternative it chose',
 
 describe('an unknown enum value', () => {
   it('gets "did you mean", and the whole list in details (no value cut)', async () => {
-    const names = resolve(DOCUMENT, (DOCUMENT.components as any).schemas.WebhookEventNameChoice).enum as string[];
+    const names = contractModel(DOCUMENT).schema('WebhookEventNameChoice')!.node.enum as string[];
     const { message, fields } = await refused('POST', '/v1/webhooks', { ...requestExample('/webhooks', 'create'), events: ['card.froze'] });
     expect(message).toBe(
       `The request is invalid: events.0 "card.froze" is not one of its ${names.length + 1} allowed values; did you mean "card.frozen"? (enum).`,
@@ -118,12 +120,7 @@ describe('a pattern failure says the rule in words', () => {
       for (const value of Object.values(node)) visit(doc, value, seen);
     };
     for (const doc of [DOCUMENT, SIMULATION_DOCUMENT]) {
-      for (const item of Object.values(doc.paths as Json)) {
-        for (const op of Object.values(item as Json)) {
-          if (op && typeof op === 'object') visit(doc, [(op as Json).requestBody, (op as Json).parameters]);
-        }
-        visit(doc, (item as Json).parameters);
-      }
+      for (const op of contractModel(doc).operations) visit(doc, [op.node.requestBody, op.node.parameters, op.item.node.parameters]);
     }
     expect(patterns.size).toBeGreaterThan(10);
     expect([...patterns].filter((p) => PATTERN_WORDS[p] === undefined)).toEqual([]);
