@@ -240,7 +240,7 @@ export function snippet(har: HarRequest, target: string, client: string): string
   return code;
 }
 
-/** The samples of every operation of `doc.paths` (in document order), in the languages' order. */
+/** The samples of every operation of the document's `paths` (in document order), in the languages' order. */
 export function codeSamples(doc: JsonObject): OperationSamples[] {
   return exampleOperations(doc).map((op) => {
     const method = op.method.toLowerCase();

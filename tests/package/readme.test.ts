@@ -9,6 +9,7 @@ import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { eventsPages } from '../../scripts/docs/events-page.ts';
+import { contractModel, type JsonObject } from '../../src/contract/model.ts';
 import { GUIDES, workflowSources } from '../../scripts/docs/guides.ts';
 import { guideUrl } from '../../src/package-info.ts';
 import { USAGE as MCP_USAGE } from '../../src/mcp/cli-args.ts';
@@ -125,12 +126,8 @@ describe('the package README names everything a partner uses', () => {
   });
 
   it('every operation of the simulation API', () => {
-    const doc = JSON.parse(read('generated/sandbox.json')) as { paths: Record<string, Record<string, unknown>> };
-    const operations = Object.entries(doc.paths).flatMap(([p, item]) =>
-      Object.keys(item)
-        .filter((k) => k !== 'parameters')
-        .map((method) => `${method.toUpperCase()} ${p}`),
-    );
+    const model = contractModel(JSON.parse(read('generated/sandbox.json')) as JsonObject);
+    const operations = model.operations.map((o) => `${o.method.toUpperCase()} ${o.path}`);
     expect(operations.length).toBeGreaterThan(20);
     const text = code(section(README, '## The sandbox'));
     expect(operations.filter((op) => !text.includes(op))).toEqual([]);

@@ -16,7 +16,8 @@ import {
   type SetupDriver,
 } from '../../src/setup/setup.ts';
 import { ROOT } from '../../scripts/lib/paths.ts';
-import { deref, isObject, type JsonObject } from '../../scripts/lib/pointer.ts';
+import { isObject, type JsonObject } from '../../scripts/lib/pointer.ts';
+import { contractModel } from '../../src/contract/model.ts';
 import { matchPathTemplate } from '../../scripts/conformance/validate-response.ts';
 
 const openapi = JSON.parse(fs.readFileSync(path.join(ROOT, 'generated', 'openapi.json'), 'utf8')) as JsonObject;
@@ -24,32 +25,15 @@ const simulation = JSON.parse(fs.readFileSync(path.join(ROOT, 'generated', 'sand
 const { resources, references } = SETUP_GRAPH;
 const keys = Object.keys(resources) as ResourceKey[];
 
-function operation(doc: JsonObject, method: string, template: string): JsonObject | undefined {
-  const item = (doc.paths as JsonObject)[template];
-  const op = isObject(item) ? item[method.toLowerCase()] : undefined;
-  return isObject(op) ? op : undefined;
-}
-
-function firstExample(doc: JsonObject, node: unknown): unknown {
-  const resolved = deref(doc, node as JsonObject);
-  if (!isObject(resolved)) return undefined;
-  const examples = isObject(resolved.examples) ? Object.values(resolved.examples) : [];
-  const first = deref(doc, examples[0]);
-  return isObject(first) ? first.value : undefined;
-}
+const operation = (doc: JsonObject, method: string, template: string) => contractModel(doc).byPath(method, template);
 
 /** The first request example of an operation. */
-const requestExample = (method: string, template: string) => {
-  const body = deref(openapi, operation(openapi, method, template)?.requestBody);
-  return firstExample(openapi, isObject(body) && isObject(body.content) ? body.content['application/json'] : undefined) as
-    | JsonObject
-    | undefined;
-};
+const requestExample = (method: string, template: string) =>
+  operation(openapi, method, template)?.requestBody?.json?.examples[0]?.value as JsonObject | undefined;
 
 /** The `data` of an operation's first 200 example. */
 const answerData = (method: string, template: string) => {
-  const response = deref(openapi, (operation(openapi, method, template)?.responses as JsonObject | undefined)?.['200']);
-  const value = firstExample(openapi, isObject(response) && isObject(response.content) ? response.content['application/json'] : undefined);
+  const value = operation(openapi, method, template)?.response(200)?.json?.examples[0]?.value;
   return isObject(value) ? value.data : undefined;
 };
 
