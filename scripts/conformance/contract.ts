@@ -19,7 +19,7 @@ export function resolveRef(state: WithContract, node: Json | undefined): JsonObj
 }
 
 /** The operation of a method and path template, as the contract model reads it. */
-const operationOf = (state: WithContract, method: string, template: string) =>
+export const operationOf = (state: WithContract, method: string, template: string) =>
   contractModel(state.validator.bundle).byPath(method, template);
 
 /** The operation's parameter objects (path item and operation level, $refs resolved). */
