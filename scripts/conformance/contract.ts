@@ -3,7 +3,8 @@
 // well-formed reference that names none.
 import { randomUUID } from 'node:crypto';
 import { isGiftCardPath } from '../../src/contract/servers.ts';
-import { deref, isObject, type Json, type JsonObject } from '../lib/pointer.ts';
+import { contractModel } from '../../src/contract/model.ts';
+import { isObject, type Json, type JsonObject } from '../lib/pointer.ts';
 import type { ResponseValidator } from './validate-response.ts';
 
 /** Anything that holds the contract's validator (the hooks' state, a check's context). */
@@ -13,43 +14,32 @@ export interface WithContract {
 
 /** Follows `$ref`s (internal, `#/...`) to the object they point at. */
 export function resolveRef(state: WithContract, node: Json | undefined): JsonObject | undefined {
-  const resolved = deref(state.validator.bundle, node);
+  const resolved = contractModel(state.validator.bundle).resolve(node).node;
   return isObject(resolved) ? resolved : undefined;
 }
 
+/** The operation of a method and path template, as the contract model reads it. */
+export const operationOf = (state: WithContract, method: string, template: string) =>
+  contractModel(state.validator.bundle).byPath(method, template);
+
 /** The operation's parameter objects (path item and operation level, $refs resolved). */
 export function parameters(state: WithContract, method: string, template: string): JsonObject[] {
-  const paths = (state.validator.bundle as JsonObject).paths;
-  const item = isObject(paths) ? paths[template] : undefined;
-  const op = isObject(item) ? item[method.toLowerCase()] : undefined;
-  const list = [
-    ...(isObject(item) && Array.isArray(item.parameters) ? item.parameters : []),
-    ...(isObject(op) && Array.isArray(op.parameters) ? op.parameters : []),
-  ];
-  return list.map((p) => resolveRef(state, p)).filter((p): p is JsonObject => p !== undefined);
+  return operationOf(state, method, template)?.parameters.map((p) => p.node) ?? [];
 }
 
 export function hasHeaderParam(state: WithContract, method: string, template: string, name: string): boolean {
   return parameters(state, method, template).some((p) => p.in === 'header' && String(p.name).toLowerCase() === name.toLowerCase());
 }
 
+/** The schema of the operation's JSON request body (the contract's bodies are all `application/json`). */
 export function requestBodySchema(state: WithContract, method: string, template: string): JsonObject | undefined {
-  const info = state.validator.operation(method, template);
-  const rb = resolveRef(state, info?.operation.requestBody);
-  const content = rb && isObject(rb.content) ? rb.content : undefined;
-  const media = content ? Object.values(content).find(isObject) : undefined;
-  return media ? resolveRef(state, media.schema) : undefined;
+  return operationOf(state, method, template)?.requestBody?.json?.schema?.node;
 }
 
 /** The operation's first request example (a copy), or `{}`. */
 export function firstRequestExample(state: WithContract, method: string, template: string): JsonObject {
-  const info = state.validator.operation(method, template);
-  const rb = resolveRef(state, info?.operation.requestBody);
-  const content = rb && isObject(rb.content) ? rb.content : undefined;
-  const media = content && isObject(content['application/json']) ? content['application/json'] : undefined;
-  const examples = media && isObject(media.examples) ? Object.values(media.examples) : [];
-  const first = examples.length ? resolveRef(state, examples[0] as Json) : undefined;
-  return first && isObject(first.value) ? structuredClone(first.value) : {};
+  const first = operationOf(state, method, template)?.requestBody?.json?.examples[0]?.value;
+  return isObject(first) ? structuredClone(first) : {};
 }
 
 /** The values a closed-set schema allows: its `enum`, `const`, or those of its `oneOf`/`anyOf` branches. */

@@ -1,7 +1,8 @@
 // `--only`: the operations to check, by operationId or by path (every operation of that path). The suite
 // then runs Dredd on a copy of the bundle that keeps only those operations.
 import { closest, UsageError } from '../lib/cli-args.ts';
-import { HTTP_METHODS, isObject, operationEntries, type JsonObject } from '../lib/pointer.ts';
+import { contractModel } from '../../src/contract/model.ts';
+import { HTTP_METHODS, type JsonObject } from '../lib/pointer.ts';
 import type { OpenApiBundle } from './validate-response.ts';
 
 /** Splits repeated and comma-separated values: ['a,b', 'c'] → ['a', 'b', 'c']. */
@@ -17,13 +18,9 @@ export function listValues(values: readonly string[]): string[] {
  * `/cards/{code}`). Throws a UsageError naming each unknown value, with the nearest known ones.
  */
 export function selectOperations(bundle: OpenApiBundle, only: readonly string[]): { bundle: OpenApiBundle; selected: string[] } {
-  const paths = isObject(bundle.paths) ? bundle.paths : {};
-  const operations = operationEntries(bundle as JsonObject).map(({ path, method, operation }) => ({
-    path,
-    method,
-    id: operation.operationId as string | undefined,
-  }));
-  const known = [...new Set([...operations.flatMap((o) => (o.id ? [o.id] : [])), ...Object.keys(paths)])];
+  const model = contractModel(bundle);
+  const operations = model.operations.map((o) => ({ path: o.path, method: o.method, id: o.operationId || undefined, item: o.item.node }));
+  const known = [...new Set([...operations.flatMap((o) => (o.id ? [o.id] : [])), ...operations.map((o) => o.path)])];
   const unknown = only.filter((v) => !known.includes(v));
   if (unknown.length) {
     const hints = unknown.map((v) => {
@@ -35,10 +32,9 @@ export function selectOperations(bundle: OpenApiBundle, only: readonly string[])
   const chosen = operations.filter((o) => only.includes(o.path) || (o.id !== undefined && only.includes(o.id)));
   const kept: JsonObject = {};
   for (const o of chosen) {
-    const item = paths[o.path] as JsonObject;
-    kept[o.path] ??= Object.fromEntries(Object.entries(item).filter(([k]) => !(HTTP_METHODS as readonly string[]).includes(k)));
+    kept[o.path] ??= Object.fromEntries(Object.entries(o.item).filter(([k]) => !(HTTP_METHODS as readonly string[]).includes(k)));
     const copy = kept[o.path] as JsonObject;
-    copy[o.method] = item[o.method]!;
+    copy[o.method] = o.item[o.method]!;
   }
   return { bundle: { ...bundle, paths: kept }, selected: chosen.map((o) => `${o.method.toUpperCase()} ${o.path}`) };
 }

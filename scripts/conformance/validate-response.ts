@@ -8,7 +8,8 @@
 //   const errors = validateResponse(bundle, 'GET', '/cards/{code}', 200, body);
 //   errors: [{ pointer: '/data/status', message: "must be one of: ... (got 'exploded')" }]
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { HTTP_METHODS, escapeToken, get, isObject, type Json, type JsonObject } from '../lib/pointer.ts';
+import { contractModel, type ContractModel, type Response } from '../../src/contract/model.ts';
+import { escapeToken, get, isObject, type Json, type JsonObject } from '../lib/pointer.ts';
 import { bundleAjv, undocumentedFields } from '../lib/schema.ts';
 
 export type OpenApiBundle = JsonObject;
@@ -26,16 +27,6 @@ export interface NamedExample {
 
 const BUNDLE_ID = 'https://conformance.local/openapi.json';
 
-/** Follows `$ref`s of an object (response, schema, example) until a concrete one; returns it and its pointer. */
-function deref(root: JsonObject, node: Json | undefined, pointer: string): { node: Json | undefined; pointer: string } {
-  let seen = 0;
-  while (isObject(node) && typeof node.$ref === 'string' && seen++ < 20) {
-    pointer = node.$ref;
-    node = get(root, node.$ref);
-  }
-  return { node, pointer };
-}
-
 /** Media type without parameters, lowercased: `application/json; charset=utf-8` -> `application/json`. */
 export function normaliseContentType(value: string | undefined | null): string {
   return (value ?? '').split(';')[0]!.trim().toLowerCase();
@@ -46,16 +37,8 @@ function describeValue(value: unknown): string {
   return text === undefined ? String(value) : text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
-function valueAt(body: unknown, pointer: string): unknown {
-  let node: unknown = body;
-  for (const raw of pointer.split('/').slice(1)) {
-    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (Array.isArray(node)) node = node[Number(key)];
-    else if (isObject(node)) node = node[key];
-    else return undefined;
-  }
-  return node;
-}
+/** The value at an Ajv instance path: a plain JSON Pointer, whose `%` is a character and not a URI escape. */
+const bodyValue = (body: unknown, pointer: string): unknown => get(body, pointer.replaceAll('%', '%25'));
 
 /** Turns Ajv errors into short pointer + message pairs, dropping the combinator noise. */
 export function formatAjvErrors(errors: ErrorObject[] | null | undefined, body: unknown): ResponseError[] {
@@ -80,19 +63,19 @@ export function formatAjvErrors(errors: ErrorObject[] | null | undefined, body: 
         message = 'is not allowed (the schema is closed: unevaluatedProperties false)';
         break;
       case 'enum':
-        message = `must be one of ${(params.allowedValues as unknown[]).map((v) => describeValue(v)).join(', ')} (got ${describeValue(valueAt(body, pointer))})`;
+        message = `must be one of ${(params.allowedValues as unknown[]).map((v) => describeValue(v)).join(', ')} (got ${describeValue(bodyValue(body, pointer))})`;
         break;
       case 'const':
-        message = `must be ${describeValue(params.allowedValue)} (got ${describeValue(valueAt(body, pointer))})`;
+        message = `must be ${describeValue(params.allowedValue)} (got ${describeValue(bodyValue(body, pointer))})`;
         break;
       case 'type':
-        message = `must be ${String(params.type)} (got ${describeValue(valueAt(body, pointer))})`;
+        message = `must be ${String(params.type)} (got ${describeValue(bodyValue(body, pointer))})`;
         break;
       case 'format':
-        message = `must be a valid ${String(params.format)} (got ${describeValue(valueAt(body, pointer))})`;
+        message = `must be a valid ${String(params.format)} (got ${describeValue(bodyValue(body, pointer))})`;
         break;
       default:
-        message = `${e.message ?? e.keyword} (got ${describeValue(valueAt(body, pointer))})`;
+        message = `${e.message ?? e.keyword} (got ${describeValue(bodyValue(body, pointer))})`;
     }
     const key = `${pointer} ${message}`;
     if (seen.has(key)) continue;
@@ -174,46 +157,40 @@ class BundleResponses implements ResponseValidator {
   readonly bundle: OpenApiBundle;
   private readonly ajv: ReturnType<typeof bundleAjv>;
   private readonly compiled = new Map<string, ValidateFunction>();
-  private readonly paths: JsonObject;
+  private readonly model: ContractModel;
   private readonly envelopePointer: string | undefined;
 
   constructor(bundle: OpenApiBundle) {
     this.bundle = bundle;
     this.ajv = bundleAjv(bundle, BUNDLE_ID);
-    this.paths = isObject(bundle.paths) ? bundle.paths : {};
-    this.envelopePointer =
-      isObject(bundle.components) && isObject(bundle.components.schemas) && 'ErrorEnvelope' in bundle.components.schemas
-        ? '#/components/schemas/ErrorEnvelope'
-        : undefined;
+    this.model = contractModel(bundle);
+    this.envelopePointer = this.model.schemaNames.includes('ErrorEnvelope') ? '/components/schemas/ErrorEnvelope' : undefined;
   }
 
+  /** The validator of the schema at a pointer of the bundle (with or without its leading `#`). */
   private compile(pointer: string): ValidateFunction {
-    let fn = this.compiled.get(pointer);
+    const ref = pointer.replace(/^#/, '');
+    let fn = this.compiled.get(ref);
     if (!fn) {
-      fn = this.ajv.compile({ $ref: `${BUNDLE_ID}${pointer}` });
-      this.compiled.set(pointer, fn);
+      fn = this.ajv.compile({ $ref: `${BUNDLE_ID}#${ref}` });
+      this.compiled.set(ref, fn);
     }
     return fn;
   }
 
   operations(): OperationInfo[] {
-    return Object.keys(this.paths).flatMap((p) =>
-      HTTP_METHODS.map((m) => this.operation(m, p)).filter((o): o is OperationInfo => o !== undefined),
-    );
+    return this.model.operations.map((o) => this.operation(o.method, o.path)!);
   }
 
   operation(method: string, pathTemplate: string): OperationInfo | undefined {
-    const item = this.paths[pathTemplate];
-    const m = method.toLowerCase();
-    if (!isObject(item) || !isObject(item[m])) return undefined;
-    const op = item[m] as JsonObject;
-    const responses = isObject(op.responses) ? op.responses : {};
+    const op = this.model.byPath(method, pathTemplate);
+    if (!op) return undefined;
     return {
-      method: m.toUpperCase(),
+      method: op.method.toUpperCase(),
       path: pathTemplate,
-      operationId: typeof op.operationId === 'string' ? op.operationId : undefined,
-      operation: op,
-      statuses: Object.keys(responses),
+      operationId: op.operationId || undefined,
+      operation: op.node,
+      statuses: op.statuses,
     };
   }
 
@@ -226,25 +203,19 @@ class BundleResponses implements ResponseValidator {
     return info.statuses.find((k) => k.toUpperCase() === range) ?? (info.statuses.includes('default') ? 'default' : undefined);
   }
 
-  /** The concrete response object of a documented response key, and its pointer. */
-  private response(method: string, pathTemplate: string, key: string): { node: JsonObject | undefined; pointer: string } {
-    const start = `#/paths/${escapeToken(pathTemplate)}/${method.toLowerCase()}/responses/${escapeToken(key)}`;
-    const { node, pointer } = deref(this.bundle, get(this.bundle, start), start);
-    return { node: isObject(node) ? node : undefined, pointer };
-  }
-
-  /** The response that covers `status`, with its `content` (empty when it has none). */
+  /** The response that covers `status` (resolved, its pointer that of the Response Object), with its `content`. */
   private documented(method: string, pathTemplate: string, status: number | string) {
     const key = this.responseKey(method, pathTemplate, status);
     if (!key) return undefined;
-    const { node, pointer } = this.response(method, pathTemplate, key);
-    const content = node && isObject(node.content) ? node.content : {};
-    return { node, pointer, content };
+    const response: Response | undefined = this.model.byPath(method, pathTemplate)?.response(key);
+    const at = `/paths/${escapeToken(pathTemplate)}/${method.toLowerCase()}/responses/${escapeToken(key)}`;
+    const content = response && isObject(response.node.content) ? response.node.content : {};
+    return { response, pointer: response?.pointer ?? at, content };
   }
 
   /** Error schema branches of a response schema: one per code (a oneOf of error schemas, or one schema). */
   private errorBranches(schemaPointer: string): { code: string | undefined; pointer: string }[] {
-    const { node: schema, pointer } = deref(this.bundle, get(this.bundle, schemaPointer), schemaPointer);
+    const { node: schema, pointer } = this.model.resolvePointer(schemaPointer);
     if (!isObject(schema)) return [];
     const branches = Array.isArray(schema.oneOf)
       ? schema.oneOf.map((_, i) => `${pointer}/oneOf/${i}`)
@@ -256,7 +227,7 @@ class BundleResponses implements ResponseValidator {
 
   /** The `const` of `error.code` in an error schema (directly or in one of its allOf members). */
   private constCode(schemaPointer: string, depth = 0): string | undefined {
-    const { node, pointer } = deref(this.bundle, get(this.bundle, schemaPointer), schemaPointer);
+    const { node, pointer } = this.model.resolvePointer(schemaPointer);
     if (!isObject(node) || depth > 5) return undefined;
     const props = isObject(node.properties) ? node.properties : undefined;
     const error = props && isObject(props.error) ? props.error : undefined;
@@ -286,7 +257,7 @@ class BundleResponses implements ResponseValidator {
     if (!isObject(media)) return [];
     if (isObject(media.examples)) {
       return Object.entries(media.examples).map(([name, ex]) => {
-        const { node: resolved } = deref(this.bundle, ex, '');
+        const { node: resolved } = this.model.resolve(ex);
         return { name, value: isObject(resolved) && 'value' in resolved ? (resolved.value as Json) : null };
       });
     }
@@ -361,22 +332,18 @@ class BundleResponses implements ResponseValidator {
     // An error: the schema of its code, as validate() does.
     const code = isObject(data) && isObject(data.error) ? data.error.code : undefined;
     const branch = Number(status) >= 400 ? this.errorBranches(schemaPointer).find((b) => b.code === code) : undefined;
-    const matches = (ptr: string, value: unknown) => this.compile(ptr.startsWith('#') ? ptr : `#${ptr}`)(value) === true;
+    const matches = (ptr: string, value: unknown) => this.compile(ptr)(value) === true;
     const start = (branch?.pointer ?? schemaPointer).replace(/^#/, '');
     return undocumentedFields(this.bundle, start, data, (ptr, value) => matches(ptr, value));
   }
 
   private headerDefs(method: string, pathTemplate: string, status: number | string) {
-    const out: { name: string; required: boolean; schemaPointer?: string }[] = [];
-    const found = this.documented(method, pathTemplate, status);
-    const headers = found?.node && isObject(found.node.headers) ? found.node.headers : {};
-    for (const name of Object.keys(headers)) {
-      const start = `${found!.pointer}/headers/${escapeToken(name)}`;
-      const { node: h, pointer: hp } = deref(this.bundle, get(this.bundle, start), start);
-      if (!isObject(h)) continue;
-      out.push({ name, required: h.required === true, schemaPointer: isObject(h.schema) ? `${hp}/schema` : undefined });
-    }
-    return out;
+    const headers = this.documented(method, pathTemplate, status)?.response?.headers ?? [];
+    return headers.map(({ name, node, pointer }) => ({
+      name,
+      required: node.required === true,
+      schemaPointer: isObject(node.schema) ? `${pointer}/schema` : undefined,
+    }));
   }
 
   documentedHeaders(method: string, pathTemplate: string, status: number | string): Map<string, boolean> {
@@ -399,7 +366,7 @@ class BundleResponses implements ResponseValidator {
         continue;
       }
       if (!h.schemaPointer) continue;
-      const value = headerValue(deref(this.bundle, get(this.bundle, h.schemaPointer), h.schemaPointer).node, raw);
+      const value = headerValue(this.model.resolvePointer(h.schemaPointer).node, raw);
       const fn = this.compile(h.schemaPointer);
       if (!fn(value)) {
         for (const e of formatAjvErrors(fn.errors, value)) errors.push({ pointer: `header ${h.name}`, message: e.message });
@@ -431,20 +398,10 @@ export function validateResponse(
 /** The path template of the contract that a concrete path matches: `/cards/abc` -> `/cards/{code}`. */
 export function matchPathTemplate(bundle: OpenApiBundle, method: string, concretePath: string): string | undefined {
   const path = concretePath.split('?')[0]!;
-  const paths = isObject(bundle.paths) ? Object.keys(bundle.paths) : [];
   const m = method.toLowerCase();
-  const candidates = paths.filter((template) => {
-    const item = (bundle.paths as JsonObject)[template];
-    if (!isObject(item) || !isObject(item[m])) return false;
-    const re = new RegExp(
-      `^${template
-        .split(/\{[^}]+\}/)
-        .map((s) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
-        .join('[^/]+')}$`,
-    );
-    return re.test(path);
-  });
-  // Literal segments win over parameters: /payouts/quotes before /payouts/{code}.
-  candidates.sort((a, b) => (a.match(/\{/g)?.length ?? 0) - (b.match(/\{/g)?.length ?? 0));
-  return candidates[0];
+  // The model's matcher takes a trailing slash; a request's path that has one (`/customers/`) names no
+  // operation of the contract, whose templates have none.
+  if (path.endsWith('/')) return undefined;
+  // The model's templates come literal segments first: /payouts/quotes before /payouts/{code}.
+  return contractModel(bundle).templates.find((t) => t.re.test(path) && t.operations.some((o) => o.method === m))?.template;
 }

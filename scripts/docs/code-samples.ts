@@ -12,7 +12,8 @@ import { inspect } from 'node:util';
 import { HTTPSnippet, type HarRequest } from 'httpsnippet';
 import { exampleOperations, type ExampleOperation } from '../lib/openapi-examples.ts';
 import { ROOT } from '../lib/paths.ts';
-import { deref, isObject, type Json, type JsonObject } from '../lib/pointer.ts';
+import { contractModel, type Operation } from '../../src/contract/model.ts';
+import { isObject, type Json, type JsonObject } from '../lib/pointer.ts';
 
 /** The local sandbox (`npm run sandbox`): the samples' host; each operation keeps its server's path. */
 export const SANDBOX_ORIGIN = 'http://127.0.0.1:4020';
@@ -78,25 +79,29 @@ function serverPath(server: Json | undefined): string {
  * `servers` (the gift card address, `/api/v1`), else the document's.
  */
 function serverPaths(doc: JsonObject, pathKey: string, method: string): { rootBase: string; base: string; ownServer: boolean } {
-  const item = deref(doc, (doc.paths as JsonObject)[pathKey]) as JsonObject;
-  const op = item[method] as JsonObject;
+  const {
+    node: op,
+    item: { node: item },
+  } = operationAt(doc, pathKey, method);
   const own = Array.isArray(op.servers) ? op.servers : Array.isArray(item.servers) ? item.servers : undefined;
   const rootBase = serverPath(Array.isArray(doc.servers) ? doc.servers[0] : undefined);
   return { rootBase, base: own ? serverPath(own[0]) : rootBase, ownServer: own !== undefined };
 }
 
+/** The operation of a path template and method of the document (one `exampleOperations` lists). */
+const operationAt = (doc: JsonObject, pathKey: string, method: string): Operation => contractModel(doc).byPath(method, pathKey)!;
+
 /** Whether the operation requires the bearer key (its `security`, else the document's, is not empty). */
 function needsKey(doc: JsonObject, pathKey: string, method: string): boolean {
-  const op = (deref(doc, (doc.paths as JsonObject)[pathKey]) as JsonObject)[method] as JsonObject;
+  const op = operationAt(doc, pathKey, method).node;
   const security = Array.isArray(op.security) ? op.security : Array.isArray(doc.security) ? doc.security : [];
   return security.some((requirement) => isObject(requirement) && Object.keys(requirement).length > 0);
 }
 
 /** The request body's media types (the samples send JSON: every body of the contract is JSON). */
 function bodyMediaTypes(doc: JsonObject, pathKey: string, method: string): string[] {
-  const op = (deref(doc, (doc.paths as JsonObject)[pathKey]) as JsonObject)[method] as JsonObject;
-  const body = deref(doc, op.requestBody);
-  return isObject(body) && isObject(body.content) ? Object.keys(body.content) : [];
+  const body = operationAt(doc, pathKey, method).requestBody?.node;
+  return body && isObject(body.content) ? Object.keys(body.content) : [];
 }
 
 /**
@@ -235,7 +240,7 @@ export function snippet(har: HarRequest, target: string, client: string): string
   return code;
 }
 
-/** The samples of every operation of `doc.paths` (in document order), in the languages' order. */
+/** The samples of every operation of the document's `paths` (in document order), in the languages' order. */
 export function codeSamples(doc: JsonObject): OperationSamples[] {
   return exampleOperations(doc).map((op) => {
     const method = op.method.toLowerCase();
@@ -263,7 +268,7 @@ export function addCodeSamples(docsCopy: { [key: string]: unknown }): number {
   const doc = docsCopy as JsonObject;
   let count = 0;
   for (const { method, path: pathKey, samples } of codeSamples(doc)) {
-    const op = (deref(doc, (doc.paths as JsonObject)[pathKey]) as JsonObject)[method.toLowerCase()] as JsonObject;
+    const op = operationAt(doc, pathKey, method).node;
     op['x-codeSamples'] = samples as unknown as Json;
     count += samples.length;
   }

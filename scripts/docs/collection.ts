@@ -10,7 +10,7 @@ import Converter from 'openapi-to-postmanv2';
 import { BASE_SERVER, GIFT_CARD_SERVER } from '../../src/contract/servers.ts';
 import { SAMPLE_API_KEY } from './code-samples.ts';
 import { SANDBOX_ORIGIN, sandboxServer } from './servers.ts';
-import { HTTP_METHODS } from '../lib/pointer.ts';
+import { contractModel } from '../../src/contract/model.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the Postman collection openapi-to-postmanv2 returns is untyped JSON, walked at known paths.
 type JsonObject = { [key: string]: any };
@@ -23,10 +23,8 @@ function sandboxDocument(openapi: JsonObject): JsonObject {
   delete copy.webhooks;
   const local = (servers: JsonObject[] | undefined) => servers?.map((s) => ({ url: sandboxServer(s as never).url }));
   copy.servers = local(copy.servers);
-  for (const item of Object.values<JsonObject>(copy.paths ?? {})) {
-    if (item.servers) item.servers = local(item.servers);
-    for (const method of HTTP_METHODS) if (item[method]?.servers) item[method].servers = local(item[method].servers);
-  }
+  const holders = new Set<JsonObject>(contractModel(copy).operations.flatMap((o) => [o.item.node, o.node]));
+  for (const holder of holders) if (holder.servers) holder.servers = local(holder.servers);
   return copy;
 }
 
@@ -71,9 +69,8 @@ function freshIdempotencyKeys(collection: JsonObject): void {
  * path that has servers of its own (`{{gift-cards-orders-Url}}`, ...), which a user would otherwise edit one by one.
  */
 function oneGiftCardBaseUrl(collection: JsonObject, document: JsonObject): JsonObject {
-  const urls = new Set(
-    Object.values<JsonObject>(document.paths ?? {}).flatMap((item) => (item.servers ?? []).map((s: JsonObject) => s.url)),
-  );
+  const items = new Set<JsonObject>(contractModel(document).operations.map((o) => o.item.node));
+  const urls = new Set([...items].flatMap((item) => (item.servers ?? []).map((s: JsonObject) => s.url)));
   if (urls.size !== 1) return collection;
   const [url] = urls;
   const own: string[] = (collection.variable ?? [])

@@ -8,7 +8,7 @@
 // operation's route (Redoc renders that route from the operation on), so React replaces the whole content,
 // the early heading with it, and Redoc scrolls its own heading of the operation to the same place.
 // npm run bench:docs measures both; tests/browser/reference-links.test.ts checks where a link lands.
-import { HTTP_METHODS } from '../lib/pointer.ts';
+import { contractModel, type JsonObject as ContractDocument } from '../../src/contract/model.ts';
 
 type JsonObject = { [key: string]: unknown };
 
@@ -33,19 +33,14 @@ export const tagSlug = (tag: string): string =>
  */
 export function earlyHeadings(doc: JsonObject): Record<string, EarlyHeading> {
   const headings: Record<string, EarlyHeading> = {};
-  for (const group of ['paths', 'webhooks'] as const) {
-    for (const [key, item] of Object.entries((doc[group] ?? {}) as Record<string, JsonObject>)) {
-      for (const method of HTTP_METHODS) {
-        const op = item[method] as JsonObject | undefined;
-        if (!op?.operationId) continue;
-        const tag = tagSlug(String((op.tags as string[] | undefined)?.[0] ?? ''));
-        headings[`/${tag}/${String(op.operationId).toLowerCase()}`] = {
-          heading: String(op.summary ?? op.operationId),
-          method: method.toUpperCase(),
-          ...(group === 'paths' ? { path: key } : {}),
-        };
-      }
-    }
+  const model = contractModel(doc as ContractDocument);
+  for (const op of [...model.operations, ...model.webhooks]) {
+    if (!op.node.operationId) continue;
+    headings[`/${tagSlug(op.tag)}/${String(op.node.operationId).toLowerCase()}`] = {
+      heading: String(op.node.summary ?? op.node.operationId),
+      method: op.method.toUpperCase(),
+      ...(op.section === 'paths' ? { path: op.path } : {}),
+    };
   }
   return headings;
 }

@@ -9,7 +9,8 @@
 // delivery exactly as sent: the request line, the headers and the body as the bytes that were signed (the
 // compact JSON of the example), so that it verifies as shown, byte for byte.
 import { Marked, type Tokens } from 'marked';
-import { deref, isObject, type Json, type JsonObject } from '../lib/pointer.ts';
+import { contractModel } from '../../src/contract/model.ts';
+import { isObject, type Json, type JsonObject } from '../lib/pointer.ts';
 
 /** One row of a payload or headers table. */
 export interface FieldRow {
@@ -57,12 +58,15 @@ export interface EventGroup {
 
 type Layer = { node: JsonObject; own: boolean };
 
+/** A node of the document after its `$ref`s, as the contract model follows them (AsyncAPI's as OpenAPI's). */
+const resolved = (doc: JsonObject, node: Json | undefined): Json | undefined => contractModel(doc).resolve(node).node;
+
 /**
  * The layers of a schema, least specific first: the members of its `allOf` (recursively, through `$ref`),
  * then the schema itself. A keyword read from the last layer that has it gives the most specific value.
  */
 function layers(doc: JsonObject, schema: Json | undefined, own = true, depth = 0): Layer[] {
-  const node = deref(doc, schema);
+  const node = resolved(doc, schema);
   if (!isObject(node) || depth > 20) return [];
   const parts = Array.isArray(node.allOf) ? node.allOf.flatMap((s) => layers(doc, s, false, depth + 1)) : [];
   return [...parts, { node, own }];
@@ -168,7 +172,7 @@ const text = (value: Json | undefined): string => (typeof value === 'string' ? v
  * with each variable replaced by its default, for the example delivery.
  */
 function channelAddress(doc: JsonObject, channel: JsonObject): { address: string; example: string } {
-  const server = deref(doc, Array.isArray(channel.servers) ? channel.servers[0] : undefined);
+  const server = resolved(doc, Array.isArray(channel.servers) ? channel.servers[0] : undefined);
   const address = isObject(server)
     ? `${text(server.protocol) || 'https'}://${text(server.host)}${text(server.pathname)}${text(channel.address)}`
     : text(channel.address);
@@ -181,7 +185,7 @@ function channelAddress(doc: JsonObject, channel: JsonObject): { address: string
 }
 
 function httpMethod(doc: JsonObject, operation: JsonObject): string {
-  const sources = [operation, ...(Array.isArray(operation.traits) ? operation.traits.map((t) => deref(doc, t)) : [])];
+  const sources = [operation, ...(Array.isArray(operation.traits) ? operation.traits.map((t) => resolved(doc, t)) : [])];
   for (const source of sources) {
     const http = isObject(source) && isObject(source.bindings) ? source.bindings.http : undefined;
     if (isObject(http) && typeof http.method === 'string') return http.method;
@@ -193,19 +197,18 @@ function httpMethod(doc: JsonObject, operation: JsonObject): string {
 export function readEvents(doc: JsonObject): EventGroup[] {
   const groups = new Map<string, EventGroup>();
   for (const [operationId, raw] of Object.entries(isObject(doc.operations) ? doc.operations : {})) {
-    const operation = deref(doc, raw);
+    const operation = resolved(doc, raw);
     if (!isObject(operation)) continue;
-    const channelRef = isObject(operation.channel) ? text(operation.channel.$ref) : '';
-    const channel = deref(doc, operation.channel);
+    const { node: channel, pointer: channelAt } = contractModel(doc).resolve(operation.channel);
     const endpoint = isObject(channel) ? channelAddress(doc, channel) : { address: '', example: '' };
-    const tag = deref(doc, Array.isArray(operation.tags) ? operation.tags[0] : undefined);
+    const tag = resolved(doc, Array.isArray(operation.tags) ? operation.tags[0] : undefined);
     const groupName = isObject(tag) ? text(tag.name) : 'Events';
     const group = groups.get(groupName) ?? { name: groupName, description: isObject(tag) ? text(tag.description) : '', events: [] };
     groups.set(groupName, group);
     for (const ref of Array.isArray(operation.messages) ? operation.messages : []) {
-      const message = deref(doc, ref);
+      const message = resolved(doc, ref);
       if (!isObject(message)) continue;
-      const payload = deref(doc, message.payload);
+      const payload = resolved(doc, message.payload);
       const data = layers(doc, payload).flatMap(({ node }) =>
         isObject(node.properties) && node.properties.data !== undefined ? layers(doc, node.properties.data) : [],
       );
@@ -216,7 +219,7 @@ export function readEvents(doc: JsonObject): EventGroup[] {
         group: groupName,
         operationId,
         action: text(operation.action),
-        channel: channelRef.replace(/^#\/channels\//, '') || 'channel',
+        channel: channelAt.replace(/^\/channels\//, '') || 'channel',
         method: httpMethod(doc, operation),
         address: endpoint.address,
         exampleAddress: endpoint.example,

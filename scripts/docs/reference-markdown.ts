@@ -12,17 +12,8 @@
 import path from 'node:path';
 import { fieldList, fieldRows, schemaType, schemaValues } from './events-page.ts';
 import { exampleOperations, type ExampleOperation } from '../lib/openapi-examples.ts';
-import {
-  deref,
-  escapeToken,
-  get,
-  isObject,
-  mediaExamples,
-  operationEntries,
-  responseErrorCodes,
-  type Json,
-  type JsonObject,
-} from '../lib/pointer.ts';
+import { contractModel, type Media, type Operation } from '../../src/contract/model.ts';
+import { get, isObject, type Json, type JsonObject } from '../lib/pointer.ts';
 import { propertyPointers } from '../lib/schema.ts';
 
 export interface ReferenceOperation {
@@ -72,9 +63,12 @@ function fence(code: string, info: string): string {
 
 const json = (value: Json | undefined) => fence(JSON.stringify(value, null, 2), 'json');
 
+/** A node of the document after its `$ref`s. */
+const resolved = (doc: JsonObject, node: Json | undefined): Json | undefined => contractModel(doc).resolve(node).node;
+
 /** The name of a component schema a node refers to (`#/components/schemas/Card` -> `Card`). */
-function schemaName(node: Json | undefined): string | undefined {
-  return isObject(node) && typeof node.$ref === 'string' ? /^#\/components\/schemas\/([^/]+)$/.exec(node.$ref)?.[1] : undefined;
+function schemaName(doc: JsonObject, node: Json | undefined): string | undefined {
+  return /^\/components\/schemas\/([^/]+)$/.exec(contractModel(doc).resolve(node).pointer)?.[1];
 }
 
 /** A line of text of a (possibly multi-line) description, for a list item. */
@@ -90,16 +84,16 @@ const indented = (markdown: string) =>
  * physical card) lists each shape's fields under its name.
  */
 export function schemaMarkdown(doc: JsonObject, schema: Json | undefined): string {
-  const node = deref(doc, schema);
+  const node = resolved(doc, schema);
   if (isObject(node) && Array.isArray(node.oneOf) && !isObject(node.properties)) {
     const shapes = node.oneOf.filter((branch) => fieldRows(doc, branch).length > 0);
     if (shapes.length > 0) {
       return [
         `One of ${shapes.length} shapes:`,
         ...shapes.map((branch, i) => {
-          const resolved = deref(doc, branch);
-          const name = schemaName(branch) ?? (isObject(resolved) ? text(resolved.title) : '') ?? '';
-          const about = isObject(resolved) ? text(resolved.description).trim() : '';
+          const shape = resolved(doc, branch);
+          const name = schemaName(doc, branch) ?? (isObject(shape) ? text(shape.title) : '') ?? '';
+          const about = isObject(shape) ? text(shape.description).trim() : '';
           return [`*Shape ${i + 1}${name ? `: \`${name}\`` : ''}.*${about ? ` ${about}` : ''}`, '', fieldList(fieldRows(doc, branch))].join(
             '\n',
           );
@@ -112,10 +106,9 @@ export function schemaMarkdown(doc: JsonObject, schema: Json | undefined): strin
 
 /** The server URL template of an operation: its own `servers` (`{alt_base_url}`), else the document's (`{base_url}`). */
 function serverTemplate(openapi: JsonObject, path: string, method: string): string {
-  const item = deref(openapi, (openapi.paths as JsonObject)[path]);
-  const op = isObject(item) ? item[method] : undefined;
-  const own =
-    isObject(op) && Array.isArray(op.servers) ? op.servers : isObject(item) && Array.isArray(item.servers) ? item.servers : undefined;
+  const operation = contractModel(openapi).byPath(method, path);
+  const [op, item] = [operation?.node, operation?.item.node];
+  const own = Array.isArray(op?.servers) ? op.servers : Array.isArray(item?.servers) ? item.servers : undefined;
   const server = (own ?? (Array.isArray(openapi.servers) ? openapi.servers : []))[0];
   return isObject(server) ? text(server.url) : '';
 }
@@ -126,10 +119,10 @@ function dataOf(doc: JsonObject, schemaPointer: string): { name?: string; array:
   // The operation's own narrowing of the envelope is the last definition, and the most specific.
   for (const ptr of [...pointers].reverse()) {
     const node = get(doc, ptr);
-    const name = schemaName(node);
+    const name = schemaName(doc, node);
     if (name) return { name, array: false };
     const items = isObject(node) ? node.items : undefined;
-    const itemName = schemaName(items);
+    const itemName = schemaName(doc, items);
     if (itemName) return { name: itemName, array: true };
     if (isObject(node) && (node.properties || node.allOf || node.items)) return { array: false, schema: node };
   }
@@ -144,15 +137,8 @@ function errorExampleLine(name: string, value: Json): string {
   return `\`${name}\`: \`${text(error.code)}\` "${text(error.message)}"${reason}`;
 }
 
-function parametersMarkdown(doc: JsonObject, op: ExampleOperation, raw: JsonObject, item: JsonObject): string {
-  const described = new Map<string, JsonObject>();
-  for (const node of [
-    ...(Array.isArray(item.parameters) ? item.parameters : []),
-    ...(Array.isArray(raw.parameters) ? raw.parameters : []),
-  ]) {
-    const p = deref(doc, node);
-    if (isObject(p)) described.set(`${text(p.in)}:${text(p.name)}`, p);
-  }
+function parametersMarkdown(doc: JsonObject, op: ExampleOperation, operation: Operation): string {
+  const described = new Map(operation.parameters.map((p) => [`${p.in}:${p.name}`, p.node]));
   return op.parameters
     .map((p) => {
       const node = described.get(`${p.in}:${p.name}`) ?? {};
@@ -182,7 +168,8 @@ interface OperationContext {
   schemas: Set<string>;
 }
 
-function operationSection(ctx: OperationContext, op: ExampleOperation, raw: JsonObject, item: JsonObject): string {
+function operationSection(ctx: OperationContext, op: ExampleOperation, operation: Operation): string {
+  const raw = operation.node;
   const events = Array.isArray(raw['x-events']) ? raw['x-events'].map((e) => `\`${text(e)}\``) : [];
   const head = [
     `\`${op.method} ${serverTemplate(ctx.openapi, op.path, op.method.toLowerCase())}${op.path}\`, operationId \`${op.operationId}\`.`,
@@ -192,11 +179,11 @@ function operationSection(ctx: OperationContext, op: ExampleOperation, raw: Json
     .filter(Boolean)
     .join(' ');
   const parts: string[] = [`### ${op.summary || op.operationId}`, '', head, '', text(raw.description).trim()];
-  if (op.parameters.length > 0) parts.push('', '**Parameters**', '', parametersMarkdown(ctx.docs, op, raw, item));
-  const media = requestMedia(ctx.docs, raw);
+  if (op.parameters.length > 0) parts.push('', '**Parameters**', '', parametersMarkdown(ctx.docs, op, operation));
+  const media = operation.requestBody?.json;
   if (media) parts.push('', ...requestBodyLines(ctx.docs, op, media));
-  parts.push(...responsesLines(ctx, op, raw));
-  const examples = exampleLines(ctx.docs, op, raw, media);
+  parts.push(...responsesLines(ctx, operation));
+  const examples = exampleLines(op, raw, media);
   if (examples.length > 0) parts.push('', '**Examples**', '', ...examples);
   return parts
     .join('\n')
@@ -204,33 +191,27 @@ function operationSection(ctx: OperationContext, op: ExampleOperation, raw: Json
     .trim();
 }
 
-/** The operation's JSON request body (its media type object), if it takes one. */
-function requestMedia(doc: JsonObject, raw: JsonObject): JsonObject | undefined {
-  const requestBody = deref(doc, raw.requestBody);
-  const media = isObject(requestBody) && isObject(requestBody.content) ? requestBody.content['application/json'] : undefined;
-  return isObject(media) ? media : undefined;
-}
-
-function requestBodyLines(doc: JsonObject, op: ExampleOperation, media: JsonObject): string[] {
-  const name = schemaName(media.schema);
+/** The lines of the operation's JSON request body (its media type object). */
+function requestBodyLines(doc: JsonObject, op: ExampleOperation, media: Media): string[] {
+  const schema = contractModel(doc).at(`${media.pointer}/schema`);
+  const name = schemaName(doc, schema);
   const lines = [`**Request body** (\`application/json\`, ${op.bodyRequired ? 'required' : 'optional'}${name ? `, \`${name}\`` : ''})`, ''];
-  const about = deref(doc, media.schema);
+  const about = media.schema?.node;
   if (isObject(about) && Array.isArray(about.oneOf) && text(about.description)) lines.push(text(about.description).trim(), '');
-  lines.push(schemaMarkdown(doc, media.schema));
+  lines.push(schemaMarkdown(doc, schema));
   return lines;
 }
 
 /** Each success response with what its `data` is, then the errors: shared ones by name, the operation's own with examples. */
-function responsesLines(ctx: OperationContext, op: ExampleOperation, raw: JsonObject): string[] {
+function responsesLines(ctx: OperationContext, operation: Operation): string[] {
   const { docs: doc } = ctx;
-  const pathPointer = `/paths/${escapeToken(op.path)}/${op.method.toLowerCase()}`;
   const lines: string[] = [];
   const errors: string[] = [];
-  for (const [status, node] of Object.entries(isObject(raw.responses) ? raw.responses : {})) {
-    const response = deref(doc, node);
-    const description = isObject(response) ? text(response.description).trim() : '';
+  for (const response of operation.responses) {
+    const { status } = response;
+    const description = text(response.node.description).trim();
     if (/^2/.test(status)) {
-      const data = dataOf(doc, `${pathPointer}/responses/${status}/content/application~1json/schema`);
+      const data = dataOf(doc, `${operation.pointer}/responses/${status}/content/application~1json/schema`);
       if (data.name) ctx.schemas.add(data.name);
       const what = data.name
         ? `\`data\` is ${data.array ? 'an array of ' : 'a '}[\`${data.name}\`](#${data.name.toLowerCase()}) (see Schemas).`
@@ -239,20 +220,17 @@ function responsesLines(ctx: OperationContext, op: ExampleOperation, raw: JsonOb
       if (!data.name && data.schema !== undefined) lines.push('', 'Fields of `data`:', '', schemaMarkdown(doc, data.schema));
       continue;
     }
-    const codes = responseErrorCodes(doc, node).map((c) => `\`${c}\``);
+    const codes = response.errorCodes.map((c) => `\`${c}\``);
     // A shared response (components/responses) is described once, at the top; an operation's own refusals here,
     // with their examples.
-    const shared = isObject(node) && typeof node.$ref === 'string' ? /^#\/components\/responses\/([^/]+)$/.exec(node.$ref)?.[1] : undefined;
+    const shared = /^\/components\/responses\/([^/]+)$/.exec(response.pointer)?.[1];
     if (shared) {
       errors.push(`- \`${status}\` ${codes.join(', ')} (the shared response \`${shared}\`).`);
       continue;
     }
-    const content = isObject(response) && isObject(response.content) ? response.content : {};
     errors.push(
       `- \`${status}\` ${codes.join(', ')}: ${indented(description)}` +
-        mediaExamples(doc, content['application/json'])
-          .map((e) => `\n  - ${errorExampleLine(e.name, e.value)}`)
-          .join(''),
+        (response.json?.examples ?? []).map((e) => `\n  - ${errorExampleLine(e.name, e.value)}`).join(''),
     );
   }
   if (errors.length > 0) lines.push('', '**Errors**', '', ...errors);
@@ -260,10 +238,10 @@ function responsesLines(ctx: OperationContext, op: ExampleOperation, raw: JsonOb
 }
 
 /** The request and success examples, then the curl and TypeScript samples. */
-function exampleLines(doc: JsonObject, op: ExampleOperation, raw: JsonObject, media: JsonObject | undefined): string[] {
+function exampleLines(op: ExampleOperation, raw: JsonObject, media: Media | undefined): string[] {
   const examples: string[] = [];
   if (media) {
-    for (const example of mediaExamples(doc, media)) examples.push(`Request \`${example.name}\`:`, '', json(example.value), '');
+    for (const example of media.examples) examples.push(`Request \`${example.name}\`:`, '', json(example.value), '');
   }
   for (const response of op.responses.filter((r) => /^2/.test(r.status))) {
     for (const example of response.examples)
@@ -319,26 +297,26 @@ function tagSections(
 ): { sections: string[]; operations: ReferenceOperation[]; webhooks: string[] } {
   const { docs } = ctx;
   const examples = new Map(exampleOperations(docs).map((op) => [`${op.method} ${op.path}`, op]));
-  const entries = operationEntries(docs);
+  const model = contractModel(docs);
   const tagDescriptions = new Map(
     (Array.isArray(docs.tags) ? docs.tags : []).filter(isObject).map((t) => [text(t.name), text(t.description)]),
   );
   const grouped = Array.isArray(docs['x-tagGroups'])
     ? docs['x-tagGroups'].filter(isObject).flatMap((g) => (Array.isArray(g.tags) ? g.tags.map(text) : []))
     : [...tagDescriptions.keys()];
-  const tagOf = (op: JsonObject) => (Array.isArray(op.tags) ? text(op.tags[0]) : '');
   const operations: ReferenceOperation[] = [];
   const webhooks: string[] = [];
   const sections: string[] = [];
   for (const tag of grouped) {
-    const own = entries.filter((e) => tagOf(e.operation) === tag);
-    const hooks = webhookOperations(docs).filter(({ op }) => tagOf(op) === tag);
+    const own = model.operations.filter((o) => o.tag === tag);
+    const hooks = webhookOperations(docs).filter(({ tag: hookTag }) => hookTag === tag);
     if (own.length === 0 && hooks.length === 0) continue;
     const parts = [`## ${tag}`, '', (tagDescriptions.get(tag) ?? '').trim()];
-    for (const { path, method, item, operation } of own) {
-      const op = examples.get(`${method.toUpperCase()} ${path}`)!;
+    for (const operation of own) {
+      const { path } = operation;
+      const op = examples.get(`${operation.method.toUpperCase()} ${path}`)!;
       operations.push({ operationId: op.operationId, method: op.method, path, heading: op.summary || op.operationId, tag });
-      parts.push('', operationSection(ctx, op, operation, item));
+      parts.push('', operationSection(ctx, op, operation));
     }
     for (const { name, op } of hooks) {
       webhooks.push(name);
@@ -350,17 +328,16 @@ function tagSections(
 }
 
 /** The document's webhooks with their `post` operation, by event name. */
-function webhookOperations(docs: JsonObject): { name: string; op: JsonObject }[] {
-  return Object.entries(isObject(docs.webhooks) ? docs.webhooks : {}).flatMap(([name, node]) => {
-    const item = deref(docs, node);
-    return isObject(item) && isObject(item.post) ? [{ name, op: item.post }] : [];
-  });
+function webhookOperations(docs: JsonObject): { name: string; op: JsonObject; tag: string }[] {
+  return contractModel(docs)
+    .webhooks.filter((o) => o.method === 'post')
+    .map((o) => ({ name: o.path, op: o.node, tag: o.tag }));
 }
 
 /** Each schema the responses named, written once. */
 function schemaSections(docs: JsonObject, names: Set<string>): string[] {
   return [...names].sort().map((name) => {
-    const node = deref(docs, { $ref: `#/components/schemas/${name}` });
+    const node = contractModel(docs).schema(name)?.node;
     const description = isObject(node) ? text(node.description).trim() : '';
     return [
       `### \`${name}\``,
@@ -374,19 +351,14 @@ function schemaSections(docs: JsonObject, names: Set<string>): string[] {
 /** What the page says before the operations: the servers, authentication, webhooks, shared errors, the API's description. */
 function preambleLines(docs: JsonObject, shared: string, source: ReferenceSource): string[] {
   const info = isObject(docs.info) ? docs.info : {};
-  const sharedResponses = Object.entries(
-    isObject(get(docs, '/components/responses')) ? (get(docs, '/components/responses') as JsonObject) : {},
-  ).flatMap(([name, node]) => {
-    const response = deref(docs, node);
-    const codes = responseErrorCodes(docs, node)
-      .map((c) => `\`${c}\``)
-      .join(', ');
-    return codes ? [`- \`${name}\` (${codes}): ${indented(isObject(response) ? text(response.description) : '')}`] : [];
+  const sharedResponses = contractModel(docs).sharedResponses.flatMap((response) => {
+    const codes = response.errorCodes.map((c) => `\`${c}\``).join(', ');
+    return codes ? [`- \`${response.name}\` (${codes}): ${indented(text(response.node.description))}`] : [];
   });
   const servers = (Array.isArray(docs.servers) ? docs.servers : [])
     .filter(isObject)
     .map((s) => `- \`${text(s.url)}\`: ${text(s.description)}`);
-  const security = deref(docs, get(docs, '/components/securitySchemes/bearerAuth'));
+  const security = contractModel(docs).resolvePointer('/components/securitySchemes/bearerAuth').node;
   const title = `${text(info.title) || 'API'} (${text(info.version)})`;
   const webhooks = webhookOperations(docs).length > 0 ? ' every webhook event it sends,' : '';
   return [

@@ -21,7 +21,7 @@ import { SITE_LINKS } from './site-links.ts';
 import { tryItData, withTryIt, writeTryItAssets } from './try-it.ts';
 import { ROOT } from '../lib/paths.ts';
 import { redocly } from '../lib/redocly.ts';
-import { HTTP_METHODS } from '../lib/pointer.ts';
+import { contractModel, type JsonObject as ContractDocument, type Operation } from '../../src/contract/model.ts';
 
 type JsonObject = { [key: string]: unknown };
 
@@ -50,25 +50,24 @@ export const PROVISIONAL_BADGE = { name: 'Provisional', color: '#b45309' } as co
  * only: spec/ keeps `x-provisional` as the one source.
  */
 export function addProvisionalBadges(doc: JsonObject): void {
-  for (const group of ['paths', 'webhooks']) {
-    for (const item of Object.values((doc[group] ?? {}) as Record<string, JsonObject>)) {
-      for (const method of HTTP_METHODS) {
-        const op = item[method] as JsonObject | undefined;
-        if (op?.['x-provisional'] !== true) continue;
-        const badges = Array.isArray(op['x-badges']) ? (op['x-badges'] as unknown[]) : [];
-        op['x-badges'] = [...badges, { ...PROVISIONAL_BADGE }];
-      }
-    }
+  for (const { node: op, provisional } of operationsAndWebhooks(doc)) {
+    if (!provisional) continue;
+    const badges = Array.isArray(op['x-badges']) ? op['x-badges'] : [];
+    op['x-badges'] = [...badges, { ...PROVISIONAL_BADGE }];
   }
 }
 
+/** The operations of `paths`, then those of `webhooks`, in document order. */
+function operationsAndWebhooks(doc: JsonObject): Operation[] {
+  const model = contractModel(doc as ContractDocument);
+  return [...model.operations, ...model.webhooks];
+}
+
 export function countBadges(doc: JsonObject): number {
-  return ['paths', 'webhooks']
-    .flatMap((group) => Object.values((doc[group] ?? {}) as Record<string, JsonObject>))
-    .flatMap((item) => HTTP_METHODS.map((m) => item[m] as JsonObject | undefined))
-    .filter(
-      (op) => Array.isArray(op?.['x-badges']) && (op['x-badges'] as { name?: string }[]).some((b) => b.name === PROVISIONAL_BADGE.name),
-    ).length;
+  return operationsAndWebhooks(doc).filter(
+    ({ node }) =>
+      Array.isArray(node['x-badges']) && (node['x-badges'] as { name?: string }[]).some((b) => b.name === PROVISIONAL_BADGE.name),
+  ).length;
 }
 
 /**

@@ -9,7 +9,7 @@
 import { HOST } from '../lib/dev-servers.ts';
 import { GIFT_CARD_SERVER } from '../../src/contract/servers.ts';
 import { DEFAULT_SANDBOX_PORT } from '../lib/sandbox-process.ts';
-import { HTTP_METHODS } from '../lib/pointer.ts';
+import { contractModel, type JsonObject as ContractDocument } from '../../src/contract/model.ts';
 
 type JsonObject = { [key: string]: unknown };
 
@@ -118,10 +118,8 @@ export function docsServers(servers: Server[]): Server[] {
  * which the partner serves) its sandbox servers and plain descriptions. Changes `doc` in place.
  */
 export function addSandboxServers(doc: JsonObject): void {
-  const lists: JsonObject[] = [doc];
-  for (const item of Object.values((doc.paths ?? {}) as Record<string, JsonObject>)) {
-    lists.push(item, ...HTTP_METHODS.map((m) => item[m] as JsonObject | undefined).filter((op): op is JsonObject => !!op));
-  }
+  const operations = contractModel(doc as ContractDocument).operations;
+  const lists = new Set<JsonObject>([doc, ...operations.flatMap((o) => [o.item.node, o.node])]);
   for (const holder of lists) {
     if (Array.isArray(holder.servers)) holder.servers = docsServers(holder.servers as Server[]);
   }

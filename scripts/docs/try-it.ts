@@ -18,7 +18,8 @@
 // example and the response headers it declares. Everything comes from the bundle.
 import fs from 'node:fs';
 import path from 'node:path';
-import { deref, HTTP_METHODS, isObject, mediaExamples, type Json, type JsonObject } from '../lib/pointer.ts';
+import { contractModel, type Operation, type Parameter } from '../../src/contract/model.ts';
+import { isObject, type Json, type JsonObject } from '../lib/pointer.ts';
 import { SANDBOX_ORIGIN } from './servers.ts';
 
 /** The header that makes a write safe to retry; the console fills a fresh one per send where it is declared. */
@@ -100,80 +101,60 @@ function asText(value: Json | undefined): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-function exampleOf(doc: JsonObject, parameter: JsonObject): string {
-  if (parameter.example !== undefined) return asText(parameter.example);
-  if (isObject(parameter.examples)) {
-    const first = deref(doc, Object.values(parameter.examples)[0]);
-    if (isObject(first)) return asText(first.value);
-  }
-  const schema = deref(doc, parameter.schema);
-  if (!isObject(schema)) return '';
+function exampleOf(parameter: Parameter): string {
+  const first = parameter.examples[0];
+  if (first) return asText(first.value);
+  const schema = parameter.schema?.node;
+  if (!schema) return '';
   if (Array.isArray(schema.examples) && schema.examples.length > 0) return asText(schema.examples[0]);
   if (schema.example !== undefined) return asText(schema.example);
   if (schema.default !== undefined) return asText(schema.default);
   return Array.isArray(schema.enum) ? asText(schema.enum[0]) : '';
 }
 
-function parametersOf(doc: JsonObject, item: JsonObject, operation: JsonObject): TryItParameter[] {
+function parametersOf(operation: Operation): TryItParameter[] {
   const byKey = new Map<string, TryItParameter>();
-  for (const node of [
-    ...(Array.isArray(item.parameters) ? item.parameters : []),
-    ...(Array.isArray(operation.parameters) ? operation.parameters : []),
-  ]) {
-    const p = deref(doc, node);
-    if (!isObject(p) || !['path', 'query', 'header'].includes(String(p.in))) continue;
-    const name = String(p.name);
-    // An operation's parameter replaces its path item's of the same name and place.
-    byKey.set(`${String(p.in)}:${name.toLowerCase()}`, {
-      name,
+  for (const p of operation.parameters) {
+    if (!['path', 'query', 'header'].includes(p.in)) continue;
+    // An operation's parameter replaces its path item's of the same name and place (a header's in any case).
+    byKey.set(`${p.in}:${p.name.toLowerCase()}`, {
+      name: p.name,
       in: p.in as TryItParameter['in'],
-      required: p.required === true || p.in === 'path',
-      example: exampleOf(doc, p),
+      required: p.required || p.in === 'path',
+      example: exampleOf(p),
     });
   }
   return [...byKey.values()];
 }
 
-function bodyOf(doc: JsonObject, operation: JsonObject): { body?: string; bodyRequired: boolean } {
-  const requestBody = deref(doc, operation.requestBody);
-  if (!isObject(requestBody)) return { bodyRequired: false };
-  const media = isObject(requestBody.content) ? requestBody.content['application/json'] : undefined;
-  const example = mediaExamples(doc, media)[0]?.value;
-  return { body: JSON.stringify(example ?? {}, null, 2), bodyRequired: requestBody.required === true };
+function bodyOf(operation: Operation): { body?: string; bodyRequired: boolean } {
+  const requestBody = operation.requestBody;
+  if (!requestBody) return { bodyRequired: false };
+  const example = requestBody.json?.examples[0]?.value;
+  return { body: JSON.stringify(example ?? {}, null, 2), bodyRequired: requestBody.required };
 }
 
-function responseHeaders(doc: JsonObject, operation: JsonObject): string[] {
-  const names = new Set<string>();
-  for (const response of Object.values(isObject(operation.responses) ? operation.responses : {})) {
-    const headers = (deref(doc, response) as JsonObject | undefined)?.headers;
-    for (const name of Object.keys(isObject(headers) ? headers : {})) names.add(name);
-  }
-  return [...names];
+function responseHeaders(operation: Operation): string[] {
+  return [...new Set(operation.responses.flatMap((r) => r.headers.map((h) => h.name)))];
 }
 
 /** What the console needs of every operation of `doc` (the docs copy, with the sandbox among its servers). */
 export function tryItData(bundle: { [key: string]: unknown }): TryItData {
   const doc = bundle as JsonObject;
   const operations: Record<string, TryItOperation> = {};
-  for (const [template, node] of Object.entries(isObject(doc.paths) ? doc.paths : {})) {
-    const item = deref(doc, node);
-    if (!isObject(item)) continue;
-    for (const method of HTTP_METHODS) {
-      const operation = item[method];
-      if (!isObject(operation) || typeof operation.operationId !== 'string') continue;
-      const basePath = sandboxBasePath(doc, item, operation);
-      if (basePath === undefined) continue; // no sandbox serves it: no console
-      const tag = Array.isArray(operation.tags) ? String(operation.tags[0] ?? '') : '';
-      operations[`/${slug(tag)}/${operation.operationId.toLowerCase()}`] = {
-        method: method.toUpperCase(),
-        path: template,
-        basePath,
-        summary: String(operation.summary ?? operation.operationId),
-        parameters: parametersOf(doc, item, operation),
-        ...bodyOf(doc, operation),
-        headers: responseHeaders(doc, operation),
-      };
-    }
+  for (const operation of contractModel(doc).operations) {
+    if (typeof operation.node.operationId !== 'string') continue;
+    const basePath = sandboxBasePath(doc, operation.item.node, operation.node);
+    if (basePath === undefined) continue; // no sandbox serves it: no console
+    operations[`/${slug(operation.tag)}/${operation.operationId.toLowerCase()}`] = {
+      method: operation.method.toUpperCase(),
+      path: operation.path,
+      basePath,
+      summary: String(operation.node.summary ?? operation.operationId),
+      parameters: parametersOf(operation),
+      ...bodyOf(operation),
+      headers: responseHeaders(operation),
+    };
   }
   return { sandboxOrigin: SANDBOX_ORIGIN, defaultKey: DEFAULT_KEY, idempotencyHeader: IDEMPOTENCY_HEADER, operations };
 }

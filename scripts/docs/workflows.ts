@@ -3,7 +3,8 @@
 // the step checks and its criteria), and an index from each rule to the workflows that check it. The build
 // writes them into generated/workflows/ beside the documents (scripts/build/workflows.ts); the docs site
 // includes that folder.
-import { operationEntries, type JsonObject } from '../lib/pointer.ts';
+import { contractModel } from '../../src/contract/model.ts';
+import type { JsonObject } from '../lib/pointer.ts';
 
 interface Criterion {
   condition: string;
@@ -41,7 +42,7 @@ const SOURCE_PREFIX: Record<string, string> = { sandbox: '/sandbox' };
 
 /** `POST /cards/{code}/freeze` for an operationId of a bundle, or undefined. */
 export function operationCall(bundle: JsonObject | undefined, operationId: string): string | undefined {
-  const found = bundle ? operationEntries(bundle).find((e) => e.operation.operationId === operationId) : undefined;
+  const found = bundle ? contractModel(bundle).operations.find((o) => o.operationId === operationId) : undefined;
   return found ? `${found.method.toUpperCase()} ${found.path}` : undefined;
 }
 

@@ -571,6 +571,15 @@ export class ContractModel {
     return this.componentNames('schemas');
   }
 
+  /** The Response Objects of `components.responses` (resolved), in document order, each with its name there. */
+  get sharedResponses(): (Response & { name: string })[] {
+    const nodes = get(this.doc, '/components/responses');
+    return Object.entries(isObject(nodes) ? nodes : {}).flatMap(([name, node]) => {
+      const response = responseOf(this.doc, '', node, pointer('components', 'responses', name));
+      return response ? [{ ...response, name }] : [];
+    });
+  }
+
   /** A Response Object in hand (resolved), found at `at`: its schema, error codes, examples and headers. */
   responseOf(node: Json | undefined, status = '', at = ''): Response | undefined {
     return responseOf(this.doc, status, node, at);

@@ -95,5 +95,13 @@ describe.skipIf(!bundle)('validate-response', () => {
   it('maps a concrete path to its template, literal segments first', () => {
     expect(matchPathTemplate(bundle, 'GET', '/cards/7c9e6679-7425-40de-944b-e07fc1f90ae7')).toBe('/cards/{code}');
     expect(matchPathTemplate(bundle, 'POST', '/payouts/quotes')).toBe('/payouts/quotes');
+    expect(matchPathTemplate(bundle, 'GET', '/cards?limit=1')).toBe('/cards');
+  });
+
+  it('maps no path with a trailing slash, an empty segment or a method the template does not take', () => {
+    expect(matchPathTemplate(bundle, 'GET', '/customers/')).toBeUndefined();
+    expect(matchPathTemplate(bundle, 'GET', '/cards/7c9e6679-7425-40de-944b-e07fc1f90ae7/')).toBeUndefined();
+    expect(matchPathTemplate(bundle, 'GET', '/cards//freeze')).toBeUndefined();
+    expect(matchPathTemplate(bundle, 'GET', '/cards/x/freeze')).toBeUndefined();
   });
 });

@@ -93,6 +93,19 @@ describe.each(Object.entries(BUNDLES))('the model of generated/%s.json', (_name,
     }
   });
 
+  it('gives each shared response of components.responses by name, resolved, at its pointer, with its error codes', () => {
+    const names = Object.keys((get(doc, '/components/responses') ?? {}) as JsonObject);
+    expect(model.sharedResponses.map((r) => r.name)).toEqual(names);
+    for (const r of model.sharedResponses) {
+      expectAt(doc, r, r.name);
+      expect(new Set(r.errorCodes), r.name).toEqual(new Set(codeConsts(model, r.json?.schema?.node)));
+    }
+    // Each operation's response that names a shared one is that shared response.
+    const byPointer = new Map(model.sharedResponses.map((r) => [r.pointer, r]));
+    for (const op of model.operations)
+      for (const r of op.responses) if (byPointer.has(r.pointer)) expect(r.errorCodes).toEqual(byPointer.get(r.pointer)!.errorCodes);
+  });
+
   it('matches a path to its template, a literal segment before a parameter', () => {
     for (const t of model.templates) {
       const concrete = t.template.replace(/\{[^}]+\}/g, 'x1');

@@ -9,6 +9,7 @@ import { FRESH_IDEMPOTENCY_KEY, postmanCollection } from '../../scripts/docs/col
 import { SAMPLE_API_KEY } from '../../scripts/docs/code-samples.ts';
 import { exampleOperations } from '../../scripts/lib/openapi-examples.ts';
 import { built } from '../contract/helpers.ts';
+import { contractModel } from '../../src/contract/model.ts';
 
 type Pair = { key: string; value: string };
 type Request = {
@@ -48,10 +49,11 @@ describe('the Postman collection', async () => {
   it('has every operation of the contract once, in the folder of its tag, no webhook and no empty folder', () => {
     const operations = exampleOperations(openapi);
     expect(requests).toHaveLength(operations.length);
-    const tags = new Map<string, string>();
-    for (const [pathKey, item] of Object.entries<any>(openapi.paths)) {
-      for (const [method, op] of Object.entries<any>(item)) if (op?.operationId) tags.set(`${method.toUpperCase()} ${pathKey}`, op.tags[0]);
-    }
+    const tags = new Map(
+      contractModel(openapi)
+        .operations.filter((o) => o.operationId)
+        .map((o) => [`${o.method.toUpperCase()} ${o.path}`, o.tag]),
+    );
     for (const request of requests) {
       const key = label(request);
       expect(tags.has(key), key).toBe(true);

@@ -5,6 +5,7 @@ import { docsDocument } from '../../scripts/docs/reference.ts';
 import { addSandboxServers, docsServers, plainText, SANDBOX_ORIGIN } from '../../scripts/docs/servers.ts';
 import { findProvisional } from '../../scripts/docs/provisional.ts';
 import { built } from '../contract/helpers.ts';
+import { contractModel } from '../../src/contract/model.ts';
 
 type Server = { url: string; description?: string; variables?: Record<string, { default: string; description?: string }> };
 
@@ -12,9 +13,10 @@ type Server = { url: string; description?: string; variables?: Record<string, { 
 function serverLists(doc: any): [string, Server[]][] {
   const lists: [string, Server[]][] = [];
   if (doc.servers) lists.push(['document', doc.servers]);
-  for (const [path, item] of Object.entries<any>(doc.paths ?? {})) {
-    if (item.servers) lists.push([path, item.servers]);
-    for (const [method, op] of Object.entries<any>(item)) if (op?.servers) lists.push([`${method} ${path}`, op.servers]);
+  for (const op of contractModel(doc).operations) {
+    const [item, own] = [op.item.node as any, op.node as any];
+    if (item.servers && !lists.some(([where]) => where === op.path)) lists.push([op.path, item.servers]);
+    if (own.servers) lists.push([`${op.method} ${op.path}`, own.servers]);
   }
   return lists;
 }

@@ -5,7 +5,8 @@
 // caller keeps only what the contract's own schema (Ajv) accepts, so a value this generator gets wrong is
 // dropped, never sent as valid.
 import fc from 'fast-check';
-import { deref, isObject, type Json, type JsonObject } from '../../lib/pointer.ts';
+import { contractModel } from '../../../src/contract/model.ts';
+import { isObject, type Json, type JsonObject } from '../../lib/pointer.ts';
 
 /** Letters a valid text is drawn from: ASCII, and some beyond it (accents, a ligature, CJK, a dash). */
 const LETTERS = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ', ...'éèçñøßÅÖœ字中–'];
@@ -85,7 +86,7 @@ function merged(bundle: JsonObject, schema: JsonObject): JsonObject {
 }
 
 const resolved = (bundle: JsonObject, node: Json | undefined): JsonObject => {
-  const r = deref(bundle, node);
+  const r = contractModel(bundle).resolve(node).node;
   return isObject(r) ? r : {};
 };
 

@@ -11,7 +11,7 @@
 //   checked.
 import { SETUP_GRAPH, type ResourceKey } from '../../../src/setup/graph.ts';
 import { isObject, type JsonObject } from '../../lib/pointer.ts';
-import { resolveRef } from '../contract.ts';
+import { operationOf } from '../contract.ts';
 import { bodyText } from '../http.ts';
 import { label } from '../resources.ts';
 import { fillTemplate } from '../transaction.ts';
@@ -42,9 +42,8 @@ export function listOperations(ctx: CheckContext) {
   return ctx.operations.filter((op) => {
     if (op.method !== 'GET') return false;
     const names = parametersIn(ctx, op.method, op.path, 'query').map((p) => p.name);
-    const responses = op.operation.responses;
-    const ok = isObject(responses) ? responses['200'] : undefined;
-    return names.includes('page') && names.includes('limit') && JSON.stringify(resolveRef(ctx, ok) ?? {}).includes('/PaginatedEnvelope"');
+    const ok = operationOf(ctx, op.method, op.path)?.response(200)?.node;
+    return names.includes('page') && names.includes('limit') && JSON.stringify(ok ?? {}).includes('/PaginatedEnvelope"');
   });
 }
 

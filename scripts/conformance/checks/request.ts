@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { isObject, type Json } from '../../lib/pointer.ts';
 import { madeRecord } from '../cleanup.ts';
-import { firstRequestExample, hasHeaderParam, isGiftCards, isReferenceParam, parameters, pathExample } from '../contract.ts';
+import { firstRequestExample, hasHeaderParam, isGiftCards, isReferenceParam, operationOf, parameters, pathExample } from '../contract.ts';
 import { curlOf, sleep } from '../http.ts';
 import { checkpoint } from '../interrupt.ts';
 import { adjustBody, label, resourceKey, substituteBody } from '../resources.ts';
@@ -36,7 +36,7 @@ export function validRequest(ctx: CheckContext, method: string, template: string
     if (!code) return `needs a ${label(resource)}: ${ctx.state.missing.get(resource) ?? 'not set up'}`;
     params.set(name!, code);
   }
-  const hasBody = ctx.validator.operation(method, template)?.operation.requestBody !== undefined;
+  const hasBody = operationOf(ctx, method, template)?.requestBody !== undefined;
   let body: string | undefined;
   if (hasBody) {
     const example = firstRequestExample(ctx, method, template) as Json;

@@ -12,8 +12,8 @@
 import fc from 'fast-check';
 import type { Setup } from '../../../src/setup/setup.ts';
 import { SETUP_GRAPH } from '../../../src/setup/graph.ts';
-import { escapeToken, get, isObject, type Json, type JsonObject } from '../../lib/pointer.ts';
-import { resolvePointer } from '../../lib/schema.ts';
+import { isObject, type Json, type JsonObject } from '../../lib/pointer.ts';
+import { contractModel } from '../../../src/contract/model.ts';
 import { requestBodySchema } from '../contract.ts';
 import { bodyText } from '../http.ts';
 import { adjustBody, substituteBody } from '../resources.ts';
@@ -45,9 +45,9 @@ function candidates(ctx: CheckContext) {
 function drawn(ctx: CheckContext, base: RequestSpec, count: number): RequestSpec[] {
   const bundle = ctx.validator.bundle as JsonObject;
   const { refusesBody, refusesParam } = validatorsOf(bundle);
-  const op = `/paths/${escapeToken(base.template)}/${base.method.toLowerCase()}`;
+  const media = contractModel(bundle).byPath(base.method, base.template)?.requestBody?.json;
   const hasBody = base.body !== undefined && requestBodySchema(ctx, base.method, base.template) !== undefined;
-  const bodyPointer = hasBody ? `${resolvePointer(bundle, `${op}/requestBody`)}/content/application~1json/schema` : undefined;
+  const bodyPointer = hasBody && media ? `${media.pointer}/schema` : undefined;
   const query = parametersIn(ctx, base.method, base.template, 'query').filter((p) => isObject(p.schema));
   const pointers = queryPointers(bundle, base.method, base.template);
   const model = fc.record({
@@ -81,18 +81,11 @@ function drawn(ctx: CheckContext, base: RequestSpec, count: number): RequestSpec
 
 /** Each query parameter's schema, as a pointer into the bundle (path item and operation level). */
 function queryPointers(bundle: JsonObject, method: string, template: string): Map<string, string> {
-  const out = new Map<string, string>();
-  const item = `/paths/${escapeToken(template)}`;
-  for (const at of [item, `${item}/${method.toLowerCase()}`]) {
-    const list = get(bundle, `${at}/parameters`);
-    if (!Array.isArray(list)) continue;
-    list.forEach((_, i) => {
-      const pointer = resolvePointer(bundle, `${at}/parameters/${i}`);
-      const param = get(bundle, pointer);
-      if (isObject(param) && param.in === 'query') out.set(String(param.name), `${pointer}/schema`);
-    });
-  }
-  return out;
+  const query =
+    contractModel(bundle)
+      .byPath(method, template)
+      ?.parameters.filter((p) => p.in === 'query') ?? [];
+  return new Map(query.map((p) => [p.name, `${p.pointer}/schema`]));
 }
 
 export async function checkValid(ctx: CheckContext, setup: Setup): Promise<void> {

@@ -6,8 +6,9 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import fc from 'fast-check';
 import { decimalPlacesKeyword } from '../../../src/contract/decimal-places.ts';
-import { escapeToken, get, isObject, type Json, type JsonObject } from '../../lib/pointer.ts';
-import { propertiesAt, resolvePointer } from '../../lib/schema.ts';
+import { contractModel } from '../../../src/contract/model.ts';
+import { isObject, type Json, type JsonObject } from '../../lib/pointer.ts';
+import { propertiesAt } from '../../lib/schema.ts';
 import type { CheckContext } from './context.ts';
 import { copyRequest, type RequestSpec } from './request.ts';
 
@@ -101,7 +102,7 @@ function closedSet(bundle: JsonObject, schema: JsonObject): string[] | undefined
   if (!branches.length) return undefined;
   const values: string[] = [];
   for (const branch of branches) {
-    const b = isObject(branch) && typeof branch.$ref === 'string' ? get(bundle, branch.$ref.slice(1)) : branch;
+    const b = contractModel(bundle).resolve(branch).node;
     if (!isObject(b)) return undefined;
     if (Array.isArray(b.enum)) values.push(...b.enum.filter((v): v is string => typeof v === 'string'));
     else if (typeof b.const === 'string') values.push(b.const);
@@ -270,7 +271,7 @@ function itemBreakers(schema: JsonObject, sample: Json | undefined): Breaker[] {
 
 /** The schema at a pointer, with `$ref`s followed. */
 const schemaAt = (bundle: JsonObject, pointer: string): JsonObject | undefined => {
-  const node = get(bundle, resolvePointer(bundle, pointer));
+  const node = contractModel(bundle).resolvePointer(pointer).node;
   return isObject(node) ? node : undefined;
 };
 
@@ -312,23 +313,11 @@ function parameterTargets(ctx: CheckContext, valid: RequestSpec): Target[] {
   const { method, template } = valid;
   const out: Target[] = [];
   const draws = DRAWS;
-  const opPointer = `/paths/${escapeToken(template)}/${method.toLowerCase()}`;
-  const item = get(bundle, `/paths/${escapeToken(template)}`);
-  const pointers = [
-    ...(isObject(item) && Array.isArray(item.parameters)
-      ? item.parameters.map((_, i) => `/paths/${escapeToken(template)}/parameters/${i}`)
-      : []),
-    ...(() => {
-      const op = get(bundle, opPointer);
-      return isObject(op) && Array.isArray(op.parameters) ? op.parameters.map((_, i) => `${opPointer}/parameters/${i}`) : [];
-    })(),
-  ];
-  for (const pointer of pointers) {
-    const param = schemaAt(bundle, pointer);
-    const schema = param && isObject(param.schema) ? schemaAt(bundle, `${resolvePointer(bundle, pointer)}/schema`) : undefined;
-    if (!param || !schema || !['path', 'query', 'header'].includes(String(param.in))) continue;
-    const name = String(param.name);
-    const schemaPointer = `${resolvePointer(bundle, pointer)}/schema`;
+  for (const param of contractModel(bundle).byPath(method, template)?.parameters ?? []) {
+    const schemaPointer = `${param.pointer}/schema`;
+    const schema = isObject(param.node.schema) ? schemaAt(bundle, schemaPointer) : undefined;
+    if (!schema || !['path', 'query', 'header'].includes(param.in)) continue;
+    const { name } = param;
     const current = param.in === 'path' ? valid.params.get(name) : undefined;
     for (const breaker of breakers(bundle, schema, current, true)) {
       out.push({
@@ -367,12 +356,10 @@ function bodyTargets(ctx: CheckContext, valid: RequestSpec): Target[] {
   const { method, template } = valid;
   const out: Target[] = [];
   const draws = DRAWS;
-  const opPointer = `/paths/${escapeToken(template)}/${method.toLowerCase()}`;
-  const op = ctx.validator.operation(method, template)?.operation;
-  const content = op && isObject(op.requestBody) ? schemaAt(bundle, `${opPointer}/requestBody`) : undefined;
-  const media = content && isObject(content.content) ? Object.keys(content.content).find((m) => m.includes('json')) : undefined;
+  // The contract's request bodies are all `application/json`.
+  const media = contractModel(bundle).byPath(method, template)?.requestBody?.json;
   if (media === undefined || valid.body === undefined) return out;
-  const bodyPointer = `${resolvePointer(bundle, `${opPointer}/requestBody`)}/content/${escapeToken(media)}/schema`;
+  const bodyPointer = `${media.pointer}/schema`;
   const body = JSON.parse(valid.body) as Json;
   const withBody = (value: Json) => {
     const req = copyRequest(valid);
@@ -407,7 +394,7 @@ function bodyTargets(ctx: CheckContext, valid: RequestSpec): Target[] {
           },
         });
       }
-      if (pointer && isObject(current)) fields(resolvePointer(bundle, pointer), current, at);
+      if (pointer && isObject(current)) fields(contractModel(bundle).resolvePointer(pointer).pointer, current, at);
     }
     out.push({
       where: `body${path.length ? ` /${path.join('/')}` : ''}`,

@@ -13,7 +13,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createResponseValidator, matchPathTemplate, type OpenApiBundle } from '../../../scripts/conformance/validate-response.ts';
-import { deref, get, isObject, type Json } from '../../../scripts/lib/pointer.ts';
+import { contractModel } from '../../../src/contract/model.ts';
 
 export interface Answer {
   status: number;
@@ -65,6 +65,7 @@ export interface ExampleServer {
 export function startExampleServer(options: { spec?: string; mutate?: Mutation; port?: number } = {}): Promise<ExampleServer> {
   const bundle = JSON.parse(readFileSync(options.spec ?? defaultSpec(), 'utf8')) as OpenApiBundle;
   const validator = createResponseValidator(bundle);
+  const model = contractModel(bundle);
   const text = JSON.stringify(bundle);
   const knownCodes = new Set(
     (text.match(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi) ?? []).map((s) => s.toLowerCase()),
@@ -77,12 +78,8 @@ export function startExampleServer(options: { spec?: string; mutate?: Mutation; 
   });
   /** The `pattern` of a path parameter that is an id but not a uuid (`productId`), if any. */
   const idPattern = (method: string, template: string, name: string): RegExp | undefined => {
-    const item = deref(bundle, (bundle.paths as Record<string, Json>)[template]);
-    const op = isObject(item) ? deref(bundle, item[method.toLowerCase()]) : undefined;
-    const params = isObject(op) && Array.isArray(op.parameters) ? op.parameters.map((p) => deref(bundle, p)) : [];
-    const param = params.find((p) => isObject(p) && p.in === 'path' && p.name === name);
-    const schema = isObject(param) ? deref(bundle, param.schema) : undefined;
-    return isObject(schema) && typeof schema.pattern === 'string' && schema.format !== 'uuid' ? new RegExp(schema.pattern) : undefined;
+    const schema = model.byPath(method, template)?.parameter('path', name)?.schema?.node;
+    return typeof schema?.pattern === 'string' && schema.format !== 'uuid' ? new RegExp(schema.pattern) : undefined;
   };
   const example = (method: string, template: string, status: string | number, name?: string) => {
     const all = validator.examples(method, template, status);
@@ -159,20 +156,9 @@ export function startExampleServer(options: { spec?: string; mutate?: Mutation; 
   /** The documented response headers of a status, with their example values (as Prism sends them). */
   const headerExamples = (method: string, template: string, status: number): Record<string, string> => {
     const key = validator.responseKey(method, template, status);
-    const deref = (node: unknown): Record<string, unknown> | undefined => {
-      let n = node as Record<string, unknown> | undefined;
-      for (let i = 0; i < 10 && n && typeof n.$ref === 'string'; i++) n = get(bundle, n.$ref) as Record<string, unknown> | undefined;
-      return n;
-    };
-    const operation = (bundle.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>)[template]?.[
-      method.toLowerCase()
-    ];
-    const response = key ? deref(operation?.responses[key]) : undefined;
+    const response = key ? model.byPath(method, template)?.response(key) : undefined;
     const out: Record<string, string> = {};
-    for (const [name, header] of Object.entries((response?.headers as Record<string, unknown> | undefined) ?? {})) {
-      const h = deref(header);
-      if (h && h.example !== undefined) out[name] = String(h.example);
-    }
+    for (const { name, node } of response?.headers ?? []) if (node.example !== undefined) out[name] = String(node.example);
     return out;
   };
 

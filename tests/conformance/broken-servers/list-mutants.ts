@@ -4,7 +4,8 @@
 // filter of each list, which it ignores.
 import fs from 'node:fs';
 import path from 'node:path';
-import { deref, isObject, type Json, type JsonObject } from '../../../scripts/lib/pointer.ts';
+import { contractModel } from '../../../src/contract/model.ts';
+import { isObject, type Json, type JsonObject } from '../../../scripts/lib/pointer.ts';
 import type { CheckName } from '../../../scripts/conformance/checks/index.ts';
 import type { Rewrite } from './sandbox-proxy.ts';
 
@@ -143,14 +144,12 @@ const NOT_FILTERS = new Set(['page', 'limit', 'created_from', 'created_to']);
 /** Every documented filter of every list (a GET answering the PaginatedEnvelope): operationId, path and name. */
 export function listFilters(bundle: JsonObject = BUNDLE): { operationId: string; path: string; filter: string }[] {
   const out: { operationId: string; path: string; filter: string }[] = [];
-  for (const [template, item] of Object.entries(bundle.paths as JsonObject)) {
-    const op = isObject(item) && isObject(item.get) ? item.get : undefined;
-    if (!op || !JSON.stringify(isObject(op.responses) ? op.responses['200'] : {}).includes('/PaginatedEnvelope"')) continue;
-    for (const p of Array.isArray(op.parameters) ? op.parameters : []) {
-      const param = deref(bundle, p);
-      if (isObject(param) && param.in === 'query' && typeof param.name === 'string' && !NOT_FILTERS.has(param.name))
-        out.push({ operationId: String(op.operationId), path: template, filter: param.name });
-    }
+  for (const op of contractModel(bundle).operations.filter((o) => o.method === 'get')) {
+    const responses = op.node.responses;
+    if (!JSON.stringify(isObject(responses) ? responses['200'] : {}).includes('/PaginatedEnvelope"')) continue;
+    for (const param of op.parameters)
+      if (param.in === 'query' && !NOT_FILTERS.has(param.name))
+        out.push({ operationId: op.operationId, path: op.path, filter: param.name });
   }
   return out;
 }
