@@ -1,5 +1,6 @@
 // The list of provisional parts of the contract, generated from the `x-provisional: true` marks of the
 // bundled OpenAPI document (generated/openapi.json) at docs build time. Nothing here is hand-written.
+import { contractModel } from '../../src/contract/model.ts';
 import { escapeToken, HTTP_METHODS, isObject, type Json, type JsonObject } from '../lib/pointer.ts';
 
 export interface ProvisionalPart {
@@ -89,10 +90,7 @@ function describe(doc: JsonObject, node: JsonObject, pointerTokens: string[]): P
     const kind = name;
     const rest = tokens.slice(3);
     if (kind === 'parameters') {
-      const param =
-        isObject(doc.components) && isObject((doc.components as JsonObject).parameters)
-          ? ((doc.components as JsonObject).parameters as JsonObject)[third]
-          : undefined;
+      const param = contractModel(doc).component('parameters', third)?.node;
       const label = isObject(param) && typeof param.name === 'string' ? `\`${String(param.name)}\` (${String(param.in)})` : `\`${third}\``;
       return { pointer, group: 'Parameters', where: rest.length ? `${label}: ${tail(rest)}` : label, why };
     }

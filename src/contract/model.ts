@@ -575,8 +575,9 @@ export class ContractModel {
   get sharedResponses(): (Response & { name: string })[] {
     const nodes = get(this.doc, '/components/responses');
     return Object.entries(isObject(nodes) ? nodes : {}).flatMap(([name, node]) => {
-      const response = responseOf(this.doc, '', node, pointer('components', 'responses', name));
-      return response ? [{ ...response, name }] : [];
+      const located = objectAt(this.doc, node, pointer('components', 'responses', name));
+      // A class of its own, not a spread copy: a copy would lose the lazy getters (error codes, media, headers).
+      return located ? [Object.assign(new ResponseModel(this.doc, '', located), { name })] : [];
     });
   }
 

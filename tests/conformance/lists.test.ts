@@ -2,6 +2,7 @@
 // seeded sandbox: they pass against the sandbox as it is, and each copy whose lists break one rule
 // (broken-servers/list-mutants.ts, a filter mutant per documented filter of each list) is caught, the failure
 // naming the request, with a curl command that replays it.
+import { contractModel } from '../../src/contract/model.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,9 +20,9 @@ const bundle = JSON.parse(fs.readFileSync(path.join(ROOT, 'generated', 'openapi.
 const KEY = 'sk_test_lists';
 const LISTS: CheckName[] = ['pagination', 'filters', 'order', 'created'];
 // Every operation answering a page: the checks find the list operations among them from the contract.
-const ONLY = Object.values(bundle.paths as Record<string, { get?: { operationId: string } }>)
-  .map((item) => item.get?.operationId)
-  .filter((id): id is string => typeof id === 'string' && id.startsWith('list'));
+const ONLY = contractModel(bundle)
+  .operations.filter((o) => o.method === 'get' && o.operationId.startsWith('list'))
+  .map((o) => o.operationId);
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {
@@ -91,7 +92,9 @@ describe('the filters check', () => {
       method: 'POST',
       headers: { Authorization: `Bearer ${KEY}`, 'Content-Type': 'application/json', 'Idempotency-Key': crypto.randomUUID() },
       body: JSON.stringify({
-        ...bundle.paths['/wallets'].post.requestBody.content['application/json'].examples.usdc.value,
+        ...(contractModel(bundle)
+          .byPath('POST', '/wallets')
+          ?.requestBody?.json?.examples.find((e) => e.name === 'usdc')?.value as object),
         customer_code: other,
       }),
     });
