@@ -47,9 +47,9 @@ const stripsTypesFrom = (() => {
   return [Number(match[1]), Number(match[2])] as const;
 })();
 
-/** The Node from which the guide runs a node:test suite with `--test-global-setup` ("On Node 24 or later"). */
+/** The Node from which the guide runs a node:test suite with `--test-global-setup` ("From Node 24 on"). */
 const globalSetupFrom = (() => {
-  const match = /On Node (\d+) or later, `node --test` takes\s+`--test-global-setup`/.exec(guide.text);
+  const match = /From Node (\d+) on, `node --test` takes\s+`--test-global-setup`/.exec(guide.text);
   if (!match) throw new Error('docs/testing.md no longer says from which Node `node --test` takes --test-global-setup');
   return [Number(match[1]), 0] as const;
 })();
