@@ -145,6 +145,14 @@ describe('x-plans', () => {
     expect(ips.get(otherPlans.map((p: string) => plans.names[p]).join(', '))).toEqual([String(limits.allowed_ip_addresses.others)]);
   });
 
+  it("the API reference's markdown twin shows the bundle's tables", async () => {
+    const { API_REFERENCE } = await import('../../scripts/docs/llms.ts');
+    const { referenceMarkdown } = await import('../../scripts/docs/reference-markdown.ts');
+    const page = referenceMarkdown(openapi, API_REFERENCE).body;
+    for (const header of ['| Limit | Value |', '| Plan | Product access | Monthly limits |'])
+      expect(table(page, header), header).toEqual(table(description, header));
+  });
+
   it('docs/limits.md lists the fees of x-plans, as provisional', () => {
     const guide = read('docs/limits.md');
     const rows = byLabel(table(guide, '| Fee | Amount (USD) |'));
