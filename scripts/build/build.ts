@@ -14,6 +14,7 @@ import { contractFacts, factsModule } from './facts.ts';
 import { generateTypesAndValues, typesOutput, type GeneratedTypes } from './types.ts';
 import { EventsError } from './events.ts';
 import { buildWorkflows } from './workflows.ts';
+import { expandPlansMarkers, hasPlansMarker, PlansTableError, type XPlans } from './plans-tables.ts';
 import { danglingRefs, externalRefs, openApiProblems, type BundleProblem } from './validate.ts';
 import { yamlSyntaxErrors } from './yaml-syntax.ts';
 
@@ -79,8 +80,7 @@ async function bundleApis(options: BuildOptions, source: string, log: (message: 
   for (const api of APIS) {
     const yamlFile = path.join(outDir, `${api}.yaml`);
     if (!fs.existsSync(yamlFile)) throw new BuildError(`redocly bundle ${api}`, [`no ${api}.yaml written`, bundled.output.trim()]);
-    // Read with js-yaml, the YAML library Redocly writes it with (core schema: no dates), ~4x faster than `yaml`.
-    const doc: unknown = load(fs.readFileSync(yamlFile, 'utf8'), { schema: CORE_SCHEMA });
+    const doc = withPlansTables(yamlFile, api);
     const unresolved = [...externalRefs(doc), ...danglingRefs(doc)];
     if (unresolved.length > 0)
       throw new BuildError(
@@ -91,6 +91,30 @@ async function bundleApis(options: BuildOptions, source: string, log: (message: 
     written.push(`${api}.json`, `${api}.yaml`);
   }
   return written;
+}
+
+/**
+ * Reads a bundle, with the tables of `x-plans` in place of their markers (plans-tables.ts) written back into its
+ * YAML: Redocly writes a multi-line description as a block scalar, whose lines the table's lines join.
+ */
+function withPlansTables(yamlFile: string, api: ApiName): unknown {
+  const text = fs.readFileSync(yamlFile, 'utf8');
+  // Read with js-yaml, the YAML library Redocly writes it with (core schema: no dates), ~4x faster than `yaml`.
+  const doc: unknown = load(text, { schema: CORE_SCHEMA });
+  if (!hasPlansMarker(text)) return doc;
+  const plans = (doc as Record<string, unknown>)['x-plans'] as XPlans | undefined;
+  if (!plans) throw new BuildError(`plans tables ${api}`, [`${api}: a <!-- x-plans: ... --> marker, and no x-plans at its root`]);
+  let expanded: string;
+  try {
+    expanded = expandPlansMarkers(text, plans);
+  } catch (error) {
+    if (error instanceof PlansTableError) throw new BuildError(`plans tables ${api}`, [`${api}: ${error.message}`]);
+    throw error;
+  }
+  if (hasPlansMarker(expanded))
+    throw new BuildError(`plans tables ${api}`, [`${api}: a <!-- x-plans: ... --> marker not on a line of its own in a description`]);
+  fs.writeFileSync(yamlFile, expanded);
+  return load(expanded, { schema: CORE_SCHEMA });
 }
 
 async function buildAssembled(options: BuildOptions, source: string, echo: boolean): Promise<string[]> {

@@ -134,10 +134,13 @@ export function outsideCode(markdown: string, change: (text: string) => string):
 /**
  * What the repository's contributors need and a partner does not (running the repository's own tests and
  * benchmarks, working in a clone) is written between `<!-- contributors -->` and `<!-- /contributors -->`
- * lines: it stays in the file, for readers of the repository, and is left out of the site.
+ * lines: it stays in the file, for readers of the repository, and is left out of the site. The markers around a
+ * table of the plans (`<!-- x-plans: limits -->`, written by npm run build) are left out too, the table kept.
  */
 export function partnerText(markdown: string): string {
-  return markdown.replace(/^<!-- contributors -->[ \t]*\n[\s\S]*?^<!-- \/contributors -->[ \t]*(?:\n|$)/gm, '');
+  return markdown
+    .replace(/^<!-- contributors -->[ \t]*\n[\s\S]*?^<!-- \/contributors -->[ \t]*(?:\n|$)/gm, '')
+    .replace(/^<!-- \/?x-plans(?:: [\w-]+)? -->[ \t]*(?:\n|$)/gm, '');
 }
 
 /** Reads the published guides; a missing file is reported, not fatal (another branch may remove one). */

@@ -66,6 +66,14 @@ describe.concurrent('npm run build fails well', { timeout: 180_000 }, () => {
     ]);
   });
 
+  it('a marker of x-plans naming no table is one line naming it', async () => {
+    const ws = workspace();
+    edit(ws, 'spec/openapi.yaml', (t) => t.replace('<!-- x-plans: limits -->', '<!-- x-plans: prices -->'));
+    const error = await buildToTemp(ws).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BuildError);
+    expect((error as BuildError).problems).toEqual([expect.stringMatching(/^openapi: <!-- x-plans: prices -->: no such table/)]);
+  });
+
   it('a YAML typo in a component is one line naming the file, line and column', async () => {
     const ws = workspace();
     const before = snapshot(ws);

@@ -1,68 +1,173 @@
-// `x-plans` (docs/extensions.md) holds the plans' limits, product access and fees as values; the tables that say
-// them in words (the "Plans and limits" section of info.description, docs/limits.md) are each row rendered from
-// those values here, so a value changed in x-plans and not in a table, or the other way round, fails.
+// `x-plans` (docs/extensions.md) holds the plans' limits, product access and fees as values, and the build writes
+// the tables that say them in words (scripts/build/plans-tables.ts): into the bundle's info.description in place of
+// spec/'s markers, and into the guides' regions. Each table is parsed back here, by its own reading of the words,
+// and compared with x-plans, so a table that says another value, or leaves a limit out, fails.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../../scripts/lib/paths.ts';
+import { fillPlansRegions } from '../../scripts/build/plans-tables.ts';
+import { GENERATED_DIR, ROOT } from '../../scripts/lib/paths.ts';
 import type { JsonObject } from '../../scripts/lib/pointer.ts';
 import { productValues } from '../../generated/sandbox-values.js';
 import { contractModel } from '../../src/contract/model.ts';
 import { built } from './helpers.ts';
 
-const { openapi } = built();
+const { openapi, dir, files } = built();
 const plans = openapi['x-plans'] as any;
 const description = String((openapi.info as JsonObject).description);
-const guide = fs.readFileSync(path.join(ROOT, 'docs', 'limits.md'), 'utf8');
+const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
 const limits = plans.limits;
 const fees = plans.fees;
-const d = (key: string) => limits[key].decouverte;
-const o = (key: string) => limits[key].others;
-/** 5000 -> `5,000`. */
-const count = (n: number) => n.toLocaleString('en-US');
-/** 1.5 -> `1.50`. */
-const usd = (n: number) => n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const otherPlans = plans.plans.filter((p: string) => p !== 'decouverte');
 
-/** The rows of the limits table, in the words of the table. */
-const LIMIT_ROWS = [
-  `| Requests per API key | ${d('requests_per_minute')} per minute (Découverte); ${o('requests_per_minute')} per minute (Starter, Business, Premium) |`,
-  `| Cards created | ${d('cards_created_per_month')} per calendar month (Découverte); none otherwise |`,
-  `| Loaded on cards | ${count(d('loaded_on_cards_per_month_usd'))} USD per calendar month (Découverte); none otherwise |`,
-  `| Payouts | ${count(d('payouts_per_month_usd'))} USD per calendar month (Découverte) |`,
-  `| Allowed IP addresses | ${d('allowed_ip_addresses')} (Découverte); ${o('allowed_ip_addresses')} otherwise |`,
-  `| Active webhook endpoints | ${d('active_webhook_endpoints')} (Découverte); ${o('active_webhook_endpoints')} otherwise |`,
-  `| Card withdrawal | minimum ${limits.card_withdrawal_minimum_usd} USD; at least ${limits.card_withdrawal_remaining_usd} USD must remain on the card |`,
-  `| Page size \`limit\` | ${limits.page_size.minimum} to ${limits.page_size.maximum} |`,
-  `| Page number \`page\` | >= ${limits.page_minimum} |`,
-  `| Webhook timestamp tolerance | ${limits.webhook_timestamp_tolerance_seconds} seconds |`,
-  `| Webhook response time-out | ${limits.webhook_response_timeout_seconds} seconds |`,
-  `| Low balance default threshold | ${limits.low_balance_threshold_usd} USD |`,
-];
+/** The rows of the markdown table whose header row is `header`, each as its cells. */
+function table(markdown: string, header: string): string[][] {
+  const lines = markdown.split('\n');
+  const start = lines.indexOf(header);
+  expect(start, `a table headed ${header}`).toBeGreaterThanOrEqual(0);
+  const rows: string[][] = [];
+  for (const line of lines.slice(start + 2)) {
+    if (!line.startsWith('|')) break;
+    rows.push(
+      line
+        .slice(1, -1)
+        .split(' | ')
+        .map((c) => c.trim()),
+    );
+  }
+  return rows;
+}
 
-/** The Découverte row of the plans table. */
-const PLAN_ROW = `| ${count(d('cards_created_per_month'))} cards created, ${count(d('loaded_on_cards_per_month_usd'))} USD loaded on cards, ${count(d('payouts_per_month_usd'))} USD of payouts, per calendar month |`;
+/** The cells of a table by its first cell. */
+const byLabel = (rows: string[][]) => new Map(rows.map((r) => [r[0]!, r.slice(1)]));
+/** The numbers a text says, in order: `5,000 USD; 1.50` -> [5000, 1.5]. */
+const numbers = (text: string) => [...text.matchAll(/\d[\d,]*(?:\.\d+)?/g)].map((m) => Number(m[0].replaceAll(',', '')));
+/** Plan names in a cell's parentheses, as plan keys. */
+const planKeys = (names: string) => names.split(', ').map((name) => Object.keys(plans.names).find((k) => plans.names[k] === name));
 
-const FEE_ROWS = [
-  `| Card fee at creation | ${usd(fees.card_fee_usd.virtual)} virtual, ${usd(fees.card_fee_usd.physical)} physical |`,
-  `| Service fee at creation | ${usd(fees.service_fee_usd)} |`,
-  `| Top-up fee | ${fees.topup_fee.percent} % of the amount, at least ${usd(fees.topup_fee.minimum_usd)}, rounded to the cent |`,
-  `| Card withdrawal fee | ${plans.plans.map((p: string) => `${plans.names[p]} ${usd(fees.card_withdrawal_fee_usd[p])}`).join(', ')} |`,
-  `| Provider fee at termination | ${usd(fees.provider_fee_usd)} |`,
-  `| Termination fee | ${usd(fees.termination_fee_usd)} |`,
-];
+/** A per-plan cell, `30 per minute (Découverte); 100 per minute (Starter, Business, Premium)`, as `{ decouverte, others }`. */
+function perPlan(cell: string): { decouverte: number | null; others: number | null } {
+  const parts = cell.split('; ').map((part) => {
+    const match = /^(.*) \(([^)]*)\)$/.exec(part);
+    expect(match, cell).not.toBeNull();
+    return { value: match![1] === 'none' ? null : numbers(match![1]!)[0]!, plans: planKeys(match![2]!) };
+  });
+  expect(parts.map((p) => p.plans)).toEqual([['decouverte'], otherPlans]);
+  return { decouverte: parts[0]!.value, others: parts[1]!.value };
+}
+
+/** The limits table of a text, read back into the shape of `x-plans.limits`. */
+function limitsOf(markdown: string): Record<string, unknown> {
+  const rows = byLabel(table(markdown, '| Limit | Value |'));
+  const cell = (label: string) => {
+    const value = rows.get(label)?.[0];
+    expect(value, label).toBeDefined();
+    return value!;
+  };
+  const [minimum, remaining] = numbers(cell('Card withdrawal'));
+  const [low, high] = numbers(cell('Page size `limit`'));
+  expect(rows.size, 'one row per limit').toBe(12);
+  return {
+    requests_per_minute: perPlan(cell('Requests per API key')),
+    cards_created_per_month: perPlan(cell('Cards created')),
+    loaded_on_cards_per_month_usd: perPlan(cell('Loaded on cards')),
+    payouts_per_month_usd: perPlan(cell('Payouts')),
+    allowed_ip_addresses: perPlan(cell('Allowed IP addresses')),
+    active_webhook_endpoints: perPlan(cell('Active webhook endpoints')),
+    card_withdrawal_minimum_usd: minimum,
+    card_withdrawal_remaining_usd: remaining,
+    page_size: { minimum: low, maximum: high },
+    page_minimum: numbers(cell('Page number `page`'))[0],
+    webhook_timestamp_tolerance_seconds: numbers(cell('Webhook timestamp tolerance'))[0],
+    webhook_response_timeout_seconds: numbers(cell('Webhook response time-out'))[0],
+    low_balance_threshold_usd: numbers(cell('Low balance default threshold'))[0],
+  };
+}
+
+/** The plans table of a text: Découverte's row and the other plans' row, read back. */
+function plansOf(markdown: string) {
+  const [first, rest, ...more] = table(markdown, '| Plan | Product access | Monthly limits |');
+  expect(more).toEqual([]);
+  const [name, access, monthly] = first!;
+  const [cards, loaded, payouts] = numbers(monthly!);
+  return {
+    decouverte: {
+      name: name!.replace(/ \(free\)$/, ''),
+      free: name!.endsWith(' (free)'),
+      virtualCardsOnly: access!.includes('virtual cards'),
+      monthly: { cards_created_per_month: cards, loaded_on_cards_per_month_usd: loaded, payouts_per_month_usd: payouts },
+    },
+    others: { plans: planKeys(rest![0]!), access: rest![1], monthly: rest![2] },
+  };
+}
 
 describe('x-plans', () => {
-  it("the limits table of info.description and of docs/limits.md says x-plans' limits", () => {
-    for (const row of LIMIT_ROWS) {
-      expect(description, 'info.description').toContain(row);
-      expect(guide, 'docs/limits.md').toContain(row);
+  it("the limits table of the bundle's info.description, read back, is x-plans' limits", () => {
+    expect(limitsOf(description)).toEqual(limits);
+  });
+
+  it("the plans table of the bundle's info.description, read back, is x-plans' plans", () => {
+    const table = plansOf(description);
+    expect(table.decouverte.name).toBe(plans.names.decouverte);
+    expect(table.decouverte.free).toBe(plans.free.includes('decouverte'));
+    expect(table.decouverte.virtualCardsOnly).toBe(plans.card_categories.decouverte.join() === 'virtual');
+    for (const [key, n] of Object.entries(table.decouverte.monthly)) expect(n, key).toBe(limits[key].decouverte);
+    expect(table.others.plans).toEqual(otherPlans);
+    // "every product", "none": what `all` and null say for the plans other than Découverte.
+    expect([plans.tags.others, plans.card_categories.others]).toEqual(['all', 'all']);
+    expect(table.others.access).toBe('every product');
+    for (const key of Object.keys(table.decouverte.monthly)) expect(limits[key].others, key).toBeNull();
+    expect(table.others.monthly).toBe('none');
+  });
+
+  it("spec/ holds markers, not tables, and no marker is left in the build's outputs or in generated/", () => {
+    const source = read('spec/openapi.yaml');
+    expect(source).toContain('<!-- x-plans: limits -->');
+    expect(source).toContain('<!-- x-plans: plans -->');
+    expect(source).not.toContain('| Limit | Value |');
+    expect(source).not.toContain('| Plan | Product access |');
+    for (const file of files) expect(fs.readFileSync(path.join(dir, file), 'utf8'), file).not.toMatch(/<!-- \/?x-plans/);
+    for (const file of ['openapi.json', 'openapi.yaml'])
+      expect(fs.readFileSync(path.join(ROOT, GENERATED_DIR, file), 'utf8'), `generated/${file}`).not.toMatch(/<!-- \/?x-plans/);
+  });
+
+  it("the guides' tables are the ones x-plans writes (npm run build), the same as the bundle's", () => {
+    for (const file of ['docs/limits.md', 'docs/authentication.md']) {
+      const guide = read(file);
+      expect(guide, file).toMatch(/<!-- x-plans: [\w-]+ -->/);
+      expect(fillPlansRegions(guide, plans), `${file}: run npm run build`).toBe(guide);
     }
-    expect(description).toContain(PLAN_ROW);
-    expect(guide).toContain(PLAN_ROW);
+    const guide = read('docs/limits.md');
+    expect(table(guide, '| Limit | Value |')).toEqual(table(description, '| Limit | Value |'));
+    expect(table(guide, '| Plan | Product access | Monthly limits |')).toEqual(
+      table(description, '| Plan | Product access | Monthly limits |'),
+    );
+    const ips = byLabel(table(read('docs/authentication.md'), '| Plan | Allowed IP addresses |'));
+    expect(ips.get(plans.names.decouverte)).toEqual([String(limits.allowed_ip_addresses.decouverte)]);
+    expect(ips.get(otherPlans.map((p: string) => plans.names[p]).join(', '))).toEqual([String(limits.allowed_ip_addresses.others)]);
+  });
+
+  it("the API reference's markdown twin shows the bundle's tables", async () => {
+    const { API_REFERENCE } = await import('../../scripts/docs/llms.ts');
+    const { referenceMarkdown } = await import('../../scripts/docs/reference-markdown.ts');
+    const page = referenceMarkdown(openapi, API_REFERENCE).body;
+    for (const header of ['| Limit | Value |', '| Plan | Product access | Monthly limits |'])
+      expect(table(page, header), header).toEqual(table(description, header));
   });
 
   it('docs/limits.md lists the fees of x-plans, as provisional', () => {
-    for (const row of FEE_ROWS) expect(guide).toContain(row);
+    const guide = read('docs/limits.md');
+    const rows = byLabel(table(guide, '| Fee | Amount (USD) |'));
+    const cell = (label: string) => numbers(rows.get(label)?.[0] ?? '');
+    expect(cell('Card fee at creation')).toEqual([fees.card_fee_usd.virtual, fees.card_fee_usd.physical]);
+    expect(cell('Service fee at creation')).toEqual([fees.service_fee_usd]);
+    expect(cell('Top-up fee')).toEqual([fees.topup_fee.percent, fees.topup_fee.minimum_usd]);
+    expect(cell('Card withdrawal fee')).toEqual(plans.plans.map((p: string) => fees.card_withdrawal_fee_usd[p]));
+    expect(rows.get('Card withdrawal fee')?.[0]).toBe(
+      plans.plans.map((p: string) => `${plans.names[p]} ${fees.card_withdrawal_fee_usd[p].toFixed(2)}`).join(', '),
+    );
+    expect(cell('Provider fee at termination')).toEqual([fees.provider_fee_usd]);
+    expect(cell('Termination fee')).toEqual([fees.termination_fee_usd]);
     expect(guide).toMatch(/## Card fees\s+Provisional:/);
     expect(fees['x-provisional']).toBe(true);
   });
@@ -93,6 +198,12 @@ describe('x-plans', () => {
     const gated = listed.flatMap((product) => plans.products[product] as string[]);
     for (const tag of gated) expect(tags.has(tag), tag).toBe(true);
     expect(new Set(gated).size).toBe(gated.length);
+  });
+
+  it('card categories: Découverte issues the virtual cards of the Cards tag it opens; the other plans, every category', () => {
+    expect(plans.tags.decouverte).toContain('Cards');
+    expect(plans.card_categories.decouverte).toEqual(['virtual']);
+    expect(plans.card_categories.others).toBe('all');
   });
 
   it('every plan has a name and a card withdrawal fee', () => {

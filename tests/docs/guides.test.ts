@@ -46,6 +46,14 @@ describe('the guides of the site', () => {
     expect(partnerText('No marks.\n')).toBe('No marks.\n');
   });
 
+  it('publishes a table of the plans without the markers npm run build writes it between', () => {
+    const text = 'Limits.\n\n<!-- x-plans: limits -->\n| Limit | Value |\n|---|---|\n<!-- /x-plans -->\n\nAfter.\n';
+    expect(partnerText(text)).toBe('Limits.\n\n| Limit | Value |\n|---|---|\n\nAfter.\n');
+    const page = readGuides().guides.find((g) => g.file === 'docs/limits.md')!;
+    expect(page.body).toContain('| Limit | Value |');
+    expect(page.body).not.toContain('x-plans:');
+  });
+
   it('takes the first heading as the title', () => {
     expect(splitTitle('# Errors\n\nBody.\n', 'x')).toEqual({ title: 'Errors', body: 'Body.\n' });
     expect(splitTitle('No heading.\n', 'fallback')).toEqual({ title: 'fallback', body: 'No heading.\n' });

@@ -74,6 +74,10 @@ describe('the limits and fees of the contract', () => {
       others: minor(plans.limits.loaded_on_cards_per_month_usd.others),
     });
     expect(limits.activeWebhookEndpoints).toEqual(plans.limits.active_webhook_endpoints);
+    expect(contractPlans().cardCategories).toEqual({
+      decouverte: plans.card_categories.decouverte,
+      others: plans.card_categories.others === 'all' ? null : plans.card_categories.others,
+    });
     expect(limits.cardWithdrawalFloorMinor).toBe(minor(plans.limits.card_withdrawal_remaining_usd));
     expect(limits.webhookResponseTimeoutMs).toBe(plans.limits.webhook_response_timeout_seconds * 1000);
     expect(DELIVERY_TIMEOUT_MS).toBe(limits.webhookResponseTimeoutMs);
@@ -98,10 +102,12 @@ describe('the limits and fees of the contract', () => {
     changed['x-plans'].limits.cards_created_per_month.decouverte = 7;
     changed['x-plans'].fees.card_withdrawal_fee_usd.premium = 0.25;
     changed['x-plans'].tags.decouverte = ['Cards'];
+    changed['x-plans'].card_categories.decouverte = ['virtual', 'physical'];
     const read = plansOf(changed);
     expect(read.limits.cardsCreatedPerMonth.decouverte).toBe(7);
     expect(read.fees.withdrawalFeeMinor.premium).toBe(25);
     expect(read.tags.decouverte).toEqual(['Cards']);
+    expect(read.cardCategories.decouverte).toEqual(['virtual', 'physical']);
     delete changed['x-plans'].fees.service_fee_usd;
     expect(() => plansOf(changed)).toThrow("the contract's x-plans has no number at fees.service_fee_usd");
   });

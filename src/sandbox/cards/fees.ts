@@ -1,6 +1,6 @@
 // The card fees the sandbox applies, read from the contract (`x-plans.fees` of generated/openapi.json, provisional:
-// the interface document names the fees but gives no amounts). docs/sandbox.md and docs/limits.md list them
-// (tests/sandbox/docs-values.test.ts and tests/contract/plans.test.ts check those tables against these values).
+// the interface document names the fees but gives no amounts). docs/limits.md lists them in a table npm run build
+// writes from the same values (scripts/build/plans-tables.ts), which docs/sandbox.md links to.
 import type { Plan } from '../core/accounts.js';
 import { contractPlans } from '../core/limits.js';
 

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Account } from '../core/accounts.js';
 import type { Call, SandboxCore } from '../core/context.js';
 import { planUpgradeRequired } from '../core/errors.js';
+import { issuesCategory, planName } from '../core/limits.js';
 import { addUsage, periodOf } from '../core/usage.js';
 import { requireActiveCustomer } from '../customers/require.js';
 import { CARD_FEE_MINOR, PRODUCT_CODES, SERVICE_FEE_MINOR } from './fees.js';
@@ -17,8 +18,8 @@ export function issueCard(core: SandboxCore, account: Account, body: Call<'creat
   const { clock, ledger, db } = core;
   const lifecycle = cardLifecycle(core);
   const customer = requireActiveCustomer(core, account.id, body.customer_code);
-  if (account.plan === 'decouverte' && body.category === 'physical')
-    throw planUpgradeRequired('The plan Découverte gives virtual cards only.');
+  if (!issuesCategory(account.plan, body.category))
+    throw planUpgradeRequired(`The plan ${planName(account.plan)} does not give ${body.category} cards.`);
   const period = periodOf(clock.now());
   checkCreatedLimit(core, account, period);
   checkLoadedLimit(core, account, amountMinor);

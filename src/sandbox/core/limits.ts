@@ -62,6 +62,8 @@ export interface ContractPlans {
   tags: { decouverte: string[] | null; others: string[] | null };
   /** The product of a subscription each tag it gates belongs to (`x-plans.products`); other tags are open to every account. */
   productOfTag: Record<string, Product>;
+  /** The card categories each plan issues (Découverte: virtual), null for "all". */
+  cardCategories: { decouverte: string[] | null; others: string[] | null };
 }
 
 /** `x-plans` of a bundle, read into minor units and checked. */
@@ -82,10 +84,10 @@ export function plansOf(document: JsonObject): ContractPlans {
     };
     return { decouverte: value('decouverte'), others: value('others') };
   };
-  const tags = (plan: string): string[] | null => {
-    const value = at(`tags.${plan}`);
+  const listOrAll = (where: string): string[] | null => {
+    const value = at(where);
     if (value === 'all') return null;
-    if (!Array.isArray(value)) throw new Error(`the contract's x-plans has no tags.${plan}`);
+    if (!Array.isArray(value)) throw new Error(`the contract's x-plans has no ${where}`);
     return value as string[];
   };
   const plans = at('plans') as Plan[];
@@ -119,8 +121,9 @@ export function plansOf(document: JsonObject): ContractPlans {
       providerFeeMinor: toMinor(number('fees.provider_fee_usd')),
       terminationFeeMinor: toMinor(number('fees.termination_fee_usd')),
     },
-    tags: { decouverte: tags('decouverte'), others: tags('others') },
+    tags: { decouverte: listOrAll('tags.decouverte'), others: listOrAll('tags.others') },
     productOfTag: productOfTag(at('products')),
+    cardCategories: { decouverte: listOrAll('card_categories.decouverte'), others: listOrAll('card_categories.others') },
   };
 }
 
@@ -144,6 +147,13 @@ export const contractLimits = (): ContractLimits => contractPlans().limits;
 
 /** A plan's value of a limit. */
 export const forPlan = (limit: PerPlan, plan: Plan): number | null => (plan === 'decouverte' ? limit.decouverte : limit.others);
+
+/** Whether a plan issues cards of a category (Découverte: virtual cards only). */
+export function issuesCategory(plan: Plan, category: string): boolean {
+  const { cardCategories } = contractPlans();
+  const categories = plan === 'decouverte' ? cardCategories.decouverte : cardCategories.others;
+  return categories === null || categories.includes(category);
+}
 
 /** A plan's name as partners read it (`Découverte`). */
 export const planName = (plan: Plan): string => contractPlans().names[plan];
