@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseCli, runCli, UsageError } from '../lib/cli-args.ts';
+import { parseCli, runCli, UsageError } from '../lib/cli-parser.ts';
 import { REDOCLY_BIN, ROOT } from '../lib/paths.ts';
 
 const USAGE = `Usage: npm run bench:build [-- --runs <n>]

@@ -12,7 +12,7 @@
 // cost before and after, its ratio, and its ratio to the reference's: an index per list keeps the latter near 1
 // (target: at most 1.2).
 import os from 'node:os';
-import { parseCli, reportCliError, UsageError } from '../lib/cli-args.ts';
+import { parseCli, reportCliError, UsageError } from '../lib/cli-parser.ts';
 import { cardAccount, load, measure, partnerCalls, startBenchSandbox, startCountingReceiver, type Entry } from './bench-sandbox.ts';
 
 const USAGE = `Usage: npm run bench:lists [-- --rows <n>] [--accounts <n>] [--duration <s>] [--runs <n>] [--warmup <s>] [--entry compiled|source]

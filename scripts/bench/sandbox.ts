@@ -8,7 +8,7 @@
 // under load.
 import os from 'node:os';
 import path from 'node:path';
-import { parseCli, reportCliError, UsageError } from '../lib/cli-args.ts';
+import { parseCli, reportCliError, UsageError } from '../lib/cli-parser.ts';
 import { findFreePort } from '../lib/port-check.ts';
 import { ROOT } from '../lib/paths.ts';
 import { startPrism } from '../mock/prism.ts';

@@ -7,7 +7,7 @@
 // client: on a machine shared with other work, the steadier figure), and the same for the whole sandbox.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseCli, reportCliError, UsageError } from '../lib/cli-args.ts';
+import { parseCli, reportCliError, UsageError } from '../lib/cli-parser.ts';
 import { startSandbox, type Fixture } from '../../src/sandbox/index.ts';
 
 const USAGE = `Usage: npm run bench:snapshots [-- --customers <n>] [--accounts <n>] [--runs <n>]

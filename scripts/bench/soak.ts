@@ -8,7 +8,7 @@
 // errors (both must be 0: the run exits 1 otherwise). A list whose cost follows the whole database shows here
 // as CPU time and p99 that climb from quarter to quarter; a leak as heap after GC that does.
 import os from 'node:os';
-import { parseCli, reportCliError, UsageError } from '../lib/cli-args.ts';
+import { parseCli, reportCliError, UsageError } from '../lib/cli-parser.ts';
 import { MB, cardAccount, load, measure, partnerCalls, startBenchSandbox, startCountingReceiver, type Entry } from './bench-sandbox.ts';
 
 const USAGE = `Usage: npm run bench:soak [-- --requests <n>] [--accounts <n>] [--connections <n>] [--entry compiled|source]

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Fastify from 'fastify';
-import { parseCli, reportCliError, UsageError } from '../lib/cli-args.ts';
+import { parseCli, reportCliError, UsageError } from '../lib/cli-parser.ts';
 import { ROOT } from '../lib/paths.ts';
 
 const USAGE = `Usage: npm run bench:start [-- --fresh <n>] [--starts <n>] [--extra <n>]

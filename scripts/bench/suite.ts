@@ -15,7 +15,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseCli, reportCliError, UsageError } from '../lib/cli-args.ts';
+import { parseCli, reportCliError, UsageError } from '../lib/cli-parser.ts';
 import { ROOT } from '../lib/paths.ts';
 
 const USAGE = `Usage: npm run bench:suite [-- --files <n>] [--runs <n>]

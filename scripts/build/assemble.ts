@@ -1,4 +1,4 @@
-// The documents as the tools read them: spec/ with, in place, what it lists per webhook event (events.ts).
+// The documents as the tools read them: spec/ with, in place, what it lists per webhook event (spec-events.ts).
 // The hand-written spec/ leaves an empty `{}` where a document lists every event (spec/openapi.yaml
 // `webhooks`; spec/asyncapi.yaml `operations`, `components.messages` and its channel's `messages`), and no
 // list of names in the schemas that hold one. Assembling copies spec/ and writes each list into its place:
@@ -21,7 +21,7 @@ import {
   readTemplates,
   webhookItem,
   type EventEntry,
-} from './events.ts';
+} from './spec-events.ts';
 
 /**
  * The schemas that list every event name, relative to spec/, and the keyword the list is written as: the

@@ -12,7 +12,7 @@ import { recall, remember, stepKey } from './cache.ts';
 import { SourceMap } from './source-location.ts';
 import { contractFacts, factsModule } from './facts.ts';
 import { generateTypesAndValues, typesOutput, type GeneratedTypes } from './types.ts';
-import { EventsError } from './events.ts';
+import { EventsError } from './spec-events.ts';
 import { buildWorkflows } from './workflows.ts';
 import { expandPlansMarkers, hasPlansMarker, PlansTableError, type XPlans } from './plans-tables.ts';
 import { danglingRefs, externalRefs, openApiProblems, type BundleProblem } from './validate.ts';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { buildAndInstall, buildToTemp, BuildError, readBundle } from './build.ts';
 import { compareOutputs } from './drift.ts';
 import { writePlansGuides, type XPlans } from './plans-tables.ts';
-import { CliError, parseCli, runCli } from '../lib/cli-args.ts';
+import { CliError, parseCli, runCli } from '../lib/cli-parser.ts';
 import { GENERATED_DIR, ROOT } from '../lib/paths.ts';
 
 const USAGE = `Usage: npm run build [-- --check]

@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CliError, parseCli, runCli } from '../lib/cli-args.ts';
+import { CliError, parseCli, runCli } from '../lib/cli-parser.ts';
 import { ROOT } from '../lib/paths.ts';
 import { upsertComment, type CommentTarget } from './github.ts';
 

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CliError, parseCli, runCli } from '../lib/cli-args.ts';
+import { CliError, parseCli, runCli } from '../lib/cli-parser.ts';
 import { ROOT } from '../lib/paths.ts';
 
 const USAGE = `Usage: npm run check:version [-- --tag v<version>]

@@ -3,7 +3,7 @@
 // conformance suite against it in mock mode, and stops it. `--spec <file>`, `--only <operationIds|paths>`
 // and `--verbose` go to the suite.
 import path from 'node:path';
-import { parseCli, runCli } from '../lib/cli-args.ts';
+import { parseCli, runCli } from '../lib/cli-parser.ts';
 import { findFreePort } from '../lib/port-check.ts';
 import { ROOT } from '../lib/paths.ts';
 import { startMock } from '../mock/server.ts';

@@ -20,7 +20,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CliError, closest, parseCli, runCli, UsageError } from '../lib/cli-args.ts';
+import { CliError, closest, parseCli, runCli, UsageError } from '../lib/cli-parser.ts';
 import { ROOT } from '../lib/paths.ts';
 import type { CheckResult, ConformanceConfig, HookState, MadeRecord, ReportSection, TransactionRecord } from './types.ts';
 import { fundRun, restoreBalances } from './balances.ts';

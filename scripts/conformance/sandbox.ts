@@ -3,7 +3,7 @@
 // the suite hosts, runs the conformance suite against it in real mode (operations and workflows), and stops
 // it. `--only`, `--workflow` and `--verbose` go to the suite. See docs/conformance.md ("Against the sandbox").
 import { randomBytes } from 'node:crypto';
-import { parseCli, runCli } from '../lib/cli-args.ts';
+import { parseCli, runCli } from '../lib/cli-parser.ts';
 import { findFreePort } from '../lib/port-check.ts';
 import { startSandbox } from '../../src/sandbox/index.ts';
 import { main } from './run.ts';

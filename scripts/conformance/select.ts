@@ -1,6 +1,6 @@
 // `--only`: the operations to check, by operationId or by path (every operation of that path). The suite
 // then runs Dredd on a copy of the bundle that keeps only those operations.
-import { closest, UsageError } from '../lib/cli-args.ts';
+import { closest, UsageError } from '../lib/cli-parser.ts';
 import { contractModel } from '../../src/contract/model.ts';
 import { HTTP_METHODS, type JsonObject } from '../lib/pointer.ts';
 import type { OpenApiBundle } from './validate-response.ts';

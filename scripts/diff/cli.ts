@@ -5,7 +5,7 @@ import { atLeast, nextVersion } from './classify.ts';
 import { formatChangelog, formatJson, formatMarkdown, formatText } from './format.ts';
 import { defaultBaseRef, repoRoot } from './load.ts';
 import { buildReport } from './report.ts';
-import { parseCli, reportCliError, UsageError } from '../lib/cli-args.ts';
+import { parseCli, reportCliError, UsageError } from '../lib/cli-parser.ts';
 
 const USAGE = `Usage: npm run diff -- [base-ref] [--format text|markdown|json|changelog] [--changelog]
   base-ref     git ref of the base contract (default: merge base of HEAD and main)

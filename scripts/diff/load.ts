@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import $RefParser, { type ParserOptions } from '@apidevtools/json-schema-ref-parser';
 import { assembleSpec } from '../build/assemble.ts';
-import { EventsError, hasEventsIndex } from '../build/events.ts';
+import { EventsError, hasEventsIndex } from '../build/spec-events.ts';
 import type { Schema } from './normalise.ts';
 
 export interface LoadedContract {

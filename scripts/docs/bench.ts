@@ -19,7 +19,7 @@ import { measurePaint, median, type Awaited, type Paint } from './paint.ts';
 import { serveStatic } from './static-site.ts';
 import { SITE_DIR } from './site.ts';
 import { buildReference } from './reference.ts';
-import { parseCli, runCli, UsageError } from '../lib/cli-args.ts';
+import { parseCli, runCli, UsageError } from '../lib/cli-parser.ts';
 
 const USAGE = `Usage: npm run bench:docs -- [--site <dir>] [--before <dir>] [--runs <n>]
   --site <dir>    the site to measure (default site/, built by npm run docs)

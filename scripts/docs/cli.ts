@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { buildSite, SITE_DIR } from './site.ts';
 import { ROOT } from '../lib/paths.ts';
-import { parseCli, runCli } from '../lib/cli-args.ts';
+import { parseCli, runCli } from '../lib/cli-parser.ts';
 
 const USAGE = `Usage: npm run docs [-- --out <dir>] [--generated <dir>]
   --out <dir>        where to write the site (default site/)

@@ -1,7 +1,7 @@
 // Ports for the local servers (mock, docs, test receivers): check that one is free before anything is
 // spawned, so a clash gives one clear sentence instead of a stack trace from a child process.
 import net from 'node:net';
-import { portProblem } from './cli-args.ts';
+import { portProblem } from './cli-parser.ts';
 
 /** A port that cannot be bound. `message` says which port, why, and how to choose another. */
 export class PortUnavailableError extends Error {

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { assembleWorkspace } from '../build/assemble.ts';
 import { buildToTemp } from '../build/build.ts';
-import { closest, runCli, UsageError } from '../lib/cli-args.ts';
+import { closest, runCli, UsageError } from '../lib/cli-parser.ts';
 import { APIS, ROOT } from '../lib/paths.ts';
 import { workflowSources } from '../build/workflows.ts';
 import { lint, lintBundles, redocly, type RunResult } from '../lib/redocly.ts';

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { choosePort, DEFAULT_MOCK_PORT, HOST, MOCK_SPEC, mockBanner, onShutdown, shuttingDown } from '../lib/dev-servers.ts';
-import { parseCli, reportCliError } from '../lib/cli-args.ts';
+import { parseCli, reportCliError } from '../lib/cli-parser.ts';
 import { assertPortFree } from '../lib/port-check.ts';
 import { startMock } from './server.ts';
 

@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { build, type Plugin } from 'esbuild';
-import { parseCli, runCli } from '../lib/cli-args.ts';
+import { parseCli, runCli } from '../lib/cli-parser.ts';
 import { ROOT } from '../lib/paths.ts';
 
 const USAGE = `Usage: node scripts/package/bundle.ts [--dist <dir>]

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { assistantDocs } from '../docs/llms.ts';
 import { readBundles, siteContent } from '../docs/site.ts';
 import { ROOT } from '../lib/paths.ts';
-import { parseCli, runCli } from '../lib/cli-args.ts';
+import { parseCli, runCli } from '../lib/cli-parser.ts';
 
 const USAGE = `Usage: node scripts/package/llms.ts [--out <file>]
   --out <file>  where to write llms-full.txt (default dist/llms-full.txt)`;

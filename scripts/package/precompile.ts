@@ -17,7 +17,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import Fastify from 'fastify';
-import { parseCli, runCli } from '../lib/cli-args.ts';
+import { parseCli, runCli } from '../lib/cli-parser.ts';
 import { ROOT } from '../lib/paths.ts';
 import type { JsonObject } from '../../src/contract/bundle.ts';
 import type { DocumentSource } from '../../src/sandbox/core/contract.ts';

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../lib/paths.ts';
-import { runCli, UsageError } from '../lib/cli-args.ts';
+import { runCli, UsageError } from '../lib/cli-parser.ts';
 
 const README = path.join(ROOT, 'README.md');
 const PACKAGE_README = path.join(ROOT, 'docs', 'package-readme.md');

@@ -20,7 +20,7 @@ import {
 import { buildSite, SITE_DIR } from '../docs/site.ts';
 import { GIFT_CARD_SERVER } from '../../src/contract/servers.ts';
 import { ROOT } from '../lib/paths.ts';
-import { parseCli, reportCliError } from '../lib/cli-args.ts';
+import { parseCli, reportCliError } from '../lib/cli-parser.ts';
 import { assertPortFree } from '../lib/port-check.ts';
 import { DEFAULT_SANDBOX_PORT, startSandboxProcess, type SandboxProcess } from '../lib/sandbox-process.ts';
 import { startMock, type MockServer } from '../mock/server.ts';

@@ -1,12 +1,12 @@
 #!/usr/bin/env node
-// The MCP server's bin: `npx partner-api-mcp [options]` (see ./cli-args.ts), which an assistant starts and talks to
+// The MCP server's bin: `npx partner-api-mcp [options]` (see ./mcp-flags.ts), which an assistant starts and talks to
 // over stdin and stdout (MCP's stdio transport). stdout carries the protocol only; every failure before it is
 // connected is one line `partner-api-mcp: <what and how to fix it>` on stderr: a mistyped flag (exit 2, with the
 // usage), a Node older than package.json's engines for the in-process sandbox, a busy --port, a --docs file that
 // is not there. It stops, and stops its sandbox, when the assistant closes stdin or sends SIGINT or SIGTERM.
-import { CliError, portProblem, runCli } from '../cli-args.js';
+import { CliError, portProblem, runCli } from '../cli-parser.js';
 import { PACKAGE } from '../package-info.js';
-import { TOOL, USAGE, parseCli } from './cli-args.js';
+import { TOOL, USAGE, parseCli } from './mcp-flags.js';
 
 async function main(): Promise<number> {
   const args = parseCli(process.argv.slice(2));

@@ -6,7 +6,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { nodeVersionProblem } from '../package-info.js';
-import type { McpArgs } from './cli-args.js';
+import type { McpArgs } from './mcp-flags.js';
 
 export interface Target {
   apiKey: string;

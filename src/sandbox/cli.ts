@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // The sandbox's bin: `npx partner-api-sandbox [options]` (`npm run sandbox -- [options]` in a clone); see
-// ./cli-args.ts for the flags. Every failure is one line `partner-api-sandbox: <what and how to fix it>`: a
+// ./sandbox-flags.ts for the flags. Every failure is one line `partner-api-sandbox: <what and how to fix it>`: a
 // mistyped flag (exit 2, with the usage), a Node older than package.json's engines, a busy port, a bad --config,
 // a --fixtures file that cannot be read or that the sandbox refuses.
 // The sandbox itself is imported only after the Node check: it needs node:sqlite.
 import fs from 'node:fs';
-import { CliError, portProblem, runCli } from '../cli-args.js';
+import { CliError, portProblem, runCli } from '../cli-parser.js';
 import { PACKAGE, nodeVersionProblem } from '../package-info.js';
-import { TOOL, USAGE, parseCli } from './cli-args.js';
+import { TOOL, USAGE, parseCli } from './sandbox-flags.js';
 
 async function main(): Promise<number> {
   const args = parseCli(process.argv.slice(2));

@@ -12,7 +12,7 @@ import { product as payouts } from './payouts/product.js';
 import { product as poa } from './poa/product.js';
 import { product as virtualAccounts } from './virtual-accounts/product.js';
 import { product as wallets } from './wallets/product.js';
-import { product as webhooks } from './webhooks/product.js';
+import { product as webhooks } from './webhook-endpoints/product.js';
 
 export const PRODUCT_MODULES: readonly ProductModule[] = [
   webhooks,

@@ -4,7 +4,7 @@
 // `POST /sandbox/fixtures`, each record made by the sandbox's own operations (so every rule applies: balances
 // debited, events recorded), all or nothing.
 import type { PreparingSandbox } from './core/sandbox.js';
-import { EndpointRepository } from './webhooks/repository.js';
+import { EndpointRepository } from './webhook-endpoints/repository.js';
 import { EXAMPLE_CODES } from './example-codes.js';
 import { examplesFixture } from './examples-fixture.js';
 import { loadFixturesAtStart } from './fixtures/start.js';

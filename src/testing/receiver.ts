@@ -8,7 +8,7 @@ import type { IncomingHttpHeaders, Server } from 'node:http';
 import { http } from '../node-http.js';
 import type { AddressInfo } from 'node:net';
 import type { PartnerClient } from '../client/index.js';
-import type { WebhookEvent, WebhookEventOf, WebhookEventType } from '../webhooks/events.js';
+import type { WebhookEvent, WebhookEventOf, WebhookEventType } from '../webhooks/event-types.js';
 import { WEBHOOK_HEADERS, getHeader } from '../webhooks/headers.js';
 import { verifyWebhook, type VerifyOptions } from '../webhooks/verify.js';
 

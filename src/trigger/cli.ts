@@ -9,11 +9,11 @@
 // acknowledged (exit 1), a mistake on the command line (with the usage), a receiver that cannot be reached or a
 // document that cannot be read (exit 2).
 import fs from 'node:fs';
-import { closest, CliError, parseCli, runCli, UsageError } from '../cli-args.js';
+import { closest, CliError, parseCli, runCli, UsageError } from '../cli-parser.js';
 import type { JsonObject } from '../contract/json.js';
 import { contractModel, type ExampleEvent } from '../contract/model.js';
 import { PACKAGE } from '../package-info.js';
-import { DEFAULT_SPEC, TOOL, USAGE } from './cli-args.js';
+import { DEFAULT_SPEC, TOOL, USAGE } from './trigger-flags.js';
 import { deliver, formatDelivery, oneLine, receiverUrl, unreachable } from './deliver.js';
 
 /** The example events of the OpenAPI bundle `file`; a file that is missing or not a bundle is one line, exit 2. */

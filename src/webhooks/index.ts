@@ -24,4 +24,4 @@ export {
   type Deduplicator,
   type DeduplicatorOptions,
 } from './dedup.js';
-export type { WebhookEvent, WebhookEventMap, WebhookEventOf, WebhookEventType } from './events.js';
+export type { WebhookEvent, WebhookEventMap, WebhookEventOf, WebhookEventType } from './event-types.js';

@@ -1,7 +1,7 @@
 import { contractFacts } from '../../generated/openapi-values.js';
 import { bodyBytes, hmacSha256Hex, rawPayload, signedContent, syncSigner, timingSafeEqual, type RawBody } from './crypto.js';
 import { WebhookVerificationError } from './errors.js';
-import type { WebhookEvent } from './events.js';
+import type { WebhookEvent } from './event-types.js';
 import { getHeader, WEBHOOK_HEADERS, type HeadersLike } from './headers.js';
 
 /** The timestamp tolerance of the contract (`x-plans` limit `webhook_timestamp_tolerance_seconds`): 300 seconds. */

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { readEvents } from '../../scripts/build/events.ts';
+import { readEvents } from '../../scripts/build/spec-events.ts';
 import { contractModel } from '../../src/contract/model.ts';
 import { verifyWebhook } from '../../src/webhooks/index.ts';
 import { openSiteBrowser, referenceRoutes, ROOT, SHOTS, SITE, WAIT_MS, type SiteBrowser } from './browser.ts';

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { assembleSpec, assembleWorkspace, rebase } from '../../scripts/build/assemble.ts';
-import { EventsError } from '../../scripts/build/events.ts';
+import { EventsError } from '../../scripts/build/spec-events.ts';
 import { SourceMap } from '../../scripts/build/source-location.ts';
 import { ROOT } from '../../scripts/lib/paths.ts';
 import { copyWorkspace, edit } from '../contract/helpers.ts';

@@ -1,10 +1,10 @@
-// The AsyncAPI message examples carry real delivery headers, signed by the build (scripts/build/events.ts)
+// The AsyncAPI message examples carry real delivery headers, signed by the build (scripts/build/spec-events.ts)
 // with the example secret written in the document's info over the compact JSON of each payload. The
 // toolkit's own verifier checks them, so the build signs as the service and the toolkit say (the clock is
 // pinned to `t=`, since the examples are older than the 300 s tolerance).
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readEvents } from '../../scripts/build/events.ts';
+import { readEvents } from '../../scripts/build/spec-events.ts';
 import { ROOT } from '../../scripts/lib/paths.ts';
 import { verifyWebhook } from '../../src/webhooks/index.ts';
 import { built } from './helpers.ts';

@@ -3,7 +3,7 @@
 // spec/events/index.yaml, in its order, and so do the lists of event names.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readEvents } from '../../scripts/build/events.ts';
+import { readEvents } from '../../scripts/build/spec-events.ts';
 import { ROOT } from '../../scripts/lib/paths.ts';
 import { get, isObject, type JsonObject } from '../../scripts/lib/pointer.ts';
 import { contractModel } from '../../src/contract/model.ts';

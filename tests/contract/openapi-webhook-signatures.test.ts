@@ -3,7 +3,7 @@
 // example), with the example secret named in the signature example (the clock is pinned to `t=`).
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readEvents } from '../../scripts/build/events.ts';
+import { readEvents } from '../../scripts/build/spec-events.ts';
 import { ROOT } from '../../scripts/lib/paths.ts';
 import { exampleEvents } from '../../scripts/lib/openapi-examples.ts';
 import { get, type JsonObject } from '../../scripts/lib/pointer.ts';

@@ -3,7 +3,7 @@
 // verifies byte for byte as shown; markdown rendered; text escaped; the former address sent on.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readEvents as readEventsIndex } from '../../scripts/build/events.ts';
+import { readEvents as readEventsIndex } from '../../scripts/build/spec-events.ts';
 import {
   eventsPages,
   exampleRequest,

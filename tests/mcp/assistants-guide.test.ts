@@ -1,6 +1,6 @@
 // docs/assistants.md says what the MCP server is, as it is: every configuration it prints starts the package's
 // bin and parses as JSON; every option it names is one the bin takes, and every option the bin takes is in its
-// table; its table of tools is the server's tools; the command line's one-line errors (src/mcp/cli-args.ts).
+// table; its table of tools is the server's tools; the command line's one-line errors (src/mcp/mcp-flags.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -8,8 +8,8 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it } from 'vitest';
 import { fencedBlocks } from '../docs/guide-runner.ts';
 import { ROOT } from '../../scripts/lib/paths.ts';
-import { UsageError } from '../../src/cli-args.ts';
-import { DEFAULT_SANDBOX_KEY, parseCli, TOOL, USAGE } from '../../src/mcp/cli-args.ts';
+import { UsageError } from '../../src/cli-parser.ts';
+import { DEFAULT_SANDBOX_KEY, parseCli, TOOL, USAGE } from '../../src/mcp/mcp-flags.ts';
 import { createMcpServer } from '../../src/mcp/server.ts';
 
 const GUIDE = fs.readFileSync(path.join(ROOT, 'docs', 'assistants.md'), 'utf8');

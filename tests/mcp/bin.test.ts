@@ -12,7 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageDocs } from '../../scripts/package/llms.ts';
 import { ROOT } from '../../scripts/lib/paths.ts';
-import { TOOL } from '../../src/mcp/cli-args.ts';
+import { TOOL } from '../../src/mcp/mcp-flags.ts';
 
 let dir: string;
 let transport: StdioClientTransport;

@@ -3,8 +3,8 @@
 // its 31st request 429 by default, and 200 with the flag. The flag is refused with --server, whose sandbox is not
 // this process's.
 import { afterEach, describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/cli-args.ts';
-import { parseCli } from '../../src/mcp/cli-args.ts';
+import { UsageError } from '../../src/cli-parser.ts';
+import { parseCli } from '../../src/mcp/mcp-flags.ts';
 import { startTarget, type Target } from '../../src/mcp/target.ts';
 
 const KEY = 'sk_test_mcp_rate_limit';

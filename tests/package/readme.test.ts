@@ -12,9 +12,9 @@ import { describe, expect, it } from 'vitest';
 import { eventsPages } from '../../scripts/docs/events-page.ts';
 import { GUIDES, workflowSources } from '../../scripts/docs/guides.ts';
 import { guideUrl } from '../../src/package-info.ts';
-import { USAGE as MCP_USAGE } from '../../src/mcp/cli-args.ts';
-import { USAGE as SANDBOX_USAGE } from '../../src/sandbox/cli-args.ts';
-import { USAGE as TRIGGER_USAGE } from '../../src/trigger/cli-args.ts';
+import { USAGE as MCP_USAGE } from '../../src/mcp/mcp-flags.ts';
+import { USAGE as SANDBOX_USAGE } from '../../src/sandbox/sandbox-flags.ts';
+import { USAGE as TRIGGER_USAGE } from '../../src/trigger/trigger-flags.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');

@@ -12,7 +12,7 @@ import { DELIVERY_TIMEOUT_MS } from '../../src/sandbox/core/delivery.ts';
 import { PROVIDER_FEE_MINOR, TERMINATION_FEE_MINOR, WITHDRAWAL_FEE_MINOR } from '../../src/sandbox/cards/fees.ts';
 import { DEFAULT_TOLERANCE_SECONDS } from '../../src/webhooks/index.ts';
 import { ROOT } from '../../scripts/lib/paths.ts';
-import type { Outbox } from '../../src/sandbox/core/events.ts';
+import type { Outbox } from '../../src/sandbox/core/outbox.ts';
 import { IDEMPOTENCY_KEY } from '../../src/sandbox/core/idempotency.ts';
 import { EXAMPLE_CODES } from '../../src/sandbox/example-codes.ts';
 import { DOCUMENT } from './support.ts';
@@ -133,7 +133,7 @@ describe('the decisions the contract holds as values have no copy in the sandbox
 
   it("the ping's type (x-ping), a transaction type's values (x-type-values), the wrong-method answer (x-refusals)", () => {
     const ping = schemas.WebhookPing.allOf[1].properties.type.const;
-    for (const file of ['src/sandbox/webhooks/rules.ts', 'scripts/conformance/receiver.ts'])
+    for (const file of ['src/sandbox/webhook-endpoints/rules.ts', 'scripts/conformance/receiver.ts'])
       expect(literals(file), file).not.toContain(ping);
     const values = schemas.CardTransaction['x-type-values'];
     expect(literals('src/sandbox/cards/withdrawal.ts')).not.toContain(values.withdrawal.merchant_name);

@@ -17,7 +17,7 @@ import { timeOrderedId, timeOrderedUuid } from '../../src/sandbox/core/ids.ts';
 import type { SandboxCore } from '../../src/sandbox/core/context.ts';
 import { Scheduler, defineJob } from '../../src/sandbox/core/scheduler.ts';
 import { SqliteDb, preparedSql } from '../../src/sandbox/core/store.ts';
-import { TOOL, USAGE, parseCli } from '../../src/sandbox/cli-args.ts';
+import { TOOL, USAGE, parseCli } from '../../src/sandbox/sandbox-flags.ts';
 import { checkConfig } from '../../src/sandbox/core/sandbox.ts';
 import { toAmount, toMinor } from '../../src/sandbox/core/money.ts';
 import { API_KEY_RULE } from '../../src/client/api-key.ts';

@@ -3,8 +3,8 @@
 // declares; any other page gets no CORS header, and its preflight the envelope's answer as before.
 import fs from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/cli-args.ts';
-import { parseCli } from '../../src/sandbox/cli-args.ts';
+import { UsageError } from '../../src/cli-parser.ts';
+import { parseCli } from '../../src/sandbox/sandbox-flags.ts';
 import { sandboxDocument, simulationDocument } from '../../src/sandbox/core/contract.ts';
 import { declaredResponseHeaders, normaliseOrigin } from '../../src/sandbox/http/cors.ts';
 import { KEY, startTestSandbox, type TestSandbox } from './support.ts';

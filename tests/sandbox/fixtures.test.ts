@@ -3,7 +3,7 @@
 // shape, with a name that does not resolve, or with a record an operation refuses is a 422 naming the field, and
 // leaves the account as it was.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DELIVERY_JOB } from '../../src/sandbox/core/events.ts';
+import { DELIVERY_JOB } from '../../src/sandbox/core/outbox.ts';
 import { startSandbox, type Fixture } from '../../src/sandbox/index.ts';
 import { startReceiver, stateDigest, until, useScenario, type Receiver, type TestSandbox } from './support.ts';
 

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_RULE } from '../../src/client/api-key.ts';
-import { parseCli } from '../../src/sandbox/cli-args.ts';
+import { parseCli } from '../../src/sandbox/sandbox-flags.ts';
 import { checkWebhookRoutes, routeWebhookUrl } from '../../src/sandbox/core/webhook-routes.ts';
 import { exampleWebhookOrigins, startExampleReceiver } from '../../src/sandbox/example-receiver.ts';
 import { EXAMPLE_CODES, startSandbox } from '../../src/sandbox/index.ts';

@@ -4,7 +4,7 @@
 // attempts again a delivery that was pending; an id the account does not keep is a 404 in the envelope.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SNAPSHOTS_PER_ACCOUNT } from '../../src/sandbox/core/bounds.ts';
-import { DELIVERY_JOB } from '../../src/sandbox/core/events.ts';
+import { DELIVERY_JOB } from '../../src/sandbox/core/outbox.ts';
 import type { Fixture } from '../../src/sandbox/index.ts';
 import { startReceiver, stateDigest, until, useScenario, type Receiver, type TestSandbox } from './support.ts';
 

@@ -15,7 +15,7 @@ import { checkConfig } from '../../src/sandbox/core/sandbox.ts';
 import { DatabaseSync } from '../../src/sandbox/core/sqlite.ts';
 import { SqliteDb } from '../../src/sandbox/core/store.ts';
 import { defaultPolicy, isPublicAddress, WebhookTargets } from '../../src/sandbox/core/webhook-targets.ts';
-import type { WebhookEventType } from '../../src/webhooks/events.ts';
+import type { WebhookEventType } from '../../src/webhooks/event-types.ts';
 import { failure, startReceiver, startTestSandbox, until, type TestSandbox } from './support.ts';
 
 /** A loopback server that counts the connections made to it, and answers 200. */

@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY_SCHEDULE, retryDelay } from '../../src/sandbox/index.ts';
-import type { WebhookEventType } from '../../src/webhooks/events.ts';
+import type { WebhookEventType } from '../../src/webhooks/event-types.ts';
 import { connect, failure, startReceiver, until, useScenario, type Receiver, type TestSandbox } from './support.ts';
 
 const scenario = useScenario({ connect: false });

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { exampleEvents, type JsonObject } from '../../scripts/lib/openapi-examples.ts';
-import { DEFAULT_SPEC, TOOL } from '../../src/trigger/cli-args.ts';
+import { DEFAULT_SPEC, TOOL } from '../../src/trigger/trigger-flags.ts';
 import { verifyWebhook, WEBHOOK_HEADERS } from '../../src/webhooks/index.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');

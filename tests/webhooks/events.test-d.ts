@@ -1,4 +1,4 @@
-// Type-level tests of src/webhooks/events.ts against generated/openapi.d.ts. Checked by `tsc --noEmit` (and by
+// Type-level tests of src/webhooks/event-types.ts against generated/openapi.d.ts. Checked by `tsc --noEmit` (and by
 // `vitest --typecheck`); nothing here runs.
 import { describe, expectTypeOf, it } from 'vitest';
 import {

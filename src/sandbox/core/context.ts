@@ -5,7 +5,7 @@ import type { Account, Accounts } from './accounts.js';
 import type { Clock } from './clock.js';
 import type { Delivery } from './delivery.js';
 import type { Faults } from './faults.js';
-import type { Outbox } from './events.js';
+import type { Outbox } from './outbox.js';
 import type { Ledger } from './ledger.js';
 import type { ProductAccess } from './products.js';
 import type { Scheduler } from './scheduler.js';

@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { signWebhook } from '../../webhooks/sign.js';
 import type { Clock } from './clock.js';
 import { DeliveryFaults } from './delivery-faults.js';
-import { DELIVERY_JOB } from './events.js';
+import { DELIVERY_JOB } from './outbox.js';
 import { contractLimits } from './limits.js';
 import type { Scheduler } from './scheduler.js';
 import type { Db } from './store.js';

@@ -4,7 +4,7 @@
 // whatever the logger: `partner-api-sandbox: 500 req_… POST /v1/…: RangeError: … (at file:line:column)`.
 // Designed failures (a fault armed through the simulation API, a provider's 502) are answers, not failures:
 // they are not logged.
-import { TOOL } from '../cli-args.js';
+import { TOOL } from '../sandbox-flags.js';
 
 /** Control characters (a message may quote what a request sent) become spaces: one line, whatever the error. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it replaces

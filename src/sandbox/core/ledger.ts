@@ -5,7 +5,7 @@ import { BALANCE_TYPES, type Account, type BalanceType } from './accounts.js';
 import type { Clock } from './clock.js';
 import { sandboxModel, type JsonObject } from './contract.js';
 import { apiError } from './errors.js';
-import type { Outbox } from './events.js';
+import type { Outbox } from './outbox.js';
 import { toAmount } from './money.js';
 import type { Db } from './store.js';
 import { timeOrderedId } from './ids.js';

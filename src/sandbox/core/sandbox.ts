@@ -12,7 +12,7 @@ import { sandboxDocument } from './contract.js';
 import { DEFAULT_RETRY_SCHEDULE, Delivery, type RetrySchedule } from './delivery.js';
 import { logFailure } from './failure-log.js';
 import { Faults } from './faults.js';
-import { DELIVERY_JOB, Outbox } from './events.js';
+import { DELIVERY_JOB, Outbox } from './outbox.js';
 import { Ledger } from './ledger.js';
 import { toMinor } from './money.js';
 import { isPublicUrl, linkBase } from './public-url.js';

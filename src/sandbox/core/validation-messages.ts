@@ -6,7 +6,7 @@
 //   "must be one of" line;
 // - an unknown enum value gets the allowed values, whole (never cut mid-word), and "did you mean";
 // - a pattern says its rule in words (PATTERN_WORDS), not the regular expression.
-import { closest, editDistance } from '../../cli-args.js';
+import { closest, editDistance } from '../../cli-parser.js';
 import { get } from '../../contract/json.js';
 import { LOOPBACK_HTTP_URL } from './contract.js';
 import type { FieldError } from './errors.js';

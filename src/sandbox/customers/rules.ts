@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Account } from '../core/accounts.js';
 import type { Call, SandboxCore } from '../core/context.js';
 import { stateError } from '../core/errors.js';
-import { EndpointRepository } from '../webhooks/repository.js';
+import { EndpointRepository } from '../webhook-endpoints/repository.js';
 import { insertCustomer, setCustomerFields, setCustomerStatus, type CustomerRow } from './repository.js';
 import { restrictedError } from './require.js';
 

@@ -4,8 +4,8 @@ import type { Account } from '../core/accounts.js';
 import type { Handlers, SandboxCore } from '../core/context.js';
 import { createdRange, page, pageWindow } from '../core/context.js';
 import { notFound, stateError } from '../core/errors.js';
-import { subscribes } from '../core/events.js';
-import { EndpointRepository, deliveryOf } from '../webhooks/repository.js';
+import { subscribes } from '../core/outbox.js';
+import { EndpointRepository, deliveryOf } from '../webhook-endpoints/repository.js';
 import { eventOf, eventPage, findEvent, type EventRow } from './repository.js';
 import { EVENT_RETENTION_MS, idempotencyKeyOf } from './rules.js';
 

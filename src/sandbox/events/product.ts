@@ -1,4 +1,4 @@
-// Events (tag "Events"): the core's outbox (core/events.ts) as the partner reads it; open to every subscription.
+// Events (tag "Events"): the core's outbox (core/outbox.ts) as the partner reads it; open to every subscription.
 import type { ProductModule } from '../core/sandbox.js';
 import { events } from './handlers.js';
 

@@ -1,7 +1,7 @@
-// The events as the outbox stored them (core/events.ts owns the table), read back in their contract shape.
+// The events as the outbox stored them (core/outbox.ts owns the table), read back in their contract shape.
 import type { components } from '../../../generated/openapi.js';
 import type { SandboxCore } from '../core/context.js';
-import type { EventEnvelope } from '../core/events.js';
+import type { EventEnvelope } from '../core/outbox.js';
 
 export interface EventRow {
   id: string;

@@ -1,6 +1,6 @@
 // The outbox: an event is written in the transaction of the change that causes it, with one delivery per
 // subscribed active endpoint and a job for each delivery's first attempt.
-import type { WebhookEventMap, WebhookEventType } from '../../webhooks/events.js';
+import type { WebhookEventMap, WebhookEventType } from '../../webhooks/event-types.js';
 import type { Clock } from './clock.js';
 import { timeOrderedUuid } from './ids.js';
 import { defineJob, type Scheduler } from './scheduler.js';

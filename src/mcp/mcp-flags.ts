@@ -1,7 +1,7 @@
 // The command line of the MCP server's bin (`npx partner-api-mcp`): its flags, checked, and its help. Apart from
 // ./cli.ts, so that tests read them without starting anything. It loads nothing that needs node:sqlite, so that
 // --help and --version answer on any Node.
-import { parseCli as parseArgv, UsageError } from '../cli-args.js';
+import { parseCli as parseArgv, UsageError } from '../cli-parser.js';
 import { API_KEY_RULE, apiKeyMode } from '../client/api-key.js';
 import { BASE_SERVER, GIFT_CARD_SERVER } from '../contract/servers.js';
 import { PACKAGE, guideUrl } from '../package-info.js';

@@ -1,6 +1,6 @@
 // The command line of the sandbox's bin (`npx partner-api-sandbox`, `npm run sandbox` in a clone): its flags,
 // checked, and its help. It loads nothing that needs node:sqlite, so that --help and --version answer on any Node.
-import { parseCli as parseArgv, UsageError } from '../cli-args.js';
+import { parseCli as parseArgv, UsageError } from '../cli-parser.js';
 import { BASE_SERVER, GIFT_CARD_SERVER } from '../contract/servers.js';
 import { PACKAGE, guideUrl, nodeFloor } from '../package-info.js';
 import { API_KEY_RULE, apiKeyMode } from '../client/api-key.js';

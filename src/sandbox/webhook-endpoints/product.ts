@@ -3,6 +3,6 @@ import type { ProductModule } from '../core/sandbox.js';
 import { webhookEndpoints } from './handlers.js';
 
 export const product: ProductModule = {
-  folder: 'webhooks',
+  folder: 'webhook-endpoints',
   handlers: webhookEndpoints,
 };

@@ -1,3 +1,0 @@
-// The command line of every tool: src/cli-args.ts, which the package's sandbox bin shares (parseCli, runCli,
-// the one-line errors and "did you mean").
-export * from '../../src/cli-args.ts';
