@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import { codeSamples, SAMPLE_LANGUAGES } from '../../scripts/docs/code-samples.ts';
 import type { JsonObject } from '../../scripts/lib/pointer.ts';
 import { openSiteBrowser, pageLanes, SHOTS, SITE, slug, WAIT_MS, type SiteBrowser } from './browser.ts';
+import { contractModel } from '../../src/contract/model.ts';
 
 let site: SiteBrowser;
 
@@ -101,7 +102,7 @@ describe('code samples in the reference', () => {
     const openapi = JSON.parse(fs.readFileSync(path.join(SITE, 'openapi.json'), 'utf8')) as JsonObject;
     const operations = codeSamples(openapi);
     assert.equal(operations.length, 57, 'the bundle has 57 operations');
-    const paths = openapi.paths as Record<string, Record<string, JsonObject>>;
+    const model = contractModel(openapi);
     const wrong: string[] = [];
     let shown = 0;
     const errors: string[] = [];
@@ -110,8 +111,7 @@ describe('code samples in the reference', () => {
     await pMap(lanes, async (lane) => {
       const { page, errors: pageErrors } = await site.open('reference/');
       for (const op of lane) {
-        const raw = paths[op.path]![op.method.toLowerCase()]!;
-        const id = `/${slug(String((raw.tags as string[])[0]))}/${op.operationId.toLowerCase()}`;
+        const id = `/${slug(model.byPath(op.method, op.path)!.tag)}/${op.operationId.toLowerCase()}`;
         const route = `${site.base}/reference/#${id}`;
         await page.goto(route);
         const section = page.locator(`[data-section-id="${id}"]`);

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openSiteBrowser, pageLanes, redocRendered, referenceRoutes, SHOTS, SITE, WAIT_MS, type SiteBrowser } from './browser.ts';
 import { overflowingText, pageOverflow } from './layout.ts';
+import { contractModel } from '../../src/contract/model.ts';
 
 // The functions given to page.evaluate run in the page: its globals, which the Node typings do not declare.
 declare const document: any, window: any, NodeFilter: any, getComputedStyle: any, requestAnimationFrame: any;
@@ -133,7 +134,10 @@ describe('API reference', () => {
 
     // The gift card operations have their own base address: their server menu offers it and its sandbox.
     const { page: order } = await site.open('reference/#/gift-cards/creategiftcardorder', { width: 1280, height: 1000 });
-    await order.locator('h2', { hasText: openapi.paths['/gift-cards/orders'].post.summary }).first().waitFor({ timeout: WAIT_MS });
+    await order
+      .locator('h2', { hasText: contractModel(openapi).byPath('POST', '/gift-cards/orders')?.summary })
+      .first()
+      .waitFor({ timeout: WAIT_MS });
     await order
       .locator('button[aria-expanded="false"]', { hasText: /^POST\s*\/gift-cards\/orders$/ })
       .first()

@@ -11,6 +11,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
 import { openSiteBrowser, referenceRoutes, SHOTS, SITE, type SiteBrowser } from './browser.ts';
+import { contractModel } from '../../src/contract/model.ts';
 
 type Json = Record<string, any>;
 const openapi: Json = JSON.parse(fs.readFileSync(path.join(SITE, 'openapi.json'), 'utf8'));
@@ -69,7 +70,10 @@ describe('Try it, against a sandbox on this machine', () => {
   test('from the API reference: POST /customers with the key npm start prints, a fresh Idempotency-Key per send, and a refusal', async () => {
     const route = '#/customers/createcustomer';
     const { page, errors } = await openOperation('reference/', route);
-    await page.locator('h2', { hasText: openapi.paths['/customers'].post.summary }).first().waitFor();
+    await page
+      .locator('h2', { hasText: contractModel(openapi).byPath('POST', '/customers')?.summary })
+      .first()
+      .waitFor();
     await page.screenshot({ path: path.join(SHOTS, 'try-it-button-1280.png') });
     await page.locator(`button.try-it-open[data-operation="${route.slice(1)}"]`).click();
     const dialog = page.locator('dialog.try-it');

@@ -29,7 +29,7 @@ import { get, pointer, type JsonObject } from '../../scripts/lib/pointer.ts';
 import { resolvePointer, SchemaValidator } from '../../scripts/lib/schema.ts';
 import { isPartnerApiError } from '../../src/index.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
-import { HTTP_METHODS } from '../../src/contract/bundle.ts';
+import { contractModel, type JsonObject as ContractDocument } from '../../src/contract/model.ts';
 
 const run = promisify(execFile);
 const openapi = JSON.parse(fs.readFileSync(path.join(ROOT, 'generated/openapi.json'), 'utf8')) as JsonObject;
@@ -42,10 +42,8 @@ const schemas = new SchemaValidator(openapi, 'openapi');
 describe('every operation has its samples', () => {
   it('each operation of the docs copy has one sample per language, curl and TypeScript first', () => {
     const found: string[] = [];
-    for (const [pathKey, item] of Object.entries(docs.paths as Record<string, JsonObject>)) {
-      for (const method of HTTP_METHODS) {
-        const op = item[method] as JsonObject | undefined;
-        if (!op) continue;
+    for (const { path: pathKey, method, node: op } of contractModel(docs as ContractDocument).operations) {
+      {
         const samples = (op['x-codeSamples'] ?? []) as { lang: string; label: string; source: string }[];
         expect(
           samples.map((s) => s.label),

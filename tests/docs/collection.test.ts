@@ -83,7 +83,7 @@ describe('the Postman collection', async () => {
     );
     expect(placeholders).toEqual([]);
     const card = requests.find((r) => label(r) === 'GET /cards/{code}')!;
-    expect(card.request.url.variable?.[0]?.value).toBe(openapi.components.parameters.CardCode.example);
+    expect(card.request.url.variable?.[0]?.value).toBe(contractModel(openapi).component('parameters', 'CardCode')?.node['example']);
   });
 
   it('gives every write a new Idempotency-Key at each send ({{$guid}}, a UUID v4 the contract accepts), never one literal key', () => {
@@ -93,7 +93,10 @@ describe('the Postman collection', async () => {
     expect(keys.filter((k) => k.key === undefined)).toEqual([]);
     expect(keys.filter((k) => k.key !== FRESH_IDEMPOTENCY_KEY)).toEqual([]);
     // Postman's {{$guid}} is a random UUID v4: the form the contract's pattern has to accept.
-    const schema = openapi.components.parameters.IdempotencyKey.schema;
+    const schema = contractModel(openapi).component('parameters', 'IdempotencyKey')?.node['schema'] as {
+      pattern: string;
+      maxLength: number;
+    };
     expect(randomUUID()).toMatch(new RegExp(schema.pattern));
     expect(randomUUID().length).toBeLessThanOrEqual(schema.maxLength);
   });

@@ -4,11 +4,11 @@
 import { describe, expect, it } from 'vitest';
 import { earlyHeadings, withEarlyHeading } from '../../scripts/docs/early-heading.ts';
 import { hashLinks } from '../../scripts/docs/reference.ts';
-import { HTTP_METHODS } from '../../scripts/lib/pointer.ts';
 import { built } from '../contract/helpers.ts';
+import { contractModel } from '../../src/contract/model.ts';
 
 const { openapi } = built();
-const paths = openapi.paths as any;
+const model = contractModel(openapi);
 
 /** A server render's shape: the sections Redoc writes, then the first content column. */
 const page = (tags: string[]) =>
@@ -18,9 +18,7 @@ const page = (tags: string[]) =>
 describe('the early heading', () => {
   it("gives every operation and webhook its heading at its route in Redoc's hash router", () => {
     const headings = earlyHeadings(openapi);
-    const operations = ['paths', 'webhooks'].flatMap((group) =>
-      Object.values<any>((openapi as any)[group] ?? {}).flatMap((item) => HTTP_METHODS.filter((m) => item[m]?.operationId)),
-    );
+    const operations = [...model.operations, ...model.webhooks].filter((o) => o.node['operationId']);
     expect(Object.keys(headings)).toHaveLength(operations.length);
     expect(headings['/cards/withdrawfromcard']).toEqual({
       heading: 'Withdraw from a card',
@@ -28,7 +26,7 @@ describe('the early heading', () => {
       path: '/cards/{code}/withdraw',
     });
     // A tag of several words: its slug.
-    expect(headings['/proof-of-address/getpoastatus']?.heading).toBe(paths['/poa/{customerCode}/status'].get.summary);
+    expect(headings['/proof-of-address/getpoastatus']?.heading).toBe(model.byPath('GET', '/poa/{customerCode}/status')?.summary);
     const webhook = Object.entries(headings).find(([, h]) => h.path === undefined);
     expect(webhook?.[0]).toMatch(/^\/[a-z-]+-events\/on[a-z]+$/);
   });
