@@ -12,6 +12,11 @@ import type { Scheduler } from './scheduler.js';
 import type { Db } from './store.js';
 import { validationError } from './errors.js';
 
+// What a job runs with is the whole core (./scheduler.ts declares JobCore empty, so as not to import this module).
+declare module './scheduler.js' {
+  interface JobCore extends SandboxCore {}
+}
+
 export interface SandboxCore {
   db: Db;
   clock: Clock;

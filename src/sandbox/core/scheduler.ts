@@ -4,8 +4,15 @@
 // synchronous job runs in the transaction that deletes its row; an asynchronous one (a delivery attempt)
 // deletes its row when it records its outcome, so a job cut short by a crash runs again after a restart.
 import type { Clock } from './clock.js';
-import type { SandboxCore } from './context.js';
 import type { Db } from './store.js';
+
+/**
+ * The core a job runs with (`SandboxCore`). Empty here and completed by ./context.ts through declaration merging,
+ * the way fastify's decorators complete its instance: the core's types import the scheduler, so the scheduler
+ * imports nothing of them, and no module of the core imports itself back through it.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: completed by `declare module` in ./context.ts.
+export interface JobCore {}
 
 type JobHandler = (payload: object, jobId: number) => void | Promise<void>;
 
@@ -17,7 +24,7 @@ export interface Job<P extends object = object> {
   readonly kind: string;
   readonly async: boolean;
   // A method, so that a list of jobs of different payloads is a `Job[]`.
-  run(core: SandboxCore, payload: P, jobId: number): void | Promise<void>;
+  run(core: JobCore, payload: P, jobId: number): void | Promise<void>;
 }
 
 /** A job of kind `kind` whose payload is `P`: `defineJob<{ card: string }>('card.issue', (core, { card }) => ...)`. */
@@ -53,7 +60,7 @@ export class Scheduler {
   }
 
   /** Registers kinds of job, each run with `core`; a kind registered twice throws (its rows would be ambiguous). */
-  registerJobs(jobs: readonly Job[], core: SandboxCore): void {
+  registerJobs(jobs: readonly Job[], core: JobCore): void {
     for (const job of jobs) {
       if (this.handlers.has(job.kind)) throw new Error(`two jobs of kind ${job.kind}`);
       this.handlers.set(job.kind, { fn: (payload, jobId) => job.run(core, payload, jobId), async: job.async });
