@@ -2,8 +2,9 @@
 // product.ts, and src/sandbox/products.ts is the one list of them; a product folder's handlers.ts is its HTTP
 // adapter only, a product's SQL is in its repository.ts and tables.ts, no product imports the simulation API's
 // folder, and the core and the HTTP plugins touch no product's table. Read from the source, so a second list of
-// products, a job registered outside a declaration, a helper exported from a handlers.ts, a statement in a rule
-// file, or a product table queried from core/, fails here.
+// products, a job registered outside a declaration, a snapshot part registered outside core/ (a product declares
+// its own), a helper exported from a handlers.ts, a statement in a rule file, or a product table queried from
+// core/, fails here.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -26,6 +27,23 @@ const read = (file: string): string => fs.readFileSync(path.join(SANDBOX, file),
 /** The relative modules a source file imports, resolved from src/sandbox (`cards/handlers.js`). */
 const importsOf = (file: string): string[] =>
   [...read(file).matchAll(/^import [^;]*? from '(\.[^']+)';/gms)].map((m) => path.posix.join(path.posix.dirname(file), m[1]!));
+
+/**
+ * The snapshot part registrations in a source: `snapshotsOf(core).register(`, or `.register(` on a name bound to
+ * `snapshotsOf(...)` or typed `Snapshots`, or `register` taken out of one.
+ */
+function snapshotRegistrations(source: string): string[] {
+  const chained = [...source.matchAll(/\bsnapshotsOf\s*\([^)]*\)\s*\??\.\s*register\s*\(/g)].map((m) => m[0]);
+  const bound = new Set([
+    ...[...source.matchAll(/\b(\w+)\s*(?::[^=;]*)?=\s*(?:await\s+)?snapshotsOf\s*\(/g)].map((m) => m[1]!),
+    ...[...source.matchAll(/\b(\w+)\s*\??:\s*Snapshots\b/g)].map((m) => m[1]!),
+  ]);
+  const onBound = [...bound].flatMap((name) =>
+    [...source.matchAll(new RegExp(`\\b${name}\\s*\\??\\.\\s*register\\s*\\(`, 'g'))].map((m) => m[0]),
+  );
+  const destructured = [...source.matchAll(/\{[^}]*\bregister\b[^}]*\}\s*=\s*snapshotsOf\b/g)].map((m) => m[0]);
+  return [...chained, ...onBound, ...destructured];
+}
 
 describe('the sandbox layout', () => {
   it('finds the product folders', () => {
@@ -78,6 +96,24 @@ describe('the sandbox layout', () => {
       const jobs = sources(product).flatMap((file) => [...read(file).matchAll(/^export const (\w+) = defineJob\b/gm)].map((m) => m[1]!));
       for (const job of jobs) expect(declared, `${product}/product.ts lists ${job}`).toMatch(new RegExp(`\\b${job}\\b`));
     }
+  });
+
+  it('registers snapshot parts in core/ only: a product declares its part in its product.ts', () => {
+    const forms = [
+      "snapshotsOf(core).register('cards', part);",
+      'const snapshots = snapshotsOf(core);\nsnapshots.register(name, part);',
+      'function keep(kept: Snapshots) { kept.register(name, part); }',
+      'const kept: Snapshots = snapshotsOf(core);\nkept?.register(name, part);',
+      'const { register } = snapshotsOf(core);',
+    ];
+    for (const form of forms) expect(snapshotRegistrations(form), form).toHaveLength(1);
+    // fixtures/load.ts and the simulation API take and restore snapshots: reading them is no registration.
+    const readers = allSources.filter((file) => !file.startsWith('core/') && /\bsnapshotsOf\s*\(/.test(read(file)));
+    expect(readers).toEqual(expect.arrayContaining(['fixtures/load.ts', 'simulation/snapshots.ts']));
+    const registering = allSources
+      .filter((file) => !file.startsWith('core/'))
+      .flatMap((file) => snapshotRegistrations(read(file)).map((call) => `${file}: ${call}`));
+    expect(registering).toEqual([]);
   });
 
   it('gives each handlers.ts one export: the registration of its operations', () => {

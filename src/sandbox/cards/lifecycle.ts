@@ -14,7 +14,7 @@ import { autoOutcomeHint } from '../core/auto-outcome-hint.js';
 import { PROVIDER_FEE_MINOR, TERMINATION_FEE_MINOR } from './fees.js';
 import { CardRepository, balanceTypeOf, newPan, type CardRow, type TopUpRow } from './repository.js';
 import { defineJob, type Job } from '../core/scheduler.js';
-import { snapshotsOf, type SnapshotPart, type SnapshotScope } from '../core/snapshots.js';
+import type { SnapshotPart, SnapshotScope } from '../core/snapshots.js';
 
 /** The automatic issuance of a pending card: activated. */
 export const ISSUE_JOB = defineJob<{ card: string }>('card.issue', (core, { card: code }) => {
@@ -81,14 +81,13 @@ export class CardLifecycle {
   constructor(core: SandboxCore) {
     this.core = core;
     this.repo = new CardRepository(core.db);
-    snapshotsOf(core).register('cards', this.snapshotPart());
   }
 
   /**
    * The card provider's armed answers in a snapshot: those of the scope's cards. A restore (after the rows) drops
    * the answers of the scope's cards, and of cards no longer stored (made after the snapshot), then puts back the saved.
    */
-  private snapshotPart(): SnapshotPart {
+  snapshotPart(): SnapshotPart {
     const inScope = (code: string, scope: SnapshotScope) => scope === 'sandbox' || this.repo.byCode(code)?.account_id === scope.accountId;
     const gone = (code: string, scope: SnapshotScope) => !this.repo.byCode(code) || inScope(code, scope);
     return {
@@ -332,3 +331,6 @@ export class CardLifecycle {
 
 /** The card lifecycle of a sandbox (one per core): the partner API's handlers and the simulation API share it. */
 export const cardLifecycle = perCore((core) => new CardLifecycle(core));
+
+/** The card provider's armed answers as a snapshot part: those of the sandbox's one lifecycle, which arms and takes them. */
+export const cardSnapshotPart = (core: SandboxCore): SnapshotPart => cardLifecycle(core).snapshotPart();

@@ -2,7 +2,7 @@
 // (the contract's `x-plans.products`).
 import type { ProductModule } from '../core/sandbox.js';
 import { cards } from './handlers.js';
-import { ISSUE_JOB, TERMINATION_JOB, TOPUP_JOB } from './lifecycle.js';
+import { ISSUE_JOB, TERMINATION_JOB, TOPUP_JOB, cardSnapshotPart } from './lifecycle.js';
 import { cardSimulation } from './simulation.js';
 import { TABLES } from './tables.js';
 
@@ -12,5 +12,6 @@ export const product: ProductModule = {
   handlers: cards,
   simulation: cardSimulation,
   jobs: [ISSUE_JOB, TOPUP_JOB, TERMINATION_JOB],
+  snapshot: cardSnapshotPart,
   subscription: { product: 'cards', label: 'Cards (cards, KYC and proof of address)', balances: ['cards_visa', 'cards_mastercard'] },
 };

@@ -18,7 +18,7 @@ import { toMinor } from './money.js';
 import { isPublicUrl, linkBase } from './public-url.js';
 import { PRODUCTS, ProductAccess, type Product, type Subscription } from './products.js';
 import { Scheduler, type Job } from './scheduler.js';
-import { wholeSandboxSnapshots } from './snapshots.js';
+import { snapshotsOf, wholeSandboxSnapshots, type SnapshotPart } from './snapshots.js';
 import type { Fixture, FixtureResult } from '../fixtures/types.js';
 import { buildServer } from '../http/server.js';
 import { SqliteDb } from './store.js';
@@ -137,6 +137,12 @@ export interface ProductModule {
   jobs?: readonly Job[];
   /** What it hooks on the core when a sandbox is built, before any account is made (a job for each new account). */
   attach?: (core: SandboxCore) => void;
+  /**
+   * What it keeps in memory outside its tables (the card provider's armed answers), saved and put back with the
+   * rows by every snapshot; registered under its folder's name. It must reach the state its handlers use (the
+   * module's one instance per core).
+   */
+  snapshot?: (core: SandboxCore) => SnapshotPart;
   /** The product of a subscription it is (the simulation API's `Product`): its label and its ops balances. */
   subscription?: Subscription;
 }
@@ -267,6 +273,7 @@ export async function createSandbox(
 
   scheduler.registerJobs([DELIVERY_JOB, ...modules.flatMap((m) => m.jobs ?? [])], core);
   for (const product of modules) product.attach?.(core);
+  for (const product of modules) if (product.snapshot) snapshotsOf(core).register(product.folder, product.snapshot(core));
   const handlers: Handlers = {};
   for (const product of modules) Object.assign(handlers, product.handlers(core));
 

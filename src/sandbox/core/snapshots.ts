@@ -1,8 +1,9 @@
 // Snapshots (sandbox-only, designed): the state of one account (the simulation API, per key) or of the whole
 // sandbox (in-process, `sandbox.snapshot()`), kept in memory and put back on demand. A snapshot is its rows
 // (./snapshot-rows.ts: records, balances, events, deliveries, idempotency keys, jobs, the account's settings), the
-// clock (./snapshot-clock.ts) and what modules keep in memory (armed faults, delivery fault plans, the card
-// provider's armed answers), registered here as parts. A restore waits for the webhook attempts under way, then
+// clock (./snapshot-clock.ts) and what modules keep in memory, as parts: the core's (armed faults, delivery fault
+// plans) registered here, a product's (the card provider's armed answers) declared by its product.ts's `snapshot`
+// and registered by createSandbox under its folder's name. A restore waits for the webhook attempts under way, then
 // puts everything back in one transaction; what it put back that is due runs at once (a pending delivery is
 // attempted again). docs/sandbox.md, "Snapshots and fixtures", says what a restore does and does not undo.
 import { randomBytes } from 'node:crypto';
@@ -53,7 +54,7 @@ export class Snapshots {
     });
   }
 
-  /** Adds a module's in-memory state to every snapshot taken from now on. */
+  /** Adds a module's in-memory state to every snapshot taken from now on (the core's own, or a product's declared part). */
   register(name: string, part: SnapshotPart): void {
     this.parts.set(name, part);
   }
