@@ -43,7 +43,10 @@ export interface EventDoc {
   summary: string;
   /** Markdown: the message's description, else its payload schema's. */
   description: string;
-  /** Some of its payload is provisional as a whole (a payload layer marked `x-provisional`). */
+  /**
+   * The event is provisional as a whole (`x-provisional` on its file, the payload schema) or some of its payload
+   * is (a layer of `data` marked `x-provisional`).
+   */
   provisional: boolean;
   fields: FieldRow[];
   headers: FieldRow[];
@@ -226,7 +229,7 @@ export function readEvents(doc: JsonObject): EventGroup[] {
         contentType: text(message.contentType) || text(doc.defaultContentType) || 'application/json',
         summary: text(message.summary) || text(operation.summary),
         description: text(message.description) || (isObject(payload) ? text(payload.description) : ''),
-        provisional: data.some((l) => l.node['x-provisional'] === true),
+        provisional: (isObject(payload) && payload['x-provisional'] === true) || data.some((l) => l.node['x-provisional'] === true),
         fields: fieldRows(doc, message.payload),
         headers: fieldRows(doc, message.headers),
         example: example

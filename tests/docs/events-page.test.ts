@@ -271,4 +271,29 @@ describe('the events pages from a hand-made document', () => {
     // The example holds three backticks: its block's fence is longer, so the block is not cut short.
     expect(body).toContain('````');
   });
+
+  it('badges an event marked provisional as a whole (on its file), and not one with nothing provisional', () => {
+    /** A document of one event whose payload (the event's file) is `payload`. */
+    const oneEvent = (payload: JsonObject): JsonObject =>
+      ({
+        asyncapi: '3.0.0',
+        info: { title: 'T', version: '1' },
+        servers: { s: { host: 'h.example', pathname: '/p', protocol: 'https' } },
+        channels: { c: { servers: [{ $ref: '#/servers/s' }], messages: { m: { $ref: '#/components/messages/m' } } } },
+        operations: {
+          sendM: {
+            action: 'send',
+            channel: { $ref: '#/channels/c' },
+            tags: [{ name: 'G' }],
+            messages: [{ $ref: '#/channels/c/messages/m' }],
+          },
+        },
+        components: { messages: { m: { name: 'thing.done', summary: 'Done', payload } } },
+      }) as unknown as JsonObject;
+    const payload = { type: 'object', properties: { data: { type: 'object', properties: { note: { type: 'string' } } } } };
+    expect(readEvents(oneEvent(payload))[0]!.events[0]!.provisional).toBe(false);
+    const whole = oneEvent({ ...payload, 'x-provisional': true, description: 'Provisional: the whole event.' });
+    expect(readEvents(whole)[0]!.events[0]!.provisional).toBe(true);
+    expect(eventsPages(whole)[1]!.body).toContain('<span class="badge-provisional">Provisional</span> **');
+  });
 });
