@@ -5,6 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SNAPSHOTS_PER_ACCOUNT } from '../../src/sandbox/core/bounds.ts';
 import { DELIVERY_JOB } from '../../src/sandbox/core/outbox.ts';
+import { snapshotsOf } from '../../src/sandbox/core/snapshots.ts';
 import type { Fixture } from '../../src/sandbox/index.ts';
 import { startReceiver, stateDigest, until, useScenario, type Receiver, type TestSandbox } from './support.ts';
 
@@ -155,6 +156,12 @@ describe('snapshots of an account', () => {
     expect((await restore(key, clear)).status).toBe(200);
     expect((await withdraw()).response.status).toBe(200); // armed since the snapshot: gone
     await quiet();
+  });
+
+  it("refuses a second part under a name taken (the cards' declared part), which would replace the first one's state", () => {
+    const part = { save: () => undefined, restore: () => undefined };
+    expect(() => snapshotsOf(sandbox.core).register('cards', part)).toThrow('a snapshot part named cards is registered already');
+    expect(() => snapshotsOf(sandbox.core).register('faults', part)).toThrow(/faults is registered already/);
   });
 
   it('answers an unknown id with 404 and a malformed one with 422, in the envelope', async () => {

@@ -54,8 +54,12 @@ export class Snapshots {
     });
   }
 
-  /** Adds a module's in-memory state to every snapshot taken from now on (the core's own, or a product's declared part). */
+  /**
+   * Adds a module's in-memory state to every snapshot taken from now on (the core's own, or a product's declared
+   * part). A name taken already stops the start: a second part would silently replace the first one's state.
+   */
   register(name: string, part: SnapshotPart): void {
+    if (this.parts.has(name)) throw new Error(`a snapshot part named ${name} is registered already`);
     this.parts.set(name, part);
   }
 
