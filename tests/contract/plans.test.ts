@@ -206,6 +206,44 @@ describe('x-plans', () => {
     expect(plans.card_categories.others).toBe('all');
   });
 
+  it("every sentence of the contract's prose and workflows that states a Découverte limit states x-plans' value", () => {
+    /** Every string of a JSON document (descriptions, summaries, rules), with where it is. */
+    const strings = (node: unknown, at: string): [string, string][] =>
+      typeof node === 'string'
+        ? [[at, node]]
+        : Array.isArray(node)
+          ? node.flatMap((n, i) => strings(n, `${at}/${i}`))
+          : node && typeof node === 'object'
+            ? Object.entries(node).flatMap(([k, v]) => strings(v, `${at}/${k}`))
+            : [];
+    const workflows = fs.readdirSync(path.join(ROOT, 'spec', 'workflows')).map((f) => `spec/workflows/${f}`);
+    const texts: [string, string][] = [...strings(openapi, 'openapi'), ...workflows.map((f): [string, string] => [f, read(f)])];
+    const amount = (text: string) => Number(text.replaceAll(',', ''));
+    // Each way the prose words a limit, and the value of x-plans it names.
+    const phrasings: [RegExp, number][] = [
+      [/(\d[\d,]*) USD loaded on cards/g, limits.loaded_on_cards_per_month_usd.decouverte],
+      [/loaded on cards: (\d[\d,]*) USD/g, limits.loaded_on_cards_per_month_usd.decouverte],
+      [/(\d[\d,]*) USD of payouts/g, limits.payouts_per_month_usd.decouverte],
+      [/payouts: (\d[\d,]*) USD per calendar month/g, limits.payouts_per_month_usd.decouverte],
+      [/monthly payout limit \((\d[\d,]*) USD\)/g, limits.payouts_per_month_usd.decouverte],
+      [/(\d+) cards created/g, limits.cards_created_per_month.decouverte],
+      [/cards created: (\d+) per calendar month/g, limits.cards_created_per_month.decouverte],
+      [/(\d+) per minute on Découverte/g, limits.requests_per_minute.decouverte],
+    ];
+    const found: string[] = [];
+    const wrong: string[] = [];
+    for (const [where, text] of texts) {
+      for (const [pattern, value] of phrasings) {
+        for (const m of text.matchAll(pattern)) {
+          found.push(where);
+          if (amount(m[1]!) !== value) wrong.push(`${where}: "${m[0]}" where x-plans says ${value}`);
+        }
+      }
+    }
+    expect(found.length).toBeGreaterThan(10);
+    expect(wrong).toEqual([]);
+  });
+
   it('every plan has a name and a card withdrawal fee', () => {
     for (const plan of plans.plans) {
       expect(typeof plans.names[plan], plan).toBe('string');
