@@ -200,6 +200,34 @@ describe('x-plans', () => {
     expect(new Set(gated).size).toBe(gated.length);
   });
 
+  it('every operation of a tag a product of a subscription opens documents the 402 an account without that product gets', () => {
+    const gated = new Set(
+      Object.entries(plans.products).flatMap(([key, tags]) => (Array.isArray(tags) && !key.startsWith('x-') ? tags : [])),
+    );
+    const operations = contractModel(openapi).operations.filter((o) => gated.has(o.tag));
+    expect(operations.length).toBeGreaterThan(20);
+    const without = operations.filter((o) => !o.response(402)?.errorCodes.includes('PLAN_UPGRADE_REQUIRED'));
+    expect(without.map((o) => `${o.method.toUpperCase()} ${o.path}`)).toEqual([]);
+  });
+
+  it("the simulation API's lists of products can hold every product", () => {
+    const sandbox = JSON.parse(read('generated/sandbox.json')) as JsonObject;
+    const model = contractModel(sandbox);
+    const lists: { where: string; maxItems: unknown }[] = [];
+    const visit = (node: unknown, at: string): void => {
+      if (Array.isArray(node)) for (const [i, n] of node.entries()) visit(n, `${at}/${i}`);
+      else if (node && typeof node === 'object') {
+        const items = (node as JsonObject)['items'];
+        if (items !== undefined && model.resolve(items).pointer === '/components/schemas/Product')
+          lists.push({ where: at, maxItems: (node as JsonObject)['maxItems'] });
+        for (const [k, v] of Object.entries(node)) visit(v, `${at}/${k}`);
+      }
+    };
+    visit(model.doc, '');
+    expect(lists.length).toBeGreaterThanOrEqual(2);
+    for (const list of lists) expect(list.maxItems, list.where).toBeGreaterThanOrEqual(productValues.length);
+  });
+
   it('card categories: Découverte issues the virtual cards of the Cards tag it opens; the other plans, every category', () => {
     expect(plans.tags.decouverte).toContain('Cards');
     expect(plans.card_categories.decouverte).toEqual(['virtual']);
