@@ -36,6 +36,24 @@ async function activeCard(amount = 100, brand: 'VISA' | 'MASTERCARD' = 'VISA'): 
 }
 
 describe('create', () => {
+  it('waits to be chosen once the account is made manual, though its automatic issuance was due: then as chosen', async () => {
+    // A key of its own: the shared scenario's account stays automatic for the other tests.
+    const key = 'sk_test_cards_made_manual';
+    const own = sandbox.client(key);
+    const r = await startReceiver();
+    await connect(sandbox, r, key);
+    const owner = await newCustomer(sandbox, key);
+    const created = await own.call.POST('/cards', { body: { customer_code: owner, brand: 'VISA', category: 'virtual', amount: 20 } });
+    expect((await sandbox.simulate('PATCH', '/account', { manual: true }, key)).status).toBe(200);
+    await sandbox.advance(5, key);
+    const code = created.data.code;
+    expect((await own.call.GET('/cards/{code}', { params: { path: { code } } })).data.status).toBe('pending');
+    const issued = await sandbox.simulate('POST', `/cards/${code}/issuance`, { outcome: 'failed' }, key);
+    expect(issued.status).toBe(200);
+    expect((await own.call.GET('/cards/{code}', { params: { path: { code } } })).data.status).toBe('failed');
+    await r.close();
+  });
+
   it('is pending, debits load and fees, then becomes active by itself with card.activated', async () => {
     const before = await balance('cards_visa');
     const created = await api().call.POST('/cards', { body: { customer_code: customer, brand: 'VISA', category: 'virtual', amount: 100 } });

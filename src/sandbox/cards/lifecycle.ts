@@ -17,25 +17,37 @@ import { defineJob, type Job } from '../core/scheduler.js';
 import type { SnapshotPart, SnapshotScope } from '../core/snapshots.js';
 
 /** The automatic issuance of a pending card: activated. */
-export const ISSUE_JOB = defineJob<{ card: string }>('card.issue', (core, { card: code }) => {
-  const lifecycle = cardLifecycle(core);
-  const card = lifecycle.repo.byCode(code);
-  if (card?.status === 'pending') lifecycle.issue(card, { outcome: 'activated' });
-});
+export const ISSUE_JOB = defineJob<{ card: string }>(
+  'card.issue',
+  (core, { card: code }) => {
+    const lifecycle = cardLifecycle(core);
+    const card = lifecycle.repo.byCode(code);
+    if (card?.status === 'pending') lifecycle.issue(card, { outcome: 'activated' });
+  },
+  { automatic: true },
+);
 
 /** The automatic outcome of a pending top-up: completed. */
-export const TOPUP_JOB = defineJob<{ topup: string }>('card.topup', (core, { topup }) => {
-  const lifecycle = cardLifecycle(core);
-  const topUp = lifecycle.repo.topUp(topup);
-  if (topUp?.status === 'pending') lifecycle.completeTopUp(topUp, { outcome: 'completed' });
-});
+export const TOPUP_JOB = defineJob<{ topup: string }>(
+  'card.topup',
+  (core, { topup }) => {
+    const lifecycle = cardLifecycle(core);
+    const topUp = lifecycle.repo.topUp(topup);
+    if (topUp?.status === 'pending') lifecycle.completeTopUp(topUp, { outcome: 'completed' });
+  },
+  { automatic: true },
+);
 
 /** The card provider's completion of a termination it did not complete at once. */
-export const TERMINATION_JOB = defineJob<{ card: string }>('card.termination', (core, { card: code }) => {
-  const lifecycle = cardLifecycle(core);
-  const card = lifecycle.repo.byCode(code);
-  if (card && lifecycle.repo.pendingTermination(card.code) !== undefined) lifecycle.completeTermination(card);
-});
+export const TERMINATION_JOB = defineJob<{ card: string }>(
+  'card.termination',
+  (core, { card: code }) => {
+    const lifecycle = cardLifecycle(core);
+    const card = lifecycle.repo.byCode(code);
+    if (card && lifecycle.repo.pendingTermination(card.code) !== undefined) lifecycle.completeTermination(card);
+  },
+  { automatic: true },
+);
 
 /** The default `reason` of `card.withdrawal.failed`. */
 export const WITHDRAWAL_FAILURE_REASON = 'provider_error';

@@ -23,13 +23,22 @@ type JobHandler = (payload: object, jobId: number) => void | Promise<void>;
 export interface Job<P extends object = object> {
   readonly kind: string;
   readonly async: boolean;
+  /**
+   * An outcome the sandbox decides by itself, scheduled only for an account that does not choose outcomes: when it
+   * falls due on an account made manual since, it does not run, and its record waits to be chosen.
+   */
+  readonly automatic: boolean;
   // A method, so that a list of jobs of different payloads is a `Job[]`.
   run(core: JobCore, payload: P, jobId: number): void | Promise<void>;
 }
 
 /** A job of kind `kind` whose payload is `P`: `defineJob<{ card: string }>('card.issue', (core, { card }) => ...)`. */
-export function defineJob<P extends object>(kind: string, run: Job<P>['run'], options: { async?: boolean } = {}): Job<P> {
-  return { kind, async: options.async ?? false, run };
+export function defineJob<P extends object>(
+  kind: string,
+  run: Job<P>['run'],
+  options: { async?: boolean; automatic?: boolean } = {},
+): Job<P> {
+  return { kind, async: options.async ?? false, automatic: options.automatic ?? false, run };
 }
 
 interface JobRow {
@@ -63,7 +72,12 @@ export class Scheduler {
   registerJobs(jobs: readonly Job[], core: JobCore): void {
     for (const job of jobs) {
       if (this.handlers.has(job.kind)) throw new Error(`two jobs of kind ${job.kind}`);
-      this.handlers.set(job.kind, { fn: (payload, jobId) => job.run(core, payload, jobId), async: job.async });
+      // The job runs in the scope of its account (runDue), whose settings decide an automatic outcome.
+      const fn: JobHandler = (payload, jobId) => {
+        if (!job.automatic || !core.accounts.byId(this.clock.account).manual) return job.run(core, payload, jobId);
+        if (job.async) this.complete(jobId);
+      };
+      this.handlers.set(job.kind, { fn, async: job.async });
     }
   }
 

@@ -20,11 +20,15 @@ import {
 } from './repository.js';
 
 /** The automatic delivery of a pending order. */
-export const DELIVERY_JOB = defineJob<{ order: string }>('gift_card.delivery', (core, { order: code }) => {
-  const orders = giftCardOrders(core);
-  const order = orders.byCode(code);
-  if (order?.status === 'pending') orders.settle(order, { outcome: 'delivered' });
-});
+export const DELIVERY_JOB = defineJob<{ order: string }>(
+  'gift_card.delivery',
+  (core, { order: code }) => {
+    const orders = giftCardOrders(core);
+    const order = orders.byCode(code);
+    if (order?.status === 'pending') orders.settle(order, { outcome: 'delivered' });
+  },
+  { automatic: true },
+);
 const YEAR_MS = 365 * 86_400_000;
 
 export class GiftCardOrders {

@@ -29,11 +29,15 @@ import {
 } from './repository.js';
 
 /** The automatic outcome (an approval) of a verification the account does not choose outcomes of. */
-export const KYC_AUTO_JOB = defineJob<{ account: number; customer: string }>('kyc.auto_outcome', (core, { account, customer }) => {
-  const verification = kycVerification(core);
-  if (verification.row(account, customer)?.kyc_status === 'pending' || verification.openSession(account, customer))
-    verification.apply(core.accounts.byId(account), customer, { outcome: 'approved' });
-});
+export const KYC_AUTO_JOB = defineJob<{ account: number; customer: string }>(
+  'kyc.auto_outcome',
+  (core, { account, customer }) => {
+    const verification = kycVerification(core);
+    if (verification.row(account, customer)?.kyc_status === 'pending' || verification.openSession(account, customer))
+      verification.apply(core.accounts.byId(account), customer, { outcome: 'approved' });
+  },
+  { automatic: true },
+);
 
 /** The end of a link's lifetime: its session, still open, expires. */
 export const KYC_EXPIRY_JOB = defineJob<{ token: string }>('kyc.session_expiry', (core, { token }) => {

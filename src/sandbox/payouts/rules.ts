@@ -34,12 +34,16 @@ import {
 } from './repository.js';
 
 /** The automatic progression of a payout: pending -> processing, then processing -> completed. */
-export const PAYOUT_JOB = defineJob<{ payout: string }>('payout.progress', (core, { payout: code }) => {
-  const book = payoutBook(core);
-  const payout = book.byCode(code);
-  if (payout?.status === 'pending') book.move(payout, { outcome: 'processing' });
-  else if (payout?.status === 'processing') book.move(payout, { outcome: 'completed' });
-});
+export const PAYOUT_JOB = defineJob<{ payout: string }>(
+  'payout.progress',
+  (core, { payout: code }) => {
+    const book = payoutBook(core);
+    const payout = book.byCode(code);
+    if (payout?.status === 'pending') book.move(payout, { outcome: 'processing' });
+    else if (payout?.status === 'processing') book.move(payout, { outcome: 'completed' });
+  },
+  { automatic: true },
+);
 
 export class PayoutBook {
   private readonly core: SandboxCore;

@@ -13,10 +13,14 @@ import { POA_FEE_MINOR } from './fees.js';
 import { approveDocument, latestDocument, poaStatusOf, rejectDocument } from './repository.js';
 
 /** The automatic review (an approval) of a document the account does not choose the outcome of. */
-export const POA_AUTO_JOB = defineJob<{ account: number; customer: string }>('poa.auto_outcome', (core, { account, customer }) => {
-  if (latestDocument(core, account, customer)?.status === 'pending')
-    reviewPoa(core, core.accounts.byId(account), customer, { outcome: 'approved' });
-});
+export const POA_AUTO_JOB = defineJob<{ account: number; customer: string }>(
+  'poa.auto_outcome',
+  (core, { account, customer }) => {
+    if (latestDocument(core, account, customer)?.status === 'pending')
+      reviewPoa(core, core.accounts.byId(account), customer, { outcome: 'approved' });
+  },
+  { automatic: true },
+);
 
 /** The contract's limit: a file of at most 10 MB. */
 export const POA_MAX_BYTES = 10 * 1024 * 1024;

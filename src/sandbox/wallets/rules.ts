@@ -23,11 +23,15 @@ import {
 } from './repository.js';
 
 /** The automatic outcome of a withdrawal on chain: completed. */
-export const WITHDRAWAL_JOB = defineJob<{ withdrawal: string }>('wallet.withdrawal', (core, { withdrawal }) => {
-  const book = walletBook(core);
-  const w = book.withdrawal(withdrawal);
-  if (w?.status === 'processing') book.settleWithdrawal(w, { outcome: 'completed' });
-});
+export const WITHDRAWAL_JOB = defineJob<{ withdrawal: string }>(
+  'wallet.withdrawal',
+  (core, { withdrawal }) => {
+    const book = walletBook(core);
+    const w = book.withdrawal(withdrawal);
+    if (w?.status === 'processing') book.settleWithdrawal(w, { outcome: 'completed' });
+  },
+  { automatic: true },
+);
 /** The network of a wallet created without one (provisional). */
 export const DEFAULT_NETWORK = { USDC: 'ethereum', USDT: 'tron' } as const;
 
