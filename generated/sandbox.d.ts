@@ -726,7 +726,7 @@ export interface components {
         UpdateSandboxAccountRequest: {
             plan?: components["schemas"]["Plan"];
             revoked?: boolean;
-            /** @description Asynchronous outcomes wait to be chosen. */
+            /** @description Asynchronous outcomes wait to be chosen, including those the account had coming when it was made manual: an outcome scheduled while it decided outcomes itself does not happen when it falls due. */
             manual?: boolean;
             allowed_ips?: string[];
             /** Format: int32 */
