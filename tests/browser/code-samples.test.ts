@@ -192,5 +192,7 @@ describe('code samples in the reference', () => {
       'curl and TypeScript on every operation, every language on three',
     );
     assert.deepEqual(errors, [], 'page errors');
-  });
+    // 57 operations, two or more languages each: about a minute on two shared cores, but a click that a re-render
+    // moves is tried again from a fresh view, each wait up to WAIT_MS; the budget leaves room for a few of those.
+  }, 480_000);
 });
